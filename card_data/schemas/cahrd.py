@@ -1,0 +1,16 @@
+"""Schema for cahrd (placeholder until the game's data is written)."""
+
+from typing import Literal
+
+from card_data.schemas.common import Card, DeckList, DeckProblem, GameSpec
+
+
+class PlaceholderCard(Card):
+    type: Literal["placeholder"]
+
+
+def check_deck(deck: DeckList, cards: dict) -> list[DeckProblem]:
+    return []
+
+
+SPEC = GameSpec(game_id="cahrd", card_model=PlaceholderCard, check_deck=check_deck)

@@ -1,0 +1,170 @@
+"""Schema pieces shared by every game: cards, rulings, glossary, deck lists, game metadata."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Annotated, Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+
+Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=48)]
+"""A card id: lower-case words joined by hyphens, e.g. ``barbarian-tyro``. Used in QR URLs forever."""
+
+POKER_WIDTH_MM = 63.5
+POKER_HEIGHT_MM = 88.9
+
+
+class Strict(BaseModel):
+    """Base for every schema model: unknown fields are errors, values are immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Ruling(Strict):
+    """A ruling on a card, in our own words.
+
+    ``section`` names the rulebook and section it rests on, e.g.
+    ``"2019 rulebook, Complex Resolutions"``.
+    """
+
+    text: str = Field(min_length=1)
+    section: str = Field(min_length=1)
+
+
+class Card(Strict):
+    """Fields every card has, whatever the game.
+
+    Attributes:
+        id: stable slug, unique within its game; the QR URL is ``<base>/r/<game>/<id>``.
+        type: card type; selects the layout template ``templates/<game>/<type>.yaml``.
+        title: printed title.
+        example: ``True`` for a card we invented to make a deck playable (not the publisher's).
+        assumed: names of fields whose values the rulebook does not give (a real card whose
+            printed stats are unknown); printed and shown as assumptions.
+        note: free text shown on the rulings page (e.g. where the source lost a name).
+        art: artwork file path relative to the game's folder, or ``None`` for a placeholder.
+        rulings: rulings on this card, each citing a rulebook section.
+    """
+
+    id: Slug
+    type: str
+    title: str = Field(min_length=1)
+    example: bool = False
+    assumed: list[str] = []
+    note: str | None = None
+    art: str | None = None
+    rulings: list[Ruling] = []
+
+    #: Which card back this card gets; games override (e.g. ``"agency"``).
+    def back_kind(self) -> str:
+        return "default"
+
+    def glossary_text(self) -> str:
+        """All of the card's rules text, for finding the glossary terms it uses."""
+        return ""
+
+
+class GlossaryEntry(Strict):
+    """A keyword or term explained by the rulebook, in our own words.
+
+    ``term`` is ``None`` when the source text lost the term's name (e.g. an icon that
+    dropped out of the Carpe Cras text); ``name_lost`` must then be ``True`` and the
+    entry says so rather than inventing a name.
+    """
+
+    id: Slug
+    term: str | None
+    name_lost: bool = False
+    text: str = Field(min_length=1)
+    section: str = Field(min_length=1)
+    aliases: list[str] = []
+
+
+class DeckEntry(Strict):
+    """One line of a deck list: a card id and how many copies (1-99)."""
+
+    card: Slug
+    qty: Annotated[int, Field(ge=1, le=99)] = 1
+
+
+class DeckList(Strict):
+    """A deck list (card id + quantity).
+
+    ``kind`` says which deck of the game this is (e.g. ``"draw"`` or ``"agency"`` for Carpe
+    Cras, ``"army"`` or ``"strategy"`` for C.A.H.R.D., ``"character"`` for Duels).
+    """
+
+    id: Slug
+    title: str
+    kind: str
+    example: bool = False
+    note: str | None = None
+    cards: list[DeckEntry]
+
+
+class CardSize(Strict):
+    """Trim size of a card in millimetres (poker, 63.5 x 88.9 mm, by default)."""
+
+    width_mm: Annotated[float, Field(gt=10, le=300)] = POKER_WIDTH_MM
+    height_mm: Annotated[float, Field(gt=10, le=300)] = POKER_HEIGHT_MM
+
+
+class GameInfo(Strict):
+    """``<game>/game.yaml``: what the game is, where its rules come from and how its cards print.
+
+    ``backs`` maps a back kind (see :meth:`Card.back_kind`) to a title for that deck's back,
+    e.g. ``{"draw": "Draw deck", "agency": "Agency deck"}``; each has a layout template
+    ``templates/<game>/back-<kind>.yaml``.
+    """
+
+    title: str
+    short_title: str | None = None
+    publisher: str | None = None
+    rulebooks: dict[str, str]
+    default_edition: str | None = None
+    card_size: CardSize = CardSize()
+    backs: dict[str, str]
+    summary: str | None = None
+
+
+@dataclass(frozen=True)
+class DeckProblem:
+    """A deck-building rule broken by a deck list.
+
+    ``entry`` is the index into ``deck.cards`` it concerns (``None`` for the whole deck),
+    ``field`` the field name (``"card"``, ``"qty"``, ``"cards"``), ``message`` the rule broken.
+    """
+
+    entry: int | None
+    field: str
+    message: str
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """How one game's data is validated.
+
+    Attributes:
+        game_id: folder name and URL part, e.g. ``"carpe_cras"``.
+        card_model: pydantic type (usually a discriminated union on ``type``) for one card.
+        check_deck: ``(deck, cards_by_id) -> list[DeckProblem]`` for that game's deck-building
+            rules; unknown card ids are checked by the loader before this is called.
+        tables_model: model for ``<game>/tables.yaml`` if the game has one, else ``None``.
+        check_database: optional ``(cards_by_id, decks_by_id, tables) -> list[(kind, id, field, message)]``
+            for rules that span records (e.g. "six legal character decks"), ``kind`` being
+            ``"card"``, ``"deck"`` or ``"tables"``.
+    """
+
+    game_id: str
+    card_model: Any
+    check_deck: Callable[[DeckList, dict[str, Card]], list[DeckProblem]]
+    tables_model: type[BaseModel] | None = None
+    check_database: Callable[..., list[tuple[str, str, str, str]]] | None = None
+    _adapter: ClassVar[dict[int, TypeAdapter]] = {}
+
+    def card_adapter(self) -> TypeAdapter:
+        key = id(self.card_model)
+        if key not in GameSpec._adapter:
+            GameSpec._adapter[key] = TypeAdapter(self.card_model)
+        return GameSpec._adapter[key]

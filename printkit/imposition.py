@@ -1,0 +1,148 @@
+"""Imposition: where cards sit on a sheet, where crop marks go, and where duplex backs land.
+
+All lengths in millimetres, measured from the page's top-left corner (y downward), as a
+designer measures a printed sheet. Cards abut at their trim lines (a shared cut, so a
+3 x 3 grid of poker cards with bleed fits on Letter); the grid's outer edge gets the full
+bleed and the crop marks sit in the margin outside it, never touching a card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from printkit.paper import Paper
+
+Flip = Literal["long", "short"]
+
+CROP_MARK_GAP_MM = 0.5
+"""Gap between the outer bleed edge and a crop mark, so marks never touch the printed card."""
+CROP_MARK_LENGTH_MM = 5.0
+"""Longest crop mark; shorter where the paper margin is narrower."""
+
+
+@dataclass(frozen=True)
+class Rect:
+    """A rectangle in millimetres from the page's top-left corner."""
+
+    x_mm: float
+    y_mm: float
+    w_mm: float
+    h_mm: float
+
+
+@dataclass(frozen=True)
+class CropMark:
+    """A crop-mark line from (x1_mm, y1_mm) to (x2_mm, y2_mm), page coordinates."""
+
+    x1_mm: float
+    y1_mm: float
+    x2_mm: float
+    y2_mm: float
+
+
+@dataclass(frozen=True)
+class Imposition:
+    """A grid of ``cols`` x ``rows`` cards of ``card_w_mm`` x ``card_h_mm`` centred on ``paper``.
+
+    Raises ``ValueError`` (from :func:`impose`) when the grid plus bleed does not fit.
+    """
+
+    paper: Paper
+    card_w_mm: float
+    card_h_mm: float
+    cols: int
+    rows: int
+    bleed_mm: float
+
+    @property
+    def per_sheet(self) -> int:
+        return self.cols * self.rows
+
+    @property
+    def grid_x_mm(self) -> float:
+        return (self.paper.width_mm - self.cols * self.card_w_mm) / 2
+
+    @property
+    def grid_y_mm(self) -> float:
+        return (self.paper.height_mm - self.rows * self.card_h_mm) / 2
+
+    def trim(self, slot: int) -> Rect:
+        """Trim box of the card in ``slot`` (0-based, row by row from the top left)."""
+        row, col = divmod(slot, self.cols)
+        return Rect(self.grid_x_mm + col * self.card_w_mm, self.grid_y_mm + row * self.card_h_mm,
+                    self.card_w_mm, self.card_h_mm)
+
+    def bleed_box(self, slot: int) -> Rect:
+        """Where the card's artwork may print: its trim, plus the bleed on sides at the grid's edge.
+
+        Inner sides stop at the trim because the neighbour's trim starts there.
+        """
+        row, col = divmod(slot, self.cols)
+        t = self.trim(slot)
+        left = self.bleed_mm if col == 0 else 0
+        right = self.bleed_mm if col == self.cols - 1 else 0
+        top = self.bleed_mm if row == 0 else 0
+        bottom = self.bleed_mm if row == self.rows - 1 else 0
+        return Rect(t.x_mm - left, t.y_mm - top, t.w_mm + left + right, t.h_mm + top + bottom)
+
+    def back_trim(self, slot: int, flip: Flip) -> Rect:
+        """Where the back of the card in ``slot`` goes on the following page.
+
+        Long-edge flip (portrait sheet turned over its left/right edge) mirrors x; short-edge
+        flip (turned over its top/bottom edge) mirrors y. Either way the back lands exactly
+        behind its front.
+        """
+        t = self.trim(slot)
+        if flip == "long":
+            return Rect(self.paper.width_mm - t.x_mm - t.w_mm, t.y_mm, t.w_mm, t.h_mm)
+        return Rect(t.x_mm, self.paper.height_mm - t.y_mm - t.h_mm, t.w_mm, t.h_mm)
+
+    def back_slot(self, slot: int, flip: Flip) -> int:
+        """Grid slot whose bleed box is used for the back of ``slot``."""
+        row, col = divmod(slot, self.cols)
+        if flip == "long":
+            return row * self.cols + (self.cols - 1 - col)
+        return (self.rows - 1 - row) * self.cols + col
+
+    def crop_marks(self) -> list[CropMark]:
+        """Crop marks in the margin around the grid, one pair per trim line.
+
+        Each mark starts ``CROP_MARK_GAP_MM`` beyond the outer bleed and runs outward up to
+        ``CROP_MARK_LENGTH_MM``, or to the paper's edge if that is nearer.
+        """
+        marks: list[CropMark] = []
+        gx, gy = self.grid_x_mm, self.grid_y_mm
+        gw, gh = self.cols * self.card_w_mm, self.rows * self.card_h_mm
+        start = self.bleed_mm + CROP_MARK_GAP_MM
+        top_len = min(CROP_MARK_LENGTH_MM, gy - start)
+        side_len = min(CROP_MARK_LENGTH_MM, gx - start)
+        for c in range(self.cols + 1):
+            x = gx + c * self.card_w_mm
+            marks.append(CropMark(x, gy - start, x, gy - start - top_len))
+            marks.append(CropMark(x, gy + gh + start, x, gy + gh + start + top_len))
+        for r in range(self.rows + 1):
+            y = gy + r * self.card_h_mm
+            marks.append(CropMark(gx - start, y, gx - start - side_len, y))
+            marks.append(CropMark(gx + gw + start, y, gx + gw + start + side_len, y))
+        return marks
+
+
+MIN_CROP_MARK_MM = 1.5
+"""A crop mark shorter than this is too small to cut by; such a grid is refused."""
+
+
+def impose(paper: Paper, card_w_mm: float, card_h_mm: float, bleed_mm: float,
+           cols: int = 3, rows: int = 3) -> Imposition:
+    """A centred ``cols`` x ``rows`` grid of cards on ``paper``.
+
+    Raises ``ValueError`` naming the sizes if the grid, its bleed and crop marks of at least
+    ``MIN_CROP_MARK_MM`` do not fit on the paper.
+    """
+    imp = Imposition(paper, card_w_mm, card_h_mm, cols, rows, bleed_mm)
+    need = bleed_mm + CROP_MARK_GAP_MM + MIN_CROP_MARK_MM
+    if imp.grid_x_mm < need or imp.grid_y_mm < need:
+        raise ValueError(
+            f"{cols} x {rows} cards of {card_w_mm} x {card_h_mm} mm with {bleed_mm} mm bleed and crop marks "
+            f"do not fit on {paper.name} ({paper.width_mm} x {paper.height_mm} mm)")
+    return imp

@@ -1,0 +1,352 @@
+"""Layout templates: a card's look as named regions in millimetres (``templates/<game>/*.yaml``).
+
+A template is loaded once into a :class:`Layout`; :func:`prepare_face` evaluates it for one
+card (Jinja2 text, conditions, text fitted by wrapping and shrinking) and returns a
+:class:`Face` ready to draw, or raises :class:`LayoutError` naming what does not fit.
+See ``templates/README.md`` for the format.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union
+
+import jinja2
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import Paragraph
+
+from card_data.yaml_source import YamlSyntaxError, load_yaml
+from printkit.fonts import FONT_NAMES, register_fonts
+from printkit.units import pt_from_mm
+
+LAYOUTS_DIR = Path(__file__).parent / "layouts"
+"""The bundled templates (``printkit/layouts`` is the repository's top-level ``templates/``)."""
+
+Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
+
+
+class _Region(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str
+    x_mm: float
+    y_mm: float
+    when: str | None = None
+
+
+class BoxRegion(_Region):
+    """A filled and/or stroked rectangle; may extend into the bleed."""
+
+    kind: Literal["box"]
+    w_mm: Annotated[float, Field(gt=0)]
+    h_mm: Annotated[float, Field(gt=0)]
+    fill: Colour | None = None
+    stroke: Colour | None = None
+    stroke_pt: Annotated[float, Field(ge=0)] = 0.5
+    radius_mm: Annotated[float, Field(ge=0)] = 0
+
+
+class LineRegion(_Region):
+    """A straight line from (x_mm, y_mm) to (x_mm + w_mm, y_mm + h_mm)."""
+
+    kind: Literal["line"]
+    w_mm: float = 0
+    h_mm: float = 0
+    stroke: Colour = "#000000"
+    stroke_pt: Annotated[float, Field(gt=0)] = 0.5
+
+
+class TextRegion(_Region):
+    """Text from a Jinja2 template, wrapped to ``w_mm`` and shrunk until it fits ``h_mm``."""
+
+    kind: Literal["text"]
+    w_mm: Annotated[float, Field(gt=0)]
+    h_mm: Annotated[float, Field(gt=0)]
+    text: str
+    font: Literal["regular", "bold"] = "regular"
+    size_pt: Annotated[float, Field(gt=0, le=200)] = 9
+    min_size_pt: Annotated[float, Field(gt=0, le=200)] = 6
+    leading: Annotated[float, Field(ge=0.8, le=3)] = 1.2
+    align: Literal["left", "center", "right"] = "left"
+    valign: Literal["top", "middle", "bottom"] = "top"
+    color: Colour = "#000000"
+
+
+class ImageRegion(_Region):
+    """Artwork; an empty ``src`` or a missing file gives a clean placeholder."""
+
+    kind: Literal["image"]
+    w_mm: Annotated[float, Field(gt=0)]
+    h_mm: Annotated[float, Field(gt=0)]
+    src: str = ""
+
+
+class QrRegion(_Region):
+    """The card's QR code (``<base-url>/r/<game>/<card id>``), ``size_mm`` square incl. quiet zone."""
+
+    kind: Literal["qr"]
+    size_mm: Annotated[float, Field(ge=8, le=60)]
+
+
+Region = Annotated[Union[BoxRegion, LineRegion, TextRegion, ImageRegion, QrRegion], Field(discriminator="kind")]
+
+
+class LayoutSpec(BaseModel):
+    """A template file's contents."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    safe_margin_mm: Annotated[float, Field(ge=0, le=20)] = 3
+    background: Colour | None = None
+    regions: list[Region]
+
+    @field_validator("regions")
+    @classmethod
+    def _unique_names(cls, regions: list) -> list:
+        names = [r.name for r in regions]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise ValueError(f"region names must be unique: {', '.join(dupes)}")
+        return regions
+
+
+class LayoutError(Exception):
+    """A template or a card that cannot be laid out.
+
+    Attributes: ``file`` and ``line`` (1-based) where to look, ``field`` (``layout:<region>`` or
+    the template key), ``message``.
+    """
+
+    def __init__(self, file: str, line: int, field: str, message: str):
+        self.file, self.line, self.field, self.message = file, line, field, message
+        super().__init__(f"{file}:{line}: {field}: {message}")
+
+
+def _signed(value: Any) -> str:
+    if isinstance(value, (int, float)):
+        return f"+{value}" if value > 0 else (f"\u2212{-value}" if value < 0 else "0")
+    return str(value)
+
+
+_JINJA = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
+_JINJA.filters["signed"] = _signed
+
+
+@dataclass
+class Layout:
+    """A loaded template: its spec, compiled Jinja2 templates, and where each region is written."""
+
+    path: Path
+    spec: LayoutSpec
+    region_lines: dict[str, int]
+    compiled: dict[tuple[str, str], jinja2.Template] = field(default_factory=dict)
+
+    def region_line(self, name: str) -> int:
+        return self.region_lines.get(name, 1)
+
+
+def load_layout(path: Path, trim_w_mm: float, trim_h_mm: float, bleed_mm: float, is_back: bool = False) -> Layout:
+    """Read and check a template file for a card of ``trim_w_mm`` x ``trim_h_mm``.
+
+    Checks: the YAML and schema, Jinja2 syntax, text and QR regions inside the safe area,
+    boxes inside trim + bleed, no QR on a back. Raises :class:`LayoutError` on the first problem.
+    """
+    spath = str(path)
+    try:
+        data, lines = load_yaml(path)
+    except YamlSyntaxError as exc:
+        raise LayoutError(spath, exc.line, "yaml", exc.message) from None
+    except OSError as exc:
+        raise LayoutError(spath, 1, "file", f"cannot read layout template: {exc.strerror}") from None
+    try:
+        spec = LayoutSpec.model_validate(data if data is not None else {})
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        loc = tuple(err["loc"])
+        clean = tuple(p for p in loc if p not in ("box", "line", "text", "image", "qr"))
+        raise LayoutError(spath, lines.line_for(clean), ".".join(map(str, clean)) or "-", err["msg"]) from None
+    region_lines = {r.name: lines.line_for(("regions", i)) for i, r in enumerate(spec.regions)}
+    layout = Layout(path, spec, region_lines)
+    safe = spec.safe_margin_mm
+    eps = 1e-6
+    for r in spec.regions:
+        line = layout.region_line(r.name)
+        where = f"layout:{r.name}"
+        if isinstance(r, (TextRegion, QrRegion)):
+            w = r.size_mm if isinstance(r, QrRegion) else r.w_mm
+            h = r.size_mm if isinstance(r, QrRegion) else r.h_mm
+            if (r.x_mm < safe - eps or r.y_mm < safe - eps or r.x_mm + w > trim_w_mm - safe + eps
+                    or r.y_mm + h > trim_h_mm - safe + eps):
+                raise LayoutError(spath, line, where,
+                                  f"{r.kind} region ({r.x_mm}, {r.y_mm}, {w} x {h} mm) leaves the safe area "
+                                  f"({safe} mm inside the {trim_w_mm} x {trim_h_mm} mm trim)")
+        if isinstance(r, QrRegion) and is_back:
+            raise LayoutError(spath, line, where, "a card back has no QR code")
+        if isinstance(r, (BoxRegion, ImageRegion)):
+            if (r.x_mm < -bleed_mm - eps or r.y_mm < -bleed_mm - eps or r.x_mm + r.w_mm > trim_w_mm + bleed_mm + eps
+                    or r.y_mm + r.h_mm > trim_h_mm + bleed_mm + eps):
+                raise LayoutError(spath, line, where, f"{r.kind} region reaches past the {bleed_mm} mm bleed")
+        for attr in ("text", "src", "when"):
+            source = getattr(r, attr, None)
+            if source is None:
+                continue
+            try:
+                expr = "{{ (" + source + ") }}" if attr == "when" else source
+                layout.compiled[(r.name, attr)] = _JINJA.from_string(expr)
+            except jinja2.TemplateSyntaxError as exc:
+                raise LayoutError(spath, line, f"{where}.{attr}", f"Jinja2 syntax error: {exc.message}") from None
+    return layout
+
+
+# ---- evaluated faces -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class FittedText:
+    """A text region after fitting: paragraphs at ``size_pt`` with their total height."""
+
+    region: TextRegion
+    paragraphs: list[tuple[Paragraph, float]]
+    size_pt: float
+    height_pt: float
+
+
+@dataclass(frozen=True)
+class QrCode:
+    """A QR region with its payload."""
+
+    region: QrRegion
+    payload: str
+
+
+@dataclass(frozen=True)
+class Image:
+    """An image region with the resolved artwork path, or ``None`` for a placeholder."""
+
+    region: ImageRegion
+    path: Path | None
+
+
+@dataclass
+class Face:
+    """One card side ready to draw: background colour and drawable items in order."""
+
+    layout: Layout
+    items: list[Any]
+
+
+_BOLD_RE = re.compile(r"\*\*(.+?)\*\*", re.S)
+
+
+def _markup(text: str) -> list[str]:
+    """Plain card text to Paragraph markup: escape, **bold**, newline breaks; one entry per paragraph."""
+    paras = re.split(r"\n\s*\n", text.strip())
+    out = []
+    for p in paras:
+        p = html.escape(p.strip(), quote=False)
+        p = _BOLD_RE.sub(r"<b>\1</b>", p)
+        out.append(p.replace("\n", "<br/>"))
+    return [p for p in out if p]
+
+
+_ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
+_STYLE_CACHE: dict[tuple, ParagraphStyle] = {}
+
+
+def _style(region: TextRegion, size_pt: float) -> ParagraphStyle:
+    key = (region.font, size_pt, region.leading, region.align, region.color)
+    style = _STYLE_CACHE.get(key)
+    if style is None:
+        style = ParagraphStyle(
+            name=f"s{len(_STYLE_CACHE)}", fontName=FONT_NAMES[region.font], fontSize=size_pt,
+            leading=size_pt * region.leading, alignment=_ALIGN[region.align], textColor=region.color,
+            spaceBefore=0, spaceAfter=0,
+        )
+        _STYLE_CACHE[key] = style
+    return style
+
+
+def fit_text(region: TextRegion, text: str) -> FittedText | None:
+    """Wrap ``text`` in ``region`` at the largest size from ``size_pt`` down to ``min_size_pt``
+    (0.5 pt steps) at which it fits, or ``None`` if it does not fit even at ``min_size_pt``.
+
+    A word wider than the region counts as not fitting (it would run over the edge).
+    """
+    register_fonts()
+    paras_src = _markup(text)
+    width_pt, height_pt = pt_from_mm(region.w_mm), pt_from_mm(region.h_mm)
+    size = region.size_pt
+    while True:
+        style = _style(region, size)
+        gap = size * 0.4
+        paras, total, fits = [], 0.0, True
+        for i, src in enumerate(paras_src):
+            para = Paragraph(src, style)
+            w, h = para.wrap(width_pt, 10_000)
+            if any(_extra_space(line) < -0.01 for line in _lines(para)):
+                fits = False
+                break
+            total += h + (gap if i else 0)
+            paras.append((para, h))
+        if fits and total <= height_pt + 0.01:
+            return FittedText(region, paras, size, total)
+        if size <= region.min_size_pt:
+            return None
+        size = max(region.min_size_pt, size - 0.5)
+
+
+def _extra_space(line: Any) -> float:
+    """Spare width of a wrapped line (negative: the line overflows); two shapes in reportlab."""
+    if isinstance(line, tuple):
+        return line[0]
+    return getattr(line, "extraSpace", 0)
+
+
+def _lines(para: Paragraph) -> list:
+    blpara = getattr(para, "blPara", None)
+    return getattr(blpara, "lines", []) if blpara is not None else []
+
+
+def prepare_face(layout: Layout, context: dict[str, Any], art_root: Path | None, qr_payload: str | None) -> Face:
+    """Evaluate ``layout`` for one card side.
+
+    ``context``: the Jinja2 variables (the card's fields, ``card``, ``game``...).
+    ``art_root``: folder that image ``src`` paths are relative to.
+    ``qr_payload``: the URL to encode in ``qr`` regions.
+    Returns a :class:`Face`. Raises :class:`LayoutError` (template file and region line) when a
+    Jinja2 expression fails or text does not fit its region even at ``min_size_pt``.
+    """
+    items: list[Any] = []
+    path = str(layout.path)
+    for r in layout.spec.regions:
+        line = layout.region_line(r.name)
+        where = f"layout:{r.name}"
+        try:
+            if r.when is not None:
+                shown = layout.compiled[(r.name, "when")].render(context).strip()
+                if shown in ("", "False", "None", "0", "[]"):
+                    continue
+            if isinstance(r, TextRegion):
+                text = layout.compiled[(r.name, "text")].render(context)
+                if not text.strip():
+                    continue
+                fitted = fit_text(r, text)
+                if fitted is None:
+                    raise LayoutError(path, line, where,
+                                      f"text does not fit the {r.w_mm} x {r.h_mm} mm region even at "
+                                      f"{r.min_size_pt} pt: {text.strip()[:60]!r}")
+                items.append(fitted)
+            elif isinstance(r, ImageRegion):
+                src = layout.compiled[(r.name, "src")].render(context).strip()
+                art = (art_root / src) if (src and art_root is not None) else None
+                items.append(Image(r, art if art is not None and art.is_file() else None))
+            elif isinstance(r, QrRegion):
+                if qr_payload:
+                    items.append(QrCode(r, qr_payload))
+            else:
+                items.append(r)
+        except jinja2.TemplateError as exc:
+            raise LayoutError(path, line, where, f"template error: {exc}") from None
+    return Face(layout, items)
