@@ -75,6 +75,9 @@ class _Collector:
             if tag is not None and loc and loc[0] == tag:
                 loc = loc[1:]  # pydantic puts the union tag first; it is not a field
             msg = err["msg"]
+            if err["type"] in ("union_tag_invalid", "union_tag_not_found"):
+                # Point at the tag field itself (a card's `type`, or a nested union's own tag).
+                loc = loc + (str(err.get("ctx", {}).get("discriminator", "type")).strip("'"),)
             if err["type"] == "missing":
                 msg = "required field is missing"
             elif err["type"] == "extra_forbidden":
@@ -202,8 +205,8 @@ def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]
                         f"unknown card id '{entry.card}'")
         if known:
             for prob in spec.check_deck(deck, cards):
-                loc = ("cards",) if prob.entry is None else ("cards", prob.entry, prob.field)
-                fld = "cards" if prob.entry is None else f"cards.{prob.entry}.{prob.field}"
+                loc = (prob.field,) if prob.entry is None else ("cards", prob.entry, prob.field)
+                fld = prob.field if prob.entry is None else f"cards.{prob.entry}.{prob.field}"
                 col.add(path, lines.line_for(loc), deck.id, fld, prob.message)
         decks[deck.id] = deck
         sources[("deck", deck.id)] = (str(path), 1)

@@ -110,19 +110,26 @@ def validate_cmd(games: tuple[str, ...], data_dir: Path | None) -> None:
 @DATA_OPTION
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output/site"),
               show_default=True)
-def site_cmd(data_dir: Path | None, out_dir: Path) -> None:
+@click.option("--base-url", default=None, help="Where the site will be hosted (for canonical links); "
+              "default as for build.")
+def site_cmd(data_dir: Path | None, out_dir: Path, base_url: str | None) -> None:
     """Write the rulings pages as static HTML, so QR codes work from any static web host."""
     from card_data.problems import DatabaseError
-    from companion.site import export_site
+    from companion.site import ExportError, export_site
 
     try:
-        written = export_site(out_dir, data_dir)
+        base = resolve_base_url(base_url)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+    try:
+        written = export_site(out_dir, data_dir, base_url=base.url)
     except DatabaseError as exc:
         _report(exc.problems)
         sys.exit(1)
-    except OSError as exc:
+    except (ExportError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
-    click.echo(f"Wrote {len(written)} files to {out_dir}; host that folder at your --base-url.")
+    click.echo(f"Wrote {len(written)} files to {out_dir}; host that folder at {base.url} "
+               f"(or pass --base-url) so the cards' QR codes find it.")
 
 
 if __name__ == "__main__":

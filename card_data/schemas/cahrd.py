@@ -1,16 +1,335 @@
-"""Schema for cahrd (placeholder until the game's data is written)."""
+"""Schema for C.A.H.R.D. (Combat Alliance History Retelling Division), Official Rulebook 1.0.
 
-from typing import Literal
+Card types, in the rulebook's terms (section "Cards of CAHRD"):
 
-from card_data.schemas.common import Card, DeckList, DeckProblem, GameSpec
+- ``officer`` (white background): the four stats LDR, WAR, INT and CHM, one trait, men
+  under command and a recruitment cost in reserves;
+- ``item`` (blue): a reserve cost and an active effect;
+- ``tactic`` (purple): an active effect, set face down before it is activated, no cost;
+- ``strategy`` (brown face, black back): a requirement and a passive effect.
+
+Deck lists come in two kinds, ``army`` (the 40-60 card main deck) and ``strategy`` (the
+optional 0-10 card strategy deck); :func:`check_deck` enforces "Getting Started".
+``tables.yaml`` holds the Items of Mass Destruction lists and the numbers a scorekeeper
+needs (:class:`CahrdTables`).
+"""
+
+from typing import Annotated, Literal, Union
+
+from pydantic import AfterValidator, BeforeValidator, Field
+
+from card_data.schemas.common import Card, DeckList, DeckProblem, GameSpec, Slug, Strict
+
+RULEBOOK = "Official Rulebook 1.0"
+
+S_RANK_VALUE = 10
+"""What a printed S rank counts as in card effects and in battle (Glossary of Terms: Stats)."""
+
+STAT_NAMES = ("ldr", "war", "int", "chm")
+
+ARMY_DECK_MIN_CARDS = 40
+ARMY_DECK_MAX_CARDS = 60
+ARMY_DECK_MAX_ITEM_OR_TACTIC_COPIES = 3
+STRATEGY_DECK_MAX_CARDS = 10
 
 
-class PlaceholderCard(Card):
-    type: Literal["placeholder"]
+def _printed_rank(value: object) -> object:
+    # bool is an int in Python; "yes" in YAML must not pass as rank 1.
+    if value == "S" or (isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 5):
+        return value
+    raise ValueError(f"a printed stat is 1 to 5 or S (got {value!r}); ranks 6 to 9 come only from card effects")
 
 
-def check_deck(deck: DeckList, cards: dict) -> list[DeckProblem]:
-    return []
+PrintedRank = Annotated[Union[int, Literal["S"]], BeforeValidator(_printed_rank)]
+"""A stat as printed on an officer: 1-5, or ``"S"`` (Glossary of Terms: Stats)."""
+
+Reserves = Annotated[int, Field(ge=0)]
+"""An amount of reserves, e.g. ``25000`` (printed "25k")."""
+
+MenUnderCommand = Annotated[int, Field(ge=1)]
 
 
-SPEC = GameSpec(game_id="cahrd", card_model=PlaceholderCard, check_deck=check_deck)
+def rank_value(printed: int | str) -> int:
+    """The number a printed rank counts as: ``1``-``5`` as printed, ``"S"`` as 10.
+
+    Implements Glossary of Terms: Stats. Raises ``ValueError`` for anything else.
+    """
+    return S_RANK_VALUE if printed == "S" else int(_printed_rank(printed))
+
+
+def reserves_label(amount: int) -> str:
+    """Reserves the way cards print them: ``25000`` -> ``"25k"``, ``2500`` -> ``"2.5k"``, ``500`` -> ``"500"``."""
+    if amount < 1000:
+        return str(amount)
+    thousands = amount / 1000
+    return f"{thousands:g}k"
+
+
+class Trait(Strict):
+    """An officer's trait: a name and its rules text (Officer Card: How to Read)."""
+
+    name: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+
+
+class OfficerCard(Card):
+    """An officer (Officer Card: How to Read).
+
+    Attributes:
+        ldr, war, int, chm: Leadership, battle power, Intelligence and Charm as printed:
+            1-5 or ``"S"``. :meth:`base_stat` gives the value S counts as (10).
+        trait: the officer's one trait, usable while it holds a position of authority.
+        men_under_command: points of men; the officer is defeated when it reaches 0.
+        recruitment_cost: reserves paid to recruit it as a lieutenant (25000 prints "25k").
+    """
+
+    type: Literal["officer"]
+    ldr: PrintedRank
+    war: PrintedRank
+    int: PrintedRank
+    chm: PrintedRank
+    trait: Trait
+    men_under_command: MenUnderCommand
+    recruitment_cost: Reserves
+
+    def back_kind(self) -> str:
+        return "army"
+
+    def glossary_text(self) -> str:
+        return f"{self.trait.name}. {self.trait.text}"
+
+    def base_stat(self, stat: str) -> int:
+        """The base stat ``stat`` (``"ldr"``, ``"war"``, ``"int"`` or ``"chm"``) as a number, S being 10.
+
+        Implements Glossary of Terms: Base Stats and Stats. Raises ``KeyError`` for another name.
+        """
+        if stat not in STAT_NAMES:
+            raise KeyError(f"no stat {stat!r}; officers have {', '.join(STAT_NAMES)}")
+        return rank_value(getattr(self, stat))
+
+    @property
+    def base_stats(self) -> dict[str, int]:
+        """``{"ldr": n, "war": n, "int": n, "chm": n}`` with S counted as 10."""
+        return {name: self.base_stat(name) for name in STAT_NAMES}
+
+    @property
+    def recruitment_cost_label(self) -> str:
+        """The recruitment cost as printed, e.g. ``"25k"``."""
+        return reserves_label(self.recruitment_cost)
+
+
+class ItemCard(Card):
+    """An item (Item Card: How to Read): the reserve cost must be paid to activate the effect."""
+
+    type: Literal["item"]
+    reserve_cost: Reserves
+    effect: str = Field(min_length=1)
+
+    def back_kind(self) -> str:
+        return "army"
+
+    def glossary_text(self) -> str:
+        return self.effect
+
+    @property
+    def reserve_cost_label(self) -> str:
+        """The reserve cost as printed, e.g. ``"3k"``."""
+        return reserves_label(self.reserve_cost)
+
+
+class TacticCard(Card):
+    """A tactic (Tactics Card: How to read): no reserve cost; set face down before activation."""
+
+    type: Literal["tactic"]
+    effect: str = Field(min_length=1)
+
+    def back_kind(self) -> str:
+        return "army"
+
+    def glossary_text(self) -> str:
+        return self.effect
+
+
+class StrategyCard(Card):
+    """A strategy (Strategy Cards: How to Read): a passive effect for both players who meet the requirement."""
+
+    type: Literal["strategy"]
+    requirement: str = Field(min_length=1)
+    passive_effect: str = Field(min_length=1)
+
+    def back_kind(self) -> str:
+        return "strategy"
+
+    def glossary_text(self) -> str:
+        return f"{self.requirement} {self.passive_effect}"
+
+
+CahrdCard = Annotated[Union[OfficerCard, ItemCard, TacticCard, StrategyCard], Field(discriminator="type")]
+
+
+def _a(card_type: str) -> str:
+    return f"an {card_type}" if card_type[0] in "aeiou" else f"a {card_type}"
+
+
+# Copies allowed per card type in each kind of deck, with the rule to quote when exceeded.
+_ARMY_COPY_LIMITS = {
+    "officer": (1, "an army deck may hold only one copy of any officer"),
+    "item": (ARMY_DECK_MAX_ITEM_OR_TACTIC_COPIES, "an army deck may hold up to three copies of any item or tactic"),
+    "tactic": (ARMY_DECK_MAX_ITEM_OR_TACTIC_COPIES, "an army deck may hold up to three copies of any item or tactic"),
+}
+_STRATEGY_COPY_LIMITS = {
+    "strategy": (1, "a strategy deck may hold only one copy of any strategy card"),
+}
+
+
+def _copy_problems(deck: DeckList, cards: dict[str, Card], limits: dict[str, tuple[int, str]]) -> list[DeckProblem]:
+    """One problem per card listed more often than ``limits[card.type]`` allows (types not in
+    ``limits`` are another rule's business).
+
+    The problem points at the entry where the count first passes the limit: its ``qty`` when
+    that entry alone is too many, else its ``card`` (the id is listed again).
+    """
+    totals: dict[str, int] = {}
+    for entry in deck.cards:
+        totals[entry.card] = totals.get(entry.card, 0) + entry.qty
+    problems: list[DeckProblem] = []
+    running: dict[str, int] = {}
+    for i, entry in enumerate(deck.cards):
+        if cards[entry.card].type not in limits:
+            continue
+        limit, rule = limits[cards[entry.card].type]
+        before = running.get(entry.card, 0)
+        running[entry.card] = before + entry.qty
+        if before <= limit < running[entry.card]:
+            fld = "qty" if entry.qty > limit else "card"
+            problems.append(DeckProblem(i, fld, f"{rule} ('{entry.card}' has {totals[entry.card]} copies)"))
+    return problems
+
+
+def check_deck(deck: DeckList, cards: dict[str, Card]) -> list[DeckProblem]:
+    """The deck-building rules of "Getting Started" (Official Rulebook 1.0).
+
+    ``deck.kind`` is ``"army"`` (Deck (40 to 60 cards): 40-60 cards, officers, items and
+    tactics only, one copy of any officer, up to three of any item or tactic) or
+    ``"strategy"`` (Strategy Deck (0 to 10 cards): strategies only, up to 10, one copy each).
+    ``cards`` maps every id in the deck to its card (the loader has checked they exist).
+    Returns the problems found, each naming the rule broken; never raises.
+    """
+    total = sum(e.qty for e in deck.cards)
+    problems: list[DeckProblem] = []
+    if deck.kind == "army":
+        if not ARMY_DECK_MIN_CARDS <= total <= ARMY_DECK_MAX_CARDS:
+            problems.append(DeckProblem(None, "cards", f"an army deck holds {ARMY_DECK_MIN_CARDS} to "
+                                                       f"{ARMY_DECK_MAX_CARDS} cards (this one has {total})"))
+        for i, entry in enumerate(deck.cards):
+            card = cards[entry.card]
+            if card.type not in _ARMY_COPY_LIMITS:
+                problems.append(DeckProblem(i, "card", f"an army deck holds only officers, items and tactics "
+                                                       f"('{entry.card}' is {_a(card.type)} card)"))
+        problems += _copy_problems(deck, cards, _ARMY_COPY_LIMITS)
+    elif deck.kind == "strategy":
+        if total > STRATEGY_DECK_MAX_CARDS:
+            problems.append(DeckProblem(None, "cards", f"a strategy deck holds 0 to {STRATEGY_DECK_MAX_CARDS} "
+                                                       f"cards (this one has {total})"))
+        for i, entry in enumerate(deck.cards):
+            card = cards[entry.card]
+            if card.type not in _STRATEGY_COPY_LIMITS:
+                problems.append(DeckProblem(i, "card", f"a strategy deck holds only strategy cards "
+                                                       f"('{entry.card}' is {_a(card.type)} card)"))
+        problems += _copy_problems(deck, cards, _STRATEGY_COPY_LIMITS)
+    else:
+        problems.append(DeckProblem(None, "kind", f"a C.A.H.R.D. deck's kind is 'army' or 'strategy' "
+                                                   f"(got '{deck.kind}')"))
+    return problems
+
+
+# ---- tables.yaml ----------------------------------------------------------------------------
+
+class GameConstant(Strict):
+    """A number from the rules, with its unit (e.g. ``"grain"``) and the rulebook section it comes from."""
+
+    value: int
+    unit: str = Field(min_length=1)
+    section: str = Field(min_length=1)
+
+
+class GameConstants(Strict):
+    """The numbers a scorekeeper needs, each citing its section of the Official Rulebook 1.0."""
+
+    starting_grain: GameConstant
+    reserves_per_chm_point: GameConstant
+    grain_damage_per_war_point: GameConstant
+    battle_damage_to_losing_officer: GameConstant
+    s_rank_value: GameConstant
+    starting_lieutenants: GameConstant
+    max_extra_lieutenants: GameConstant
+    lieutenants_defeated_to_win: GameConstant
+    opening_hand: GameConstant
+    min_officers_in_opening_hand: GameConstant
+    battles_per_war: GameConstant
+    battles_to_win_war: GameConstant
+
+
+class ImdEntry(Strict):
+    """A card on an Items of Mass Destruction list, at level 1, 2 or 3.
+
+    The rulebook does not say what each level does; ``note`` may record what the developers'
+    announcement said. ``example`` marks an entry we made up to show the format.
+    """
+
+    card: Slug
+    level: Literal[1, 2, 3]
+    example: bool = False
+    note: str | None = None
+
+
+def _unique_cards(entries: list[ImdEntry]) -> list[ImdEntry]:
+    seen: set[str] = set()
+    for entry in entries:
+        if entry.card in seen:
+            raise ValueError(f"'{entry.card}' is listed twice; a card has one level on each list")
+        seen.add(entry.card)
+    return entries
+
+
+ImdList = Annotated[list[ImdEntry], AfterValidator(_unique_cards), Field(default_factory=list)]
+
+
+class ItemsOfMassDestruction(Strict):
+    """The Items of Mass Destruction lists (Glossary of Terms): three levels, one list for long
+    games and one for short games, maintained by the game's developers."""
+
+    section: str = Field(min_length=1)
+    note: str | None = None
+    long_games: ImdList
+    short_games: ImdList
+
+
+class CahrdTables(Strict):
+    """``cahrd/tables.yaml``: game constants and the Items of Mass Destruction lists."""
+
+    constants: GameConstants
+    items_of_mass_destruction: ItemsOfMassDestruction
+
+
+def check_database(cards: dict[str, Card], decks: dict[str, DeckList], tables: CahrdTables | None
+                   ) -> list[tuple[str, str, str, str]]:
+    """Cross-record rules: every Items of Mass Destruction entry names a card in the database.
+
+    Returns ``(kind, id, field, message)`` tuples as :class:`GameSpec` describes; never raises.
+    """
+    if tables is None:
+        return []
+    problems = []
+    imd = tables.items_of_mass_destruction
+    for list_name in ("long_games", "short_games"):
+        for i, entry in enumerate(getattr(imd, list_name)):
+            if entry.card not in cards:
+                problems.append(("tables", "items-of-mass-destruction",
+                                 f"items_of_mass_destruction.{list_name}.{i}.card",
+                                 f"unknown card id '{entry.card}'"))
+    return problems
+
+
+SPEC = GameSpec(game_id="cahrd", card_model=CahrdCard, check_deck=check_deck, tables_model=CahrdTables,
+                check_database=check_database)

@@ -1,16 +1,381 @@
-"""Schema for cartisora (placeholder until the game's data is written)."""
+"""Schema for Duels of Cartisora (Analog Game Studios 2019 edition; Moshe-Tozer Games 2017 edition).
 
-from typing import Literal
+A Duels of Cartisora card is one of:
 
-from card_data.schemas.common import Card, DeckList, DeckProblem, GameSpec
+- ``reference`` – one per character deck: the deck's name and what its special cards do.
+- ``number`` – a basic number card (7 per character deck) with a printed ``power``.
+- ``boast`` – the deck's low-numbered Boast card, worth 2 points in a score pile.
+- ``special`` – one of the deck's 4 special cards; ``special_kind`` says whether it is a
+  special numbered card, an action (the 2017 rulebook's "special contest"), a reaction or
+  a maneuver.
+- ``token`` – the First Blood and Finisher bonus tokens (2 points each).
+- ``tag`` – the 2017 tag-team Tag card (each player gets 3).
+
+Rulebook sections are cited as "2019 rulebook, <heading>" / "2017 rulebook, <heading>".
+Where the editions disagree the card's ``editions`` field (or a ruling per edition) says so.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Annotated, Literal, Union
+
+from pydantic import Field, ValidationInfo, field_validator
+
+from card_data.schemas.common import Card, DeckList, DeckProblem, GameSpec, Slug, Strict
+
+Edition = Literal[2017, 2019]
+"""A rulebook edition: 2017 (Moshe-Tozer Games) or 2019 (Analog Game Studios, the default)."""
+
+Power = Annotated[int, Field(ge=0, le=9)]
+"""A printed power. The rulebooks give no range; every card in this database prints 0-9."""
+
+Player = Literal["you", "opponent"]
+"""Whose card or result an effect concerns, seen from the player of the card."""
+
+ContestResult = Literal["win", "tie", "lose"]
+
+FORCED_RESULT_PRIORITY: tuple[ContestResult, ...] = ("lose", "tie", "win")
+"""When two effects force different results on the same round, the earlier one here applies:
+a forced loss beats a forced tie beats a forced win (2019 rulebook, Complex Resolutions).
+Effects that move or play cards (:class:`MoveCard`) resolve before every other effect, and
+play order never matters (same section)."""
+
+BASE_SET_CHARACTER_DECKS = 6
+"""Character decks in the base set (2019 rulebook, Setup)."""
+
+CHARACTER_DECK_NUMBER_CARDS = 7
+CHARACTER_DECK_BOAST_CARDS = 1
+CHARACTER_DECK_SPECIAL_CARDS = 4
+"""A character deck is 1 reference card + 7 basic number, 1 boast and 4 special cards
+(2019 rulebook, Setup)."""
 
 
-class PlaceholderCard(Card):
-    type: Literal["placeholder"]
+# --- Structured effects: what a rules engine needs, beside the printed effect text. ---------
 
 
-def check_deck(deck: DeckList, cards: dict) -> list[DeckProblem]:
-    return []
+class ForcedResult(Strict):
+    """The card forces the round's result for ``player``: "win", "tie" or "lose".
+
+    E.g. Parry forces a tie; Stalwart makes the opposing knight lose. Conflicts resolve by
+    :data:`FORCED_RESULT_PRIORITY` (2019 rulebook, Complex Resolutions).
+    """
+
+    kind: Literal["forced_result"]
+    result: ContestResult
+    player: Player = "you"
 
 
-SPEC = GameSpec(game_id="cartisora", card_model=PlaceholderCard, check_deck=check_deck)
+class WinsAgainstTies(Strict):
+    """A round this card would tie, it wins instead, even against a forced tie (Brutal Strike
+    vs Parry, 2019 rulebook, Complex Resolutions)."""
+
+    kind: Literal["wins_against_ties"]
+
+
+class WinCondition(Strict):
+    """An action's win condition: it wins if the opposing power lies in
+    ``opponent_power_min``..``opponent_power_max`` (either bound may be open). If the
+    condition is unfulfilled the card's power is 0 (2019 rulebook, Unfulfilled condition;
+    2017 rulebook, Appendix I: Special Circumstances)."""
+
+    kind: Literal["win_condition"]
+    opponent_power_min: Power | None = None
+    opponent_power_max: Power | None = None
+
+
+class PowerModifier(Strict):
+    """Adds ``amount`` (e.g. +1, -1) to ``player``'s power this round or next round.
+
+    Power never drops below 0 in the 2019 rules (2019 rulebook, Negative Power).
+    """
+
+    kind: Literal["power_modifier"]
+    amount: Annotated[int, Field(ge=-9, le=9)]
+    player: Player = "you"
+    round: Literal["this", "next"] = "this"
+
+    @field_validator("amount")
+    @classmethod
+    def _not_zero(cls, amount: int) -> int:
+        if amount == 0:
+            raise ValueError("a power modifier of 0 does nothing")
+        return amount
+
+
+class MoveCard(Strict):
+    """Moves ``player``'s card in play to ``to``; a moved card's own effect does not occur
+    (Cornered Prey vs Stunning Blow, 2019 rulebook, Complex Resolutions). Its player then
+    contests with power 0 (our assumption; the rulebook does not say)."""
+
+    kind: Literal["move_card"]
+    player: Player = "opponent"
+    to: Literal["tie_pool"] = "tie_pool"
+
+
+class CannotBeUndercut(Strict):
+    """Exactly-1-lower powers do not win against this card; the higher power wins instead."""
+
+    kind: Literal["cannot_be_undercut"]
+
+
+Effect = Annotated[
+    Union[ForcedResult, WinsAgainstTies, WinCondition, PowerModifier, MoveCard, CannotBeUndercut],
+    Field(discriminator="kind"),
+]
+
+
+# --- Cards ------------------------------------------------------------------------------------
+
+
+class CartisoraCard(Card):
+    """Fields every Duels of Cartisora card has.
+
+    ``editions`` lists the rulebook editions the card belongs to (default both).
+    """
+
+    editions: list[Edition] = [2017, 2019]
+
+    def back_kind(self) -> str:
+        """``"character"``: every card but the bonus tokens is shuffled into a hand."""
+        return "character"
+
+
+class DeckCard(CartisoraCard):
+    """A card of a character deck; ``deck`` is the character deck's id, e.g. ``"knight"``."""
+
+    deck: Slug
+
+
+class SpecialSummary(Strict):
+    """One line of a reference card: a special card of the deck (id, title, kind) and a short
+    description of what it does."""
+
+    card: Slug
+    title: str = Field(min_length=1)
+    special_kind: Literal["special_numbered", "action", "reaction", "maneuver"]
+    text: str = Field(min_length=1)
+
+
+class ReferenceCard(DeckCard):
+    """A character deck's reference card (2019 rulebook, Setup): its ``title`` is the deck's
+    name, ``specials`` what each of its 4 special cards does."""
+
+    type: Literal["reference"]
+    specials: list[SpecialSummary] = Field(min_length=1)
+
+    def glossary_text(self) -> str:
+        return "Reference Card. " + " ".join(f"{s.title}: {s.text}" for s in self.specials)
+
+
+class NumberCard(DeckCard):
+    """A basic number card: contests with its printed ``power`` (2019 rulebook, How to Play)."""
+
+    type: Literal["number"]
+    power: Power
+
+    def glossary_text(self) -> str:
+        return "Basic Number Card. Overpower, Undercut or Tie."
+
+
+class BoastCard(DeckCard):
+    """The deck's Boast card: a low number that plays as normal but scores ``score_points``
+    (2) instead of 1 in whoever's score pile holds it (2019 rulebook, Special Cards, Bonus Points)."""
+
+    type: Literal["boast"]
+    power: Power
+    score_points: Literal[2] = 2
+
+    def glossary_text(self) -> str:
+        return "Boast Card: worth 2 points in a Score Pile. Overpower, Undercut or Tie."
+
+
+SPECIAL_KIND_LABELS = {
+    "special_numbered": "Special Numbered Card",
+    "action": "Action",
+    "reaction": "Reaction",
+    "maneuver": "Maneuver",
+}
+
+
+class SpecialCard(DeckCard):
+    """One of a deck's 4 special cards (2019 rulebook, Special Cards).
+
+    Attributes:
+        special_kind: ``special_numbered`` (readied as normal, has a ``power``), ``action``
+            (readied as normal, no number; wins by its condition, else power 0), ``reaction``
+            (played after the reveal) or ``maneuver`` (played after winning a round).
+        power: the printed power; only special numbered cards have one. A reaction or
+            maneuver readied normally has power 0 and no effect (2019 rulebook, Reaction or
+            Maneuvers played normally).
+        effect: the effect as printed, in a few words.
+        effects: the same effect as structured data for a rules engine.
+    """
+
+    type: Literal["special"]
+    special_kind: Literal["special_numbered", "action", "reaction", "maneuver"]
+    power: Power | None = Field(default=None, validate_default=True)
+    effect: str = Field(min_length=1)
+    effects: list[Effect] = []
+
+    @field_validator("power")
+    @classmethod
+    def _power_only_when_numbered(cls, power: int | None, info: ValidationInfo) -> int | None:
+        kind = info.data.get("special_kind")
+        if kind == "special_numbered" and power is None:
+            raise ValueError("a special numbered card needs a power")
+        if kind in ("action", "reaction", "maneuver") and power is not None:
+            raise ValueError(f"a{'n' if kind == 'action' else ''} {kind} card has no printed power")
+        return power
+
+    @property
+    def kind_label(self) -> str:
+        """"Action", "Reaction", "Maneuver" or "Special Numbered Card"."""
+        return SPECIAL_KIND_LABELS[self.special_kind]
+
+    def glossary_text(self) -> str:
+        return f"{self.kind_label}. {self.effect}"
+
+
+class TokenCard(CartisoraCard):
+    """A bonus token (First Blood, Finisher): worth ``bonus_points`` (2) to whoever takes it
+    when ``awarded_for`` happens (2019 rulebook, Bonus Points)."""
+
+    type: Literal["token"]
+    award: Literal["first_contest_win", "last_contest_win"]
+    awarded_for: str = Field(min_length=1)
+    bonus_points: Literal[2] = 2
+
+    def back_kind(self) -> str:
+        """``"token"``: tokens are set out beside the play area, not held in a hand."""
+        return "token"
+
+    def glossary_text(self) -> str:
+        return f"Bonus Points: {self.awarded_for}"
+
+
+class TagCard(CartisoraCard):
+    """The 2017 tag-team Tag card (2017 rulebook, Appendix III: Tag Team): each player gets
+    ``copies_per_player`` (3); played as a reaction to swap partners."""
+
+    type: Literal["tag"]
+    editions: list[Literal[2017]] = [2017]
+    copies_per_player: Literal[3] = 3
+    effect: str = Field(min_length=1)
+
+    def glossary_text(self) -> str:
+        return f"Tag Team. Reaction. {self.effect}"
+
+
+CartisoraCardModel = Annotated[
+    Union[ReferenceCard, NumberCard, BoastCard, SpecialCard, TokenCard, TagCard],
+    Field(discriminator="type"),
+]
+
+
+# --- Deck-building rules ----------------------------------------------------------------------
+
+
+def check_deck(deck: DeckList, cards: dict[str, Card]) -> list[DeckProblem]:
+    """Check a character deck list against 2019 rulebook, Setup.
+
+    A character deck (``kind: character``) is exactly 1 reference card and 12 playing cards
+    (7 basic number cards, 1 boast card, 4 special cards), one copy of each, all of the same
+    character deck as its reference card. ``cards`` maps every known card id to its card (the
+    loader has already reported unknown ids). Returns the broken rules; never raises.
+    """
+    problems: list[DeckProblem] = []
+    if deck.kind != "character":
+        return [DeckProblem(None, "cards", f"a Duels of Cartisora deck list is a character deck "
+                                           f"(kind: character), not '{deck.kind}'")]
+
+    counts: Counter[str] = Counter()
+    seen: dict[str, int] = {}
+    references = [e.card for e in deck.cards if getattr(cards.get(e.card), "type", None) == "reference"]
+    character = cards[references[0]].deck if references else None
+    for i, entry in enumerate(deck.cards):
+        card = cards.get(entry.card)
+        if card is None:
+            continue
+        if entry.qty != 1:
+            problems.append(DeckProblem(i, "qty", f"a character deck has one copy of each card "
+                                                  f"(this one lists {entry.qty} of '{entry.card}')"))
+        if entry.card in seen:
+            problems.append(DeckProblem(i, "card", f"a character deck has one copy of each card "
+                                                   f"('{entry.card}' is listed again)"))
+        seen.setdefault(entry.card, i)
+        if card.type in ("token", "tag"):
+            problems.append(DeckProblem(i, "card", f"a character deck holds only reference, number, "
+                                                   f"boast and special cards ('{entry.card}' is a {card.type})"))
+            continue
+        counts[card.type] += entry.qty
+        if character is None:
+            character = card.deck
+        elif card.deck != character:
+            problems.append(DeckProblem(i, "card", f"all cards of a character deck belong to the same "
+                                                   f"character ('{entry.card}' is from '{card.deck}', "
+                                                   f"this deck is '{character}')"))
+
+    for card_type, wanted, name in (
+        ("reference", 1, "reference card"),
+        ("number", CHARACTER_DECK_NUMBER_CARDS, "basic number cards"),
+        ("boast", CHARACTER_DECK_BOAST_CARDS, "boast card"),
+        ("special", CHARACTER_DECK_SPECIAL_CARDS, "special cards"),
+    ):
+        if counts[card_type] != wanted:
+            problems.append(DeckProblem(None, "cards", f"a character deck has exactly {wanted} {name} "
+                                                       f"(this one has {counts[card_type]})"))
+    return problems
+
+
+def check_database(cards: dict[str, Card], decks: dict[str, DeckList], tables: object) -> list[tuple[str, str, str, str]]:
+    """Rules spanning records (2019 rulebook, Setup).
+
+    - The base set has 6 character decks: at least 6 reference cards (expansions may add
+      more; 2019 rulebook, Appendix I: Draft Mode).
+    - Every deck card's ``deck`` has a reference card, and each reference card's
+      ``specials`` list exactly its deck's special cards, with their titles and kinds.
+
+    Returns ``(kind, id, field, message)`` tuples as :class:`GameSpec` describes.
+    """
+    problems: list[tuple[str, str, str, str]] = []
+    references = {c.deck: c for c in cards.values() if isinstance(c, ReferenceCard)}
+    if len(references) < BASE_SET_CHARACTER_DECKS:
+        first = next(iter(references.values())).id if references else "-"
+        problems.append(("card", first, "deck", f"the base set has {BASE_SET_CHARACTER_DECKS} character "
+                                                 f"decks, each with a reference card; found {len(references)}"))
+
+    specials: dict[str, list[SpecialCard]] = {}
+    for card in cards.values():
+        if isinstance(card, DeckCard) and card.deck not in references:
+            problems.append(("card", card.id, "deck", f"character deck '{card.deck}' has no reference card"))
+        if isinstance(card, SpecialCard):
+            specials.setdefault(card.deck, []).append(card)
+
+    for deck_id, ref in references.items():
+        listed = {s.card: s for s in ref.specials}
+        for special in specials.get(deck_id, []):
+            line = listed.pop(special.id, None)
+            if line is None:
+                problems.append(("card", ref.id, "specials", f"the reference card does not describe "
+                                                             f"special card '{special.id}'"))
+            elif (line.title, line.special_kind) != (special.title, special.special_kind):
+                problems.append(("card", ref.id, "specials", f"'{special.id}' is '{special.title}' "
+                                                             f"({special.special_kind}), the reference card says "
+                                                             f"'{line.title}' ({line.special_kind})"))
+        for card_id in listed:
+            if card_id not in cards:
+                # Also what a card that failed validation looks like; its own problem names why.
+                message = f"unknown or invalid card '{card_id}'"
+            else:
+                message = f"'{card_id}' is not a special card of character deck '{deck_id}'"
+            problems.append(("card", ref.id, "specials", message))
+    return problems
+
+
+SPEC = GameSpec(
+    game_id="cartisora",
+    card_model=CartisoraCardModel,
+    check_deck=check_deck,
+    check_database=check_database,
+)

@@ -1,0 +1,47 @@
+"""The companion: a phone-first Flask app serving one rulings page per card.
+
+The QR code printed on each card opens ``<base-url>/r/<game>/<card-id>``. The same pages can
+be exported as a static site (:mod:`companion.site`). Run it with ``companion run`` or
+``flask --app companion run``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+
+from card_data.loader import bundled_data_dir
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """Build the companion app (Flask application factory).
+
+    Config keys, besides Flask's own:
+        CARD_DATA_DIR: card database directory (str or Path); default the bundled database.
+        BASE_URL: public base URL the printed QR codes point at (e.g.
+            ``"https://example.org/cards"``), or ``None``; used for canonical links.
+        STATIC_EXPORT: ``True`` while :func:`companion.site.export_site` renders pages, which
+            makes every link relative to the page and swaps the server-side search for a
+            client-side filter.
+
+    The card database is loaded once, here. Raises :class:`card_data.problems.DatabaseError`
+    listing every problem if it does not load cleanly.
+    """
+    app = Flask(__name__)
+    app.config.from_mapping(
+        CARD_DATA_DIR=str(bundled_data_dir()),
+        BASE_URL=None,
+        STATIC_EXPORT=False,
+    )
+    if config:
+        app.config.update(config)
+
+    from companion import browse, catalog, errors, links, rulings
+
+    catalog.init_app(app)
+    links.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(browse.bp)
+    app.register_blueprint(rulings.bp)
+    return app

@@ -1,0 +1,33 @@
+"""Finding a card: the list of games and the card search."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, render_template, request
+
+from companion.catalog import all_cards, card_count, get_database, search_cards
+
+bp = Blueprint("browse", __name__)
+
+
+@bp.route("/")
+def index():
+    """The games (title, number of cards, link) and a card search box."""
+    games = [(game, card_count(game)) for game in get_database().games.values()]
+    return render_template("index.html", games=games)
+
+
+@bp.route("/search")
+def search():
+    """Cards whose title, id or rules text match ``q`` (optionally only in ``game``).
+
+    A static export has no server to search: there the page lists every card and
+    ``companion.js`` filters the list in the browser (without JavaScript, the full list).
+    """
+    query = request.args.get("q", "").strip()
+    game_id = request.args.get("game", "").strip()
+    if game_id not in get_database().games:
+        game_id = ""
+    if current_app.config["STATIC_EXPORT"]:
+        return render_template("search.html", query="", game_id="", hits=all_cards(), filter_in_browser=True)
+    hits = search_cards(query, game_id or None)
+    return render_template("search.html", query=query, game_id=game_id, hits=hits, filter_in_browser=False)

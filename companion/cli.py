@@ -1,0 +1,109 @@
+"""``companion`` command line: serve the rulings pages on the local network."""
+
+from __future__ import annotations
+
+import socket
+import struct
+from pathlib import Path
+
+import click
+
+from card_data.problems import DatabaseError
+from companion import create_app
+
+SIOCGIFADDR = 0x8915  # Linux ioctl: an interface's IPv4 address
+
+
+def interface_addresses() -> list[str]:
+    """IPv4 addresses of this machine's network interfaces, asked of the kernel (Linux only;
+    elsewhere an empty list). Sends no traffic."""
+    try:
+        import fcntl
+    except ImportError:
+        return []
+    found = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        for _, name in socket.if_nameindex():
+            request = struct.pack("256s", name[:15].encode())
+            try:
+                reply = fcntl.ioctl(probe.fileno(), SIOCGIFADDR, request)
+            except OSError:  # interface without an IPv4 address
+                continue
+            found.append(socket.inet_ntoa(reply[20:24]))
+    return found
+
+
+def local_addresses() -> list[str]:
+    """IPv4 addresses of this machine other than loopback, from local lookups only.
+
+    Asks the kernel for its interfaces' addresses, then the resolver for this host's own
+    name (``socket.gethostbyname(socket.gethostname())``); sends nothing to other hosts
+    itself. May be empty.
+    """
+    found: list[str] = []
+    candidates = interface_addresses()
+    try:
+        candidates.append(socket.gethostbyname(socket.gethostname()))
+    except OSError:  # the host's own name does not resolve
+        pass
+    for address in candidates:
+        if not address.startswith("127.") and address not in found:
+            found.append(address)
+    return found
+
+
+def announce(host: str, port: int) -> list[str]:
+    """Lines telling where to open the companion: on this machine, and from a phone.
+
+    Phones reach the server only when it listens on every address (``0.0.0.0``) or on
+    one of this machine's network addresses.
+    """
+    everywhere = host in ("0.0.0.0", "", "::")
+    lines = [f"On this computer:  http://{'127.0.0.1' if everywhere else host}:{port}/"]
+    if everywhere:
+        phone_urls = [f"http://{address}:{port}/" for address in local_addresses()]
+    elif not host.startswith("127.") and host != "localhost":
+        phone_urls = [f"http://{host}:{port}/"]
+    else:
+        phone_urls = []
+    if phone_urls:
+        lines += [f"On a phone on the same network:  {url}" for url in phone_urls]
+    else:
+        lines.append("Phones cannot reach this address; use --host 0.0.0.0 to serve them.")
+    return lines
+
+
+def echo_problems(error: DatabaseError) -> None:
+    """Print each database problem on its own ``FILE:LINE: game/id: field: message`` line."""
+    for problem in error.problems:
+        click.echo(str(problem), err=True)
+
+
+@click.group()
+def main() -> None:
+    """Companion: per-card rulings pages for the printed cards' QR codes."""
+
+
+@main.command()
+@click.option("--host", default="0.0.0.0", show_default=True,
+              help="Address to listen on; 0.0.0.0 lets phones on the same network connect.")
+@click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--data", "data_dir", type=click.Path(path_type=Path), default=None,
+              help="Card database directory (default: the bundled one).")
+@click.option("--base-url", default=None, help="Public base URL the printed QR codes use.")
+def run(host: str, port: int, data_dir: Path | None, base_url: str | None) -> None:
+    """Serve the companion with Flask's development server.
+
+    Exits 1, listing every problem, if the card database does not load.
+    """
+    config: dict = {"BASE_URL": base_url}
+    if data_dir is not None:
+        config["CARD_DATA_DIR"] = str(data_dir)
+    try:
+        app = create_app(config)
+    except DatabaseError as error:
+        echo_problems(error)
+        click.get_current_context().exit(1)
+    for line in announce(host, port):
+        click.echo(line)
+    app.run(host=host, port=port, debug=False, use_reloader=False)

@@ -1,0 +1,147 @@
+"""Static export of the companion: the same pages as plain HTML files for any static host.
+
+``printkit site --out DIR`` calls :func:`export_site`. A card's page lands at
+``DIR/r/<game>/<card-id>/index.html``, so the QR address ``<base>/r/<game>/<card-id>``
+works on GitHub Pages or ``python -m http.server`` alike, and every link is relative, so
+the site may live under a sub-path.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import uuid
+from pathlib import Path
+
+from flask import Flask
+
+from companion import create_app
+from companion.catalog import get_database
+from companion.errors import render_not_found
+from companion.links import export_file_for
+
+#: File marking a directory as a companion export, so a new export may replace it.
+MARKER_NAME = ".companion-site"
+
+
+class ExportError(Exception):
+    """The static export failed; any earlier export at the output directory is unchanged."""
+
+
+def site_paths(app: Flask) -> list[str]:
+    """URL paths of every page of the site: index, search, each game, each card."""
+    with app.app_context():
+        games = get_database().games.values()
+        paths = ["/", "/search"]
+        for game in games:
+            paths.append(f"/r/{game.game_id}/")
+            paths.extend(f"/r/{game.game_id}/{card_id}" for card_id in game.cards)
+    return paths
+
+
+def _check_replaceable(out_dir: Path) -> None:
+    """Refuse to replace anything but an empty directory or an earlier export."""
+    if not out_dir.exists():
+        return
+    if not out_dir.is_dir():
+        raise ExportError(f"{out_dir}: exists and is not a directory")
+    if any(out_dir.iterdir()) and not (out_dir / MARKER_NAME).is_file():
+        raise ExportError(
+            f"{out_dir}: not empty and not an earlier companion export ({MARKER_NAME} missing); "
+            "choose an empty or new directory"
+        )
+
+
+def _write(root: Path, relative: str, content: bytes) -> str:
+    target = root / relative
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(content)
+    return relative
+
+
+def _render_site(app: Flask, root: Path) -> list[str]:
+    """Write every page, the not-found page and the static files under ``root``.
+
+    Returns the written files relative to ``root``. Raises :class:`ExportError` if a page
+    does not render with HTTP 200.
+    """
+    written: list[str] = []
+    client = app.test_client()
+    for path in site_paths(app):
+        response = client.get(path)
+        if response.status_code != 200:
+            raise ExportError(f"{path}: rendered with HTTP status {response.status_code}")
+        written.append(_write(root, export_file_for(path), response.get_data()))
+
+    # Static hosts serve 404.html for any missing address, at any depth: its links are
+    # relative to the site root, which only a <base> can tell (known if BASE_URL is).
+    base_url = app.config.get("BASE_URL")
+    with app.test_request_context("/404.html"):
+        page = render_not_found(base_href=base_url.rstrip("/") + "/" if base_url else None)
+        written.append(_write(root, "404.html", page.encode("utf-8")))
+
+    static_root = Path(app.static_folder)
+    for source in sorted(static_root.rglob("*")):
+        if source.is_file():
+            relative = "static/" + source.relative_to(static_root).as_posix()
+            written.append(_write(root, relative, source.read_bytes()))
+
+    # GitHub Pages would otherwise run the files through Jekyll.
+    written.append(_write(root, ".nojekyll", b""))
+    written.append(_write(root, MARKER_NAME, b"Written by companion.site.export_site; replaced by the next export.\n"))
+    return written
+
+
+def _move_into_place(staging: Path, out_dir: Path) -> None:
+    """Replace ``out_dir`` by ``staging`` with renames, restoring ``out_dir`` if that fails."""
+    if not out_dir.exists():
+        staging.rename(out_dir)
+        return
+    previous = out_dir.with_name(f".{out_dir.name}.previous-{uuid.uuid4().hex[:8]}")
+    out_dir.rename(previous)
+    try:
+        staging.rename(out_dir)
+    except BaseException:
+        previous.rename(out_dir)
+        raise
+    shutil.rmtree(previous, ignore_errors=True)
+
+
+def export_site(out_dir: Path, data_dir: Path | None = None, *, base_url: str | None = None) -> list[Path]:
+    """Export the companion's pages as a static site in ``out_dir``.
+
+    Writes ``index.html``, ``search/index.html`` (a client-side filter over all cards),
+    ``r/<game>/index.html`` for each game, ``r/<game>/<card-id>/index.html`` for each card,
+    ``404.html`` and ``static/``. Pages are rendered through the app, so they are the live
+    pages with relative links. ``data_dir`` is the card database (default: the bundled one).
+    ``base_url``, if given, is the site's public address (the printed QR codes' base URL):
+    pages get canonical links under it, and ``404.html`` a ``<base>`` so that its links work
+    at any depth. Without it, a script in ``404.html`` finds the site root from an address
+    under ``r/``; a missing page elsewhere shows the page unstyled.
+
+    The site is built in a temporary directory beside ``out_dir`` and then renamed into
+    place, so a failure leaves an earlier export untouched. Only an empty directory or an
+    earlier export (holding ``.companion-site``) is replaced.
+
+    Returns the written files (paths under ``out_dir``). Raises
+    :class:`card_data.problems.DatabaseError` if the database has problems, and
+    :class:`ExportError` if ``out_dir`` may not be replaced or a page fails to render.
+    """
+    out_dir = Path(out_dir).absolute()
+    _check_replaceable(out_dir)
+    config = {"STATIC_EXPORT": True, "BASE_URL": base_url, "PROPAGATE_EXCEPTIONS": True}
+    if data_dir is not None:
+        config["CARD_DATA_DIR"] = str(data_dir)
+    app = create_app(config)
+
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".partial", dir=out_dir.parent))
+    try:
+        written = _render_site(app, staging)
+        os.chmod(staging, 0o755)  # mkdtemp makes it private; a web server must read it
+        _move_into_place(staging, out_dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return [out_dir / relative for relative in written]
