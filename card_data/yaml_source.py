@@ -77,9 +77,11 @@ def load_yaml(path: Path) -> tuple[Any, LineMap]:
         mark = exc.problem_mark or exc.context_mark
         # Something left unclosed is only noticed at the end of the file; where it was
         # opened (the context) is the line the user must fix.
-        if exc.context_mark is not None and mark is not None and mark.index >= len(text.rstrip()):
-            mark = exc.context_mark
+        end = len(text.rstrip())
         line = mark.line + 1 if mark else 1
+        if mark is not None and mark.index >= end:
+            context = exc.context_mark
+            line = context.line + 1 if context is not None and context.index < end else text[:end].count("\n") + 1
         message = exc.problem or str(exc)
         if exc.context:
             message = f"{message} ({exc.context})"

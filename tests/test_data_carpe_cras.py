@@ -360,6 +360,7 @@ def test_assumed_must_name_real_fields(data):
 def test_malformed_yaml(data):
     path = data / "carpe_cras/decks/authority-zeal-agency.yaml"
     text = edit(path, "title: Authority / Zeal – agency deck", "title: Authority: Zeal")
-    assert problems(data) == [
-        f"{path}:{line_of(text, 'title:')}: carpe_cras/-: yaml: "
-        "malformed YAML: mapping values are not allowed here"]
+    found = problems(data)
+    # The parser's own wording after "malformed YAML:" varies between PyYAML and libyaml.
+    prefix = f"{path}:{line_of(text, 'title:')}: carpe_cras/-: yaml: malformed YAML: mapping values"
+    assert len(found) == 1 and found[0].startswith(prefix)
