@@ -1,14 +1,15 @@
-"""``printkit build``: validate the database and layouts, then render every game's card sheets.
+"""``printkit build`` and ``printkit validate``: lay out every card, then render the card sheets.
 
-Nothing is written unless the whole database and every card's layout are valid, and each
-PDF is rendered in memory before it replaces the previous file atomically, so an error
-always leaves earlier output untouched.
+Cards are laid out and drawn one sheet at a time, so memory stays flat however large the
+database. Nothing is written unless the whole database and every card's layout are valid:
+PDFs are rendered in memory, and only when no problem was found does each replace the
+previous file atomically. An error therefore always leaves earlier output untouched.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -23,6 +24,7 @@ from printkit.render import PageDrawer, new_canvas, write_atomically
 
 BLEED_MM = 3.0
 Duplex = Literal["long", "short", "none"]
+Progress = Callable[[int], None]
 
 
 @dataclass(frozen=True)
@@ -34,22 +36,6 @@ class BuildOptions:
     base_url: str
     duplex: Duplex = "long"
     bleed_mm: float = BLEED_MM
-
-
-@dataclass
-class PreparedCard:
-    card: Card
-    face: Face
-
-
-@dataclass
-class PreparedDeck:
-    """All cards of one game that share a back (e.g. Carpe Cras "agency"), ready to draw."""
-
-    game: Game
-    kind: str
-    back: Face
-    cards: list[PreparedCard] = field(default_factory=list)
 
 
 def card_url(base_url: str, game_id: str, card_id: str) -> str:
@@ -64,124 +50,142 @@ def card_context(game: Game, card: Card) -> dict:
     return ctx
 
 
-def prepare_game(game: Game, options: BuildOptions, layouts_dir: Path = LAYOUTS_DIR,
-                 ) -> tuple[list[PreparedDeck], list[Problem]]:
-    """Lay out every card of ``game``; returns the decks ready to draw and every problem found.
+class GameLayouts:
+    """One game's layout templates, loaded on first use, and the faces they give its cards.
 
-    A card whose text does not fit is reported at the card's own ``FILE:LINE`` with the
-    region named in the field (``layout:<region>``).
+    Every problem (a broken template, a card without one, text that does not fit) is
+    appended to ``problems`` as a :class:`Problem`; the methods then return ``None``.
     """
-    problems: list[Problem] = []
-    size = game.info.card_size
-    layouts: dict[str, Layout | None] = {}
 
-    def layout_for(name: str, is_back: bool) -> Layout | None:
-        if name not in layouts:
-            path = layouts_dir / game.game_id / f"{name}.yaml"
-            layouts[name] = None
+    def __init__(self, game: Game, options: BuildOptions, layouts_dir: Path, problems: list[Problem]):
+        self.game = game
+        self.options = options
+        self.layouts_dir = layouts_dir
+        self.problems = problems
+        self._layouts: dict[str, Layout | None] = {}
+
+    def _problem(self, file: str, line: int, card_id: str, fld: str, message: str) -> None:
+        self.problems.append(Problem(file, line, self.game.game_id, card_id, fld, message))
+
+    def layout(self, name: str, is_back: bool) -> Layout | None:
+        """The template ``templates/<game>/<name>.yaml``, or ``None`` if it is missing or broken."""
+        if name not in self._layouts:
+            path = self.layouts_dir / self.game.game_id / f"{name}.yaml"
+            size = self.game.info.card_size
+            self._layouts[name] = None
             if path.is_file():
                 try:
-                    layouts[name] = load_layout(path, size.width_mm, size.height_mm, options.bleed_mm, is_back)
+                    self._layouts[name] = load_layout(path, size.width_mm, size.height_mm, self.options.bleed_mm,
+                                                      is_back)
                 except LayoutError as exc:
-                    problems.append(Problem(exc.file, exc.line, game.game_id, "-", exc.field, exc.message))
-        return layouts[name]
+                    self._problem(exc.file, exc.line, "-", exc.field, exc.message)
+        return self._layouts[name]
 
-    decks: dict[str, PreparedDeck] = {}
-    for kind, title in game.info.backs.items():
-        back_path = layouts_dir / game.game_id / f"back-{kind}.yaml"
-        layout = layout_for(f"back-{kind}", True)
+    def back(self, kind: str) -> Face | None:
+        """The back shared by every card of ``kind`` (a key of ``backs`` in game.yaml)."""
+        path = self.layouts_dir / self.game.game_id / f"back-{kind}.yaml"
+        layout = self.layout(f"back-{kind}", True)
         if layout is None:
-            if not back_path.is_file():
-                problems.append(Problem(str(back_path), 1, game.game_id, "-", "layout",
-                                        f"no back template for the '{kind}' deck"))
-            continue
+            if not path.is_file():
+                self._problem(str(path), 1, "-", "layout", f"no back template for the '{kind}' deck")
+            return None
+        context = {"game": self.game.info, "game_id": self.game.game_id, "kind": kind,
+                   "title": self.game.info.backs[kind]}
         try:
-            face = prepare_face(layout, {"game": game.info, "game_id": game.game_id, "kind": kind, "title": title},
-                                game.folder, None)
+            return prepare_face(layout, context, self.game.folder, None)
         except LayoutError as exc:
-            problems.append(Problem(exc.file, exc.line, game.game_id, "-", exc.field, exc.message))
-            continue
-        decks[kind] = PreparedDeck(game, kind, face)
+            self._problem(exc.file, exc.line, "-", exc.field, exc.message)
+            return None
 
-    for card in game.cards.values():
-        file, line = game.sources[("card", card.id)]
+    def front(self, card: Card) -> Face | None:
+        """The card's front, with its QR code; problems are reported at the card's own FILE:LINE."""
+        file, line = self.game.sources[("card", card.id)]
         kind = card.back_kind()
-        if kind not in game.info.backs:
-            problems.append(Problem(file, line, game.game_id, card.id, "type",
-                                    f"its back kind '{kind}' is not listed under backs in game.yaml"))
-            continue
-        layout_path = layouts_dir / game.game_id / f"{card.type}.yaml"
-        layout = layout_for(card.type, False)
+        if kind not in self.game.info.backs:
+            self._problem(file, line, card.id, "type", f"its back kind '{kind}' is not listed under backs in game.yaml")
+            return None
+        layout = self.layout(card.type, False)
         if layout is None:
-            if not layout_path.is_file():
-                problems.append(Problem(file, line, game.game_id, card.id, "type",
-                                        f"no layout template {layout_path}"))
-            continue
+            path = self.layouts_dir / self.game.game_id / f"{card.type}.yaml"
+            if not path.is_file():
+                self._problem(file, line, card.id, "type", f"no layout template {path}")
+            return None
         try:
-            face = prepare_face(layout, card_context(game, card), game.folder,
-                                card_url(options.base_url, game.game_id, card.id))
+            return prepare_face(layout, card_context(self.game, card), self.game.folder,
+                                card_url(self.options.base_url, self.game.game_id, card.id))
         except LayoutError as exc:
-            problems.append(Problem(file, line, game.game_id, card.id, exc.field,
-                                    f"{exc.message} (template {exc.file}:{exc.line})"))
-            continue
-        if kind in decks:
-            decks[kind].cards.append(PreparedCard(card, face))
-    return [d for d in decks.values() if d.cards], problems
+            self._problem(file, line, card.id, exc.field, f"{exc.message} (template {exc.file}:{exc.line})")
+            return None
 
 
-def render_deck(deck: PreparedDeck, options: BuildOptions, progress: Callable[[int], None] | None = None,
-                ) -> dict[str, bytes]:
-    """Render one deck's card sheets; returns ``{file name: PDF bytes}``.
+class SheetWriter:
+    """Imposes one deck's faces onto card sheets, a sheet at a time.
 
-    Duplex ``long``/``short``: one file, each front page followed by its backs page, every
-    back behind its front after that flip. ``none``: fronts in one file, one page of backs in
-    another (``<kind>-backs.pdf``) to print separately.
-    Raises ``ValueError`` if the card size does not fit 3 x 3 on the paper.
+    Duplex ``long``/``short``: one PDF, each front page followed by its backs page, every
+    back behind its front after that flip. ``none``: fronts in one PDF, one page of backs in
+    another to print separately. ``files()`` gives ``{file name: PDF bytes}``.
+    Raises ``ValueError`` (on creation) if 3 x 3 cards of the game's size do not fit the paper.
     """
-    size = deck.game.info.card_size
-    imp = impose(options.paper, size.width_mm, size.height_mm, options.bleed_mm)
-    title = f"{deck.game.info.title} – {deck.game.info.backs[deck.kind]}"
-    files: dict[str, bytes] = {}
 
-    buf = io.BytesIO()
-    canvas = new_canvas(buf, imp.paper.width_mm, imp.paper.height_mm, title)
-    drawer = PageDrawer(canvas, imp.paper.height_mm)
-    per = imp.per_sheet
-    for start in range(0, len(deck.cards), per):
-        batch = deck.cards[start:start + per]
+    def __init__(self, game: Game, kind: str, back: Face, options: BuildOptions):
+        size = game.info.card_size
+        self.imp: Imposition = impose(options.paper, size.width_mm, size.height_mm, options.bleed_mm)
+        self.kind, self.back, self.options = kind, back, options
+        self.title = f"{game.info.title} – {game.info.backs[kind]}"
+        self._buffer = io.BytesIO()
+        self._canvas = new_canvas(self._buffer, self.imp.paper.width_mm, self.imp.paper.height_mm, self.title)
+        self._drawer = PageDrawer(self._canvas, self.imp.paper.height_mm)
+        self._pending: list[Face] = []
+        self.cards = 0
+
+    def add(self, face: Face) -> int:
+        """Queue a front; returns how many cards were drawn by it (a full sheet draws 9)."""
+        self._pending.append(face)
+        self.cards += 1
+        return self._flush() if len(self._pending) == self.imp.per_sheet else 0
+
+    def _flush(self) -> int:
+        batch, self._pending = self._pending, []
+        if not batch:
+            return 0
+        imp, drawer = self.imp, self._drawer
         drawer.crop_marks(imp)
-        for slot, pc in enumerate(batch):
-            drawer.face(pc.face, imp.trim(slot), imp.bleed_box(slot))
-        canvas.showPage()
-        if options.duplex != "none":
-            _backs_page(drawer, imp, deck.back, len(batch), options.duplex)
-        if progress:
-            progress(len(batch))
-    canvas.save()
-    files[f"{deck.kind}-cards.pdf"] = buf.getvalue()
+        for slot, face in enumerate(batch):
+            drawer.face(face, imp.trim(slot), imp.bleed_box(slot))
+        self._canvas.showPage()
+        if self.options.duplex != "none":
+            self._backs_page(drawer, len(batch), self.options.duplex)
+        return len(batch)
 
-    if options.duplex == "none":
-        buf = io.BytesIO()
-        canvas = new_canvas(buf, imp.paper.width_mm, imp.paper.height_mm, f"{title} (backs)")
-        _backs_page(PageDrawer(canvas, imp.paper.height_mm), imp, deck.back, per, "long")
-        canvas.save()
-        files[f"{deck.kind}-backs.pdf"] = buf.getvalue()
-    return files
+    def _backs_page(self, drawer: PageDrawer, count: int, flip: Literal["long", "short"]) -> None:
+        drawer.crop_marks(self.imp)
+        for slot in range(count):
+            drawer.face(self.back, self.imp.back_trim(slot, flip), self.imp.bleed_box(self.imp.back_slot(slot, flip)))
+        drawer.c.showPage()
 
-
-def _backs_page(drawer: PageDrawer, imp: Imposition, back: Face, count: int, flip: Literal["long", "short"]) -> None:
-    drawer.crop_marks(imp)
-    for slot in range(count):
-        drawer.face(back, imp.back_trim(slot, flip), imp.bleed_box(imp.back_slot(slot, flip)))
-    drawer.c.showPage()
+    def files(self) -> tuple[dict[str, bytes], int]:
+        """Finish: ``({file name: PDF bytes}, cards drawn by this call)``."""
+        drawn = self._flush()
+        self._canvas.save()
+        files = {f"{self.kind}-cards.pdf": self._buffer.getvalue()}
+        if self.options.duplex == "none":
+            buf = io.BytesIO()
+            canvas = new_canvas(buf, self.imp.paper.width_mm, self.imp.paper.height_mm, f"{self.title} (backs)")
+            self._backs_page(PageDrawer(canvas, self.imp.paper.height_mm), self.imp.per_sheet, "long")
+            canvas.save()
+            files[f"{self.kind}-backs.pdf"] = buf.getvalue()
+        return files, drawn
 
 
 @dataclass
 class BuildResult:
-    """What a build did: files written, or the problems that stopped it (nothing written then)."""
+    """What a run did: files written (or, for validate, would write), or the problems found
+    (nothing is written then). ``cards`` counts the cards laid out."""
 
     written: list[Path] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    cards: int = 0
+    games: list[Game] = field(default_factory=list)
 
 
 def select_games(db: Database, names: Iterable[str]) -> tuple[list[Game], list[str]]:
@@ -193,40 +197,55 @@ def select_games(db: Database, names: Iterable[str]) -> tuple[list[Game], list[s
     return [db.games[n] for n in names if n in db.games], unknown
 
 
-def validate(data_dir: Path | None, options: BuildOptions, games: Iterable[str] = (),
-             layouts_dir: Path = LAYOUTS_DIR) -> tuple[list[tuple[Game, list[PreparedDeck]]], list[Problem]]:
-    """Check the database and lay out every card; returns the prepared games and all problems."""
+def _decks(game: Game) -> Iterator[tuple[str, list[Card]]]:
+    """The game's cards grouped by back kind, in game.yaml's order of backs."""
+    for kind in game.info.backs:
+        cards = [c for c in game.cards.values() if c.back_kind() == kind]
+        if cards:
+            yield kind, cards
+
+
+def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, games: Iterable[str] = (),
+          layouts_dir: Path = LAYOUTS_DIR, progress_factory: Callable[[int], Progress] | None = None,
+          ) -> BuildResult:
+    """Validate and lay out the selected games (default all) and, given ``out_dir``, write
+    ``out_dir/<game>/<kind>-cards.pdf`` for each deck back the game has.
+
+    ``out_dir=None`` only validates (``printkit validate``). ``progress_factory(total_cards)``
+    may return a callback taking the number of cards just drawn. Returns a
+    :class:`BuildResult`; on problems nothing is written. Raises ``OSError`` if the output
+    cannot be written, ``ValueError`` if the game's cards do not fit the paper.
+    """
     db, problems = check_database(data_dir)
     selected, unknown = select_games(db, games)
     for name in unknown:
         problems.append(Problem(str(db.root), 1, name, "-", "game", f"no such game (have: {', '.join(db.games)})"))
-    prepared = []
-    for game in selected:
-        decks, probs = prepare_game(game, options, layouts_dir)
-        problems.extend(probs)
-        prepared.append((game, decks))
-    return prepared, sorted(problems)
-
-
-def build(data_dir: Path | None, out_dir: Path, options: BuildOptions, games: Iterable[str] = (),
-          layouts_dir: Path = LAYOUTS_DIR, progress_factory: Callable[[int], Callable[[int], None]] | None = None,
-          ) -> BuildResult:
-    """Validate, render and write ``out_dir/<game>/<kind>-cards.pdf`` for the selected games.
-
-    ``progress_factory(total_cards)`` may return a callback taking the number of cards just
-    drawn. Returns a :class:`BuildResult`; on problems nothing is written. Raises ``OSError``
-    if the output cannot be written, ``ValueError`` if the cards do not fit the paper.
-    """
-    prepared, problems = validate(data_dir, options, games, layouts_dir)
-    if problems:
-        return BuildResult(problems=problems)
-    total = sum(len(d.cards) for _, decks in prepared for d in decks)
-    progress = progress_factory(total) if progress_factory else None
+    total = sum(len(g.cards) for g in selected)
+    progress = progress_factory(total) if (progress_factory and out_dir is not None and not problems) else None
     rendered: dict[Path, bytes] = {}
-    for game, decks in prepared:
-        for deck in decks:
-            for name, data in render_deck(deck, options, progress).items():
-                rendered[out_dir / game.game_id / name] = data
+    for game in selected:
+        layouts = GameLayouts(game, options, layouts_dir, problems)
+        for kind, cards in _decks(game):
+            back = layouts.back(kind)
+            # Drawing stops at the first problem, but every card is still laid out so that
+            # all problems are reported in one run.
+            writer = SheetWriter(game, kind, back, options) if (out_dir is not None and back and not problems) else None
+            for card in cards:
+                face = layouts.front(card)
+                if writer is not None and face is not None and not problems:
+                    drawn = writer.add(face)
+                    if progress and drawn:
+                        progress(drawn)
+            if writer is not None and not problems:
+                files, drawn = writer.files()
+                if progress and drawn:
+                    progress(drawn)
+                for name, data in files.items():
+                    rendered[out_dir / game.game_id / name] = data
+    result = BuildResult(problems=sorted(problems), cards=total, games=selected)
+    if problems or out_dir is None:
+        return result
     for path, data in rendered.items():
         write_atomically(path, data)
-    return BuildResult(written=list(rendered))
+    result.written = list(rendered)
+    return result

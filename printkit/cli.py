@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from card_data.problems import Problem
-from printkit.build import BuildOptions, build, validate
+from printkit.build import BuildOptions, build
 from printkit.config import ConfigError, resolve_base_url
 from printkit.paper import PAPERS, paper_by_name
 
@@ -97,13 +97,12 @@ def validate_cmd(games: tuple[str, ...], data_dir: Path | None) -> None:
     Prints every problem as FILE:LINE: game/card-id: field: message and exits 1 if any.
     """
     options = BuildOptions(paper=paper_by_name("letter"), base_url="http://localhost:5000")
-    prepared, problems = validate(data_dir, options, games)
-    if problems:
-        _report(problems)
+    result = build(data_dir, None, options, games)
+    if result.problems:
+        _report(result.problems)
         sys.exit(1)
-    cards = sum(len(g.cards) for g, _ in prepared)
-    decks = sum(len(g.decks) for g, _ in prepared)
-    click.echo(f"OK: {len(prepared)} games, {cards} cards, {decks} deck lists.")
+    decks = sum(len(g.decks) for g in result.games)
+    click.echo(f"OK: {len(result.games)} games, {result.cards} cards, {decks} deck lists.")
 
 
 @main.command("site")
