@@ -21,6 +21,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         CARD_DATA_DIR: card database directory (str or Path); default the bundled database.
         BASE_URL: public base URL the printed QR codes point at (e.g.
             ``"https://example.org/cards"``), or ``None``; used for canonical links.
+        DATABASE_URL: SQLAlchemy URL of the scorekeeper's database; default ``$DATABASE_URL``,
+            else SQLite in the instance folder. The schema is created on start; existing
+            tables are kept.
         STATIC_EXPORT: ``True`` while :func:`companion.site.export_site` renders pages, which
             makes every link relative to the page and swaps the server-side search for a
             client-side filter.
@@ -37,11 +40,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if config:
         app.config.update(config)
 
-    from companion import browse, catalog, errors, links, rulings
+    from companion import api, browse, catalog, errors, links, rulings, scorekeeper, table_pages
 
     catalog.init_app(app)
     links.init_app(app)
     errors.init_app(app)
     app.register_blueprint(browse.bp)
     app.register_blueprint(rulings.bp)
+    if not app.config["STATIC_EXPORT"]:
+        scorekeeper.init_app(app)
+        app.register_blueprint(api.bp)
+        app.register_blueprint(table_pages.bp)
     return app

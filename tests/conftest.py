@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import uuid
 from pathlib import Path
 
 import pytest
@@ -13,14 +15,20 @@ from card_data.loader import bundled_data_dir
 from companion import create_app
 
 
-@pytest.fixture(scope="session")
-def app():
-    """The companion on the bundled card database.
+POSTGRES_ENV = "TEST_POSTGRES_URL"
+"""A PostgreSQL URL (e.g. ``postgresql://user@localhost/companion_test``); `.ci/run` starts a
+server and sets it, so the storage and API tests run on PostgreSQL as well as SQLite."""
 
-    One app for the whole session: the database is read-only once loaded, and loading it
+
+@pytest.fixture(scope="session")
+def app(tmp_path_factory):
+    """The companion on the bundled card database, its scorekeeper on a fresh SQLite file.
+
+    One app for the whole session: the card database is read-only once loaded, and loading it
     for each of the hundreds of per-card tests would only repeat the same work.
     """
-    return create_app({"TESTING": True})
+    db_file = tmp_path_factory.mktemp("db") / "companion.sqlite"
+    return create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{db_file}"})
 
 
 @pytest.fixture
@@ -72,10 +80,49 @@ class DataCopy:
 
     def app(self):
         """A companion app on this copy (raises DatabaseError if the edits broke it)."""
-        return create_app({"TESTING": True, "CARD_DATA_DIR": str(self.root)})
+        return create_app({"TESTING": True, "CARD_DATA_DIR": str(self.root),
+                           "DATABASE_URL": f"sqlite:///{self.root.parent / 'companion.sqlite'}"})
 
 
 @pytest.fixture
 def data_copy(tmp_path) -> DataCopy:
     """A fresh, editable copy of the bundled card database under ``tmp_path/data``."""
     return DataCopy(tmp_path / "data")
+
+
+def _postgres_url() -> str | None:
+    return os.environ.get(POSTGRES_ENV)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path):
+    """A fresh, empty scorekeeper database: SQLite in ``tmp_path``, and a new PostgreSQL
+    database on the server at ``TEST_POSTGRES_URL`` when that is set (skipped otherwise)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'companion.sqlite'}"
+        return
+    base = _postgres_url()
+    if not base:
+        pytest.skip(f"set {POSTGRES_ENV} to run the PostgreSQL variant (.ci/run does)")
+    from sqlalchemy import create_engine, text
+
+    from companion.scorekeeper import normalise_database_url
+
+    url = normalise_database_url(base)
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    test_url = url.rsplit("/", 1)[0] + "/" + name
+    yield test_url
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+@pytest.fixture
+def scorekeeper_app(database_url):
+    """A companion whose scorekeeper uses the ``database_url`` under test."""
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url})
+    yield app
+    app.extensions["companion.tables"].store.dispose()

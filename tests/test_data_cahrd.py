@@ -4,17 +4,15 @@ Failing inputs are built by copying ``card_data/cahrd`` to a temporary folder an
 file; each test checks the exact ``FILE:LINE: cahrd/<id>: <field>:`` prefix of the problem.
 """
 
-import shutil
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from card_data.loader import bundled_data_dir, check_database
+from card_data.loader import check_database
 from card_data.schemas.cahrd import STAT_NAMES, OfficerCard, check_deck, rank_value, reserves_label
 from card_data.schemas.common import DeckList
-
-SOURCE = bundled_data_dir() / "cahrd"
+from database_edits import copy_game, edit, line_of, problem_lines
 
 RULEBOOK_GLOSSARY = [
     "Active Effects", "Base Stats", "Battle/Battled", "Battle Damage", "Cards on the Field", "Damage",
@@ -32,22 +30,11 @@ CARDS_NAMED_IN_RULEBOOK = {
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    db, problems = check_database(_copy(tmp_path_factory.mktemp("bundled")))
+    root = tmp_path_factory.mktemp("bundled")
+    copy_game(root, "cahrd")
+    db, problems = check_database(root)
     assert problems == []
     return db.games["cahrd"]
-
-
-def _copy(root: Path) -> Path:
-    shutil.copytree(SOURCE, root / "cahrd")
-    return root
-
-
-def line_of(text: str, needle: str, after: int = 0) -> int:
-    """1-based number of the first line containing ``needle`` below line ``after``."""
-    for number, line in enumerate(text.splitlines(), start=1):
-        if number > after and needle in line:
-            return number
-    raise AssertionError(f"{needle!r} not found")
 
 
 def entry_index(text: str, line: int) -> int:
@@ -55,37 +42,26 @@ def entry_index(text: str, line: int) -> int:
     return sum(1 for row in text.splitlines()[:line] if row.startswith("  - card:")) - 1
 
 
-def edit(tmp_path: Path, relative: str, old: str, new: str) -> tuple[Path, str]:
-    """Copy the game to ``tmp_path``, replace ``old`` (exactly once) by ``new`` in one file."""
-    _copy(tmp_path)
-    path = tmp_path / "cahrd" / relative
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, f"{old!r} must occur once in {relative}"
-    text = text.replace(old, new)
-    path.write_text(text, encoding="utf-8")
-    return path, text
+def copy_and_edit(root: Path, relative: str, old: str, new: str) -> tuple[Path, str]:
+    """Copy the game to ``root``, replace ``old`` (exactly once) by ``new`` in one file."""
+    path = copy_game(root, "cahrd") / relative
+    return path, edit(path, old, new)
 
 
-def only_problem(tmp_path: Path) -> str:
-    """The one problem found in the database at ``tmp_path``."""
-    _, problems = check_database(tmp_path)
-    assert len(problems) == 1, [str(p) for p in problems]
-    return str(problems[0])
-
-
-def only_problem_in(tmp_path: Path, path: Path) -> str:
-    """The one problem found in file ``path``. A card that fails to load also makes the decks
-    listing it name an unknown card id; those follow-on problems are elsewhere and ignored here."""
-    _, problems = check_database(tmp_path)
-    mine = [str(p) for p in problems if p.file == str(path)]
-    assert len(mine) == 1, [str(p) for p in problems]
-    return mine[0]
+def only_problem(root: Path, within: Path | None = None) -> str:
+    """The one problem found in the database at ``root`` (or in file ``within``). A card that
+    fails to load also makes the decks listing it name an unknown card id; with ``within`` those
+    follow-on problems are elsewhere and ignored here."""
+    found = problem_lines(root, within)
+    assert len(found) == 1, found
+    return found[0]
 
 
 # ---- the bundled data ------------------------------------------------------------------------
 
 def test_bundled_data_loads_without_problems(tmp_path):
-    db, problems = check_database(_copy(tmp_path))
+    copy_game(tmp_path, "cahrd")
+    db, problems = check_database(tmp_path)
     assert [str(p) for p in problems] == []
     game = db.games["cahrd"]
     counts = Counter(card.type for card in game.cards.values())
@@ -181,7 +157,7 @@ def test_tables_hold_the_scorekeeper_constants(game):
 # ---- army deck rules (Getting Started: Deck) -------------------------------------------------
 
 def test_army_deck_of_39_cards(tmp_path):
-    path, text = edit(tmp_path, "decks/shield-wall.yaml", "  - card: ambush\n    qty: 2\n", "  - card: ambush\n")
+    path, text = copy_and_edit(tmp_path, "decks/shield-wall.yaml", "  - card: ambush\n    qty: 2\n", "  - card: ambush\n")
     assert only_problem(tmp_path) == (f"{path}:{line_of(text, 'cards:')}: cahrd/shield-wall: cards: "
                                       "an army deck holds 40 to 60 cards (this one has 39)")
 
@@ -195,32 +171,31 @@ def test_army_deck_of_61_cards(tmp_path, game):
     assert 1 <= extra <= 3
     lines.append(f"  - card: counter-order\n    qty: {extra}")
     text = "id: big-army\ntitle: Too big\nkind: army\ncards:\n" + "\n".join(lines) + "\n"
-    _copy(tmp_path)
-    path = tmp_path / "cahrd" / "decks" / "big-army.yaml"
+    path = copy_game(tmp_path, "cahrd") / "decks" / "big-army.yaml"
     path.write_text(text, encoding="utf-8")
     assert only_problem(tmp_path) == f"{path}:4: cahrd/big-army: cards: an army deck holds 40 to 60 cards (this one has 61)"
 
 
 def test_two_copies_of_an_officer(tmp_path):
-    path, text = edit(tmp_path, "decks/shield-wall.yaml", "  - card: oda-nobunaga\n",
-                      "  - card: oda-nobunaga\n    qty: 2\n")
-    line = line_of(text, "qty: 2", after=line_of(text, "oda-nobunaga"))
+    path, text = copy_and_edit(tmp_path, "decks/shield-wall.yaml", "  - card: oda-nobunaga\n",
+                             "  - card: oda-nobunaga\n    qty: 2\n")
+    line = line_of(text, "qty: 2", after="oda-nobunaga")
     assert only_problem(tmp_path) == (f"{path}:{line}: cahrd/shield-wall: cards.0.qty: an army deck may hold only "
                                       "one copy of any officer ('oda-nobunaga' has 2 copies)")
 
 
 def test_an_officer_listed_twice(tmp_path):
-    path, text = edit(tmp_path, "decks/shield-wall.yaml", "  - card: ambush\n    qty: 2\n",
-                      "  - card: ambush\n  - card: julius-caesar\n")
-    line = line_of(text, "julius-caesar", after=line_of(text, "ambush"))
+    path, text = copy_and_edit(tmp_path, "decks/shield-wall.yaml", "  - card: ambush\n    qty: 2\n",
+                             "  - card: ambush\n  - card: julius-caesar\n")
+    line = line_of(text, "julius-caesar", after="ambush")
     assert only_problem(tmp_path) == (f"{path}:{line}: cahrd/shield-wall: cards.{entry_index(text, line)}.card: "
                                       "an army deck may hold only "
                                       "one copy of any officer ('julius-caesar' has 2 copies)")
 
 
 def test_four_copies_of_an_item(tmp_path):
-    path, text = edit(tmp_path, "decks/shield-wall.yaml", "  - card: signal-drums\n    qty: 3\n",
-                      "  - card: signal-drums\n    qty: 4\n")
+    path, text = copy_and_edit(tmp_path, "decks/shield-wall.yaml", "  - card: signal-drums\n    qty: 3\n",
+                             "  - card: signal-drums\n    qty: 4\n")
     line = line_of(text, "qty: 4")
     assert only_problem(tmp_path) == (f"{path}:{line}: cahrd/shield-wall: cards.{entry_index(text, line)}.qty: "
                                       "an army deck may hold up to "
@@ -228,8 +203,8 @@ def test_four_copies_of_an_item(tmp_path):
 
 
 def test_a_strategy_in_the_army_deck(tmp_path):
-    path, text = edit(tmp_path, "decks/shield-wall.yaml", "  - card: ambush\n    qty: 2\n",
-                      "  - card: ambush\n    qty: 2\n  - card: supply-lines\n")
+    path, text = copy_and_edit(tmp_path, "decks/shield-wall.yaml", "  - card: ambush\n    qty: 2\n",
+                             "  - card: ambush\n    qty: 2\n  - card: supply-lines\n")
     line = line_of(text, "supply-lines")
     assert only_problem(tmp_path) == (f"{path}:{line}: cahrd/shield-wall: cards.{entry_index(text, line)}.card: "
                                       "an army deck holds only officers, items and tactics "
@@ -239,13 +214,13 @@ def test_a_strategy_in_the_army_deck(tmp_path):
 # ---- strategy deck rules (Getting Started: Strategy Deck) ------------------------------------
 
 def test_eleven_strategies(tmp_path):
-    _copy(tmp_path)
+    folder = copy_game(tmp_path, "cahrd")
     extra = "".join(f"- id: extra-plan-{n}\n  type: strategy\n  title: Extra Plan {n}\n  example: true\n"
                     f"  requirement: None.\n  passive_effect: None.\n" for n in (1, 2, 3))
-    (tmp_path / "cahrd" / "cards" / "extra.yaml").write_text(extra, encoding="utf-8")
+    (folder / "cards" / "extra.yaml").write_text(extra, encoding="utf-8")
     ids = ["supply-lines", "scorched-earth", "war-of-attrition", "high-ground", "council-of-war", "open-treasury",
            "long-campaign", "fortified-lines", "extra-plan-1", "extra-plan-2", "extra-plan-3"]
-    path = tmp_path / "cahrd" / "decks" / "shield-wall-strategies.yaml"
+    path = folder / "decks" / "shield-wall-strategies.yaml"
     path.write_text("id: shield-wall-strategies\ntitle: Too many\nkind: strategy\ncards:\n"
                     + "".join(f"  - card: {i}\n" for i in ids), encoding="utf-8")
     assert only_problem(tmp_path) == (f"{path}:4: cahrd/shield-wall-strategies: cards: "
@@ -253,30 +228,30 @@ def test_eleven_strategies(tmp_path):
 
 
 def test_a_duplicate_strategy(tmp_path):
-    path, text = edit(tmp_path, "decks/shield-wall-strategies.yaml", "  - card: fortified-lines\n",
-                      "  - card: fortified-lines\n  - card: high-ground\n")
-    line = line_of(text, "high-ground", after=line_of(text, "fortified-lines"))
+    path, text = copy_and_edit(tmp_path, "decks/shield-wall-strategies.yaml", "  - card: fortified-lines\n",
+                             "  - card: fortified-lines\n  - card: high-ground\n")
+    line = line_of(text, "high-ground", after="fortified-lines")
     assert entry_index(text, line) == 5
     assert only_problem(tmp_path) == (f"{path}:{line}: cahrd/shield-wall-strategies: cards.5.card: a strategy deck "
                                       "may hold only one copy of any strategy card ('high-ground' has 2 copies)")
 
 
 def test_an_officer_in_the_strategy_deck(tmp_path):
-    path, text = edit(tmp_path, "decks/shield-wall-strategies.yaml", "  - card: fortified-lines\n",
-                      "  - card: fortified-lines\n  - card: border-captain\n")
+    path, text = copy_and_edit(tmp_path, "decks/shield-wall-strategies.yaml", "  - card: fortified-lines\n",
+                             "  - card: fortified-lines\n  - card: border-captain\n")
     assert only_problem(tmp_path) == (f"{path}:{line_of(text, 'border-captain')}: cahrd/shield-wall-strategies: "
                                       "cards.5.card: a strategy deck holds only strategy cards "
                                       "('border-captain' is an officer card)")
 
 
 def test_an_unknown_deck_kind(tmp_path):
-    path, text = edit(tmp_path, "decks/shield-wall-strategies.yaml", "kind: strategy\n", "kind: reserve\n")
+    path, text = copy_and_edit(tmp_path, "decks/shield-wall-strategies.yaml", "kind: strategy\n", "kind: reserve\n")
     assert only_problem(tmp_path) == (f"{path}:{line_of(text, 'kind: reserve')}: cahrd/shield-wall-strategies: kind: "
                                       "a C.A.H.R.D. deck's kind is 'army' or 'strategy' (got 'reserve')")
 
 
 def test_an_unknown_card_id_in_a_deck(tmp_path):
-    path, text = edit(tmp_path, "decks/shield-wall.yaml", "  - card: border-captain\n", "  - card: border-captian\n")
+    path, text = copy_and_edit(tmp_path, "decks/shield-wall.yaml", "  - card: border-captain\n", "  - card: border-captian\n")
     line = line_of(text, "border-captian")
     assert only_problem(tmp_path) == (f"{path}:{line}: cahrd/shield-wall: cards.{entry_index(text, line)}.card: "
                                       "unknown card id 'border-captian'")
@@ -289,85 +264,84 @@ BORDER_CAPTAIN_WAR = "  title: Border Captain\n  example: true\n  ldr: 3\n  war:
 
 @pytest.mark.parametrize("printed", ["6", "0", "s", "'5'"])
 def test_a_stat_printed_outside_1_to_5_or_S(tmp_path, printed):
-    path, text = edit(tmp_path, "cards/officers.yaml", BORDER_CAPTAIN_WAR,
-                      BORDER_CAPTAIN_WAR.replace("war: 3", f"war: {printed}"))
+    path, text = copy_and_edit(tmp_path, "cards/officers.yaml", BORDER_CAPTAIN_WAR,
+                             BORDER_CAPTAIN_WAR.replace("war: 3", f"war: {printed}"))
     line = line_of(text, f"war: {printed}")
-    assert only_problem_in(tmp_path, path).startswith(f"{path}:{line}: cahrd/border-captain: war: Value error, "
-                                             "a printed stat is 1 to 5 or S")
+    assert only_problem(tmp_path, path).startswith(f"{path}:{line}: cahrd/border-captain: war: Value error, "
+                                                   "a printed stat is 1 to 5 or S")
 
 
 def test_a_missing_field(tmp_path):
-    path, text = edit(tmp_path, "cards/officers.yaml", "  men_under_command: 3\n  recruitment_cost: 15000\n"
-                      "  trait:\n    name: Hold the Line\n", "  recruitment_cost: 15000\n  trait:\n    name: Hold the Line\n")
+    path, text = copy_and_edit(tmp_path, "cards/officers.yaml", "  men_under_command: 3\n  recruitment_cost: 15000\n"
+                             "  trait:\n    name: Hold the Line\n", "  recruitment_cost: 15000\n  trait:\n    name: Hold the Line\n")
     # A missing key has no line of its own; the problem points at the card's first line.
-    assert only_problem_in(tmp_path, path) == (f"{path}:{line_of(text, '- id: border-captain')}: cahrd/border-captain: "
-                                      "men_under_command: required field is missing")
+    assert only_problem(tmp_path, path) == (f"{path}:{line_of(text, '- id: border-captain')}: cahrd/border-captain: "
+                                            "men_under_command: required field is missing")
 
 
 def test_a_value_of_the_wrong_type(tmp_path):
     old = "  men_under_command: 3\n  recruitment_cost: 15000\n  trait:\n    name: Hold the Line\n"
-    path, text = edit(tmp_path, "cards/officers.yaml", old, old.replace("men_under_command: 3", "men_under_command: many"))
-    assert only_problem_in(tmp_path, path).startswith(f"{path}:{line_of(text, 'men_under_command: many')}: cahrd/border-captain: "
-                                             "men_under_command: Input should be a valid integer")
+    path, text = copy_and_edit(tmp_path, "cards/officers.yaml", old, old.replace("men_under_command: 3", "men_under_command: many"))
+    assert only_problem(tmp_path, path).startswith(f"{path}:{line_of(text, 'men_under_command: many')}: cahrd/border-captain: "
+                                                   "men_under_command: Input should be a valid integer")
 
 
 def test_no_men_under_command(tmp_path):
     old = "  men_under_command: 3\n  recruitment_cost: 15000\n  trait:\n    name: Hold the Line\n"
-    path, text = edit(tmp_path, "cards/officers.yaml", old, old.replace("men_under_command: 3", "men_under_command: 0"))
-    assert only_problem_in(tmp_path, path).startswith(f"{path}:{line_of(text, 'men_under_command: 0')}: cahrd/border-captain: "
-                                             "men_under_command: Input should be greater than or equal to 1")
+    path, text = copy_and_edit(tmp_path, "cards/officers.yaml", old, old.replace("men_under_command: 3", "men_under_command: 0"))
+    assert only_problem(tmp_path, path).startswith(f"{path}:{line_of(text, 'men_under_command: 0')}: cahrd/border-captain: "
+                                                   "men_under_command: Input should be greater than or equal to 1")
 
 
 def test_an_unknown_card_type(tmp_path):
-    path, text = edit(tmp_path, "cards/tactics.yaml", "- id: ambush\n  type: tactic\n", "- id: ambush\n  type: ploy\n")
-    assert only_problem_in(tmp_path, path).startswith(f"{path}:{line_of(text, 'type: ploy')}: cahrd/ambush: type: "
-                                                      "Input tag 'ploy' found using 'type'")
+    path, text = copy_and_edit(tmp_path, "cards/tactics.yaml", "- id: ambush\n  type: tactic\n", "- id: ambush\n  type: ploy\n")
+    assert only_problem(tmp_path, path).startswith(f"{path}:{line_of(text, 'type: ploy')}: cahrd/ambush: type: "
+                                                   "Input tag 'ploy' found using 'type'")
 
 
 def test_an_unknown_field(tmp_path):
-    path, text = edit(tmp_path, "cards/items.yaml", "  reserve_cost: 1000\n  effect: Your army gains 200 grain.\n",
-                      "  reserve_cost: 1000\n  men_under_command: 2\n  effect: Your army gains 200 grain.\n")
-    assert only_problem_in(tmp_path, path) == (f"{path}:{line_of(text, 'men_under_command: 2')}: cahrd/field-rations: "
-                                      "men_under_command: unknown field")
+    path, text = copy_and_edit(tmp_path, "cards/items.yaml", "  reserve_cost: 1000\n  effect: Your army gains 200 grain.\n",
+                             "  reserve_cost: 1000\n  men_under_command: 2\n  effect: Your army gains 200 grain.\n")
+    assert only_problem(tmp_path, path) == (f"{path}:{line_of(text, 'men_under_command: 2')}: cahrd/field-rations: "
+                                            "men_under_command: unknown field")
 
 
 def test_assumed_names_a_field_the_card_does_not_have(tmp_path):
     old = "  assumed: [reserve_cost, effect]\n"
-    _copy(tmp_path)
-    path = tmp_path / "cahrd" / "cards" / "items.yaml"
+    path = copy_game(tmp_path, "cahrd") / "cards" / "items.yaml"
     text = path.read_text(encoding="utf-8").replace(old, "  assumed: [reserve_cost, war]\n", 1)
     path.write_text(text, encoding="utf-8")
-    assert only_problem_in(tmp_path, path) == (f"{path}:{line_of(text, 'assumed: [reserve_cost, war]')}: "
-                                      "cahrd/serpent-spear-of-zhang-fei: assumed: 'war' is not a field of a item card")
+    assert only_problem(tmp_path, path) == (f"{path}:{line_of(text, 'assumed: [reserve_cost, war]')}: "
+                                            "cahrd/serpent-spear-of-zhang-fei: assumed: 'war' is not a field of a item card")
 
 
 def test_malformed_yaml(tmp_path):
-    path, text = edit(tmp_path, "cards/officers.yaml", "  title: Border Captain\n", "  title: Border Captain: bad\n")
-    assert only_problem_in(tmp_path, path).startswith(f"{path}:{line_of(text, 'Border Captain: bad')}: cahrd/-: yaml: "
-                                             "malformed YAML")
+    path, text = copy_and_edit(tmp_path, "cards/officers.yaml", "  title: Border Captain\n", "  title: Border Captain: bad\n")
+    assert only_problem(tmp_path, path).startswith(f"{path}:{line_of(text, 'Border Captain: bad')}: cahrd/-: yaml: "
+                                                   "malformed YAML")
 
 
 # ---- tables.yaml -----------------------------------------------------------------------------
 
 def test_items_of_mass_destruction_level_out_of_range(tmp_path):
-    path, text = edit(tmp_path, "tables.yaml", "  long_games: []\n",
-                      "  long_games:\n    - card: crescent-blade\n      level: 4\n")
+    path, text = copy_and_edit(tmp_path, "tables.yaml", "  long_games: []\n",
+                             "  long_games:\n    - card: crescent-blade\n      level: 4\n")
     assert only_problem(tmp_path).startswith(f"{path}:{line_of(text, 'level: 4')}: cahrd/tables: "
                                              "items_of_mass_destruction.long_games.0.level: Input should be 1, 2 or 3")
 
 
 def test_items_of_mass_destruction_unknown_card(tmp_path):
-    path, _ = edit(tmp_path, "tables.yaml", "  short_games: []\n",
-                   "  short_games:\n    - card: doom-cannon\n      level: 2\n")
+    path, _ = copy_and_edit(tmp_path, "tables.yaml", "  short_games: []\n",
+                          "  short_games:\n    - card: doom-cannon\n      level: 2\n")
     # Cross-record problems in tables.yaml are reported at line 1 by the shared loader.
     assert only_problem(tmp_path) == (f"{path}:1: cahrd/items-of-mass-destruction: "
                                       "items_of_mass_destruction.short_games.0.card: unknown card id 'doom-cannon'")
 
 
 def test_items_of_mass_destruction_card_listed_twice(tmp_path):
-    path, text = edit(tmp_path, "tables.yaml", "  long_games: []\n",
-                      "  long_games:\n    - card: crescent-blade\n      level: 1\n"
-                      "    - card: crescent-blade\n      level: 2\n")
+    path, text = copy_and_edit(tmp_path, "tables.yaml", "  long_games: []\n",
+                             "  long_games:\n    - card: crescent-blade\n      level: 1\n"
+                             "    - card: crescent-blade\n      level: 2\n")
     assert only_problem(tmp_path).startswith(f"{path}:{line_of(text, 'long_games:')}: cahrd/tables: "
                                              "items_of_mass_destruction.long_games: Value error, "
                                              "'crescent-blade' is listed twice")

@@ -6,15 +6,14 @@ file, and checks the exact ``FILE:LINE: carpe_cras/<id>: <field>:`` the loader r
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from card_data.loader import bundled_data_dir, check_database
 from card_data.schemas.carpe_cras import AgencyCard, Duality, check_deck
+from database_edits import copy_game, edit, line_of, problem_lines
 
-SOURCE = bundled_data_dir() / "carpe_cras"
 SIX_AGENCY_TYPES = {"Might", "Cunning", "Fortitude", "Zeal", "Authority", "Affluence"}
 RULEBOOK_CARDS = {"barbarian-tyro", "royal-scout", "dagger", "katana", "well-read-squirrel", "time-flies"}
 
@@ -29,42 +28,14 @@ def game():
 @pytest.fixture
 def data(tmp_path: Path) -> Path:
     """A private copy of the Carpe Cras data: ``<tmp>/carpe_cras``; returns ``<tmp>``."""
-    shutil.copytree(SOURCE, tmp_path / "carpe_cras")
+    copy_game(tmp_path, "carpe_cras")
     return tmp_path
-
-
-def edit(path: Path, old: str, new: str) -> str:
-    """Replace the one occurrence of ``old`` in ``path``; returns the new text."""
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, f"{old!r} should occur once in {path.name}"
-    text = text.replace(old, new)
-    path.write_text(text, encoding="utf-8")
-    return text
-
-
-def line_of(text: str, needle: str, after: str | None = None) -> int:
-    """1-based number of the first line containing ``needle`` (below the line holding ``after``)."""
-    lines = text.splitlines()
-    start = 0
-    if after is not None:
-        start = next(i for i, line in enumerate(lines) if after in line)
-    return next(i for i in range(start, len(lines)) if needle in lines[i]) + 1
-
-
-def problems(root: Path, folder: str | None = None) -> list[str]:
-    """Every problem the loader reports for ``root``, or only those in files under ``folder``.
-
-    A card the loader rejects is also unknown to every deck that lists it; the card tests
-    look at ``folder="cards"`` only.
-    """
-    _, found = check_database(root)
-    return [str(p) for p in found if folder is None or Path(p.file).parent.name == folder]
 
 
 # ---- the bundled data --------------------------------------------------------------------
 
 def test_the_copied_data_loads_with_no_problems(data):
-    assert problems(data) == []
+    assert problem_lines(data) == []
 
 
 def test_card_counts_and_every_card_type(game):
@@ -166,7 +137,7 @@ def test_every_trait_on_a_card_is_in_the_glossary(game):
 def test_a_39_card_draw_deck(data):
     path = data / "carpe_cras/decks/might-cunning-draw.yaml"
     text = edit(path, "{card: time-flies, qty: 6}", "{card: time-flies, qty: 5}")
-    assert problems(data) == [
+    assert problem_lines(data) == [
         f"{path}:{line_of(text, 'cards:')}: carpe_cras/might-cunning-draw: cards: "
         "a draw deck holds exactly 40 cards (this one has 39)"]
 
@@ -175,7 +146,7 @@ def test_four_copies_of_a_card(data):
     path = data / "carpe_cras/decks/might-cunning-draw.yaml"
     edit(path, "{card: time-flies, qty: 6}", "{card: time-flies, qty: 5}")
     text = edit(path, "{card: barbarian-tyro, qty: 3}", "{card: barbarian-tyro, qty: 4}")
-    assert problems(data) == [
+    assert problem_lines(data) == [
         f"{path}:{line_of(text, 'barbarian-tyro')}: carpe_cras/might-cunning-draw: cards.1.qty: "
         "a draw deck holds at most 3 copies of a card: 'Barbarian Tyro' appears 4 times"]
 
@@ -184,7 +155,7 @@ def test_seven_time_flies(data):
     path = data / "carpe_cras/decks/might-cunning-draw.yaml"
     edit(path, "{card: katana, qty: 2}", "{card: katana, qty: 1}")
     text = edit(path, "{card: time-flies, qty: 6}", "{card: time-flies, qty: 7}")
-    assert problems(data) == [
+    assert problem_lines(data) == [
         f"{path}:{line_of(text, 'time-flies')}: carpe_cras/might-cunning-draw: cards.0.qty: "
         "a draw deck holds at most 6 copies of 'Time Flies' (the card's own limit): "
         "'Time Flies' appears 7 times"]
@@ -193,7 +164,7 @@ def test_seven_time_flies(data):
 def test_an_agency_card_in_a_draw_deck(data):
     path = data / "carpe_cras/decks/might-cunning-draw.yaml"
     text = edit(path, "{card: leather-jerkin, qty: 2}", "{card: might, qty: 2}")
-    assert problems(data) == [
+    assert problem_lines(data) == [
         f"{path}:{line_of(text, 'card: might')}: carpe_cras/might-cunning-draw: cards.14.card: "
         "the draw deck and the agency deck never mix: 'might' is an agency card"]
 
@@ -201,7 +172,7 @@ def test_an_agency_card_in_a_draw_deck(data):
 def test_17_agency_cards(data):
     path = data / "carpe_cras/decks/might-cunning-agency.yaml"
     text = edit(path, "{card: might, qty: 9}", "{card: might, qty: 8}")
-    assert problems(data) == [
+    assert problem_lines(data) == [
         f"{path}:{line_of(text, 'cards:')}: carpe_cras/might-cunning-agency: cards: "
         "an agency deck holds exactly 18 agency cards (this one has 17)"]
 
@@ -209,7 +180,7 @@ def test_17_agency_cards(data):
 def test_a_draw_card_in_an_agency_deck(data):
     path = data / "carpe_cras/decks/might-cunning-agency.yaml"
     text = edit(path, "{card: cunning, qty: 9}", "{card: cunning, qty: 8}\n  - {card: dagger, qty: 1}")
-    assert problems(data) == [
+    assert problem_lines(data) == [
         f"{path}:{line_of(text, 'dagger')}: carpe_cras/might-cunning-agency: cards.2.card: "
         "an agency deck holds agency cards only: 'dagger' is not an agency card (it is of type upgrade)"]
 
@@ -217,7 +188,7 @@ def test_a_draw_card_in_an_agency_deck(data):
 def test_an_unknown_deck_kind(data):
     path = data / "carpe_cras/decks/authority-zeal-agency.yaml"
     text = edit(path, "kind: agency", "kind: sideboard")
-    assert problems(data) == [
+    assert problem_lines(data) == [
         f"{path}:{line_of(text, 'kind:')}: carpe_cras/authority-zeal-agency: kind: "
         "unknown deck kind 'sideboard' (a Carpe Cras player has a 'draw' deck and an 'agency' deck)"]
 
@@ -225,7 +196,7 @@ def test_an_unknown_deck_kind(data):
 def test_an_unknown_card_id_in_a_deck(data):
     path = data / "carpe_cras/decks/might-cunning-draw.yaml"
     text = edit(path, "{card: war-cry, qty: 3}", "{card: war-cri, qty: 3}")
-    assert problems(data) == [
+    assert problem_lines(data) == [
         f"{path}:{line_of(text, 'war-cri')}: carpe_cras/might-cunning-draw: cards.10.card: "
         "unknown card id 'war-cri'"]
 
@@ -264,7 +235,7 @@ def _add_promo(data: Path, cost: int = 2, art: str | None = None) -> Path:
 def test_same_cost_title_and_art_is_the_same_card(data):
     deck = _add_promo(data)
     text = deck.read_text(encoding="utf-8")
-    assert problems(data) == [
+    assert problem_lines(data) == [
         f"{deck}:{line_of(text, 'royal-scout-promo')}: carpe_cras/authority-zeal-draw: cards.15.qty: "
         "a draw deck holds at most 3 copies of a card: 'Royal Scout' appears 4 times; "
         "royal-scout, royal-scout-promo are the same card (same cost, title and artwork)"]
@@ -273,15 +244,17 @@ def test_same_cost_title_and_art_is_the_same_card(data):
 @pytest.mark.parametrize("change", [{"cost": 3}, {"art": "art/royal-scout-alt.png"}])
 def test_a_different_cost_or_artwork_is_a_different_card(data, change):
     _add_promo(data, **change)
-    assert problems(data) == []
+    assert problem_lines(data) == []
 
 
 # ---- card records ---------------------------------------------------------------------------
+# A card the loader rejects is also unknown to every deck that lists it; these tests look at
+# the problems in carpe_cras/cards only.
 
 def test_a_missing_field(data):
     path = data / "carpe_cras/cards/rulebook.yaml"
     text = edit(path, "  speed: 3\n  health: 3\n  steps: 3\n", "  health: 3\n  steps: 3\n")
-    assert problems(data, "cards") == [
+    assert problem_lines(data, data / "carpe_cras/cards") == [
         f"{path}:{line_of(text, 'id: royal-scout')}: carpe_cras/royal-scout: speed: "
         "required field is missing"]
 
@@ -289,7 +262,7 @@ def test_a_missing_field(data):
 def test_a_wrong_value_type(data):
     path = data / "carpe_cras/cards/rulebook.yaml"
     text = edit(path, "  speed: 2\n  health: 3\n  steps: 2\n", "  speed: fast\n  health: 3\n  steps: 2\n")
-    found = problems(data, "cards")
+    found = problem_lines(data, data / "carpe_cras/cards")
     prefix = f"{path}:{line_of(text, 'speed: fast')}: carpe_cras/barbarian-tyro: speed: "
     assert len(found) == 1 and found[0].startswith(prefix) and "valid integer" in found[0]
 
@@ -308,14 +281,14 @@ def test_a_negative_stat(data, file, anchor, old, new, field):
     text = edit(path, old, new)
     card_id = anchor.removeprefix("id: ")
     line = line_of(text, new.strip(), after=anchor)
-    assert problems(data, "cards") == [
+    assert problem_lines(data, data / "carpe_cras/cards") == [
         f"{path}:{line}: carpe_cras/{card_id}: {field}: Input should be greater than or equal to 0"]
 
 
 def test_a_melee_skill_cannot_reach_three_spaces(data):
     path = data / "carpe_cras/cards/examples-might-cunning.yaml"
     text = edit(path, "range: 3, combat: projectile", "range: 3, combat: melee")
-    assert problems(data, "cards") == [
+    assert problem_lines(data, data / "carpe_cras/cards") == [
         f"{path}:{line_of(text, 'name: Sling')}: carpe_cras/sling-skirmisher: skills.0.combat: "
         "Value error, a melee skill reaches at most 1 space (Combat); range 3 makes it projectile"]
 
@@ -327,7 +300,7 @@ def test_a_duality_card_needs_two_sides(data):
     end = text.index("  centre:", start)
     path.write_text(text[:start] + text[end:], encoding="utf-8")
     text = path.read_text(encoding="utf-8")
-    found = problems(data, "cards")
+    found = problem_lines(data, data / "carpe_cras/cards")
     prefix = f"{path}:{line_of(text, 'sides:', after='id: oath-keeper')}: carpe_cras/oath-keeper: sides: "
     assert len(found) == 1 and found[0].startswith(prefix) and "at least 2" in found[0]
 
@@ -335,24 +308,24 @@ def test_a_duality_card_needs_two_sides(data):
 def test_an_unknown_card_type(data):
     path = data / "carpe_cras/cards/rulebook.yaml"
     text = edit(path, "  type: unit\n  title: Royal Scout", "  type: monster\n  title: Royal Scout")
-    found = problems(data, "cards")
+    found = problem_lines(data, data / "carpe_cras/cards")
     prefix = f"{path}:{line_of(text, 'type: monster')}: carpe_cras/royal-scout: type: "
     assert len(found) == 1 and found[0].startswith(prefix) and "'monster'" in found[0]
     # The rejected card is then unknown to both decks that list it.
-    assert sum("unknown card id 'royal-scout'" in p for p in problems(data, "decks")) == 2
+    assert sum("unknown card id 'royal-scout'" in p for p in problem_lines(data, data / "carpe_cras/decks")) == 2
 
 
 def test_an_unknown_field(data):
     path = data / "carpe_cras/cards/rulebook.yaml"
     text = edit(path, "  title: Dagger\n", "  title: Dagger\n  colour: silver\n")
-    assert problems(data, "cards") == [
+    assert problem_lines(data, data / "carpe_cras/cards") == [
         f"{path}:{line_of(text, 'colour:')}: carpe_cras/dagger: colour: unknown field"]
 
 
 def test_assumed_must_name_real_fields(data):
     path = data / "carpe_cras/cards/rulebook.yaml"
     text = edit(path, "  assumed: [cost, agency, traits, ability]\n", "  assumed: [cost, wingspan]\n")
-    assert problems(data, "cards") == [
+    assert problem_lines(data, data / "carpe_cras/cards") == [
         f"{path}:{line_of(text, 'wingspan')}: carpe_cras/dagger: assumed: "
         "'wingspan' is not a field of a upgrade card"]
 
@@ -360,7 +333,7 @@ def test_assumed_must_name_real_fields(data):
 def test_malformed_yaml(data):
     path = data / "carpe_cras/decks/authority-zeal-agency.yaml"
     text = edit(path, "title: Authority / Zeal – agency deck", "title: Authority: Zeal")
-    found = problems(data)
+    found = problem_lines(data)
     # The parser's own wording after "malformed YAML:" varies between PyYAML and libyaml.
     prefix = f"{path}:{line_of(text, 'title:')}: carpe_cras/-: yaml: malformed YAML: mapping values"
     assert len(found) == 1 and found[0].startswith(prefix)

@@ -7,21 +7,19 @@ prefix, the line computed from the edit the test made.
 
 from __future__ import annotations
 
-import shutil
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from card_data.loader import bundled_data_dir, check_database
+from card_data.loader import check_database
 from card_data.schemas.carpe_diem import (
     SCORING_CARDS_BY_PLAYERS,
     FountainCard,
     ScoringCard,
     check_deck,
 )
-
-BUNDLED = bundled_data_dir() / "carpe_diem"
+from database_edits import assert_reported, copy_game, edit, line_of, problem_lines
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -30,42 +28,8 @@ BUNDLED = bundled_data_dir() / "carpe_diem"
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     """A database folder holding a fresh copy of the Carpe Diem data only."""
-    shutil.copytree(BUNDLED, tmp_path / "carpe_diem")
+    copy_game(tmp_path, "carpe_diem")
     return tmp_path
-
-
-def edit(path: Path, old: str, new: str) -> int:
-    """Replace the single occurrence of ``old`` in ``path`` by ``new``; return the 1-based
-    line on which the replaced text started."""
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times in {path}"
-    at = text.index(old)
-    path.write_text(text.replace(old, new), encoding="utf-8")
-    return text[:at].count("\n") + 1
-
-
-def edited_line(path: Path, old: str, new: str, at: str) -> int:
-    """Edit ``path`` and return the line that ``at`` (a part of ``new``) ends up on."""
-    return edit(path, old, new) + new[: new.index(at)].count("\n")
-
-
-def line_of(path: Path, snippet: str) -> int:
-    """1-based line of the single occurrence of ``snippet`` in ``path``."""
-    text = path.read_text(encoding="utf-8")
-    assert text.count(snippet) == 1, f"{snippet!r} occurs {text.count(snippet)} times in {path}"
-    return text[: text.index(snippet)].count("\n") + 1
-
-
-def problems(root: Path) -> list[str]:
-    _, found = check_database(root)
-    return [str(p) for p in found]
-
-
-def assert_reported(found: list[str], prefix: str, message: str = "") -> None:
-    hits = [p for p in found if p.startswith(prefix)]
-    assert hits, f"no problem starts with {prefix!r}; got:\n" + "\n".join(found)
-    if message:
-        assert any(message in p[len(prefix):] for p in hits), f"{message!r} not in {hits}"
 
 
 def game():
@@ -83,7 +47,7 @@ def test_bundled_data_has_no_problems():
 
 
 def test_copied_data_alone_has_no_problems(root):
-    assert problems(root) == []
+    assert problem_lines(root) == []
 
 
 def test_card_counts_and_kinds():
@@ -231,44 +195,47 @@ def test_tie_breakers():
 
 def test_four_player_set_with_two_a_cards(root):
     deck = root / "carpe_diem" / "decks" / "scoring-4p.yaml"
-    edit(deck, "  - card: a-two-grapes\n", "")
-    line = line_of(deck, "cards:")
-    assert_reported(problems(root), f"{deck}:{line}: carpe_diem/scoring-4p: cards:",
+    text = edit(deck, "  - card: a-two-grapes\n", "")
+    line = line_of(text, "cards:")
+    assert_reported(problem_lines(root), f"{deck}:{line}: carpe_diem/scoring-4p: cards:",
                     "a 4-player scoring set needs 3 A cards, found 2")
 
 
 def test_fountain_card_in_a_scoring_set(root):
     deck = root / "carpe_diem" / "decks" / "scoring-4p.yaml"
-    line = edit(deck, "  - card: a-two-grapes", "  - card: fountain-gardens")
-    assert_reported(problems(root), f"{deck}:{line}: carpe_diem/scoring-4p: cards.2.card:",
+    text = edit(deck, "  - card: a-two-grapes", "  - card: fountain-gardens")
+    line = line_of(text, "  - card: fountain-gardens")
+    assert_reported(problem_lines(root), f"{deck}:{line}: carpe_diem/scoring-4p: cards.2.card:",
                     "scoring cards only")
 
 
 def test_card_twice_in_a_set(root):
     deck = root / "carpe_diem" / "decks" / "scoring-2p.yaml"
-    line = edit(deck, "  - card: a-three-chickens", "  - card: a-two-herbs")
-    assert_reported(problems(root), f"{deck}:{line}: carpe_diem/scoring-2p: cards.1.card:", "already entry 0")
+    line = line_of(deck.read_text(encoding="utf-8"), "  - card: a-three-chickens")
+    edit(deck, "  - card: a-three-chickens", "  - card: a-two-herbs")
+    assert_reported(problem_lines(root), f"{deck}:{line}: carpe_diem/scoring-2p: cards.1.card:", "already entry 0")
 
 
 def test_quantity_above_one_in_a_set(root):
     deck = root / "carpe_diem" / "decks" / "scoring-2p.yaml"
-    line = edited_line(deck, "  - card: a-two-herbs\n  - card: a-three-chickens\n",
-                       "  - card: a-two-herbs\n    qty: 2\n", "qty")
-    assert_reported(problems(root), f"{deck}:{line}: carpe_diem/scoring-2p: cards.0.qty:", "once")
+    text = edit(deck, "  - card: a-two-herbs\n  - card: a-three-chickens\n", "  - card: a-two-herbs\n    qty: 2\n")
+    line = line_of(text, "qty: 2")
+    assert_reported(problem_lines(root), f"{deck}:{line}: carpe_diem/scoring-2p: cards.0.qty:", "once")
 
 
 def test_unknown_card_id_in_a_set(root):
     deck = root / "carpe_diem" / "decks" / "scoring-3p.yaml"
-    line = edit(deck, "  - card: d-bakery-vp", "  - card: d-bathhouse-vp")
-    assert_reported(problems(root), f"{deck}:{line}: carpe_diem/scoring-3p: cards.9.card:",
+    text = edit(deck, "  - card: d-bakery-vp", "  - card: d-bathhouse-vp")
+    line = line_of(text, "  - card: d-bathhouse-vp")
+    assert_reported(problem_lines(root), f"{deck}:{line}: carpe_diem/scoring-3p: cards.9.card:",
                     "unknown card id 'd-bathhouse-vp'")
 
 
 def test_unknown_deck_kind(root):
     deck = root / "carpe_diem" / "decks" / "scoring-2p.yaml"
-    edit(deck, "kind: scoring-2p", "kind: scoring-5p")
-    found = problems(root)
-    assert_reported(found, f"{deck}:{line_of(deck, 'kind:')}: carpe_diem/scoring-2p: kind:",
+    text = edit(deck, "kind: scoring-2p", "kind: scoring-5p")
+    found = problem_lines(root)
+    assert_reported(found, f"{deck}:{line_of(text, 'kind:')}: carpe_diem/scoring-2p: kind:",
                     "unknown deck kind 'scoring-5p'")
     # With no two-player set left, the database check says so too.
     assert_reported(found, f"{root / 'carpe_diem' / 'game.yaml'}:1: carpe_diem/-: kind:",
@@ -278,7 +245,7 @@ def test_unknown_deck_kind(root):
 def test_set_with_example_cards_must_say_so(root):
     deck = root / "carpe_diem" / "decks" / "scoring-4p.yaml"
     edit(deck, "example: true\n", "")
-    assert_reported(problems(root), f"{deck}:1: carpe_diem/scoring-4p: example:", "a-two-grapes")
+    assert_reported(problem_lines(root), f"{deck}:1: carpe_diem/scoring-4p: example:", "a-two-grapes")
 
 
 # --- failing inputs: cards -------------------------------------------------------------------
@@ -320,36 +287,38 @@ CARD_EDITS = [
                          [case[1:] for case in CARD_EDITS], ids=[case[0] for case in CARD_EDITS])
 def test_bad_card_field(root, old, new, at, card_id, field, message):
     cards = root / "carpe_diem" / "cards" / "scoring.yaml"
-    line = edited_line(cards, old, new, at)
-    assert_reported(problems(root), f"{cards}:{line}: carpe_diem/{card_id}: {field}:", message)
+    line = line_of(edit(cards, old, new), at, after=new)  # the line ``at`` ended up on
+    assert_reported(problem_lines(root), f"{cards}:{line}: carpe_diem/{card_id}: {field}:", message)
 
 
 def test_missing_field(root):
     cards = root / "carpe_diem" / "cards" / "scoring.yaml"
-    edit(cards, "  reward: {vp: 4}\n  text: Pay 2 herbs", "  text: Pay 2 herbs")
+    text = edit(cards, "  reward: {vp: 4}\n  text: Pay 2 herbs", "  text: Pay 2 herbs")
     # A missing field is reported at the start of the card.
-    line = line_of(cards, "- id: a-two-herbs")
-    assert_reported(problems(root), f"{cards}:{line}: carpe_diem/a-two-herbs: reward:", "required field is missing")
+    line = line_of(text, "- id: a-two-herbs")
+    assert_reported(problem_lines(root), f"{cards}:{line}: carpe_diem/a-two-herbs: reward:", "required field is missing")
 
 
 def test_unknown_card_type(root):
     cards = root / "carpe_diem" / "cards" / "scoring.yaml"
-    edit(cards, "type: scoring\n  title: Bakeries for VP", "type: villa\n  title: Bakeries for VP")
-    line = line_of(cards, "type: villa")
-    assert_reported(problems(root), f"{cards}:{line}: carpe_diem/d-bakery-vp: type:", "'villa'")
+    text = edit(cards, "type: scoring\n  title: Bakeries for VP", "type: villa\n  title: Bakeries for VP")
+    line = line_of(text, "type: villa")
+    assert_reported(problem_lines(root), f"{cards}:{line}: carpe_diem/d-bakery-vp: type:", "'villa'")
 
 
 def test_fountain_card_counting_wares(root):
     cards = root / "carpe_diem" / "cards" / "fountain.yaml"
-    line = edit(cards, "- {what: completed_garden}", "- {what: herbs}")
-    assert_reported(problems(root), f"{cards}:{line - 1}: carpe_diem/fountain-gardens: condition:",
+    text = edit(cards, "- {what: completed_garden}", "- {what: herbs}")
+    line = line_of(text, "- {what: herbs}")
+    assert_reported(problem_lines(root), f"{cards}:{line - 1}: carpe_diem/fountain-gardens: condition:",
                     "counts things owned, not wares")
 
 
 def test_malformed_yaml(root):
     cards = root / "carpe_diem" / "cards" / "scoring.yaml"
-    line = edit(cards, "title: Two herbs", "title: Two herbs: pay")
-    assert_reported(problems(root), f"{cards}:{line}: carpe_diem/-: yaml:", "malformed YAML")
+    text = edit(cards, "title: Two herbs", "title: Two herbs: pay")
+    line = line_of(text, "title: Two herbs: pay")
+    assert_reported(problem_lines(root), f"{cards}:{line}: carpe_diem/-: yaml:", "malformed YAML")
 
 
 # --- failing inputs: tables.yaml -------------------------------------------------------------
@@ -379,5 +348,5 @@ TABLE_EDITS = [
                          ids=[case[0] for case in TABLE_EDITS])
 def test_bad_tables_value(root, old, new, at, field, message):
     tables = root / "carpe_diem" / "tables.yaml"
-    line = edited_line(tables, old, new, at)
-    assert_reported(problems(root), f"{tables}:{line}: carpe_diem/tables: {field}:", message)
+    line = line_of(edit(tables, old, new), at, after=new)  # the line ``at`` ended up on
+    assert_reported(problem_lines(root), f"{tables}:{line}: carpe_diem/tables: {field}:", message)

@@ -7,15 +7,13 @@ loader reports (the line is computed from the text the test wrote).
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from card_data.loader import bundled_data_dir, check_database
+from card_data.loader import check_database
 from card_data.schemas.cartisora import SPEC
-
-BUNDLED = bundled_data_dir() / "cartisora"
+from database_edits import assert_reported, copy_game, edit, line_of, problem_lines
 
 REAL_CARDS = {"brutal-strike", "parry", "cornered-prey", "stunning-blow", "en-garde", "stalwart",
               "first-blood", "finisher", "tag"}
@@ -23,58 +21,24 @@ REAL_CARDS = {"brutal-strike", "parry", "cornered-prey", "stunning-blow", "en-ga
 
 @pytest.fixture
 def data(tmp_path: Path) -> Path:
-    """A private copy of the bundled Duels of Cartisora data; returns its game folder."""
-    shutil.copytree(BUNDLED, tmp_path / "cartisora")
-    return tmp_path / "cartisora"
+    """A private copy of the bundled Duels of Cartisora data; returns its game folder
+    (``data.parent`` is the database root)."""
+    return copy_game(tmp_path, "cartisora")
 
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory: pytest.TempPathFactory):
     """The bundled Duels of Cartisora data, loaded on its own (other games' data cannot interfere)."""
     root = tmp_path_factory.mktemp("db")
-    shutil.copytree(BUNDLED, root / "cartisora")
+    copy_game(root, "cartisora")
     return check_database(root)[0].games["cartisora"]
-
-
-def problems(game_folder: Path) -> list[str]:
-    _, found = check_database(game_folder.parent)
-    return [str(p) for p in found]
-
-
-def edit(path: Path, old: str, new: str) -> str:
-    """Replace the one occurrence of ``old`` in ``path`` with ``new``; return the new text."""
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, f"{old!r} should occur once in {path}"
-    text = text.replace(old, new)
-    path.write_text(text, encoding="utf-8")
-    return text
-
-
-def line_of(text: str, line: str, after: str | None = None) -> int:
-    """1-based number of the line of ``text`` equal to ``line`` (ignoring indentation).
-
-    Without ``after`` the line must be unique; with it, the first such line after the unique
-    line equal to ``after`` (e.g. the ``- id:`` line of the card being edited).
-    """
-    lines = [ln.strip() for ln in text.splitlines()]
-    start = 0
-    if after is not None:
-        assert lines.count(after) == 1, f"{after!r} should be on exactly one line"
-        start = lines.index(after)
-    else:
-        assert lines.count(line) == 1, f"{line!r} should be on exactly one line"
-    return lines.index(line, start) + 1
-
-
-def assert_reported(found: list[str], prefix: str) -> None:
-    assert any(p.startswith(prefix) for p in found), f"expected {prefix!r} in:\n" + "\n".join(found)
 
 
 # --- The bundled data ---------------------------------------------------------------------------
 
 
 def test_bundled_data_loads_without_problems(data: Path):
-    assert problems(data) == []
+    assert problem_lines(data.parent) == []
 
 
 def test_six_legal_character_decks(game):
@@ -176,7 +140,7 @@ def test_game_info(game):
 def test_six_number_cards(data: Path):
     deck = data / "decks" / "knight.yaml"
     text = edit(deck, "- card: knight-8\n", "")
-    assert problems(data) == [
+    assert problem_lines(data.parent) == [
         f"{deck}:{line_of(text, 'cards:')}: cartisora/knight: cards: "
         "a character deck has exactly 7 basic number cards (this one has 6)"]
 
@@ -186,7 +150,7 @@ def test_two_boast_cards(data: Path):
     edit(cards, "- id: knight-8\n  type: number\n", "- id: knight-8\n  type: boast\n")
     deck = data / "decks" / "knight.yaml"
     line = line_of(deck.read_text(), "cards:")
-    found = problems(data)
+    found = problem_lines(data.parent)
     assert_reported(found, f"{deck}:{line}: cartisora/knight: cards: a character deck has exactly 1 boast card "
                            "(this one has 2)")
     assert_reported(found, f"{deck}:{line}: cartisora/knight: cards: a character deck has exactly 7 basic "
@@ -197,7 +161,7 @@ def test_two_boast_cards(data: Path):
 def test_card_from_another_deck(data: Path):
     deck = data / "decks" / "knight.yaml"
     text = edit(deck, "- card: knight-8\n", "- card: brute-9\n")
-    assert problems(data) == [
+    assert problem_lines(data.parent) == [
         f"{deck}:{line_of(text, '- card: brute-9')}: cartisora/knight: cards.7.card: all cards of a character "
         "deck belong to the same character ('brute-9' is from 'brute', this deck is 'knight')"]
 
@@ -205,7 +169,7 @@ def test_card_from_another_deck(data: Path):
 def test_missing_reference_card(data: Path):
     deck = data / "decks" / "knight.yaml"
     text = edit(deck, "- card: knight-reference\n", "")
-    assert problems(data) == [
+    assert problem_lines(data.parent) == [
         f"{deck}:{line_of(text, 'cards:')}: cartisora/knight: cards: "
         "a character deck has exactly 1 reference card (this one has 0)"]
 
@@ -214,7 +178,7 @@ def test_duplicate_card(data: Path):
     deck = data / "decks" / "knight.yaml"
     text = edit(deck, "- card: knight-8\n", "- card: knight-2\n")
     second = [i for i, ln in enumerate(text.splitlines(), 1) if ln.strip() == "- card: knight-2"][1]
-    found = problems(data)
+    found = problem_lines(data.parent)
     assert found == [f"{deck}:{second}: cartisora/knight: cards.7.card: a character deck has one copy of "
                      "each card ('knight-2' is listed again)"]
 
@@ -222,7 +186,7 @@ def test_duplicate_card(data: Path):
 def test_two_copies_of_a_card(data: Path):
     deck = data / "decks" / "knight.yaml"
     text = edit(deck, "- card: knight-2\n", "- card: knight-2\n  qty: 2\n")
-    found = problems(data)
+    found = problem_lines(data.parent)
     assert_reported(found, f"{deck}:{line_of(text, 'qty: 2')}: cartisora/knight: cards.1.qty: a character deck "
                            "has one copy of each card (this one lists 2 of 'knight-2')")
     assert_reported(found, f"{deck}:{line_of(text, 'cards:')}: cartisora/knight: cards: a character deck has "
@@ -232,7 +196,7 @@ def test_two_copies_of_a_card(data: Path):
 def test_token_in_a_character_deck(data: Path):
     deck = data / "decks" / "knight.yaml"
     text = edit(deck, "- card: knight-8\n", "- card: first-blood\n")
-    found = problems(data)
+    found = problem_lines(data.parent)
     assert_reported(found, f"{deck}:{line_of(text, '- card: first-blood')}: cartisora/knight: cards.7.card: "
                            "a character deck holds only reference, number, boast and special cards")
 
@@ -240,7 +204,7 @@ def test_token_in_a_character_deck(data: Path):
 def test_deck_list_of_the_wrong_kind(data: Path):
     deck = data / "decks" / "knight.yaml"
     text = edit(deck, "kind: character\n", "kind: army\n")
-    assert problems(data) == [
+    assert problem_lines(data.parent) == [
         f"{deck}:{line_of(text, 'cards:')}: cartisora/knight: cards: a Duels of Cartisora deck list is a "
         "character deck (kind: character), not 'army'"]
 
@@ -248,7 +212,7 @@ def test_deck_list_of_the_wrong_kind(data: Path):
 def test_unknown_card_id(data: Path):
     deck = data / "decks" / "knight.yaml"
     text = edit(deck, "- card: knight-8\n", "- card: knight-10\n")
-    assert problems(data) == [
+    assert problem_lines(data.parent) == [
         f"{deck}:{line_of(text, '- card: knight-10')}: cartisora/knight: cards.7.card: unknown card id 'knight-10'"]
 
 
@@ -258,79 +222,90 @@ def test_unknown_card_id(data: Path):
 def test_missing_field(data: Path):
     cards = data / "cards" / "knight.yaml"
     text = edit(cards, "  deck: knight\n  power: 5\n", "  deck: knight\n")
-    assert_reported(problems(data), f"{cards}:{line_of(text, '- id: knight-5')}: cartisora/knight-5: power: "
-                                    "required field is missing")
+    assert_reported(problem_lines(data.parent),
+                    f"{cards}:{line_of(text, '- id: knight-5')}: cartisora/knight-5: power: "
+                    "required field is missing")
 
 
 def test_wrong_value_type(data: Path):
     cards = data / "cards" / "knight.yaml"
     text = edit(cards, "  deck: knight\n  power: 5\n", "  deck: knight\n  power: high\n")
-    assert_reported(problems(data), f"{cards}:{line_of(text, 'power: high')}: cartisora/knight-5: power: ")
+    assert_reported(problem_lines(data.parent),
+                    f"{cards}:{line_of(text, 'power: high')}: cartisora/knight-5: power: ")
 
 
 def test_power_out_of_range(data: Path):
     cards = data / "cards" / "knight.yaml"
     text = edit(cards, "  deck: knight\n  power: 5\n", "  deck: knight\n  power: 12\n")
-    assert_reported(problems(data), f"{cards}:{line_of(text, 'power: 12')}: cartisora/knight-5: power: "
-                                    "Input should be less than or equal to 9")
+    assert_reported(problem_lines(data.parent),
+                    f"{cards}:{line_of(text, 'power: 12')}: cartisora/knight-5: power: "
+                    "Input should be less than or equal to 9")
 
 
 def test_unknown_card_type(data: Path):
     cards = data / "cards" / "knight.yaml"
     text = edit(cards, "- id: knight-5\n  type: number\n", "- id: knight-5\n  type: wizard\n")
-    assert_reported(problems(data), f"{cards}:{line_of(text, 'type: wizard')}: cartisora/knight-5: type: "
-                                    "Input tag 'wizard'")
+    assert_reported(problem_lines(data.parent),
+                    f"{cards}:{line_of(text, 'type: wizard')}: cartisora/knight-5: type: "
+                    "Input tag 'wizard'")
 
 
 def test_unknown_field(data: Path):
     cards = data / "cards" / "knight.yaml"
     text = edit(cards, "  deck: knight\n  power: 5\n", "  deck: knight\n  power: 5\n  strength: 5\n")
-    assert_reported(problems(data), f"{cards}:{line_of(text, 'strength: 5')}: cartisora/knight-5: strength: "
-                                    "unknown field")
+    assert_reported(problem_lines(data.parent),
+                    f"{cards}:{line_of(text, 'strength: 5')}: cartisora/knight-5: strength: "
+                    "unknown field")
 
 
 def test_reaction_has_no_printed_power(data: Path):
     cards = data / "cards" / "fencer.yaml"
     text = edit(cards, "  special_kind: reaction\n  effect: Forces a tie.\n",
                 "  special_kind: reaction\n  power: 3\n  effect: Forces a tie.\n")
-    assert_reported(problems(data), f"{cards}:{line_of(text, 'power: 3', after='- id: parry')}: cartisora/parry: power: "
-                                    "Value error, a reaction card has no printed power")
+    assert_reported(problem_lines(data.parent),
+                    f"{cards}:{line_of(text, 'power: 3', after='- id: parry')}: cartisora/parry: power: "
+                    "Value error, a reaction card has no printed power")
 
 
 def test_special_numbered_card_needs_a_power(data: Path):
     cards = data / "cards" / "brute.yaml"
     text = edit(cards, "  special_kind: special_numbered\n  power: 6\n", "  special_kind: special_numbered\n")
-    assert_reported(problems(data), f"{cards}:{line_of(text, '- id: stunning-blow')}: cartisora/stunning-blow: "
-                                    "power: Value error, a special numbered card needs a power")
+    assert_reported(problem_lines(data.parent),
+                    f"{cards}:{line_of(text, '- id: stunning-blow')}: cartisora/stunning-blow: "
+                    "power: Value error, a special numbered card needs a power")
 
 
 def test_unknown_special_kind(data: Path):
     cards = data / "cards" / "fencer.yaml"
     text = edit(cards, "  special_kind: reaction\n  effect: Forces a tie.\n",
                 "  special_kind: counter\n  effect: Forces a tie.\n")
-    assert_reported(problems(data), f"{cards}:{line_of(text, 'special_kind: counter')}: cartisora/parry: "
-                                    "special_kind: Input should be")
+    assert_reported(problem_lines(data.parent),
+                    f"{cards}:{line_of(text, 'special_kind: counter')}: cartisora/parry: "
+                    "special_kind: Input should be")
 
 
 def test_unknown_effect_kind(data: Path):
     cards = data / "cards" / "fencer.yaml"
     text = edit(cards, "  effect: Forces a tie.\n  effects:\n  - kind: forced_result\n",
                 "  effect: Forces a tie.\n  effects:\n  - kind: teleport\n")
-    assert_reported(problems(data), f"{cards}:{line_of(text, '- kind: teleport')}: cartisora/parry: effects.0.kind: "
-                                    "Input tag 'teleport'")
+    assert_reported(problem_lines(data.parent),
+                    f"{cards}:{line_of(text, '- kind: teleport')}: cartisora/parry: effects.0.kind: "
+                    "Input tag 'teleport'")
 
 
 def test_unknown_edition(data: Path):
     cards = data / "cards" / "tag.yaml"
     text = edit(cards, "  editions:\n  - 2017\n", "  editions:\n  - 2018\n")
-    assert problems(data) == [f"{cards}:{line_of(text, '- 2018')}: cartisora/tag: editions.0: Input should be 2017"]
+    assert problem_lines(data.parent) == [
+        f"{cards}:{line_of(text, '- 2018')}: cartisora/tag: editions.0: Input should be 2017"]
 
 
 def test_malformed_yaml(data: Path):
     cards = data / "cards" / "knight.yaml"
     text = edit(cards, "  title: Knight 5\n", "  title: Knight 5: the sequel\n")
-    assert_reported(problems(data), f"{cards}:{line_of(text, 'title: Knight 5: the sequel')}: cartisora/-: yaml: "
-                                    "malformed YAML")
+    assert_reported(problem_lines(data.parent),
+                    f"{cards}:{line_of(text, 'title: Knight 5: the sequel')}: cartisora/-: yaml: "
+                    "malformed YAML")
 
 
 # --- Rules spanning records ---------------------------------------------------------------------
@@ -339,7 +314,7 @@ def test_malformed_yaml(data: Path):
 def test_reference_card_must_describe_its_specials(data: Path):
     cards = data / "cards" / "knight.yaml"
     text = edit(cards, "  - card: en-garde\n    title: En Garde\n", "  - card: en-garde\n    title: On Guard\n")
-    assert problems(data) == [
+    assert problem_lines(data.parent) == [
         f"{cards}:{line_of(text, '- id: knight-reference')}: cartisora/knight-reference: specials: 'en-garde' is "
         "'En Garde' (action), the reference card says 'On Guard' (action)"]
 
@@ -348,7 +323,7 @@ def test_base_set_has_six_character_decks(data: Path):
     (data / "cards" / "trickster.yaml").unlink()
     (data / "decks" / "trickster.yaml").unlink()
     first = data / "cards" / "brute.yaml"
-    assert problems(data) == [
+    assert problem_lines(data.parent) == [
         f"{first}:{line_of(first.read_text(), '- id: brute-reference')}: cartisora/brute-reference: deck: the base "
         "set has 6 character decks, each with a reference card; found 5"]
 
@@ -357,6 +332,6 @@ def test_deck_card_without_reference_card(data: Path):
     cards = data / "cards" / "knight.yaml"
     text = edit(cards, "- id: knight-8\n  type: number\n  title: Knight 8\n  example: true\n  deck: knight\n",
                 "- id: knight-8\n  type: number\n  title: Knight 8\n  example: true\n  deck: paladin\n")
-    found = problems(data)
+    found = problem_lines(data.parent)
     assert_reported(found, f"{cards}:{line_of(text, '- id: knight-8')}: cartisora/knight-8: deck: character deck "
                            "'paladin' has no reference card")

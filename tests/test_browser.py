@@ -1,0 +1,129 @@
+"""Two phones at one table, in a real headless Chromium (Debian's, driven by Playwright) at a
+390 x 844 phone viewport: one starts a table, the other joins by code, one acts, the other
+sees it within about two seconds. Screenshots are saved under ``test-artifacts/``."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from companion import create_app
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+# The Carpe Diem page is the scoring sheet everyone watches; its first entry is a simple form.
+GAME = "carpe_diem"
+
+
+def chromium_path() -> str | None:
+    path = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
+    return path if path and Path(path).exists() else None
+
+
+@pytest.fixture(scope="module")
+def browser():
+    path = chromium_path()
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must provide Chromium (.ci/run installs Debian's chromium)")
+        pytest.skip("no Chromium here; `apt-get install chromium` to run the browser test")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'companion.sqlite'}"})
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.server_port}"
+    srv.shutdown()
+    app.extensions["companion.tables"].store.dispose()
+
+
+def fill_event_form(page, event: dict) -> None:
+    """Fill and submit the form on the page that posts this event type, field by field."""
+    form = page.locator(f'form:has(input[type="hidden"][name="type"][value="{event["type"]}"])').first
+    for key, value in event.items():
+        if key == "type" or value is None:
+            continue
+        values = value if isinstance(value, list) else [value]
+        name = f"{key}[]" if isinstance(value, list) else key
+        fields = form.locator(f'[name="{name}"]')
+        for i, v in enumerate(values):
+            field = fields.nth(i)
+            text = ("true" if v else "false") if isinstance(v, bool) else str(v)
+            tag = field.evaluate("e => e.tagName.toLowerCase() + ':' + (e.type || '')")
+            if tag.startswith("select"):
+                field.select_option(text)
+            elif tag.endswith(":checkbox"):
+                field.set_checked(bool(v))
+            elif tag.endswith(":hidden"):
+                continue
+            else:
+                field.fill(text)
+    form.locator('button[type="submit"], button:not([type])').first.click()
+
+
+def test_two_phones_join_one_table_and_see_each_others_entries(browser, server):
+    ARTIFACTS.mkdir(exist_ok=True)
+    s = importlib.import_module(f"scenarios_{GAME}")
+    phone_a = browser.new_context(**PHONE).new_page()
+    phone_b = browser.new_context(**PHONE).new_page()
+
+    # Phone A starts a table.
+    phone_a.goto(f"{server}/tables/new")
+    phone_a.get_by_role("button", name="Carpe Diem").click()
+    seats = phone_a.locator('input[name="players[]"]')
+    for i, name in enumerate(s.PLAYERS):
+        seats.nth(i).fill(name)
+    phone_a.get_by_role("button", name="Start the table").click()
+    phone_a.wait_for_url("**/t/*")
+    table_url = phone_a.url
+    phone_a.locator("details.join-box summary").click()
+    code = phone_a.locator(".table-code").inner_text().strip()
+    assert len(code) == 6
+
+    # Phone B joins with the short code.
+    phone_b.goto(f"{server}/join")
+    phone_b.get_by_label("Table code").fill(code)
+    phone_b.get_by_role("button", name="Join").click()
+    phone_b.wait_for_url(table_url)
+    assert phone_b.locator("#live").get_attribute("data-version") == "0"
+
+    # Phone A enters the first event; phone B sees it without reloading.
+    fill_event_form(phone_a, s.EVENTS[0])
+    phone_a.wait_for_selector('#live[data-version="1"]')
+    phone_b.wait_for_selector('#live[data-version="1"]', timeout=4000)
+    first_line = phone_b.locator(".history li").first.inner_text()
+    assert first_line.strip()
+
+    # A refused entry is explained on the phone that made it, and the other phone sees no change.
+    index, illegal, words = s.ILLEGAL
+    for event in s.EVENTS[1:index]:
+        fill_event_form(phone_a, event)
+        phone_a.wait_for_load_state()
+    version = phone_a.locator("#live").get_attribute("data-version")
+    fill_event_form(phone_a, illegal)
+    phone_a.wait_for_selector("#rule-error")
+    assert words.lower() in phone_a.locator("#rule-error").inner_text().lower()
+    assert phone_a.locator("#live").get_attribute("data-version") == version
+
+    # Phone-sized: nothing wider than the screen.
+    for page in (phone_a, phone_b):
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    phone_a.screenshot(path=str(ARTIFACTS / "phone-a.png"), full_page=True)
+    phone_b.screenshot(path=str(ARTIFACTS / "phone-b.png"), full_page=True)

@@ -1,0 +1,243 @@
+"""The scorekeeper's JSON API on a real database (SQLite; PostgreSQL too when CI provides it):
+every game played to its end from a rulebook-based scenario, refusals that change nothing,
+malformed input that is a 400 (never a 500), undo, corrections, concurrency and restarts."""
+
+from __future__ import annotations
+
+import csv
+import importlib
+import io
+import threading
+
+import pytest
+
+from companion import create_app
+
+GAMES = ["carpe_cras", "cartisora", "cahrd", "carpe_diem"]
+
+
+def scenario(game: str):
+    return importlib.import_module(f"scenarios_{game}")
+
+
+def create(client, game: str, **overrides):
+    s = scenario(game)
+    body = {"game": game, "players": s.PLAYERS, "options": s.OPTIONS, **overrides}
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def post(client, code: str, event: dict, **kw):
+    return client.post(f"/api/tables/{code}/events", json=event, **kw)
+
+
+def play(client, code: str, events: list[dict]) -> dict:
+    data = None
+    for i, event in enumerate(events):
+        response = post(client, code, event)
+        assert response.status_code == 200, (i, event, response.get_json())
+        data = response.get_json()
+    return data
+
+
+@pytest.fixture
+def client(scorekeeper_app):
+    return scorekeeper_app.test_client()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_short_game_is_played_to_its_end(client, game):
+    s = scenario(game)
+    table = create(client, game)
+    assert table["version"] == 0 and not table["outcome"]["finished"]
+    assert table["url"].endswith(f"/t/{table['token']}")
+    final = play(client, table["code"], s.EVENTS)
+    assert final["outcome"]["finished"] is True
+    assert final["outcome"]["winners"] == s.WINNERS
+    assert final["version"] == len(s.EVENTS)
+    history = client.get(f"/api/tables/{table['code']}/events").get_json()["events"]
+    assert len(history) == len(s.EVENTS) and all(h["text"] for h in history)
+    # After the end, nothing more is accepted.
+    assert post(client, table["code"], s.EVENTS[-1]).status_code == 422
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_refused_event_is_422_and_changes_nothing(client, game):
+    s = scenario(game)
+    index, illegal, words = s.ILLEGAL
+    table = create(client, game)
+    play(client, table["code"], s.EVENTS[:index])
+    before = client.get(f"/api/tables/{table['code']}").get_json()
+    response = post(client, table["code"], illegal)
+    assert response.status_code == 422
+    body = response.get_json()
+    assert words.lower() in (body["error"] + " " + body["rule"]).lower()
+    assert body["rule"]
+    after = client.get(f"/api/tables/{table['code']}").get_json()
+    assert after == before
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_undo_returns_to_the_state_before(client, game):
+    s = scenario(game)
+    table = create(client, game)
+    play(client, table["code"], s.EVENTS[:2])
+    before = client.get(f"/api/tables/{table['code']}").get_json()
+    assert post(client, table["code"], s.EVENTS[2]).status_code == 200
+    undone = client.post(f"/api/tables/{table['code']}/undo").get_json()
+    assert undone["state"] == before["state"]
+    assert undone["version"] == before["version"] + 2
+    history = client.get(f"/api/tables/{table['code']}/events").get_json()["events"]
+    assert [h["status"] for h in history][-1] == "undone"
+
+
+def test_undo_with_nothing_to_undo_is_refused(client):
+    table = create(client, "cartisora")
+    response = client.post(f"/api/tables/{table['code']}/undo")
+    assert response.status_code == 422 and "nothing to undo" in response.get_json()["error"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_correcting_an_entry_replays_and_rechecks_the_rest(client, game):
+    s = scenario(game)
+    table = create(client, game)
+    play(client, table["code"], s.EVENTS)
+    # Correcting entry 1 into itself replays everything and keeps the same result.
+    same = client.put(f"/api/tables/{table['code']}/events/1", json=s.EVENTS[0])
+    assert same.status_code == 200, same.get_json()
+    assert same.get_json()["outcome"]["winners"] == s.WINNERS
+    # A correction that would make a later entry illegal is refused, and nothing changes.
+    before = client.get(f"/api/tables/{table['code']}").get_json()
+    index, illegal, _ = s.ILLEGAL
+    bad = client.put(f"/api/tables/{table['code']}/events/{index}", json=illegal)
+    assert bad.status_code == 422
+    assert client.get(f"/api/tables/{table['code']}").get_json() == before
+
+
+@pytest.mark.parametrize("body,field", [
+    ({"game": "chess", "players": ["a", "b"]}, "game"),
+    ({"game": "cartisora", "players": ["a", "b"], "colour": "red"}, "colour"),
+    ({"game": "cartisora", "players": "ab"}, "players"),
+    ({"game": "cartisora", "players": ["a", "b"], "options": {"no_such_option": 1}}, "options.no_such_option"),
+])
+def test_malformed_table_requests_are_400(client, body, field):
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 400
+    assert field in {e["field"] for e in response.get_json()["errors"]}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_malformed_events_are_400_and_change_nothing(client, game):
+    table = create(client, game)
+    code = table["code"]
+    first = scenario(game).EVENTS[0]
+    for raw in (b"{not json", b"[1, 2]", b'"text"', b"{}"):
+        response = client.post(f"/api/tables/{code}/events", data=raw, content_type="application/json")
+        assert response.status_code == 400, raw
+    unknown_type = post(client, code, {"type": "teleport"})
+    assert unknown_type.status_code == 400
+    extra = post(client, code, {**first, "sneaky": 1})
+    assert extra.status_code == 400
+    assert {"field": "sneaky", "message": "unknown field"} in extra.get_json()["errors"]
+    assert client.get(f"/api/tables/{code}").get_json()["version"] == 0
+
+
+def test_unknown_tables_are_404_and_guessing_codes_is_rate_limited(database_url):
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "LOOKUP_MAX_MISSES": 5})
+    client = app.test_client()
+    table = create(client, "cartisora")
+    for _ in range(5):
+        assert client.get("/api/tables/ZZZZZZ").status_code == 404
+    limited = client.get("/api/tables/ZZZZZZ")
+    assert limited.status_code == 429 and int(limited.headers["Retry-After"]) > 0
+    # While limited, even a right code is refused: guessing gains nothing.
+    assert client.get(f"/api/tables/{table['code']}").status_code == 429
+    other_client = app.test_client()
+    assert other_client.get(f"/api/tables/{table['code']}",
+                            environ_base={"REMOTE_ADDR": "10.9.9.9"}).status_code == 200
+    app.extensions["companion.tables"].store.dispose()
+
+
+def test_a_stale_if_match_is_409_the_table_changed(client):
+    s = scenario("carpe_diem")
+    table = create(client, "carpe_diem")
+    assert post(client, table["code"], s.EVENTS[0], headers={"If-Match": '"0"'}).status_code == 200
+    stale = post(client, table["code"], s.EVENTS[1], headers={"If-Match": '"0"'})
+    assert stale.status_code == 409 and stale.get_json()["error"] == "the table changed, reload"
+    assert client.get(f"/api/tables/{table['code']}").get_json()["version"] == 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_two_phones_posting_at_once_never_lose_an_event(scorekeeper_app, game):
+    """Phones race to post; every accepted event is in the log exactly once, every refusal
+    left nothing behind, and nothing is a 500."""
+    s = scenario(game)
+    table = create(scorekeeper_app.test_client(), game)
+    code = table["code"]
+    results: list[int] = []
+    lock = threading.Lock()
+    barrier = threading.Barrier(4)
+
+    def phone(event):
+        client = scorekeeper_app.test_client()
+        barrier.wait()
+        status = post(client, code, event).status_code
+        with lock:
+            results.append(status)
+
+    # Everyone sends the scenario's opening events at the same moment.
+    threads = [threading.Thread(target=phone, args=(s.EVENTS[i % 2],)) for i in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert set(results) <= {200, 409, 422}, results
+    client = scorekeeper_app.test_client()
+    history = client.get(f"/api/tables/{code}/events").get_json()
+    assert len(history["events"]) == results.count(200) == history["version"]
+    assert results.count(200) >= 1
+
+
+def test_restarting_the_app_keeps_every_table(database_url):
+    s = scenario("cahrd")
+    first = create_app({"TESTING": True, "DATABASE_URL": database_url})
+    client = first.test_client()
+    table = create(client, "cahrd")
+    play(client, table["code"], s.EVENTS[:3])
+    before = client.get(f"/api/tables/{table['code']}").get_json()
+    first.extensions["companion.tables"].store.dispose()
+
+    second = create_app({"TESTING": True, "DATABASE_URL": database_url})
+    after = second.test_client().get(f"/api/tables/{table['code']}").get_json()
+    assert after == before
+    second.extensions["companion.tables"].store.dispose()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_finished_games_export_csv_and_bg_stats(client, game):
+    s = scenario(game)
+    table = create(client, game)
+    assert client.get(f"/api/tables/{table['code']}/export.csv").status_code == 409
+    final = play(client, table["code"], s.EVENTS)
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/api/tables/{table['code']}/export.csv").get_data(as_text=True))))
+    assert [r["player"] for r in rows] == s.PLAYERS
+    assert [r["winner"] == "yes" for r in rows] == [i in s.WINNERS for i in range(len(s.PLAYERS))]
+    play_file = client.get(f"/api/tables/{table['code']}/export.bgsplay").get_json()
+    scores = play_file["plays"][0]["playerScores"]
+    names = {p["id"]: p["name"] for p in play_file["players"]}
+    assert [names[ps["playerRefId"]] for ps in scores] == s.PLAYERS
+    assert [ps["winner"] for ps in scores] == [i in s.WINNERS for i in range(len(s.PLAYERS))]
+    assert play_file["games"][0]["id"] == play_file["plays"][0]["gameRefId"]
+    assert final["outcome"]["finished"]
+
+
+def test_openapi_document_is_valid_and_describes_every_game(client):
+    from openapi_spec_validator import validate
+
+    doc = client.get("/api/openapi.json").get_json()
+    validate(doc)
+    for game in GAMES:
+        assert f"{game}.Event" in doc["components"]["schemas"]
+    for path in ("/api/tables", "/api/tables/{code}", "/api/tables/{code}/events", "/api/tables/{code}/undo"):
+        assert path in doc["paths"]
