@@ -17,8 +17,15 @@ from companion import create_app
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
-# The Carpe Diem page is the scoring sheet everyone watches; its first entry is a simple form.
-GAME = "carpe_diem"
+# Carpe Cras: its scenario's refused entry (sacrificing agency a city space does not hold) is one
+# a player can really type into the page's strike form.
+GAME = "carpe_cras"
+
+
+def engine_title(game: str) -> str:
+    from companion.rules import engines
+
+    return engines()[game].title
 
 
 def chromium_path() -> str | None:
@@ -54,9 +61,24 @@ def server(tmp_path):
     app.extensions["companion.tables"].store.dispose()
 
 
+def event_form(page, event: dict):
+    """The form on the page that posts this event: its hidden ``type`` matches, and so does every
+    other hidden field (e.g. the seat of a per-player form)."""
+    forms = page.locator(f'form:has(input[type="hidden"][name="type"][value="{event["type"]}"])')
+    for i in range(forms.count()):
+        form = forms.nth(i)
+        hidden = form.evaluate("f => Object.fromEntries([...f.querySelectorAll('input[type=hidden]')]"
+                               ".map(e => [e.name, e.value]))")
+        if all(str(event.get(k, "")).lower() == v.lower() for k, v in hidden.items() if k != "type"):
+            return form
+    raise AssertionError(f"no form for {event}")
+
+
 def fill_event_form(page, event: dict) -> None:
-    """Fill and submit the form on the page that posts this event type, field by field."""
-    form = page.locator(f'form:has(input[type="hidden"][name="type"][value="{event["type"]}"])').first
+    """Open the form that posts this event (as a person would: unfold its section), fill it
+    field by field and submit it."""
+    form = event_form(page, event)
+    form.evaluate("f => { for (let d = f.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }")
     for key, value in event.items():
         if key == "type" or value is None:
             continue
@@ -66,14 +88,14 @@ def fill_event_form(page, event: dict) -> None:
         for i, v in enumerate(values):
             field = fields.nth(i)
             text = ("true" if v else "false") if isinstance(v, bool) else str(v)
-            tag = field.evaluate("e => e.tagName.toLowerCase() + ':' + (e.type || '')")
-            if tag.startswith("select"):
+            kind = field.evaluate("e => e.tagName.toLowerCase() + ':' + (e.type || '')")
+            if kind.startswith("select"):
                 field.select_option(text)
-            elif tag.endswith(":checkbox"):
-                field.set_checked(bool(v))
-            elif tag.endswith(":hidden"):
-                continue
-            else:
+            elif kind.endswith(":checkbox"):
+                field.set_checked(text == "true")
+            elif kind.endswith(":radio"):
+                form.locator(f'[name="{name}"][value="{text}"]').check()
+            elif not kind.endswith(":hidden"):
                 field.fill(text)
     form.locator('button[type="submit"], button:not([type])').first.click()
 
@@ -86,7 +108,7 @@ def test_two_phones_join_one_table_and_see_each_others_entries(browser, server):
 
     # Phone A starts a table.
     phone_a.goto(f"{server}/tables/new")
-    phone_a.get_by_role("button", name="Carpe Diem").click()
+    phone_a.get_by_role("button", name=engine_title(GAME)).click()
     seats = phone_a.locator('input[name="players[]"]')
     for i, name in enumerate(s.PLAYERS):
         seats.nth(i).fill(name)
@@ -108,14 +130,14 @@ def test_two_phones_join_one_table_and_see_each_others_entries(browser, server):
     fill_event_form(phone_a, s.EVENTS[0])
     phone_a.wait_for_selector('#live[data-version="1"]')
     phone_b.wait_for_selector('#live[data-version="1"]', timeout=4000)
-    first_line = phone_b.locator(".history li").first.inner_text()
-    assert first_line.strip()
+    first_line = phone_b.locator(".history li").first.text_content()
+    assert first_line.strip() == phone_a.locator(".history li").first.text_content().strip() != ""
 
     # A refused entry is explained on the phone that made it, and the other phone sees no change.
     index, illegal, words = s.ILLEGAL
-    for event in s.EVENTS[1:index]:
+    for n, event in enumerate(s.EVENTS[1:index], start=2):
         fill_event_form(phone_a, event)
-        phone_a.wait_for_load_state()
+        phone_a.wait_for_selector(f'#live[data-version="{n}"]')
     version = phone_a.locator("#live").get_attribute("data-version")
     fill_event_form(phone_a, illegal)
     phone_a.wait_for_selector("#rule-error")

@@ -1,0 +1,707 @@
+"""Duels of Cartisora scorekeeper: each rule checked on a scenario from the rulebooks
+(2019 edition unless a test names 2017). Card values are the card data's."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from pydantic import ValidationError
+
+from card_data.loader import load_database
+from card_data.schemas.common import DeckList
+from companion.rules import RuleError
+from companion.rules.cartisora import ENGINE, EVENT_ADAPTER, Options, State, apply, describe, new_state, outcome
+
+import scenarios_cartisora as scenario  # tests/ is on sys.path under pytest, as for pdf_measure
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_database().games["cartisora"]
+
+
+def play(state: State, *events: dict) -> State:
+    for event in events:
+        state = apply(state, event)
+    return state
+
+
+def reveal(a: str, b: str) -> dict:
+    return {"type": "reveal", "cards": [a, b]}
+
+
+def reaction(seat: int, card: str) -> dict:
+    return {"type": "reaction", "seat": seat, "card": card}
+
+
+def maneuver(seat: int, card: str) -> dict:
+    return {"type": "maneuver", "seat": seat, "card": card}
+
+
+def pick(seat: int, deck: str) -> dict:
+    return {"type": "pick_deck", "seat": seat, "deck": deck}
+
+
+NEXT = {"type": "next_round"}
+
+
+def duel(game, a: str = "knight", b: str = "fencer", **options) -> State:
+    """Ann (seat 0) with deck ``a`` against Bob (seat 1) with deck ``b``, round 1."""
+    state = new_state(["Ann", "Bob"], Options(**options), game)
+    return play(state, pick(0, a), pick(1, b))
+
+
+def refused(state: State, event: dict, section: str, words: str) -> RuleError:
+    with pytest.raises(RuleError) as info:
+        apply(state, event)
+    assert section in info.value.rule, info.value.rule
+    assert words in info.value.message, info.value.message
+    return info.value
+
+
+# --- Engine, options and set-up -----------------------------------------------------------
+
+
+def test_engine_names_its_game_and_event_types():
+    assert (ENGINE.game_id, ENGINE.title) == ("cartisora", "Duels of Cartisora")
+    assert ENGINE.event_types() == ["ban_deck", "maneuver", "next_round", "pick_deck", "reaction", "reveal", "tag"]
+    assert (ENGINE.min_players, ENGINE.max_players) == (2, 4)
+
+
+def test_options_defaults_and_draft_plays_three_games__2019_appendix_i():
+    assert Options() == Options(edition="2019", match_length=1, draft=False, tag_team=False)
+    assert Options.model_validate({"draft": True}).match_length == 3
+    # the new-table form posts every option as a string, the match length left at 1
+    assert Options.model_validate({"draft": "true", "match_length": "1", "edition": "2017",
+                                   "tag_team": "false"}) == Options(draft=True, match_length=3, edition="2017")
+    assert Options.model_validate({"match_length": "5"}).match_length == 5
+    with pytest.raises(ValidationError, match="draft mode plays 3 games"):
+        Options.model_validate({"draft": True, "match_length": 5})
+    with pytest.raises(ValidationError):
+        Options.model_validate({"edition": "2020"})
+    with pytest.raises(ValidationError):
+        Options.model_validate({"colour": "red"})
+
+
+def test_a_duel_is_for_two_players__2019_setup(game):
+    with pytest.raises(RuleError) as info:
+        new_state(["Ann", "Bob", "Cid"], Options(), game)
+    assert "2019 rulebook, Setup (2 players)" in info.value.rule
+    with pytest.raises(RuleError, match="it needs 4"):
+        new_state(["Ann", "Bob"], Options(tag_team=True), game)
+    with pytest.raises(RuleError, match="draft mode cannot be combined"):
+        new_state(["Ann", "Bob", "Cid", "Dee"], Options(tag_team=True, draft=True), game)
+
+
+def test_decks_and_values_come_from_the_card_data__2019_setup(game):
+    state = new_state(["Ann", "Bob"], Options(), game)
+    assert sorted(state.decks) == sorted(game.decks)
+    knight = state.decks["knight"]
+    assert len(knight.cards) == 12 and "knight-reference" not in knight.cards
+    assert state.cards["knight-boast"].points == game.cards["knight-boast"].score_points == 2
+    assert state.cards["lance-charge"].power == game.cards["lance-charge"].power
+    assert state.cards["parry"].effects == game.cards["parry"].effects
+    assert state.first_blood.points == game.cards["first-blood"].bonus_points
+    assert state.finisher.title == "Finisher"
+    assert state.tag_card is None
+
+
+def test_each_player_takes_their_own_deck__2019_setup(game):
+    state = new_state(["Ann", "Bob"], Options(), game)
+    refused(state, reveal("knight-5", "fencer-5"), "2019 rulebook, Setup", "not picked yet")
+    refused(state, {"type": "pick_deck", "seat": 0, "deck": "wizard"}, "2019 rulebook, Setup",
+            "no character deck 'wizard'")
+    state = apply(state, {"type": "pick_deck", "seat": 0, "deck": "knight"})
+    assert state.phase == "pick"
+    refused(state, {"type": "pick_deck", "seat": 1, "deck": "knight"}, "2019 rulebook, Setup",
+            "Ann already took The Knight")
+    refused(state, {"type": "pick_deck", "seat": 0, "deck": "fencer"}, "2019 rulebook, Setup", "Ann already took")
+    refused(state, {"type": "pick_deck", "seat": 2, "deck": "fencer"}, "Setup", "no seat 2")
+    refused(state, {"type": "ban_deck", "seat": 1, "deck": "fencer"}, "Appendix I: Draft Mode",
+            "does not use draft mode")
+    state = apply(state, {"type": "pick_deck", "seat": 1, "deck": "fencer"})
+    assert (state.phase, state.round) == ("ready", 1)
+    assert state.hands == [state.decks["knight"].cards, state.decks["fencer"].cards]
+    refused(state, {"type": "pick_deck", "seat": 1, "deck": "hunter"}, "2019 rulebook, Setup", "under way")
+
+
+# --- Draft mode ---------------------------------------------------------------------------
+
+
+def test_draft_picks_go_1_2_2_1_1_2_and_decks_play_in_the_order_chosen__2019_appendix_i(game):
+    state = new_state(["Ann", "Bob"], Options(draft=True), game)
+    assert state.phase == "draft" and state.draft_turn() == ("pick", 0)
+    refused(state, pick(1, "knight"), "2019 rulebook, Appendix I: Draft Mode", "the next pick 1 is Ann's, not Bob's")
+    refused(state, {"type": "ban_deck", "seat": 0, "deck": "knight"}, "Appendix I: Draft Mode",
+            "time to pick a deck, not to ban")
+    state = play(state, pick(0, "knight"), pick(1, "fencer"))
+    refused(state, pick(0, "hunter"), "Appendix I: Draft Mode", "pick 3 is Bob's")
+    refused(state, pick(1, "knight"), "Appendix I: Draft Mode", "The Knight is already banned or picked")
+    state = play(state, pick(1, "hunter"), pick(0, "brute"), pick(0, "guardian"))
+    assert state.phase == "draft"
+    state = apply(state, pick(1, "trickster"))
+    assert (state.phase, state.game, state.game_decks) == ("ready", 1, ["knight", "fencer"])
+    refused(state, pick(0, "knight"), "2019 rulebook, Setup", "under way")
+
+    state = concede(state, winner=1)  # Bob wins game 1
+    assert (state.game, state.game_decks, state.games_won) == (2, ["brute", "hunter"], [0, 1])
+    state = concede(state, winner=0)
+    assert (state.game, state.game_decks, state.games_won) == (3, ["guardian", "trickster"], [1, 1])
+    state = concede(state, winner=0)
+    assert state.phase == "over" and state.games_won == [2, 1]
+    assert [r.decks for r in state.results] == [["knight", "fencer"], ["brute", "hunter"], ["guardian", "trickster"]]
+    assert outcome(state).winners == [0] and outcome(state).score_label == "Games won"
+
+
+def eight_decks(game):
+    """The data's 6 decks and 2 more (copies under new ids, as an expansion would add)."""
+    extra = {f"{d}-ii": DeckList(id=f"{d}-ii", title=f"{game.decks[d].title} II", kind="character",
+                                 cards=game.decks[d].cards) for d in ("knight", "fencer")}
+    return dataclasses.replace(game, decks={**game.decks, **extra})
+
+
+def test_draft_bans_one_deck_each_when_more_than_six__2019_appendix_i(game):
+    state = new_state(["Ann", "Bob"], Options(draft=True), eight_decks(game))
+    assert state.draft_turn() == ("ban", 0)
+    refused(state, pick(0, "knight"), "2019 rulebook, Appendix I: Draft Mode", "time to ban a deck, not to pick")
+    refused(state, {"type": "ban_deck", "seat": 1, "deck": "knight"}, "Appendix I", "the next ban is Ann's")
+    state = play(state, {"type": "ban_deck", "seat": 0, "deck": "knight"})
+    refused(state, {"type": "ban_deck", "seat": 1, "deck": "knight"}, "Appendix I", "already banned")
+    state = play(state, {"type": "ban_deck", "seat": 1, "deck": "fencer-ii"})
+    assert state.draft_turn() == ("pick", 0)
+    refused(state, pick(0, "knight"), "Appendix I", "already banned or picked")
+    refused(state, {"type": "ban_deck", "seat": 0, "deck": "hunter"}, "Appendix I", "time to pick a deck")
+    assert sorted(state.decks_open()) == ["brute", "fencer", "guardian", "hunter", "knight-ii", "trickster"]
+
+
+def test_draft_needs_six_decks_after_the_bans__2019_appendix_i(game):
+    seven = dataclasses.replace(game, decks={**game.decks, "knight-ii": eight_decks(game).decks["knight-ii"]})
+    with pytest.raises(RuleError, match="7 decks are available; the draft needs 8") as info:
+        new_state(["Ann", "Bob"], Options(draft=True), seven)
+    assert "Appendix I: Draft Mode" in info.value.rule
+
+
+# --- Reveal: only cards from the hand -----------------------------------------------------
+
+
+def test_reveal_takes_cards_only_from_the_hand__2019_how_to_play(game):
+    state = duel(game)
+    refused(state, reveal("parry", "fencer-5"), "2019 rulebook, How to Play",
+            "'parry' is not a card of Ann's deck (The Knight)")
+    refused(state, reveal("knight-5", "tag"), "How to Play", "'tag' is not a card of Bob's deck")
+    state = play(state, reveal("knight-5", "fencer-4"))
+    assert "knight-5" not in state.hands[0] and "fencer-4" not in state.hands[1]
+    assert len(state.hands[0]) == len(state.hands[1]) == 11
+    refused(state, reveal("knight-6", "fencer-6"), "How to Play", "round 1's cards are already revealed")
+    state = apply(state, NEXT)
+    refused(state, reveal("knight-5", "fencer-6"), "2019 rulebook, How to Play",
+            "Knight 5 was already played: it is not in Ann's hand")
+
+
+# --- The contest: overpower, undercut, tie ------------------------------------------------
+
+
+def test_overpower_higher_wins_when_two_or_more_apart__2019_how_to_play(game):
+    contest = apply(duel(game), reveal("knight-7", "fencer-5")).contest
+    assert (contest.winner, contest.how, contest.powers) == (0, "overpower", [7, 5])
+
+
+def test_undercut_exactly_one_lower_wins__2019_how_to_play(game):
+    contest = apply(duel(game), reveal("knight-4", "fencer-5")).contest
+    assert (contest.winner, contest.how) == (0, "undercut")
+
+
+def test_tie_puts_the_cards_in_the_tie_pool_for_the_next_winner__2019_round_result(game):
+    state = play(duel(game), reveal("knight-5", "fencer-5"), NEXT)
+    assert state.tie_pool == ["knight-5", "fencer-5"] and state.score_piles == [[], []]
+    assert state.first_blood_side is None
+    state = play(state, reveal("knight-2", "fencer-8"), NEXT)
+    assert state.tie_pool == []
+    assert sorted(state.score_piles[1]) == sorted(["knight-5", "fencer-5", "knight-2", "fencer-8"])
+    # First Blood goes to the first player to win a contest, even after a tied first round.
+    assert state.first_blood_side == 1
+    assert state.score(1).first_blood == 2 and state.score(1).total == 6
+
+
+def test_zero_cannot_undercut__2019_negative_power(game):
+    contest = apply(duel(game), reveal("knight-boast", "fencer-boast")).contest  # 1 vs 0
+    assert (contest.winner, contest.how) == (0, "overpower")
+    assert "0 cannot undercut" in contest.notes
+
+
+def test_zero_undercuts_one__2017_how_to_play(game):
+    contest = apply(duel(game, edition="2017"), reveal("knight-boast", "fencer-boast")).contest
+    assert (contest.winner, contest.how) == (1, "undercut")
+
+
+def test_power_floors_at_zero_and_two_zeros_tie__2019_negative_power(game):
+    # Wind Up readied normally has power 0; Shove takes the Fencer's 0 to -1, which stops at 0.
+    state = play(duel(game, "brute", "fencer"), reveal("wind-up", "fencer-boast"), reaction(0, "shove"))
+    assert (state.contest.winner, state.contest.how, state.contest.powers) == (None, "tie", [0, 0])
+    state = apply(state, NEXT)
+    assert sorted(state.tie_pool) == ["fencer-boast", "shove", "wind-up"]
+
+
+def test_both_powers_zero_or_less_nullify_the_round__2017_appendix_i_negative_power(game):
+    state = play(duel(game, "brute", "fencer", edition="2017"), reveal("wind-up", "fencer-boast"),
+                 reaction(0, "shove"))
+    contest = state.contest
+    assert (contest.winner, contest.how, contest.powers) == (None, "nullified", [0, -1])
+    state = apply(state, NEXT)
+    # each player's action card goes to their own score pile; nobody takes First Blood
+    assert state.score_piles == [["wind-up", "shove"], ["fencer-boast"]]
+    assert state.tie_pool == [] and state.first_blood_side is None
+    assert state.score(1).total == 2  # the Fencer keeps its own boast card, worth 2
+    refused(play(duel(game, "brute", "fencer", edition="2017"), reveal("wind-up", "fencer-boast")),
+            maneuver(0, "shove"), "2017 rulebook, Maneuvers", "has no winner (nullified)")
+
+
+def test_negative_power_is_kept__2017_appendix_i_negative_power(game):
+    # Shove takes the Fencer's boast card (0) to -1: 2017 keeps it, 2019 stops at 0.
+    events = (reveal("brute-boast", "fencer-boast"), reaction(0, "shove"))
+    assert play(duel(game, "brute", "fencer", edition="2017"), *events).contest.powers == [2, -1]
+    assert play(duel(game, "brute", "fencer"), *events).contest.powers == [2, 0]
+
+
+# --- Reactions ----------------------------------------------------------------------------
+
+
+def test_reaction_changes_the_round__2019_reaction_cards_example(game):
+    # The rulebook's example: a 2 loses to a 4; +1 from a reaction makes it undercut the 4.
+    state = apply(duel(game), reveal("knight-2", "fencer-4"))
+    assert state.contest.winner == 1
+    state = apply(state, reaction(0, "second-wind"))
+    assert (state.contest.winner, state.contest.how, state.contest.powers) == (0, "undercut", [3, 4])
+    state = apply(state, NEXT)
+    assert sorted(state.score_piles[0]) == ["fencer-4", "knight-2", "second-wind"]
+
+
+def test_reactions_come_after_the_reveal_and_before_resolution__2019_reaction_cards(game):
+    state = duel(game)
+    refused(state, reaction(0, "second-wind"), "2019 rulebook, Reaction Cards", "not revealed yet")
+    state = apply(state, reveal("knight-6", "fencer-4"))
+    refused(state, reaction(0, "knight-7"), "2019 rulebook, Reaction Cards", "Knight 7 is not a reaction card")
+    refused(state, reaction(0, "press-on"), "Reaction Cards", "Press On is not a reaction card")
+    refused(state, reaction(1, "second-wind"), "Reaction Cards", "not a card of Bob's deck")
+    state = apply(state, maneuver(0, "press-on"))  # the round is resolved
+    refused(state, reaction(1, "parry"), "2019 rulebook, Reaction Cards", "already resolved")
+    state = play(duel(game), reveal("knight-6", "fencer-4"), reaction(0, "second-wind"))
+    refused(state, reaction(0, "second-wind"), "Reaction Cards", "Second Wind was already played")
+
+
+def test_play_order_does_not_matter__2019_multiple_reactions(game):
+    start = apply(duel(game, "knight", "guardian"), reveal("knight-4", "guardian-4"))
+    one = play(start, reaction(0, "second-wind"), reaction(1, "brace"))
+    other = play(start, reaction(1, "brace"), reaction(0, "second-wind"))
+    assert one.contest == other.contest
+    assert (one.contest.winner, one.contest.how, one.contest.powers) == (None, "tie", [5, 5])
+
+
+# --- Maneuvers ----------------------------------------------------------------------------
+
+
+def test_maneuver_only_by_the_winner_and_it_affects_the_next_round__2019_maneuvers(game):
+    state = apply(duel(game), reveal("knight-8", "fencer-3"))
+    refused(state, maneuver(1, "advance"), "2019 rulebook, Maneuvers", "Bob did not win round 1; Ann did")
+    refused(state, maneuver(0, "second-wind"), "Maneuvers", "Second Wind is not a maneuver card")
+    state = apply(state, maneuver(0, "press-on"))
+    # the round is resolved as it stood; the maneuver joins the winner's score pile
+    assert state.phase == "resolved" and state.contest.powers == [8, 3]
+    assert sorted(state.score_piles[0]) == ["fencer-3", "knight-8", "press-on"]
+    assert state.first_blood_side == 0
+    state = play(state, NEXT, reveal("knight-4", "fencer-6"))
+    # 4 loses to 6 by Overpower; with Press On's +1 it is 5 and undercuts the 6
+    assert (state.contest.winner, state.contest.how, state.contest.powers) == (0, "undercut", [5, 6])
+    state = play(state, NEXT, reveal("knight-3", "fencer-8"))
+    assert state.contest.powers == [3, 8]  # only for one round
+
+
+def test_no_maneuver_after_a_tie__2019_maneuvers(game):
+    state = apply(duel(game), reveal("knight-5", "fencer-5"))
+    refused(state, maneuver(0, "press-on"), "2019 rulebook, Maneuvers", "round 1 has no winner (a tie)")
+    refused(duel(game), maneuver(0, "press-on"), "Maneuvers", "not been revealed yet")
+
+
+def test_reaction_or_maneuver_readied_normally_has_power_0_and_no_effect__2019(game):
+    # Second Wind readied: power 0 (not +1), and 0 cannot undercut the 1.
+    contest = apply(duel(game), reveal("second-wind", "fencer-1")).contest
+    assert (contest.powers, contest.winner) == ([0, 1], 1)
+    assert "Second Wind was readied normally: power 0, no effect" in contest.notes
+    # Smoke Bomb readied normally: no -2 for the opponent next round.
+    state = play(duel(game, "knight", "trickster"), reveal("knight-8", "smoke-bomb"), NEXT)
+    assert state.modifiers == []
+    assert apply(state, reveal("knight-5", "trickster-6")).contest.powers == [5, 6]
+
+
+def test_unfulfilled_action_has_power_0__2019_unfulfilled_condition(game):
+    # Bulwark wins if the opposing power is 3 or less.
+    contest = apply(duel(game, "guardian", "knight"), reveal("bulwark", "knight-3")).contest
+    assert (contest.winner, contest.how) == (0, "forced")
+    contest = apply(duel(game, "guardian", "knight"), reveal("bulwark", "knight-5")).contest
+    assert (contest.winner, contest.how, contest.powers) == (1, "overpower", [0, 5])
+    assert "Bulwark's win condition is unfulfilled: power 0" in contest.notes
+
+
+# --- Complex Resolutions --------------------------------------------------------------------
+
+
+def test_cornered_prey_vs_stunning_blow__2019_complex_resolutions(game):
+    # Without Cornered Prey: the Hunter's 5 undercuts Stunning Blow's 6, and the blow's -1
+    # carries into the next round.
+    plain = play(duel(game, "hunter", "brute"), reveal("hunter-5", "stunning-blow"), NEXT)
+    assert [(m.side, m.amount) for m in plain.modifiers] == [(0, -1)]
+    # Moving cards comes first: the blow goes to the tie pool and its -1 never happens.
+    state = play(duel(game, "hunter", "brute"), reveal("hunter-5", "stunning-blow"), reaction(0, "cornered-prey"))
+    assert state.contest.moved == [False, True] and state.contest.powers == [5, 0]
+    assert state.contest.next_round == []
+    state = apply(state, NEXT)
+    assert state.modifiers == []
+    assert sorted(state.score_piles[0]) == ["cornered-prey", "hunter-5", "stunning-blow"]
+
+
+def test_en_garde_vs_stalwart_loss_beats_tie__2019_complex_resolutions(game):
+    state = apply(duel(game, "knight", "guardian"), reveal("en-garde", "guardian-1"))
+    assert (state.contest.winner, state.contest.how) == (None, "forced")
+    state = apply(state, reaction(1, "stalwart"))
+    assert (state.contest.winner, state.contest.how) == (1, "forced")
+    assert "a loss beats En Garde: loss beats tie beats win" in state.contest.notes
+
+
+def test_forced_loss_beats_a_met_win_condition__2019_complex_resolutions(game):
+    # Snare wins against a power of 7 or more: a forced win for the Hunter ...
+    state = play(duel(game, "hunter", "guardian"), reveal("snare", "guardian-9"))
+    assert (state.contest.winner, state.contest.how) == (0, "forced")
+    # ... but Stalwart makes the Hunter lose, and a loss beats a win.
+    state = apply(state, reaction(1, "stalwart"))
+    assert (state.contest.winner, state.contest.how) == (1, "forced")
+
+
+def test_brutal_strike_wins_against_parry__2019_complex_resolutions(game):
+    # Brutal Strike's condition (a tie) is unfulfilled against a 5: power 0, it loses.
+    state = apply(duel(game, "brute", "fencer"), reveal("brutal-strike", "fencer-5"))
+    assert (state.contest.winner, state.contest.powers) == (1, [0, 5])
+    # Parry forces a tie, but Brutal Strike wins against ties.
+    state = apply(state, reaction(1, "parry"))
+    assert (state.contest.winner, state.contest.how) == (0, "wins_against_ties")
+    assert "Brutal Strike wins against ties" in state.contest.notes
+
+
+def test_wins_against_ties_on_a_plain_tie(game):
+    contest = apply(duel(game, "guardian", "knight"), reveal("hold-the-line", "knight-4")).contest
+    assert (contest.winner, contest.how) == (0, "wins_against_ties")
+
+
+def test_cannot_beats_can__lance_charge_cannot_be_undercut__2019_complex_resolutions(game):
+    # A 6 would undercut a plain 7 ...
+    assert apply(duel(game, "knight", "guardian"), reveal("knight-7", "guardian-6")).contest.winner == 1
+    # ... but Lance Charge cannot be undercut: the "cannot" beats the undercut's "can".
+    contest = apply(duel(game, "knight", "guardian"), reveal("lance-charge", "guardian-6")).contest
+    assert (contest.winner, contest.how) == (0, "overpower")
+    assert "Lance Charge cannot be undercut" in contest.notes
+
+
+# --- Scoring and the end of the game --------------------------------------------------------
+
+
+def test_boast_card_is_worth_2_in_any_score_pile__2019_bonus_points(game):
+    state = play(duel(game), reveal("knight-3", "fencer-boast"), NEXT)  # 3 vs 0: Ann wins
+    assert state.score(0) .model_dump() == {"cards": 2, "boast_bonus": 1, "first_blood": 2,
+                                            "finisher": 0, "total": 5}
+
+
+def knight_sweeps_fencer() -> list[dict]:
+    """12 rounds in which the Knight wins 9, ties with En Garde, loses one and ties the last."""
+    pairs = [("knight-8", "fencer-1"), ("lance-charge", "fencer-boast"), ("knight-7", "fencer-2"),
+             ("knight-6", "fencer-3"), ("knight-5", "fencer-6"), ("knight-4", "fencer-5"),
+             ("knight-3", "fencer-4"), ("knight-2", "parry"), ("knight-boast", "feint"),
+             ("en-garde", "fencer-8"), ("second-wind", "riposte"), ("press-on", "advance")]
+    return [e for a, b in pairs for e in (reveal(a, b), NEXT)]
+
+
+def test_complete_game_with_tie_on_the_last_round__2019_ending_the_game(game):
+    state = play(duel(game), *knight_sweeps_fencer()[:-2])
+    assert state.round == 12 and state.tie_pool == []
+    state = play(state, reveal("press-on", "advance"))
+    assert (state.contest.winner, state.contest.powers) == (None, [0, 0])
+    state = apply(state, NEXT)
+    assert state.phase == "over"
+    # The last contest tied: its cards count for nobody and nobody takes the Finisher.
+    assert sorted(state.uncounted) == ["advance", "press-on"] and state.finisher_side is None
+    knight, fencer = state.results[-1].scores
+    # Knight: 9 rounds won = 18 cards, both boast cards (+2), First Blood (+2).
+    assert knight.model_dump() == {"cards": 18, "boast_bonus": 2, "first_blood": 2, "finisher": 0, "total": 22}
+    # Fencer: round 11 won with the tie pool of round 10 = 4 cards.
+    assert fencer.model_dump() == {"cards": 4, "boast_bonus": 0, "first_blood": 0, "finisher": 0, "total": 4}
+    result = outcome(state)
+    assert (result.finished, result.winners, result.scores) == (True, [0], [22.0, 4.0])
+    assert result.summary == "Ann wins: 22 to 4 points"
+    refused(state, reveal("knight-5", "fencer-5"), "2019 rulebook, Ending the Game", "the match is over")
+    refused(state, NEXT, "Ending the Game", "the match is over")
+
+
+def test_tie_pool_is_not_counted_after_a_tied_last_round__2019_tie_on_last_round(game):
+    state = play(duel(game), *knight_sweeps_fencer()[:18])  # 9 rounds, all the Knight's
+    state = play(state, reveal("second-wind", "riposte"), NEXT)  # 0 vs 2: Fencer
+    state = play(state, reveal("en-garde", "fencer-8"), NEXT)  # forced tie
+    assert state.tie_pool == ["en-garde", "fencer-8"]
+    state = play(state, reveal("press-on", "advance"), NEXT)  # 0 vs 0: the last round ties
+    assert state.phase == "over" and state.finisher_side is None
+    assert sorted(state.uncounted) == ["advance", "en-garde", "fencer-8", "press-on"]
+    assert state.results[-1].scores[1].total == 2
+
+
+def test_winner_of_the_last_contest_takes_the_finisher__2019_bonus_points(game):
+    state = play(duel(game), *knight_sweeps_fencer()[:18])  # 9 rounds, all the Knight's
+    state = play(state, reveal("en-garde", "fencer-8"), NEXT, reveal("press-on", "advance"), NEXT)
+    assert len(state.tie_pool) == 4  # two tied rounds
+    state = play(state, reveal("second-wind", "riposte"), NEXT)  # the last round: Fencer 2 vs 0
+    assert state.phase == "over" and state.finisher_side == 1 and state.uncounted == []
+    assert state.results[-1].scores[1].model_dump() == {"cards": 6, "boast_bonus": 0, "first_blood": 0,
+                                                       "finisher": 2, "total": 8}
+
+
+def test_leftover_cards_go_to_the_player_who_ran_out__2019_leftover_cards(game):
+    # Ann spends two extra cards on reactions; she runs out with Bob holding 2 cards.
+    events = knight_sweeps_fencer()[:14]  # 7 rounds: Ann has 5 cards left, Bob 5
+    state = play(duel(game), *events)
+    state = play(state, reveal("knight-2", "fencer-8"), reaction(0, "second-wind"))  # 3 vs 8: Bob
+    state = play(state, NEXT, reveal("knight-boast", "parry"), NEXT)  # 1 vs 0: Ann
+    state = play(state, reveal("en-garde", "feint"), NEXT)  # forced tie
+    assert state.hands == [["press-on"], ["riposte", "advance"]]
+    last = play(state, reveal("press-on", "riposte"))  # 0 vs 2: Bob wins; Ann is out
+    line = describe(last, NEXT)
+    state = apply(last, NEXT)
+    assert state.phase == "over"
+    result = state.results[-1]
+    assert (result.leftover, result.leftover_to) == (1, 0)
+    assert "advance" in state.score_piles[0] and state.finisher_side == 1
+    assert sum(len(p) for p in state.score_piles) + len(state.uncounted) == 24
+    assert "1 leftover card goes to Ann" in line and "Game 1 over: Ann " in line
+
+
+# --- Matches ------------------------------------------------------------------------------
+
+
+def concede(state: State, winner: int) -> State:
+    """Play the current game out so that side ``winner`` wins it: each round the loser
+    readies their weakest card (actions last) and the winner a card that beats it, if any."""
+    def weakness(card_id):
+        card = state.cards[card_id]
+        return (card.kind == "action", -1 if card.power is None else card.power)
+
+    games = len(state.results)
+    while len(state.results) == games:
+        weak = min(state.hands[state.active[1 - winner]], key=weakness)
+        tries = [apply(state, reveal(*([c, weak] if winner == 0 else [weak, c])))
+                 for c in state.hands[state.active[winner]]]
+        state = apply(next((t for t in tries if t.contest.winner == winner), tries[-1]), NEXT)
+    assert state.results[-1].winner == winner
+    return state
+
+
+def test_best_of_three_stops_when_decided__2017_ending_the_game(game):
+    state = duel(game, match_length=3)
+    state = concede(state, winner=0)
+    assert (state.phase, state.game, state.games_won) == ("pick", 2, [1, 0])
+    assert state.results[0].winner == 0 and outcome(state).scores == [1.0, 0.0]
+    refused(state, reveal("knight-5", "fencer-5"), "2019 rulebook, Setup", "not picked yet")
+    # "best of 3 ... with the same or different decks": new picks for game 2
+    state = play(state, pick(0, "fencer"), pick(1, "knight"))
+    assert state.hands[0] == state.decks["fencer"].cards and state.score_piles == [[], []]
+    assert state.first_blood_side is None and state.round == 1
+    state = concede(state, winner=0)
+    assert state.phase == "over" and state.games_won == [2, 0] and len(state.results) == 2
+    result = outcome(state)
+    assert (result.winners, result.score_label) == ([0], "Games won")
+    assert result.summary == "Ann wins the match 2–0 in games"
+
+
+def test_best_of_five_plays_on_while_the_trailer_can_catch_up(game):
+    state = duel(game, match_length=5)
+    for winner in (0, 0, 1):
+        state = concede(state, winner=winner)
+        state = play(state, pick(0, "knight"), pick(1, "fencer"))
+    state = concede(state, winner=0)
+    assert state.phase == "over" and state.games_won == [3, 1]
+
+
+# --- Tag team -----------------------------------------------------------------------------
+
+
+def tag_table(game, edition: str = "2019") -> State:
+    state = new_state(["Ann", "Bob", "Cid", "Dee"], Options(tag_team=True, edition=edition), game)
+    return play(state, pick(0, "knight"), pick(1, "fencer"), pick(2, "guardian"), pick(3, "hunter"))
+
+
+def test_tag_team_losing_team_swaps_and_both_swap_on_a_tie__2019_appendix_ii(game):
+    state = tag_table(game)
+    assert state.active == [0, 1] and state.side_name(0) == "Ann & Cid"
+    refused(state, pick(0, "brute"), "Setup", "under way")
+    state = play(state, reveal("knight-8", "fencer-1"), NEXT)  # Ann & Cid win
+    assert state.active == [0, 3] and state.score_piles[0] == ["knight-8", "fencer-1"]
+    refused(state, reveal("knight-5", "fencer-5"), "2019 rulebook, How to Play", "not a card of Dee's deck")
+    state = play(state, reveal("knight-5", "hunter-5"), NEXT)  # tie: both teams swap
+    assert state.active == [2, 1]
+    state = play(state, reveal("guardian-9", "fencer-2"))
+    # either player of a team may play reactions and maneuvers (2019 "any time")
+    state = play(state, reaction(3, "pounce"), maneuver(0, "press-on"))
+    assert state.phase == "resolved" and [p.seat for p in state.reactions] == [3]
+    # effects on you also affect your partner: Ann's Press On helps the team's next player
+    assert [(m.side, m.amount) for m in state.next_modifiers] == [(0, 1)]
+    state = apply(state, NEXT)
+    assert state.active == [2, 3] and [(m.side, m.amount) for m in state.modifiers] == [(0, 1)]
+    assert apply(state, reveal("guardian-3", "hunter-3")).contest.powers == [4, 3]
+    assert outcome(state).scores[0] == outcome(state).scores[2]
+
+
+@pytest.mark.parametrize("edition", ["2019", "2017"])
+def test_tag_team_partner_takes_over_and_the_game_ends_when_a_team_is_out(game, edition):
+    # 2017 Appendix III: swap active players if you run out of cards (we apply it to 2019 too).
+    state = tag_table(game, edition)
+    while state.phase == "ready":
+        state = play(state, reveal(state.hands[state.active[0]][0], state.hands[state.active[1]][0]), NEXT)
+    # one card per team per round: all 24 cards of each team were played, so partners took over
+    assert state.phase == "over" and state.round == 24
+    assert sum(len(p) for p in state.score_piles) + len(state.uncounted) == 48
+    result = outcome(state)
+    assert result.scores[0] == result.scores[2] and result.scores[1] == result.scores[3]
+    assert set(result.winners) in ({0, 2}, {1, 3}, set())
+
+
+def test_tag_in_with_a_tag_card__2017_appendix_iii(game):
+    state = tag_table(game, edition="2017")
+    assert state.tag_card == "tag" and state.tags_left == [3, 3, 3, 3]
+    state = apply(state, reveal("knight-2", "fencer-5"))
+    refused(state, reaction(2, "brace"), "2017 rulebook, Reactions", "Cid is not in this round's duel")
+    refused(state, {"type": "tag", "seat": 0, "card": "knight-7"}, "2017 rulebook, Appendix III: Tag Team",
+            "Ann is already duelling")
+    state = apply(state, {"type": "tag", "seat": 2, "card": "guardian-9"})
+    # Ann's card goes back to her hand; Cid's 9 replaces it; Bob & Dee score the Tag card
+    assert "knight-2" in state.hands[0] and "guardian-9" not in state.hands[2]
+    assert state.active == [2, 1] and state.readied == ["guardian-9", "fencer-5"]
+    assert state.score_piles[1] == ["tag"] and state.tags_left == [3, 3, 2, 3]
+    assert (state.contest.winner, state.contest.powers) == (0, [9, 5])
+    refused(state, {"type": "tag", "seat": 0, "card": "knight-7"}, "Appendix III", "already tagged this round")
+    state = apply(state, {"type": "tag", "seat": 3, "card": "hunter-6"})  # the other team may answer
+    assert state.contest.powers == [9, 6] and state.score_piles[0] == ["tag"]
+    state = apply(state, NEXT)
+    # no swap at the end of a 2017 round: the players who tagged in stay in
+    assert state.active == [2, 3]
+    assert sorted(state.score_piles[0]) == ["guardian-9", "hunter-6", "tag"] and state.score(1).cards == 1
+    refused(tag_table(game), {"type": "tag", "seat": 2, "card": "guardian-9"}, "2019 rulebook, Appendix II",
+            "only in the 2017 tag team")
+
+
+def test_three_tag_cards_each__2017_appendix_iii(game):
+    state = tag_table(game, edition="2017")
+    for _ in range(6):  # Cid and Ann tag in by turns: 3 Tag cards each
+        state = play(state, reveal(state.hands[state.active[0]][0], state.hands[state.active[1]][0]))
+        resting = 2 if state.active[0] == 0 else 0
+        state = play(state, {"type": "tag", "seat": resting, "card": state.hands[resting][0]}, NEXT)
+    assert state.tags_left == [0, 3, 0, 3] and state.score_piles[1].count("tag") == 6
+    state = apply(state, reveal(state.hands[state.active[0]][0], state.hands[state.active[1]][0]))
+    refused(state, {"type": "tag", "seat": 2, "card": state.hands[2][0]}, "2017 rulebook, Appendix III",
+            "Cid has no Tag cards left")
+
+
+# --- Engine contract ----------------------------------------------------------------------
+
+
+def scenario_states(game) -> list[State]:
+    state = new_state(scenario.PLAYERS, Options.model_validate(scenario.OPTIONS), game)
+    states = [state]
+    for event in scenario.EVENTS:
+        state = apply(state, EVENT_ADAPTER.validate_python(event))
+        states.append(state)
+    return states
+
+
+def test_scenario_plays_to_its_winners(game):
+    final = scenario_states(game)[-1]
+    result = outcome(final)
+    assert result.finished and result.winners == scenario.WINNERS
+    assert result.scores == [24.0, 6.0]
+
+
+def test_scenario_illegal_event_is_refused(game):
+    index, event, words = scenario.ILLEGAL
+    state = scenario_states(game)[index]
+    with pytest.raises(RuleError) as info:
+        apply(state, event)
+    assert words in str(info.value)
+
+
+def test_apply_never_mutates_and_states_round_trip_through_json(game):
+    states = scenario_states(game)
+    for state, event in zip(states, scenario.EVENTS):
+        before = state.model_dump(mode="json")
+        apply(state, event)
+        describe(state, event)
+        assert state.model_dump(mode="json") == before
+    tagged = apply(tag_table(game, "2017"), reveal("knight-2", "fencer-5"))
+    drafting = new_state(["Ann", "Bob"], Options(draft=True), eight_decks(game))
+    for state, event in ((tagged, {"type": "tag", "seat": 2, "card": "guardian-9"}),
+                         (drafting, {"type": "ban_deck", "seat": 0, "deck": "knight"})):
+        before = state.model_dump(mode="json")
+        after = apply(state, event)
+        assert state.model_dump(mode="json") == before and after != state
+        states += [state, after]
+    for state in states:
+        assert State.model_validate(state.model_dump(mode="json")) == state
+
+
+def test_describe_gives_one_readable_line(game):
+    states = scenario_states(game)
+    lines = [describe(s, e) for s, e in zip(states, scenario.EVENTS)]
+    assert lines[0] == "Ann took The Knight"
+    assert lines[1] == "Bob took The Fencer; game 1 begins"
+    assert lines[2] == ("Round 1: Ann revealed Knight 5, Bob revealed Fencer 5 – "
+                        "tie (Ann 5, Bob 5): cards to the tie pool")
+    assert lines[5] == "Ann played Second Wind (reaction): now Ann wins by Undercut (Ann 3, Bob 4)"
+    assert "Ann takes First Blood" in lines[6]
+    assert all("\n" not in line for line in lines)
+
+
+# --- Page partial -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def jinja(game):
+    from companion import create_app
+    return create_app({"TESTING": True}).jinja_env
+
+
+class _Table:
+    def __init__(self, state: State):
+        self.players = state.players
+        self.options = state.options.model_dump(mode="json")
+        self.code = "ABCD"
+
+
+def render(jinja, state: State) -> str:
+    return jinja.get_template("tables/cartisora.html").render(
+        table=_Table(state), state=state, outcome=outcome(state), post_url="/t/ABCD/events")
+
+
+def test_page_renders_every_scenario_state(jinja, game):
+    for state in scenario_states(game):
+        html = render(jinja, state)
+        assert ('action="/t/ABCD/events"' in html) != outcome(state).finished
+    first = render(jinja, scenario_states(game)[0])
+    assert 'value="pick_deck"' in first and "The Knight" in first
+    revealed = render(jinja, scenario_states(game)[3])
+    assert 'value="reaction"' in revealed and 'value="next_round"' in revealed
+    assert "Tie pool" in revealed
+    final = render(jinja, scenario_states(game)[-1])
+    assert "Game 1: Ann wins" in final and "<strong>24</strong>" in final and 'value="reveal"' not in final
+    assert "1 leftover card went to Bob" in final
+    assert "First Blood" in final and "Finisher" in final
+
+
+def test_page_renders_draft_and_tag_team(jinja, game):
+    html = render(jinja, new_state(["Ann", "Bob"], Options(draft=True), eight_decks(game)))
+    assert 'value="ban_deck"' in html and 'value="pick_deck"' not in html
+    tag = apply(tag_table(game, "2017"), reveal("knight-2", "fencer-5"))
+    html = render(jinja, tag)
+    assert 'value="tag"' in html and "Ann &amp; Cid" in html
