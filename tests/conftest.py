@@ -103,6 +103,8 @@ def database_url(request, tmp_path):
         return
     base = _postgres_url()
     if not base:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must provide PostgreSQL: .ci/run starts a server and sets {POSTGRES_ENV}")
         pytest.skip(f"set {POSTGRES_ENV} to run the PostgreSQL variant (.ci/run does)")
     from sqlalchemy import create_engine, text
 

@@ -31,6 +31,10 @@ Readings of ours where the rulebooks are silent (each also said where it is appl
   pile of the player who ran out (the reading the card data's rulings state).
 - A match of ``match_length`` 3 or 5 games ends as soon as the leader cannot be caught, or
   after ``match_length`` games; the rulebook's one "match" (2017) is one game here.
+- A maneuver played in the last round has no next round to affect (the card data's
+  ruling: it does nothing); its card still joins the score pile.
+- First Blood goes to the first player to win a contest, even after a tied first round
+  (2019 Bonus Points; Round Result speaks only of the first round), as the card data rules.
 - 2017 "Ready Face Up": a card an effect makes a player ready face up cannot be swapped
   willingly. No card in the database makes anyone ready face up, so nothing is enforced.
 
@@ -42,7 +46,8 @@ both teams on a tie; either player of a team may play reactions and maneuvers (o
 of "any time"). 2017 (Appendix III): each player has the data's Tag cards (3); the resting
 partner tags in as a reaction (event ``tag``): the active partner's card goes back to their
 hand, the tagger's card replaces it, the other team scores the Tag card; once per team per
-round. Both editions: a player out of cards hands over to their partner; the game ends
+round. Tag cards are not part of a hand: they are never readied, and unused ones score
+nothing. Both editions: a player out of cards hands over to their partner; the game ends
 when a whole team is out of cards.
 """
 
@@ -785,6 +790,7 @@ def _replace(items: list, index: int, value: object) -> list:
 
 
 def _pick_deck(state: State, event: PickDeck) -> State:
+    """Each player takes their own deck; the game starts once all have (2019 Setup)."""
     edition = state.options.edition
     _check_seat(state, event.seat)
     name = state.players[event.seat]
@@ -853,6 +859,7 @@ def _ban_deck(state: State, event: BanDeck) -> State:
 
 
 def _reveal(state: State, event: Reveal) -> State:
+    """Both readied cards, from the active players' hands (2019 How to Play)."""
     edition = state.options.edition
     if state.phase in ("react", "resolved"):
         raise RuleError(_rule(edition, "round", "each round both players ready one card and reveal it"),
@@ -870,6 +877,7 @@ def _reveal(state: State, event: Reveal) -> State:
 
 
 def _reaction(state: State, event: Reaction) -> State:
+    """A reaction between the reveal and the resolution (2019 Reaction Cards)."""
     edition = state.options.edition
     _check_seat(state, event.seat)
     rule = _rule(edition, "reaction", "reactions are played after both readied cards are revealed "
@@ -895,6 +903,7 @@ def _reaction(state: State, event: Reaction) -> State:
 
 
 def _tag(state: State, event: Tag) -> State:
+    """The resting partner tags in (2017 Appendix III: Tag Team)."""
     edition = state.options.edition
     _check_seat(state, event.seat)
     rule = _rule(edition, "tag", "the resting partner tags in as a reaction with a Tag card (3 each), "
@@ -928,6 +937,8 @@ def _tag(state: State, event: Tag) -> State:
 
 
 def _maneuver(state: State, event: Maneuver) -> State:
+    """The winner's maneuver: resolves the round if needed; its effect waits for the next
+    round and the card joins its player's score pile (2019 Maneuvers; our reading)."""
     edition = state.options.edition
     _check_seat(state, event.seat)
     rule = _rule(edition, "maneuver", "a maneuver is played by the winner after winning a round; "
@@ -960,6 +971,9 @@ def _maneuver(state: State, event: Maneuver) -> State:
 
 
 def _next_round(state: State, event: NextRound) -> State:
+    """Resolve the round if needed, swap tag-team players (2019 Appendix II: the losing team,
+    both on a tie; either edition: a player out of cards hands over), then start the next
+    round or end the game when a side is out of cards (2019 Ending the Game)."""
     edition = state.options.edition
     if state.phase not in ("react", "resolved"):
         raise RuleError(_rule(edition, "round", "a round ends after both cards are revealed and resolved"),
@@ -971,8 +985,7 @@ def _next_round(state: State, event: NextRound) -> State:
     active = list(state.active)
     if state.options.tag_team:
         if edition == "2019" and contest.how != "nullified":
-            swapping = [s for s in (0, 1) if contest.winner is None or contest.winner != s]
-            for side in swapping:
+            for side in (s for s in (0, 1) if s != contest.winner):
                 partner = active[side] + 2 if active[side] < 2 else active[side] - 2
                 if state.hands[partner]:
                     active[side] = partner
