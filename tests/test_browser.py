@@ -5,7 +5,9 @@ sees it within about two seconds. Screenshots are saved under ``test-artifacts/`
 from __future__ import annotations
 
 import importlib
+import json
 import os
+import urllib.request
 import shutil
 import threading
 from pathlib import Path
@@ -42,6 +44,7 @@ def browser():
         pytest.skip("no Chromium here; `apt-get install chromium` to run the browser test")
     from playwright.sync_api import sync_playwright
 
+    ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=path, args=[
             "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -101,7 +104,6 @@ def fill_event_form(page, event: dict) -> None:
 
 
 def test_two_phones_join_one_table_and_see_each_others_entries(browser, server):
-    ARTIFACTS.mkdir(exist_ok=True)
     s = importlib.import_module(f"scenarios_{GAME}")
     phone_a = browser.new_context(**PHONE).new_page()
     phone_b = browser.new_context(**PHONE).new_page()
@@ -149,3 +151,31 @@ def test_two_phones_join_one_table_and_see_each_others_entries(browser, server):
         assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
     phone_a.screenshot(path=str(ARTIFACTS / "phone-a.png"), full_page=True)
     phone_b.screenshot(path=str(ARTIFACTS / "phone-b.png"), full_page=True)
+
+
+
+def _api(server: str, path: str, body: dict) -> dict:
+    request = urllib.request.Request(f"{server}{path}", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)
+
+
+@pytest.mark.parametrize("game", ["carpe_cras", "cartisora", "cahrd", "carpe_diem"])
+def test_every_game_page_fits_a_360_px_phone(browser, server, game):
+    """Mid-game and finished, each game's page is no wider than a small phone, and its buttons
+    are big enough to tap (at least 40 px high)."""
+    s = importlib.import_module(f"scenarios_{game}")
+    table = _api(server, "/api/tables", {"game": game, "players": s.PLAYERS, "options": s.OPTIONS})
+    page = browser.new_context(viewport={"width": 360, "height": 780}).new_page()
+    for upto in (len(s.EVENTS) // 2, len(s.EVENTS)):
+        done = 0 if upto == len(s.EVENTS) // 2 else len(s.EVENTS) // 2
+        for event in s.EVENTS[done:upto]:
+            _api(server, f"/api/tables/{table['code']}/events", event)
+        page.goto(f"{server}/t/{table['token']}")
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 360, (game, upto)
+        heights = page.evaluate("[...document.querySelectorAll('#live button')]"
+                                ".filter(b => b.offsetParent).map(b => b.getBoundingClientRect().height)")
+        assert all(h >= 40 for h in heights), (game, heights)
+    assert page.locator("#result").is_visible()
+    page.screenshot(path=str(ARTIFACTS / f"{game}-finished-360.png"), full_page=True)

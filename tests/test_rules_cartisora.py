@@ -323,7 +323,7 @@ def test_no_maneuver_after_a_tie__2019_maneuvers(game):
     refused(duel(game), maneuver(0, "press-on"), "Maneuvers", "not been revealed yet")
 
 
-def test_reaction_or_maneuver_readied_normally_has_power_0_and_no_effect__2019(game):
+def test_readied_normally_power_0_no_effect__2019_reaction_or_maneuvers_played_normally(game):
     # Second Wind readied: power 0 (not +1), and 0 cannot undercut the 1.
     contest = apply(duel(game), reveal("second-wind", "fencer-1")).contest
     assert (contest.powers, contest.winner) == ([0, 1], 1)
@@ -387,7 +387,7 @@ def test_brutal_strike_wins_against_parry__2019_complex_resolutions(game):
     assert "Brutal Strike wins against ties" in state.contest.notes
 
 
-def test_wins_against_ties_on_a_plain_tie(game):
+def test_wins_against_ties_on_a_plain_tie__2019_complex_resolutions(game):
     contest = apply(duel(game, "guardian", "knight"), reveal("hold-the-line", "knight-4")).contest
     assert (contest.winner, contest.how) == (0, "wins_against_ties")
 
@@ -517,7 +517,7 @@ def test_best_of_three_stops_when_decided__2017_ending_the_game(game):
     assert result.summary == "Ann wins the match 2–0 in games"
 
 
-def test_best_of_five_plays_on_while_the_trailer_can_catch_up(game):
+def test_best_of_five_plays_on_while_the_trailer_can_catch_up__2017_ending_the_game(game):
     state = duel(game, match_length=5)
     for winner in (0, 0, 1):
         state = concede(state, winner=winner)
@@ -556,7 +556,7 @@ def test_tag_team_losing_team_swaps_and_both_swap_on_a_tie__2019_appendix_ii(gam
 
 
 @pytest.mark.parametrize("edition", ["2019", "2017"])
-def test_tag_team_partner_takes_over_and_the_game_ends_when_a_team_is_out(game, edition):
+def test_partner_takes_over_and_the_game_ends_when_a_team_is_out__2017_appendix_iii(game, edition):
     # 2017 Appendix III: swap active players if you run out of cards (we apply it to 2019 too).
     state = tag_table(game, edition)
     while state.phase == "ready":
