@@ -4,6 +4,7 @@ sees it within about two seconds. Screenshots are saved under ``test-artifacts/`
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
@@ -53,15 +54,24 @@ def browser():
         browser.close()
 
 
-@pytest.fixture
-def server(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'companion.sqlite'}"})
+@contextlib.contextmanager
+def running_server(database_url: str):
+    """A real HTTP server for the companion on a free loopback port; yields its base URL."""
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url})
     srv = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{srv.server_port}"
-    srv.shutdown()
-    app.extensions["companion.tables"].store.dispose()
+    try:
+        yield f"http://127.0.0.1:{srv.server_port}"
+    finally:
+        srv.shutdown()
+        app.extensions["companion.tables"].store.dispose()
+
+
+@pytest.fixture
+def server(tmp_path):
+    with running_server(f"sqlite:///{tmp_path / 'companion.sqlite'}") as base:
+        yield base
 
 
 def event_form(page, event: dict):
@@ -179,3 +189,36 @@ def test_every_game_page_fits_a_360_px_phone(browser, server, game):
         assert all(h >= 40 for h in heights), (game, heights)
     assert page.locator("#result").is_visible()
     page.screenshot(path=str(ARTIFACTS / f"{game}-finished-360.png"), full_page=True)
+
+
+@pytest.mark.parametrize("game", ["carpe_cras", "cartisora", "cahrd", "carpe_diem"])
+def test_a_whole_game_played_through_the_page_survives_a_restart(browser, tmp_path, game):
+    """Start from the phone, enter every scenario event through the page's own forms, see the
+    result; then restart the server on the same database and find the finished table intact."""
+    s = importlib.import_module(f"scenarios_{game}")
+    db_url = f"sqlite:///{tmp_path / 'companion.sqlite'}"
+    page = browser.new_context(**PHONE).new_page()
+    with running_server(db_url) as base:
+        page.goto(f"{base}/tables/new/{game}")
+        seats = page.locator('input[name="players[]"]')
+        for i, name in enumerate(s.PLAYERS):
+            seats.nth(i).fill(name)
+        for key, value in s.OPTIONS.items():
+            field = page.locator(f'[name="{key}"]')
+            if field.evaluate("e => e.tagName") == "SELECT":
+                field.select_option(str(value).lower() if isinstance(value, bool) else str(value))
+            else:
+                field.fill(str(value))
+        page.get_by_role("button", name="Start the table").click()
+        page.wait_for_url("**/t/*")
+        table_url = page.url
+        for n, event in enumerate(s.EVENTS, start=1):
+            fill_event_form(page, event)
+            page.wait_for_selector(f'#live[data-version="{n}"]')
+        assert page.locator("#result").is_visible()
+        result = page.locator("#result").inner_text()
+    with running_server(db_url) as base:
+        page.goto(table_url.replace(table_url.split("/t/")[0], base))
+        assert page.locator("#result").inner_text() == result
+        assert page.locator("#live").get_attribute("data-version") == str(len(s.EVENTS))
+    page.screenshot(path=str(ARTIFACTS / f"{game}-played-through.png"), full_page=True)
