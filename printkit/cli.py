@@ -1,4 +1,4 @@
-"""The ``printkit`` command: ``build``, ``validate`` and ``site``."""
+"""The ``printkit`` command: ``build``, ``validate``, ``calibration`` and ``site``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ import click
 from card_data.problems import Problem
 from printkit.build import BuildOptions, build
 from printkit.config import ConfigError, resolve_base_url
+from printkit.designer_cli import import_cmd, tts_cmd
 from printkit.paper import PAPERS, paper_by_name
+from printkit.render import write_atomically
 
 DATA_OPTION = click.option("--data", "data_dir", type=click.Path(path_type=Path, file_okay=False),
                            default=None, help="Card database folder (one sub-folder per game). Default: the bundled one.")
@@ -54,6 +56,30 @@ def _base_url(value: str | None):
     return base
 
 
+class BackOffset(click.ParamType):
+    """``X,Y`` in millimetres, each may be negative or fractional, e.g. ``1.5,-0.8``."""
+
+    name = "X,Y"
+
+    def convert(self, value, param, ctx) -> tuple[float, float]:
+        if isinstance(value, tuple):
+            return value
+        parts = str(value).split(",")
+        try:
+            if len(parts) != 2:
+                raise ValueError
+            x, y = (float(p) for p in parts)
+        except ValueError:
+            self.fail(f"{value!r} is not X,Y in millimetres (e.g. 1.5,-0.8)", param, ctx)
+        if not all(abs(v) <= 50 for v in (x, y)):
+            self.fail(f"{value!r}: a back offset beyond 50 mm is not printer drift", param, ctx)
+        return x, y
+
+
+PAPER_OPTION = click.option("--paper", type=click.Choice(sorted(PAPERS), case_sensitive=False), default="letter",
+                            show_default=True)
+
+
 @click.group()
 @click.version_option(package_name="printkit")
 def main() -> None:
@@ -65,27 +91,83 @@ def main() -> None:
 @DATA_OPTION
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output"),
               show_default=True, help="Where to write output/<game>/*.pdf.")
-@click.option("--paper", type=click.Choice(sorted(PAPERS), case_sensitive=False), default="letter", show_default=True)
+@PAPER_OPTION
 @click.option("--base-url", default=None, help="Where the QR codes point (the companion's address). "
               "Default: $PRINTKIT_BASE_URL, printkit.toml, or http://localhost:5000.")
-@click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
-              help="Flip edge of your duplex printer; 'none' writes the backs to a separate file.")
+@click.option("--duplex", type=click.Choice(["long", "short", "none", "fold"]), default="long", show_default=True,
+              help="Flip edge of your duplex printer; 'none' writes the backs to a separate file; 'fold' puts "
+              "each back beside its front, to fold over, for single-sided printers.")
+@click.option("--back-offset", type=BackOffset(), default="0,0", show_default=True,
+              help="Shift every back by X,Y mm (right, down, as seen on the back page) to cancel your "
+              "printer's duplex drift; read it off 'printkit calibration'.")
+@click.option("--cmyk", is_flag=True, help="Write colours as CMYK instead of RGB (for print shops).")
+@click.option("--deck", default=None, metavar="DECK",
+              help="Print only this deck list (a deck id or a deck-list YAML file), in its quantities.")
+@click.option("--scorepad-copies", type=click.IntRange(1, 500), default=1, show_default=True,
+              help="Pages of the Carpe Diem score pad.")
 def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path, paper: str, base_url: str | None,
-              duplex: str) -> None:
-    """Render card sheets (fronts and duplex backs, bleed, crop marks) for GAMES (default: all)."""
+              duplex: str, back_offset: tuple[float, float], cmyk: bool, deck: str | None,
+              scorepad_copies: int) -> None:
+    """Render GAMES (default: all): card sheets (fronts and backs, bleed, crop marks, SVG cut
+    files), reference cards, boards and mats, token sheets and the score pad."""
+    if duplex == "fold" and back_offset != (0.0, 0.0):
+        raise click.UsageError("--back-offset corrects duplex drift; fold-over sheets (--duplex fold) have none")
     base = _base_url(base_url)
-    options = BuildOptions(paper=paper_by_name(paper), base_url=base.url, duplex=duplex)
+    options = BuildOptions(paper=paper_by_name(paper), base_url=base.url, duplex=duplex, back_offset_mm=back_offset,
+                           cmyk=cmyk)
     try:
-        result = build(data_dir, out_dir, options, games, progress_factory=_progress_factory())
+        result = build(data_dir, out_dir, options, games, progress_factory=_progress_factory(), deck=deck,
+                       scorepad_copies=scorepad_copies)
     except (OSError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     if result.problems:
         _report(result.problems)
         click.echo("Nothing was written.", err=True)
         sys.exit(1)
+    for plan in result.plans:
+        click.echo(plan.summary(), err=True)
     for path in result.written:
         click.echo(str(path))
-    click.echo(f"Wrote {len(result.written)} PDF files; QR codes point at {base.url}/r/...", err=True)
+    pdfs = sum(1 for p in result.written if p.suffix == ".pdf")
+    cuts = len(result.written) - pdfs
+    click.echo(f"Wrote {pdfs} PDF files and {cuts} SVG cut files; QR codes point at {base.url}/r/...", err=True)
+
+
+@main.command("calibration")
+@PAPER_OPTION
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output"),
+              show_default=True, help="Where to write calibration.pdf.")
+@click.option("--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True,
+              help="Flip edge the registration test (pages 2-3) is read for.")
+@click.option("--game", default=None, help="Draw this game's card size (default: poker).")
+@DATA_OPTION
+def calibration_cmd(paper: str, out_dir: Path, duplex: str, game: str | None, data_dir: Path | None) -> None:
+    """Write calibration.pdf: 100 mm rulers and a card outline (print at 100 %), and a duplex
+    registration test whose reading is the --back-offset to build with."""
+    from card_data.problems import DatabaseError
+    from card_data.loader import load_database
+    from card_data.schemas.common import CardSize
+    from printkit.calibration import CalibrationError, calibration_pdf
+
+    size = CardSize()
+    if game is not None:
+        try:
+            db = load_database(data_dir)
+        except DatabaseError as exc:
+            _report(exc.problems)
+            sys.exit(1)
+        if game not in db.games:
+            raise click.UsageError(f"no such game {game!r} (have: {', '.join(db.games)})")
+        size = db.games[game].info.card_size
+    try:
+        data = calibration_pdf(paper_by_name(paper), size, duplex)
+        path = out_dir / "calibration.pdf"
+        write_atomically(path, data)
+    except (CalibrationError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(str(path))
+    click.echo("Print page 1 at actual size (100 %) and measure the rulers; print pages 2-3 double-sided "
+               "and read the --back-offset off the scales.", err=True)
 
 
 @main.command("validate")
@@ -129,6 +211,10 @@ def site_cmd(data_dir: Path | None, out_dir: Path, base_url: str | None) -> None
         raise click.ClickException(str(exc)) from None
     click.echo(f"Wrote {len(written)} files to {out_dir}; host that folder at {base.url} "
                f"(or pass --base-url) so the cards' QR codes find it.")
+
+
+main.add_command(import_cmd)
+main.add_command(tts_cmd)
 
 
 if __name__ == "__main__":

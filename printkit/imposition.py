@@ -4,10 +4,15 @@ All lengths in millimetres, measured from the page's top-left corner (y downward
 designer measures a printed sheet. Cards abut at their trim lines (a shared cut, so a
 3 x 3 grid of poker cards with bleed fits on Letter); the grid's outer edge gets the full
 bleed and the crop marks sit in the margin outside it, never touching a card.
+
+:func:`impose_most` fits as many cards as the paper takes; :func:`impose_fold` lays out
+fold-over pairs (front left, back right of a fold line down the page's middle) for printers
+without duplex.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
@@ -146,3 +151,126 @@ def impose(paper: Paper, card_w_mm: float, card_h_mm: float, bleed_mm: float,
             f"{cols} x {rows} cards of {card_w_mm} x {card_h_mm} mm with {bleed_mm} mm bleed and crop marks "
             f"do not fit on {paper.name} ({paper.width_mm} x {paper.height_mm} mm)")
     return imp
+
+
+def _fit(space_mm: float, card_mm: float) -> int:
+    # The epsilon keeps an exact fit from being lost to floating-point rounding.
+    return max(0, math.floor((space_mm + 1e-9) / card_mm))
+
+
+def _margin_mm(bleed_mm: float) -> float:
+    """Least room between a grid's trim and the paper edge: bleed, gap and a usable crop mark."""
+    return bleed_mm + CROP_MARK_GAP_MM + MIN_CROP_MARK_MM
+
+
+def impose_most(paper: Paper, card_w_mm: float, card_h_mm: float, bleed_mm: float) -> Imposition:
+    """The centred grid with the most portrait cards that fits ``paper`` (portrait) with bleed
+    and crop marks of at least ``MIN_CROP_MARK_MM``, columns and rows each maximised.
+
+    Raises ``ValueError`` naming the sizes if not even one card fits.
+    """
+    margin = _margin_mm(bleed_mm)
+    cols = _fit(paper.width_mm - 2 * margin, card_w_mm)
+    rows = _fit(paper.height_mm - 2 * margin, card_h_mm)
+    return impose(paper, card_w_mm, card_h_mm, bleed_mm, max(cols, 1), max(rows, 1))
+
+
+@dataclass(frozen=True)
+class FoldImposition:
+    """Fold-over pairs on one page, for printers without duplex.
+
+    The fold line runs down the middle of the page (``fold_x_mm``). Fronts form a grid of
+    ``cols`` x ``rows`` on the left half, their trims ending ``bleed_mm`` before the fold so
+    the front's and the back's bleed meet on it; each back sits at its front's mirror image
+    across the fold, so folding the sheet along the line puts every back behind its front
+    (as a long-edge duplex flip would). Crop marks lie outside both grids.
+    """
+
+    paper: Paper
+    card_w_mm: float
+    card_h_mm: float
+    cols: int
+    rows: int
+    bleed_mm: float
+
+    @property
+    def per_sheet(self) -> int:
+        return self.cols * self.rows
+
+    @property
+    def fold_x_mm(self) -> float:
+        return self.paper.width_mm / 2
+
+    @property
+    def grid_x_mm(self) -> float:
+        """Left edge of the fronts' trim grid."""
+        return self.fold_x_mm - self.bleed_mm - self.cols * self.card_w_mm
+
+    @property
+    def grid_y_mm(self) -> float:
+        return (self.paper.height_mm - self.rows * self.card_h_mm) / 2
+
+    def _mirror(self, r: Rect) -> Rect:
+        return Rect(self.paper.width_mm - r.x_mm - r.w_mm, r.y_mm, r.w_mm, r.h_mm)
+
+    def trim(self, slot: int) -> Rect:
+        """Trim box of the front in ``slot`` (0-based, row by row from the top left)."""
+        row, col = divmod(slot, self.cols)
+        return Rect(self.grid_x_mm + col * self.card_w_mm, self.grid_y_mm + row * self.card_h_mm,
+                    self.card_w_mm, self.card_h_mm)
+
+    def bleed_box(self, slot: int) -> Rect:
+        """Where the front may print: trim plus bleed on the grid's outer sides, the fold side included."""
+        row, col = divmod(slot, self.cols)
+        t = self.trim(slot)
+        left = self.bleed_mm if col == 0 else 0
+        right = self.bleed_mm if col == self.cols - 1 else 0
+        top = self.bleed_mm if row == 0 else 0
+        bottom = self.bleed_mm if row == self.rows - 1 else 0
+        return Rect(t.x_mm - left, t.y_mm - top, t.w_mm + left + right, t.h_mm + top + bottom)
+
+    def back_trim(self, slot: int) -> Rect:
+        """Trim box of the back of ``slot``: the front's trim mirrored across the fold line."""
+        return self._mirror(self.trim(slot))
+
+    def back_bleed_box(self, slot: int) -> Rect:
+        return self._mirror(self.bleed_box(slot))
+
+    def crop_marks(self) -> list[CropMark]:
+        """Crop marks above and below every vertical trim line of both halves, and left of the
+        fronts and right of the backs for every horizontal one; none in the fold gutter."""
+        marks: list[CropMark] = []
+        w = self.paper.width_mm
+        gx, gy = self.grid_x_mm, self.grid_y_mm
+        gh = self.rows * self.card_h_mm
+        start = self.bleed_mm + CROP_MARK_GAP_MM
+        top_len = min(CROP_MARK_LENGTH_MM, gy - start)
+        side_len = min(CROP_MARK_LENGTH_MM, gx - start)
+        for c in range(self.cols + 1):
+            for x in (gx + c * self.card_w_mm, w - gx - c * self.card_w_mm):
+                marks.append(CropMark(x, gy - start, x, gy - start - top_len))
+                marks.append(CropMark(x, gy + gh + start, x, gy + gh + start + top_len))
+        for r in range(self.rows + 1):
+            y = gy + r * self.card_h_mm
+            marks.append(CropMark(gx - start, y, gx - start - side_len, y))
+            marks.append(CropMark(w - gx + start, y, w - gx + start + side_len, y))
+        return marks
+
+
+def impose_fold(paper: Paper, card_w_mm: float, card_h_mm: float, bleed_mm: float) -> FoldImposition:
+    """Fold-over pairs of portrait cards on ``paper``, as many as fit, the sheet portrait or
+    landscape, whichever holds more pairs (portrait on a tie).
+
+    Raises ``ValueError`` naming the sizes if not even one pair fits.
+    """
+    margin = _margin_mm(bleed_mm)
+    best: FoldImposition | None = None
+    for sheet in (paper, paper.turned()):
+        cols = _fit(sheet.width_mm / 2 - bleed_mm - margin, card_w_mm)
+        rows = _fit(sheet.height_mm - 2 * margin, card_h_mm)
+        if cols * rows and (best is None or cols * rows > best.per_sheet):
+            best = FoldImposition(sheet, card_w_mm, card_h_mm, cols, rows, bleed_mm)
+    if best is None:
+        raise ValueError(f"a fold-over pair of {card_w_mm} x {card_h_mm} mm cards with {bleed_mm} mm bleed and "
+                         f"crop marks does not fit on {paper.name} ({paper.width_mm} x {paper.height_mm} mm)")
+    return best

@@ -263,6 +263,9 @@ def _style(region: TextRegion, size_pt: float) -> ParagraphStyle:
             name=f"s{len(_STYLE_CACHE)}", fontName=FONT_NAMES[region.font], fontSize=size_pt,
             leading=size_pt * region.leading, alignment=_ALIGN[region.align], textColor=region.color,
             spaceBefore=0, spaceAfter=0,
+            # No squeezing of spaces: a line reportlab squeezed would overrun the region edge,
+            # which fit_text rightly counts as not fitting and shrinks further than needed.
+            spaceShrinkage=0,
         )
         _STYLE_CACHE[key] = style
     return style

@@ -5,11 +5,11 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import CMYKColor, Color, HexColor, rgb2cmyk, toColor
 from reportlab.pdfgen.canvas import Canvas
 
-from printkit.fonts import register_fonts
-from printkit.imposition import Imposition, Rect
+from printkit.fonts import FONT_NAMES, register_fonts
+from printkit.imposition import FoldImposition, Imposition, Rect
 from printkit.layout import BoxRegion, Face, FittedText, Image, LineRegion, QrCode
 from printkit.qr import QUIET_ZONE_MODULES, dark_runs, qr_matrix
 from printkit.units import pt_from_mm
@@ -19,14 +19,35 @@ PLACEHOLDER_FILL = "#ece8e1"
 PLACEHOLDER_INK = "#a39d93"
 
 
-def new_canvas(buffer: io.BytesIO, page_w_mm: float, page_h_mm: float, title: str) -> Canvas:
+def cmyk_colour(colour) -> CMYKColor:
+    """Any reportlab colour (or colour name/hex string) as a :class:`CMYKColor`.
+
+    Greys, black included, become black ink only (no rich black on text and hairlines);
+    other RGB colours get reportlab's plain conversion (no ICC profile: a print shop's RIP
+    may still adjust). Used as the canvas's ``enforceColorSpace`` so every colour set on the
+    page, paragraph text included, is written with the CMYK operators ``k``/``K``.
+    """
+    c = toColor(colour)
+    if isinstance(c, CMYKColor):
+        return CMYKColor(c.cyan * c.density, c.magenta * c.density, c.yellow * c.density, c.black * c.density,
+                         alpha=c.alpha)
+    if not isinstance(c, Color):
+        raise ValueError(f"not a colour: {colour!r}")
+    if c.red == c.green == c.blue:
+        return CMYKColor(0, 0, 0, 1 - c.red, alpha=c.alpha)
+    return CMYKColor(*rgb2cmyk(c.red, c.green, c.blue), alpha=c.alpha)
+
+
+def new_canvas(buffer: io.BytesIO, page_w_mm: float, page_h_mm: float, title: str, cmyk: bool = False) -> Canvas:
     """A canvas writing to ``buffer`` that gives byte-identical PDFs for identical input.
 
-    ``invariant=1`` fixes the dates and document id reportlab would otherwise vary.
+    ``invariant=1`` fixes the dates and document id reportlab would otherwise vary. ``cmyk``
+    converts every colour to CMYK as it is set (see :func:`cmyk_colour`); images keep their
+    own colour space.
     """
     register_fonts()
     c = Canvas(buffer, pagesize=(pt_from_mm(page_w_mm), pt_from_mm(page_h_mm)), invariant=1,
-               pageCompression=1)
+               pageCompression=1, enforceColorSpace=cmyk_colour if cmyk else None)
     c.setTitle(title)
     c.setCreator("printkit")
     c.setProducer("printkit (reportlab)")
@@ -57,10 +78,31 @@ class PageDrawer:
         else:
             c.rect(*args, stroke=1 if stroke else 0, fill=1 if fill else 0)
 
-    def line(self, x1_mm: float, y1_mm: float, x2_mm: float, y2_mm: float, colour: str, stroke_pt: float) -> None:
-        self.c.setStrokeColor(HexColor(colour))
-        self.c.setLineWidth(stroke_pt)
-        self.c.line(pt_from_mm(x1_mm), self._y_pt(y1_mm), pt_from_mm(x2_mm), self._y_pt(y2_mm))
+    def line(self, x1_mm: float, y1_mm: float, x2_mm: float, y2_mm: float, colour: str, stroke_pt: float,
+             dash_mm: tuple[float, float] | None = None) -> None:
+        """A straight line; ``dash_mm`` = (dash, gap) lengths makes it dashed."""
+        c = self.c
+        c.setStrokeColor(HexColor(colour))
+        c.setLineWidth(stroke_pt)
+        if dash_mm:
+            c.saveState()
+            c.setDash([pt_from_mm(dash_mm[0]), pt_from_mm(dash_mm[1])])
+        c.line(pt_from_mm(x1_mm), self._y_pt(y1_mm), pt_from_mm(x2_mm), self._y_pt(y2_mm))
+        if dash_mm:
+            c.restoreState()
+
+    def text(self, x_mm: float, y_mm: float, text: str, size_pt: float, colour: str = "#000000",
+             align: str = "left", bold: bool = False) -> None:
+        """One line of text whose baseline starts (``left``), centres or ends (``right``) at (x_mm, y_mm)."""
+        c = self.c
+        c.setFillColor(HexColor(colour))
+        c.setFont(FONT_NAMES["bold" if bold else "regular"], size_pt)
+        draw = {"left": c.drawString, "center": c.drawCentredString, "right": c.drawRightString}[align]
+        draw(pt_from_mm(x_mm), self._y_pt(y_mm), text)
+
+    def shifted(self, dx_mm: float, dy_mm: float) -> "ShiftedPage":
+        """A context in which everything drawn lands ``dx_mm`` right and ``dy_mm`` down of where it is asked for."""
+        return ShiftedPage(self.c, dx_mm, dy_mm)
 
     def clip(self, r: Rect) -> None:
         path = self.c.beginPath()
@@ -136,9 +178,25 @@ class PageDrawer:
             path.rect(pt_from_mm(x), self._y_pt(y), length * m_pt, m_pt)
         c.drawPath(path, stroke=0, fill=1)
 
-    def crop_marks(self, imp: Imposition) -> None:
+    def crop_marks(self, imp: Imposition | FoldImposition) -> None:
+        """The imposition's crop marks, hairlines of ``CROP_MARK_STROKE_PT``."""
         for m in imp.crop_marks():
             self.line(m.x1_mm, m.y1_mm, m.x2_mm, m.y2_mm, "#000000", CROP_MARK_STROKE_PT)
+
+
+class ShiftedPage:
+    """``with drawer.shifted(dx_mm, dy_mm):`` translates the canvas, exactly, for the block."""
+
+    def __init__(self, canvas: Canvas, dx_mm: float, dy_mm: float):
+        self.c, self.dx_mm, self.dy_mm = canvas, dx_mm, dy_mm
+
+    def __enter__(self) -> None:
+        self.c.saveState()
+        # PDF y grows upward, page millimetres downward.
+        self.c.translate(pt_from_mm(self.dx_mm), -pt_from_mm(self.dy_mm))
+
+    def __exit__(self, *exc) -> None:
+        self.c.restoreState()
 
 
 def write_atomically(path: Path, data: bytes) -> None:

@@ -54,6 +54,7 @@ def test_every_game_and_back_kind_gets_a_card_sheet(built):
         names = {f"{p.parent.name}/{p.name}" for p in card_pdfs(built[variant])}
         expected = {f"{g.game_id}/{kind}-cards.pdf" for g in DB.games.values() for kind in g.info.backs
                     if any(c.back_kind() == kind for c in g.cards.values())}
+        expected |= {f"{g.game_id}/reference-cards.pdf" for g in DB.games.values()}
         assert names == expected
     # The decks the rulebooks give their own backs really do get their own files.
     assert (built["letter-long"] / "carpe_cras" / "draw-cards.pdf").exists()
@@ -129,8 +130,9 @@ def test_text_stays_inside_each_cards_safe_area(built):
     from printkit.layout import LAYOUTS_DIR, LayoutSpec
     from card_data.yaml_source import load_yaml
 
-    safe_mm = min(LayoutSpec.model_validate(load_yaml(p)[0]).safe_margin_mm
-                  for p in LAYOUTS_DIR.glob("*/*.yaml"))
+    card_templates = [LAYOUTS_DIR / g.game_id / f"{name}.yaml" for g in DB.games.values()
+                      for name in {c.type for c in g.cards.values()} | {f"back-{k}" for k in g.info.backs}]
+    safe_mm = min(LayoutSpec.model_validate(load_yaml(p)[0]).safe_margin_mm for p in card_templates)
     checked = 0
     for pdf in card_pdfs(built["letter-long"]):
         with pdfplumber.open(pdf) as doc:

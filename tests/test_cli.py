@@ -47,3 +47,42 @@ def test_an_unwritable_output_is_a_clean_error(tmp_path):
     result = CliRunner().invoke(printkit_cli, ["build", "cartisora", "--out", str(blocker / "sub"), "--base-url", "http://10.0.0.1"])
     assert result.exit_code == 1
     assert "Error:" in result.output and "Traceback" not in result.output
+
+
+def test_build_writes_the_whole_kit_for_each_game(tmp_path):
+    result = CliRunner().invoke(printkit_cli, ["build", "--out", str(tmp_path), "--base-url", "http://10.0.0.1"])
+    assert result.exit_code == 0, result.output
+    expected = {
+        "carpe_cras": {"draw-cards.pdf", "agency-cards.pdf", "reference-cards.pdf", "battlefield-lane.pdf", "tokens.pdf"},
+        "cartisora": {"character-cards.pdf", "reference-cards.pdf", "play-mat.pdf", "tokens.pdf"},
+        "cahrd": {"army-cards.pdf", "strategy-cards.pdf", "reference-cards.pdf", "game-mat.pdf",
+                  "battle-tracking.pdf", "tokens.pdf"},
+        "carpe_diem": {"scoring-cards.pdf", "reference-cards.pdf", "scorepad.pdf"},
+    }
+    for game, names in expected.items():
+        written = {p.name for p in (tmp_path / game).glob("*.pdf")}
+        assert names <= written, (game, sorted(written))
+
+
+def test_build_one_deck_in_its_quantities(tmp_path):
+    from test_card_sheets import decode_pdf_qr_codes
+
+    result = CliRunner().invoke(printkit_cli, ["build", "--deck", "might-cunning-draw", "--out", str(tmp_path),
+                                               "--base-url", "http://10.0.0.1"])
+    assert result.exit_code == 0, result.output
+    written = sorted(p.name for p in (tmp_path / "carpe_cras").iterdir() if p.suffix == ".pdf")
+    assert written == ["might-cunning-draw-cards.pdf"]
+    urls = decode_pdf_qr_codes(tmp_path / "carpe_cras" / "might-cunning-draw-cards.pdf")
+    assert len(urls) == 40
+    assert urls.count("http://10.0.0.1/r/carpe_cras/time-flies") == 6
+
+
+def test_build_an_unknown_deck_is_a_clean_error(tmp_path):
+    deck = tmp_path / "mine.yaml"
+    deck.write_text("id: mine\ntitle: Mine\nkind: draw\ncards:\n  - card: time-flies\n    qty: 2\n"
+                    "  - card: no-such-card\n", encoding="utf-8")
+    result = CliRunner().invoke(printkit_cli, ["build", "carpe_cras", "--deck", str(deck), "--out",
+                                               str(tmp_path / "out"), "--base-url", "http://10.0.0.1"])
+    assert result.exit_code == 1
+    assert f"{deck}:7: carpe_cras/mine: cards.1.card: unknown card id 'no-such-card'" in result.output
+    assert not (tmp_path / "out").exists()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, model_validator
 
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=48)]
 """A card id: lower-case words joined by hyphens, e.g. ``barbarian-tyro``. Used in QR URLs forever."""
@@ -103,11 +103,58 @@ class DeckList(Strict):
     cards: list[DeckEntry]
 
 
-class CardSize(Strict):
-    """Trim size of a card in millimetres (poker, 63.5 x 88.9 mm, by default)."""
+CARD_SIZE_PRESETS_MM: dict[str, tuple[float, float]] = {
+    "poker": (POKER_WIDTH_MM, POKER_HEIGHT_MM),
+    "bridge": (57.2, 88.9),
+    "tarot": (70.0, 120.0),
+    "mini": (44.0, 63.5),
+}
+"""Common card trim sizes, ``name: (width_mm, height_mm)``, portrait."""
 
+
+class CardSize(Strict):
+    """Trim size of a card in millimetres (poker, 63.5 x 88.9 mm, by default).
+
+    Either a preset ``name`` (``poker``, ``bridge``, ``tarot``, ``mini``; see
+    :data:`CARD_SIZE_PRESETS_MM`), which fills in ``width_mm`` and ``height_mm``, or a custom
+    ``width_mm`` and ``height_mm``. Giving both a name and a differing width or height is an
+    error. ``corner_radius_mm`` (default 3) rounds the cut outline (used by the SVG cut files)
+    and must be at most half the shorter side.
+    """
+
+    name: Literal["poker", "bridge", "tarot", "mini"] | None = None
     width_mm: Annotated[float, Field(gt=10, le=300)] = POKER_WIDTH_MM
     height_mm: Annotated[float, Field(gt=10, le=300)] = POKER_HEIGHT_MM
+    corner_radius_mm: Annotated[float, Field(ge=0)] = 3
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fill_in_preset(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or data.get("name") not in CARD_SIZE_PRESETS_MM:
+            return data
+        preset = dict(zip(("width_mm", "height_mm"), CARD_SIZE_PRESETS_MM[data["name"]]))
+        for key, value in preset.items():
+            given = data.get(key)
+            if given is not None and given != value:
+                raise ValueError(f"{key} {given} contradicts the {data['name']} size ({value} mm); "
+                                 f"give either name or width_mm and height_mm")
+        return {**data, **preset}
+
+    @model_validator(mode="after")
+    def _corner_fits(self) -> "CardSize":
+        if self.corner_radius_mm > min(self.width_mm, self.height_mm) / 2:
+            raise ValueError(f"corner_radius_mm {self.corner_radius_mm} is more than half the card's shorter side")
+        return self
+
+    @property
+    def label(self) -> str:
+        """``name``, or the preset these dimensions match, else ``"W x H mm"``."""
+        if self.name:
+            return self.name
+        for name, dims in CARD_SIZE_PRESETS_MM.items():
+            if dims == (self.width_mm, self.height_mm):
+                return name
+        return f"{self.width_mm:g} x {self.height_mm:g} mm"
 
 
 class GameInfo(Strict):

@@ -1,0 +1,92 @@
+"""Designer commands ``printkit import`` and ``printkit tts`` (attached to the ``printkit`` group
+with ``main.add_command``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from card_data.schemas import game_specs
+from printkit.config import ConfigError, resolve_base_url
+from printkit.importer import cards_to_yaml, import_sheet
+from printkit.render import write_atomically
+from printkit.tts import DEFAULT_DPI, build_tts
+
+_DATA_HELP = "Card database folder (one sub-folder per game). Default: the bundled one."
+
+
+def _report(problems: list) -> None:
+    for p in problems:
+        click.echo(str(p), err=True)
+    click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found. Nothing was written.", err=True)
+
+
+@click.command("import")
+@click.argument("sheet", metavar="FILE", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.option("--game", "game_id", required=True, type=click.Choice(sorted(game_specs())),
+              help="Whose card schema the rows follow.")
+@click.option("--out", "out_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="YAML file to write (a card_data cards/*.yaml list). Default: FILE with the suffix .yaml.")
+@click.option("--data", "data_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help=_DATA_HELP + " Artwork paths and ids are checked against its GAME folder.")
+def import_cmd(sheet: Path, game_id: str, out_file: Path | None, data_dir: Path | None) -> None:
+    """Turn a spreadsheet (FILE.csv or FILE.xlsx, one card per row) into card_data YAML.
+
+    \b
+    Row 1 names the columns after the card schema's fields:
+      id, type, title, cost ...       plain fields
+      bonuses.armor                   a field of a sub-record
+      skills.0.name, skills.0.power   first item of a list of records (from 0, no gaps)
+    and each further row is one card:
+      Might; Cunning                  a list of plain values, separated by ';'
+      [] or [{"kind": "..."}]         a cell starting with [ or { is read as JSON
+      3, true                         numbers and true/false, unless the field is text
+      (empty)                         the field keeps its default
+    Every problem is printed as FILE:ROW: field: message (the header is row 1), and
+    then nothing is written. The ids must not already be used by another card file
+    of the game (except the --out file itself, which is replaced).
+    """
+    out = out_file if out_file is not None else sheet.with_suffix(".yaml")
+    result = import_sheet(sheet, game_id, data_dir, replaces=out)
+    if result.problems:
+        _report(result.problems)
+        sys.exit(1)
+    try:
+        write_atomically(out, cards_to_yaml(result.cards, sheet.name, game_id).encode("utf-8"))
+    except OSError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"Wrote {len(result.cards)} {game_id} cards to {out}")
+
+
+@click.command("tts")
+@click.argument("games", nargs=-1)
+@click.option("--data", "data_dir", type=click.Path(path_type=Path, file_okay=False), default=None, help=_DATA_HELP)
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output/tts"),
+              show_default=True, help="Where to write <out>/<game>/<kind>-<n>.png, .json and <kind>-back.png.")
+@click.option("--base-url", default=None, help="Where the cards' QR codes point; default as for build.")
+@click.option("--dpi", type=click.IntRange(50, 600), default=DEFAULT_DPI, show_default=True,
+              help="Card image resolution (200: a poker card is 500 x 700 px).")
+def tts_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path, base_url: str | None, dpi: int) -> None:
+    """Tabletop Simulator deck sheets for GAMES (default: all).
+
+    Per game and card back: PNG grids of at most 10 x 7 card faces (69 cards a sheet, as TTS
+    keeps the last cell for the hidden card; a sheet of n cards is min(10, n) columns by
+    ceil(n / columns) rows), a JSON per sheet with NumWidth, NumHeight and the card ids in grid
+    order, and the back image.
+    """
+    try:
+        base = resolve_base_url(base_url)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+    try:
+        result = build_tts(data_dir, out_dir, base.url, games, dpi=dpi)
+    except OSError as exc:
+        raise click.ClickException(str(exc)) from None
+    if result.problems:
+        _report(result.problems)
+        sys.exit(1)
+    for path in result.written:
+        click.echo(str(path))
+    click.echo(f"Wrote {len(result.sheets)} deck sheets; QR codes point at {base.url}/r/...", err=True)

@@ -1,0 +1,584 @@
+"""Cards from a spreadsheet (``printkit import``), and cards to spreadsheet rows (the reverse).
+
+Spreadsheet convention (CSV or XLSX; the first worksheet of an XLSX file):
+
+- Row 1 is the header; every further row is one card. Blank rows are skipped.
+- A column is named after a field of the game's card schema: ``id``, ``type``, ``title``,
+  ``cost`` ... A nested field is a dotted name: ``bonuses.armor`` for a field of a
+  sub-record, ``skills.0.name`` / ``skills.0.power`` for the first skill (list items count
+  from 0 and must not leave gaps), ``rulings.1.text`` for the second ruling.
+- An empty cell leaves the field out, so it takes its default (or is reported missing).
+- A cell holding a number or ``true``/``false`` is read as one; where the schema wants text
+  the cell's text is kept exactly as written (a title ``1984`` stays text).
+- Where the schema wants a list of plain values, one cell holds them all separated by
+  ``;``: ``Might; Cunning`` for ``agency``, ``2017; 2019`` for ``editions``.
+- A cell starting with ``[`` or ``{`` that is valid JSON is read as that JSON value, for
+  anything the columns cannot spell (e.g. ``[]`` for an empty list, or a whole list of
+  records in one cell).
+
+Every card is validated by the game's own pydantic schema; every problem of every row is
+reported at once as ``FILE:ROW: field: message``, ROW being the spreadsheet's row number
+(header = row 1). The result is written as a card_data YAML list (``cards/*.yaml``) only
+when there is no problem at all.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import zipfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from card_data.loader import Game, check_database
+from card_data.schemas import game_specs
+from card_data.schemas.common import Card
+
+LIST_SEPARATOR = ";"
+HEAD_FIELDS = ("id", "type", "title")
+"""Fields written first in the YAML and the spreadsheet: what a reader looks for first."""
+TAIL_FIELDS = ("example", "assumed", "note", "art", "rulings")
+"""Fields written last: bookkeeping and the (long) rulings, after the card's printed stats."""
+
+_INT_RE = re.compile(r"[-+]?(0|[1-9][0-9]*)")
+_FLOAT_RE = re.compile(r"[-+]?[0-9]+\.[0-9]+")
+# Each pass fixes at least one cell, so this only bounds a pathological row.
+_MAX_REPAIR_PASSES = 50
+
+Loc = tuple  # a path into a card record: field names (str) and list indexes (int)
+
+
+@dataclass(frozen=True, order=True)
+class RowProblem:
+    """One thing wrong with a spreadsheet: ``file``, 1-based spreadsheet ``row`` (header = 1),
+    dotted ``field`` (the column name) and ``message``. ``str()`` gives ``FILE:ROW: field: message``."""
+
+    file: str
+    row: int
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.row}: {self.field}: {self.message}"
+
+
+@dataclass
+class ImportResult:
+    """The cards read from a spreadsheet, in row order, and the spreadsheet ``rows`` they came
+    from (parallel to ``cards``), or the ``problems`` found (then ``cards`` is empty)."""
+
+    cards: list[Card]
+    problems: list[RowProblem]
+    rows: list[int] = field(default_factory=list)
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "<empty cell>"
+
+
+EMPTY = _Missing()
+
+
+# --- reading -----------------------------------------------------------------------------
+
+
+def read_sheet(path: Path) -> tuple[list[Any], list[tuple[int, list[Any]]]]:
+    """The header cells and the data rows ``(row number, cells)`` of a ``.csv`` or ``.xlsx`` file.
+
+    CSV is read as UTF-8 (a byte-order mark is allowed); cells are strings. XLSX cells keep
+    their type (number, bool, text; formulas give their last computed value).
+    Raises ``OSError`` if the file cannot be read, ``ValueError`` if it is not CSV/XLSX
+    (by extension or content).
+    """
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        with open(path, encoding="utf-8-sig", newline="") as fh:
+            records = list(csv.reader(fh))
+    elif suffix == ".xlsx":
+        from openpyxl import load_workbook
+        from openpyxl.utils.exceptions import InvalidFileException
+
+        try:
+            workbook = load_workbook(path, data_only=True)
+        except (zipfile.BadZipFile, InvalidFileException, KeyError) as exc:
+            raise ValueError(f"not an XLSX workbook ({exc})") from None
+        try:
+            records = [list(r) for r in workbook.worksheets[0].iter_rows(values_only=True)]
+        finally:
+            workbook.close()
+    else:
+        raise ValueError(f"expected a .csv or .xlsx file, got '{path.suffix or path.name}'")
+    if not records:
+        return [], []
+    return records[0], [(number, cells) for number, cells in enumerate(records[1:], start=2)]
+
+
+def parse_cell(value: Any) -> Any:
+    """A cell's value: ``EMPTY`` for a blank cell, a number/bool for a cell that looks like one,
+    JSON for a cell starting with ``[``/``{`` that parses, otherwise the text (stripped)."""
+    if value is None:
+        return EMPTY
+    if not isinstance(value, str):
+        # XLSX dates have no field to go to in any schema; their text is the least surprise.
+        return value if isinstance(value, (bool, int, float)) else str(value)
+    text = value.strip()
+    if not text:
+        return EMPTY
+    if text[0] in "[{":
+        try:
+            return json.loads(text)
+        except ValueError:
+            return text
+    if _INT_RE.fullmatch(text):
+        return int(text)
+    if _FLOAT_RE.fullmatch(text):
+        return float(text)
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    return text
+
+
+def _cell_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _split_list(text: str) -> list[tuple[Any, str]]:
+    """``"Might; Cunning"`` -> ``[("Might", "Might"), ("Cunning", "Cunning")]``: (value, its text)."""
+    items = [part.strip() for part in text.split(LIST_SEPARATOR)]
+    return [(parse_cell(item), item) for item in items if item]
+
+
+def _column_path(name: str) -> Loc | None:
+    parts = name.split(".")
+    if any(not p for p in parts):
+        return None
+    return tuple(int(p) if p.isdigit() else p for p in parts)
+
+
+class _RowBuilder:
+    """Turns one row's cells into a nested card record, remembering each leaf's cell text so that
+    the schema's own errors can say how a cell was meant (text, or a ``;``-separated list)."""
+
+    def __init__(self, file: str, row: int):
+        self.file, self.row = file, row
+        self.record: dict = {}
+        self.texts: dict[Loc, str] = {}
+        self.columns: dict[Loc, str] = {}
+        self.problems: list[RowProblem] = []
+
+    def add(self, column: str, path: Loc, value: Any, text: str) -> None:
+        node = self.record
+        for depth, part in enumerate(path[:-1]):
+            child = node.get(part, EMPTY)
+            if child is EMPTY:
+                child = node[part] = {}
+            elif not isinstance(child, dict) or path[: depth + 1] in self.columns:
+                self._clash(column, path[: depth + 1])
+                return
+            node = child
+        if path[-1] in node:
+            self._clash(column, path)
+            return
+        node[path[-1]] = value
+        self.texts[path] = text
+        self.columns[path] = column
+
+    def _clash(self, column: str, path: Loc) -> None:
+        other = next(c for p, c in self.columns.items() if p[: len(path)] == path or path[: len(p)] == p)
+        self.problems.append(RowProblem(self.file, self.row, column, f"given twice: in '{other}' and in '{column}'"))
+
+    def finish(self) -> dict:
+        """The record with index-keyed mappings turned into lists (gaps are problems)."""
+        return self._lists(self.record, ())
+
+    def _lists(self, node: Any, path: Loc) -> Any:
+        if not isinstance(node, dict) or path in self.columns:
+            return node
+        keys = list(node)
+        if keys and all(isinstance(k, int) for k in keys):
+            for i in range(max(keys) + 1):
+                if i not in node:
+                    name = ".".join(str(p) for p in path + (i,))
+                    self.problems.append(RowProblem(self.file, self.row, name,
+                                                    f"is empty, but item {max(keys)} of the list is filled in"))
+            return [self._lists(node[k], path + (k,)) for k in sorted(keys)]
+        if any(isinstance(k, int) for k in keys):
+            name = ".".join(str(p) for p in path)
+            self.problems.append(RowProblem(self.file, self.row, name,
+                                            "has both numbered (list) and named sub-columns"))
+        return {k: self._lists(v, path + (k,)) for k, v in node.items()}
+
+
+def _node(record: Any, loc: Loc) -> Any:
+    for part in loc:
+        record = record[part]
+    return record
+
+
+def _set(record: Any, loc: Loc, value: Any) -> None:
+    _node(record, loc[:-1])[loc[-1]] = value
+
+
+def _data_loc(record: Any, loc: Sequence) -> Loc:
+    """An error location with discriminated-union labels dropped (pydantic puts the tag value
+    of the union member it tried, e.g. ``unit``, into the location; it is not a field)."""
+    out: list = []
+    node = record
+    for i, part in enumerate(loc):
+        if isinstance(node, dict):
+            if part in node:
+                out.append(part)
+                node = node[part]
+                continue
+            is_last = i == len(loc) - 1
+            if not is_last and part in {v for v in node.values() if isinstance(v, str)}:
+                continue
+            out.append(part)
+            node = None
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            out.append(part)
+            node = node[part]
+        else:
+            out.append(part)
+            node = None
+    return tuple(out)
+
+
+def _message(err: dict) -> str:
+    if err["type"] == "missing":
+        return "required field is missing"
+    if err["type"] == "extra_forbidden":
+        return "unknown field"
+    return err["msg"]
+
+
+def _validate(adapter, builder: _RowBuilder, record: dict) -> tuple[Card | None, list[RowProblem]]:
+    """Validate ``record``; where the schema wants text or a list and a cell gave something else,
+    re-read that cell as text or as a ``;``-separated list and try again."""
+    for _ in range(_MAX_REPAIR_PASSES):
+        try:
+            return adapter.validate_python(record), []
+        except ValidationError as exc:
+            errors = exc.errors(include_url=False)
+        repaired = False
+        for err in errors:
+            loc = _data_loc(record, err["loc"])
+            text = builder.texts.get(loc)
+            if text is None:
+                continue
+            current = _node(record, loc)
+            if err["type"] == "string_type" and current != text:
+                _set(record, loc, text)
+                repaired = True
+            elif err["type"] == "list_type" and not isinstance(current, list):
+                items = _split_list(text)
+                _set(record, loc, [value for value, _ in items])
+                for i, (_, item_text) in enumerate(items):
+                    builder.texts[loc + (i,)] = item_text
+                repaired = True
+        if not repaired:
+            break
+    problems = []
+    for err in errors:
+        loc = _data_loc(record, err["loc"])
+        if err["type"] in ("union_tag_invalid", "union_tag_not_found"):
+            loc = loc + (str(err.get("ctx", {}).get("discriminator", "type")).strip("'"),)
+        field = ".".join(str(p) for p in loc) or "-"
+        problems.append(RowProblem(builder.file, builder.row, field, _message(err)))
+    return None, problems
+
+
+def rows_to_cards(game_id: str, file: str, header: Sequence[Any],
+                  rows: Iterable[tuple[int, Sequence[Any]]]) -> ImportResult:
+    """Validate spreadsheet rows as cards of ``game_id`` (see the module docstring for the
+    convention). ``file`` names the spreadsheet in problems. Checks every row against the
+    game's schema, that ids are unique and that ``assumed`` names real fields.
+    Returns an :class:`ImportResult`; raises ``KeyError`` for an unknown game.
+    """
+    adapter = game_specs()[game_id].card_adapter()
+    problems: list[RowProblem] = []
+    columns: list[tuple[int, str, Loc]] = []
+    seen_names: dict[str, int] = {}
+    for index, raw in enumerate(header):
+        name = "" if raw is None else str(raw).strip()
+        if not name:
+            continue
+        path = _column_path(name)
+        if path is None or isinstance(path[0], int):
+            problems.append(RowProblem(file, 1, name, "not a field name (use names like cost or skills.0.power)"))
+        elif name in seen_names:
+            problems.append(RowProblem(file, 1, name, f"column {index + 1} repeats column {seen_names[name] + 1}"))
+        else:
+            seen_names[name] = index
+            columns.append((index, name, path))
+    named = {i for i, raw in enumerate(header) if raw is not None and str(raw).strip()}
+
+    cards: list[Card] = []
+    card_rows: list[int] = []
+    first_row: dict[str, int] = {}
+    for number, cells in rows:
+        if all(parse_cell(c) is EMPTY for c in cells):
+            continue
+        builder = _RowBuilder(file, number)
+        for index, cell in enumerate(cells):
+            if index not in named and parse_cell(cell) is not EMPTY:
+                builder.problems.append(RowProblem(file, number, f"column {index + 1}",
+                                                   "has a value but no header"))
+        for index, name, path in columns:
+            cell = cells[index] if index < len(cells) else None
+            value = parse_cell(cell)
+            if value is not EMPTY:
+                builder.add(name, path, value, _cell_text(cell))
+        record = builder.finish()
+        if builder.problems:
+            problems.extend(builder.problems)
+            continue
+        card, row_problems = _validate(adapter, builder, record)
+        problems.extend(row_problems)
+        if card is None:
+            continue
+        if card.id in first_row:
+            problems.append(RowProblem(file, number, "id", f"duplicate card id (first in row {first_row[card.id]})"))
+            continue
+        first_row[card.id] = number
+        for name in card.assumed:
+            if name not in type(card).model_fields:
+                problems.append(RowProblem(file, number, "assumed", f"'{name}' is not a field of a {card.type} card"))
+        cards.append(card)
+        card_rows.append(number)
+    if problems:
+        return ImportResult([], sorted(problems))
+    return ImportResult(cards, [], card_rows)
+
+
+def check_against_game(result: ImportResult, game: Game, file: str, replaces: Path | None) -> None:
+    """Problems that need the game's database folder, appended to ``result`` (whose cards are
+    then dropped): artwork files that do not exist (paths are relative to the game folder) and
+    ids already used by another card file of the game (``replaces``, the file being written,
+    does not count)."""
+    replaced = replaces.resolve() if replaces is not None else None
+    for card, row in zip(result.cards, result.rows):
+        if card.art and not (game.folder / card.art).is_file():
+            result.problems.append(RowProblem(file, row, "art", f"artwork file not found: {game.folder / card.art}"))
+        where = game.sources.get(("card", card.id))
+        if where is not None and Path(where[0]).resolve() != replaced:
+            result.problems.append(RowProblem(file, row, "id", f"already defined at {where[0]}:{where[1]}"))
+    if result.problems:
+        result.problems.sort()
+        result.cards, result.rows = [], []
+
+
+def import_sheet(path: Path, game_id: str, data_dir: Path | None = None,
+                 replaces: Path | None = None) -> ImportResult:
+    """Read and validate the spreadsheet ``path`` as cards of ``game_id``.
+
+    ``data_dir`` is the card database (default: the bundled one), used to check artwork
+    paths and ids against the game's other card files; ``replaces`` is the YAML file the
+    cards will be written to (its own ids are not clashes). Unreadable files give a problem
+    at row 1. Returns an :class:`ImportResult`; raises ``KeyError`` for an unknown game.
+    """
+    file = str(path)
+    try:
+        header, rows = read_sheet(path)
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
+        return ImportResult([], [RowProblem(file, 1, "file", f"cannot read: {exc}")])
+    if not header:
+        return ImportResult([], [RowProblem(file, 1, "file", "is empty (row 1 must name the columns)")])
+    result = rows_to_cards(game_id, file, header, rows)
+    if result.problems:
+        return result
+    db, _ = check_database(data_dir)
+    game = db.games.get(game_id)
+    if game is not None:
+        check_against_game(result, game, file, replaces)
+    return result
+
+
+# --- writing YAML ------------------------------------------------------------------------
+
+
+def card_record(card: Card) -> dict:
+    """The card as the plain mapping card_data YAML holds: fields left at their default are
+    omitted; keys in a stable order (id, type, title, the game's fields in schema order, then
+    example, assumed, note, art, rulings)."""
+    data = card.model_dump(mode="json", exclude_defaults=True)
+    data["type"] = card.type  # a Literal tag is its own default; the loader still needs it
+    order = [*HEAD_FIELDS, *(f for f in type(card).model_fields if f not in HEAD_FIELDS + TAIL_FIELDS), *TAIL_FIELDS]
+    return {name: data[name] for name in order if name in data}
+
+
+class _CardDumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        # List items indented under their key, as in the hand-written data files.
+        super().increase_indent(flow, False)
+
+
+def _is_scalar(value: Any) -> bool:
+    return isinstance(value, (str, int, float, bool)) or value is None
+
+
+def _represent_list(dumper: yaml.SafeDumper, data: list) -> yaml.Node:
+    flow = all(_is_scalar(v) for v in data)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
+
+
+def _represent_dict(dumper: yaml.SafeDumper, data: dict) -> yaml.Node:
+    # Short records of plain values (a skill, a requirement) read best on one line, as the
+    # hand-written data files have them.
+    flow = (all(_is_scalar(v) for v in data.values()) and len(json.dumps(data, ensure_ascii=False)) <= 72
+            and not any(isinstance(v, str) and len(v) > 40 for v in data.values()))
+    return dumper.represent_mapping("tag:yaml.org,2002:map", data, flow_style=flow)
+
+
+def _represent_str(dumper: yaml.SafeDumper, data: str) -> yaml.Node:
+    style = "|" if "\n" in data else ">" if len(data) > 80 else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+
+_CardDumper.add_representer(list, _represent_list)
+_CardDumper.add_representer(dict, _represent_dict)
+_CardDumper.add_representer(str, _represent_str)
+
+
+def cards_to_yaml(cards: Iterable[Card], source_name: str, game_id: str) -> str:
+    """A card_data ``cards/*.yaml`` document for ``cards``: one block per card, blank lines
+    between cards, a comment naming the spreadsheet it came from."""
+    blocks = [f"# Imported from {source_name} by `printkit import --game {game_id}`;\n"
+              "# edit the spreadsheet and import it again rather than this file.\n"]
+    for card in cards:
+        # The top level is a one-item list so that each card starts with "- id: ...".
+        blocks.append(yaml.dump([card_record(card)], Dumper=_CardDumper, sort_keys=False, allow_unicode=True,
+                                width=96, default_flow_style=False))
+    return "\n".join(blocks)
+
+
+# --- writing rows ------------------------------------------------------------------------
+
+
+def _plain_list_cell(items: list) -> str | None:
+    """``["Might", "Cunning"]`` -> ``"Might; Cunning"``, or ``None`` if the items cannot be
+    written that way and read back the same (a ``;`` inside, blanks, records)."""
+    if not items:
+        return None
+    parts = []
+    for item in items:
+        if isinstance(item, bool) or not isinstance(item, (str, int)):
+            return None
+        text = str(item)
+        if LIST_SEPARATOR in text or text != text.strip() or not text or text[0] in "[{":
+            return None
+        parts.append(text)
+    return f"{LIST_SEPARATOR} ".join(parts)
+
+
+def _flatten(value: Any, path: Loc, out: dict[Loc, Any]) -> None:
+    if isinstance(value, dict):
+        simple_keys = all(isinstance(k, str) and k and "." not in k and not k.isdigit() for k in value)
+        if value and simple_keys:
+            for key, item in value.items():
+                _flatten(item, path + (key,), out)
+            return
+    elif isinstance(value, list):
+        if value and all(isinstance(v, dict) and v for v in value):
+            for i, item in enumerate(value):
+                _flatten(item, path + (i,), out)
+            return
+        cell = _plain_list_cell(value)
+        if cell is not None:
+            out[path] = cell
+            return
+    elif isinstance(value, str) and (not value or value != value.strip()):
+        pass  # blank or padded text would be stripped on reading; JSON keeps it exact
+    elif _is_scalar(value) and value is not None:
+        out[path] = value
+        return
+    out[path] = json.dumps(value, ensure_ascii=False)
+
+
+def _column_order(keys: Iterable[Loc]) -> list[Loc]:
+    """Columns grouped by field: id, type, title first, bookkeeping and rulings last, list items
+    in index order, everything else in the order first met."""
+    tree: dict = {}
+    for key in keys:
+        node = tree
+        for part in key:
+            node = node.setdefault(part, {})
+
+    def rank(part: Any, first_seen: int) -> tuple:
+        if part in HEAD_FIELDS:
+            return (0, HEAD_FIELDS.index(part))
+        if part in TAIL_FIELDS:
+            return (2, TAIL_FIELDS.index(part))
+        return (1, part if isinstance(part, int) else first_seen)
+
+    def walk(node: dict, path: Loc, top: bool) -> list[Loc]:
+        if not node:
+            return [path]
+        parts = list(node)
+        if top:
+            parts = [p for _, p in sorted(enumerate(parts), key=lambda item: rank(item[1], item[0]))]
+        elif all(isinstance(p, int) for p in parts):
+            parts.sort()
+        return [loc for p in parts for loc in walk(node[p], path + (p,), False)]
+
+    return walk(tree, (), True)
+
+
+def cards_to_rows(cards: Iterable[Card]) -> tuple[list[str], list[list[Any]]]:
+    """Cards as spreadsheet rows, in the convention :func:`rows_to_cards` reads.
+
+    Returns ``(header, rows)``: column names, and per card a list of cell values (``str``,
+    ``int``, ``float``, ``bool`` or ``None`` for an empty cell). Fields at their default are
+    left empty. The columns are the union over all ``cards`` (a sheet may mix card types).
+    """
+    flat: list[dict[Loc, Any]] = []
+    for card in cards:
+        cells: dict[Loc, Any] = {}
+        for key, value in card_record(card).items():
+            _flatten(value, (key,), cells)
+        flat.append(cells)
+    order = _column_order(key for cells in flat for key in cells)
+    header = [".".join(str(p) for p in loc) for loc in order]
+    return header, [[cells.get(loc) for loc in order] for cells in flat]
+
+
+def write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    """Write a UTF-8 CSV (with a byte-order mark, so spreadsheet programs detect UTF-8)."""
+    buf = io.StringIO(newline="")
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow(["" if v is None else ("true" if v is True else "false" if v is False else v) for v in row])
+    path.write_text(buf.getvalue(), encoding="utf-8-sig", newline="")
+
+
+def write_xlsx(path: Path, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    """Write a one-sheet XLSX workbook: bold, frozen header row, then one row per card."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.title = "cards"
+    sheet.append(list(header))
+    for cell in sheet[1]:
+        cell.font = Font(bold=True)
+    sheet.freeze_panes = "A2"
+    for row in rows:
+        sheet.append(list(row))
+    workbook.save(path)

@@ -1,0 +1,216 @@
+"""``printkit tts``: Tabletop Simulator deck sheets, drawn by the same layout templates as the PDFs.
+
+For every game and deck back (``backs`` in game.yaml) the cards are laid out one per
+trim-sized PDF page (printkit.layout + printkit.render, QR codes included), rasterised with
+pdfium at a fixed resolution and pasted into PNG grids that TTS's Custom Deck object reads:
+
+- at most 10 columns x 7 rows, and at most 69 faces per sheet: TTS shows the grid's last
+  cell (the 70th) as the card hidden in other players' hands, so it is never a card;
+- grid of a sheet with ``n`` faces: ``columns = min(10, n)``, ``rows = ceil(n / columns)``;
+  unused cells stay white;
+- one back image per deck back kind, the same size as a card.
+
+Files, under ``<out>/<game>/``: ``<kind>-<n>.png`` (sheet n, from 1), ``<kind>-<n>.json``
+(the TTS Custom Deck fields ``FaceURL``, ``BackURL``, ``NumWidth``, ``NumHeight``, plus the
+card ids in grid order, left to right, top to bottom) and ``<kind>-back.png``. Upload the
+PNGs and put their URLs where the JSON has the file names.
+
+Same input, same bytes: the PDFs are reproducible, pdfium renders deterministically, and
+the PNGs carry no timestamp or other metadata. Nothing is written unless every card of
+every selected game lays out without a problem.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pypdfium2
+from PIL import Image
+
+from card_data.loader import Game, check_database
+from card_data.problems import Problem
+from card_data.schemas.common import Card
+from printkit.build import BuildOptions, GameLayouts, select_games
+from printkit.imposition import Rect
+from printkit.layout import LAYOUTS_DIR, Face
+from printkit.paper import paper_by_name
+from printkit.render import PageDrawer, new_canvas, write_atomically
+
+DEFAULT_DPI = 200
+"""Pixels per inch of the card images: a poker card (63.5 x 88.9 mm) is 500 x 700 px, a full
+10 x 7 sheet 5000 x 4900 px. 150 keeps a full sheet under 4096 px a side."""
+MAX_COLUMNS = 10
+MAX_ROWS = 7
+MAX_FACES_PER_SHEET = MAX_COLUMNS * MAX_ROWS - 1
+"""69: TTS uses the 70th cell of a full grid as the hidden-card image."""
+POINTS_PER_INCH = 72
+MM_PER_INCH = 25.4
+
+
+def grid_size(count: int) -> tuple[int, int]:
+    """``(columns, rows)`` of a sheet holding ``count`` faces (1-69): ``columns = min(10, count)``,
+    ``rows = ceil(count / columns)``. Raises ``ValueError`` outside 1-69."""
+    if not 1 <= count <= MAX_FACES_PER_SHEET:
+        raise ValueError(f"a TTS deck sheet holds 1 to {MAX_FACES_PER_SHEET} faces, not {count}")
+    columns = min(MAX_COLUMNS, count)
+    return columns, math.ceil(count / columns)
+
+
+def card_px(width_mm: float, height_mm: float, dpi: int) -> tuple[int, int]:
+    """A card's image size in pixels at ``dpi``: ``(width_px, height_px)``, rounded."""
+    return round(width_mm / MM_PER_INCH * dpi), round(height_mm / MM_PER_INCH * dpi)
+
+
+def rasterise_faces(faces: Iterable[Face], width_mm: float, height_mm: float, dpi: int) -> list[Image.Image]:
+    """Each face drawn on its own trim-sized PDF page (no bleed) and rendered to an RGB image of
+    exactly :func:`card_px` pixels."""
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, width_mm, height_mm, "printkit TTS faces")
+    drawer = PageDrawer(canvas, height_mm)
+    trim = Rect(0, 0, width_mm, height_mm)
+    pages = 0
+    for face in faces:
+        drawer.face(face, trim, trim)
+        canvas.showPage()
+        pages += 1
+    if not pages:
+        return []
+    canvas.save()
+    size = card_px(width_mm, height_mm, dpi)
+    pdf = pypdfium2.PdfDocument(buffer.getvalue())
+    images = []
+    try:
+        for index in range(len(pdf)):
+            page = pdf[index]
+            image = page.render(scale=dpi / POINTS_PER_INCH).to_pil().convert("RGB")
+            page.close()
+            # pdfium rounds the bitmap size its own way; a sheet needs every cell exactly alike.
+            images.append(image if image.size == size else image.resize(size, Image.Resampling.LANCZOS))
+    finally:
+        pdf.close()
+    return images
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    """``image`` as PNG with no metadata chunks (so identical pixels give identical bytes)."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=False, compress_level=6)
+    return buffer.getvalue()
+
+
+@dataclass
+class DeckSheet:
+    """One TTS deck sheet: which game and back ``kind``, its 1-based ``number``, the grid
+    (``columns`` x ``rows``), the card ids in grid order and the image."""
+
+    game_id: str
+    kind: str
+    number: int
+    columns: int
+    rows: int
+    card_ids: list[str]
+    image: Image.Image
+
+    @property
+    def stem(self) -> str:
+        return f"{self.kind}-{self.number}"
+
+    def index_json(self, dpi: int) -> str:
+        """The sheet's TTS Custom Deck fields and card ids, as JSON text."""
+        card_w, card_h = self.image.width // self.columns, self.image.height // self.rows
+        data = {
+            "game": self.game_id,
+            "kind": self.kind,
+            "FaceURL": f"{self.stem}.png",
+            "BackURL": f"{self.kind}-back.png",
+            "NumWidth": self.columns,
+            "NumHeight": self.rows,
+            "BackIsHidden": True,
+            "UniqueBack": False,
+            "card_px": [card_w, card_h],
+            "dpi": dpi,
+            "cards": self.card_ids,
+        }
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def assemble_sheets(game_id: str, kind: str, card_ids: list[str], images: list[Image.Image]) -> list[DeckSheet]:
+    """Paste card images (all the same size) into sheets of at most 69, in order."""
+    sheets = []
+    for start in range(0, len(images), MAX_FACES_PER_SHEET):
+        batch = images[start:start + MAX_FACES_PER_SHEET]
+        columns, rows = grid_size(len(batch))
+        cell_w, cell_h = batch[0].size
+        sheet = Image.new("RGB", (columns * cell_w, rows * cell_h), "white")
+        for i, image in enumerate(batch):
+            sheet.paste(image, ((i % columns) * cell_w, (i // columns) * cell_h))
+        sheets.append(DeckSheet(game_id, kind, len(sheets) + 1, columns, rows,
+                                card_ids[start:start + MAX_FACES_PER_SHEET], sheet))
+    return sheets
+
+
+@dataclass
+class TtsResult:
+    """What a run did: files written, or the problems found (nothing is written then)."""
+
+    written: list[Path] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    sheets: list[DeckSheet] = field(default_factory=list)
+
+
+def _decks(game: Game) -> list[tuple[str, list[Card]]]:
+    """The game's cards grouped by back kind, in game.yaml's order of backs."""
+    out = []
+    for kind in game.info.backs:
+        cards = [c for c in game.cards.values() if c.back_kind() == kind]
+        if cards:
+            out.append((kind, cards))
+    return out
+
+
+def build_tts(data_dir: Path | None, out_dir: Path, base_url: str, games: Iterable[str] = (),
+              dpi: int = DEFAULT_DPI, layouts_dir: Path = LAYOUTS_DIR) -> TtsResult:
+    """Write TTS deck sheets for the selected games (default all) to ``out_dir/<game>/``.
+
+    ``base_url`` is where the cards' QR codes point (as for ``printkit build``); ``dpi`` the
+    card images' resolution. Returns a :class:`TtsResult`; on any problem (database, layout,
+    text that does not fit) nothing is written. Raises ``OSError`` if the output cannot be written.
+    """
+    db, problems = check_database(data_dir)
+    selected, unknown = select_games(db, games)
+    for name in unknown:
+        problems.append(Problem(str(db.root), 1, name, "-", "game", f"no such game (have: {', '.join(db.games)})"))
+    # Paper does not matter here: the options are only read for the QR base URL and bleed.
+    options = BuildOptions(paper=paper_by_name("letter"), base_url=base_url)
+    laid_out: list[tuple[Game, str, Face | None, list[tuple[str, Face]]]] = []
+    for game in selected:
+        layouts = GameLayouts(game, options, layouts_dir, problems)
+        for kind, cards in _decks(game):
+            back = layouts.back(kind)
+            fronts = [(card.id, layouts.front(card)) for card in cards]
+            laid_out.append((game, kind, back, [(cid, f) for cid, f in fronts if f is not None]))
+    result = TtsResult(problems=sorted(problems))
+    if problems:
+        return result
+
+    files: dict[Path, bytes] = {}
+    for game, kind, back, fronts in laid_out:
+        size = game.info.card_size
+        images = rasterise_faces([face for _, face in fronts], size.width_mm, size.height_mm, dpi)
+        sheets = assemble_sheets(game.game_id, kind, [cid for cid, _ in fronts], images)
+        folder = out_dir / game.game_id
+        for sheet in sheets:
+            files[folder / f"{sheet.stem}.png"] = png_bytes(sheet.image)
+            files[folder / f"{sheet.stem}.json"] = sheet.index_json(dpi).encode("utf-8")
+        files[folder / f"{kind}-back.png"] = png_bytes(
+            rasterise_faces([back], size.width_mm, size.height_mm, dpi)[0])
+        result.sheets.extend(sheets)
+    for path, data in files.items():
+        write_atomically(path, data)
+    result.written = list(files)
+    return result
