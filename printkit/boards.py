@@ -41,13 +41,15 @@ SPACE_PREFIX = "space-"
 """``box`` regions named ``space-...`` are card spaces: each must hold a card of the game's size."""
 
 
-def render_extras(game: Game, paper: Paper, layouts_dir: Path, scorepad_copies: int = 1) -> dict[str, bytes]:
+def render_extras(game: Game, paper: Paper, layouts_dir: Path, scorepad_copies: int = 1,
+                  cmyk: bool = False) -> dict[str, bytes]:
     """Every board, sheet, token sheet and score pad of ``game`` as ``{file name: PDF bytes}``
     (e.g. ``{"battlefield-lane.pdf": ..., "tokens.pdf": ...}``), from the templates in
     ``layouts_dir/<game>/``; a game without such templates gives ``{}``.
 
     ``paper``: the sheet size; boards larger than it are tiled. ``scorepad_copies``: pages of
-    score pad (at least 1). Output is byte-identical for identical input.
+    score pad (at least 1). ``cmyk``: write colours as CMYK. Output is byte-identical for
+    identical input.
     Raises :class:`LayoutError` (file, line, field) for a broken template, text that does not
     fit, a card space smaller than the game's card, or a sheet that does not fit the paper.
     Raises ``ValueError`` if ``scorepad_copies`` < 1.
@@ -56,15 +58,15 @@ def render_extras(game: Game, paper: Paper, layouts_dir: Path, scorepad_copies: 
     context = template_context(game)
     out: dict[str, bytes] = {}
     for path in sorted(folder.glob("board-*.yaml")):
-        out[f"{path.stem.removeprefix('board-')}.pdf"] = render_board(path, game, context, paper)
+        out[f"{path.stem.removeprefix('board-')}.pdf"] = render_board(path, game, context, paper, cmyk)
     for path in sorted(folder.glob("sheet-*.yaml")):
-        out[f"{path.stem.removeprefix('sheet-')}.pdf"] = render_sheet(path, context, paper)
+        out[f"{path.stem.removeprefix('sheet-')}.pdf"] = render_sheet(path, context, paper, cmyk)
     token_paths = sorted(folder.glob("token-*.yaml"))
     if token_paths:
-        out["tokens.pdf"] = render_tokens(token_paths, context, paper)
+        out["tokens.pdf"] = render_tokens(token_paths, context, paper, cmyk)
     scorepad = folder / "scorepad.yaml"
     if scorepad.is_file():
-        out["scorepad.pdf"] = render_scorepad(scorepad, context, paper, scorepad_copies)
+        out["scorepad.pdf"] = render_scorepad(scorepad, context, paper, scorepad_copies, cmyk)
     return out
 
 
@@ -139,7 +141,7 @@ def _visible_part(face: Face, window: Rect) -> Face:
     return Face(face.layout, keep)
 
 
-def render_board(path: Path, game: Game, context: dict, paper: Paper) -> bytes:
+def render_board(path: Path, game: Game, context: dict, paper: Paper, cmyk: bool = False) -> bytes:
     """A board template tiled onto ``paper``: assembly page, then the pieces (PDF bytes).
 
     Raises :class:`LayoutError` as :func:`load_board` and :func:`prepare_face` do.
@@ -159,7 +161,7 @@ def render_board(path: Path, game: Game, context: dict, paper: Paper) -> bytes:
         drawer.face(_visible_part(face, window), Rect(ox_mm, oy_mm, board.w_mm, board.h_mm), clip)
 
     try:
-        return render_tiled(title, note, board.w_mm, board.h_mm, draw_board, paper)
+        return render_tiled(title, note, board.w_mm, board.h_mm, draw_board, paper, cmyk=cmyk)
     except ValueError as exc:
         raise LayoutError(str(path), layout.region_line(BOARD_REGION), f"layout:{BOARD_REGION}", str(exc)) from None
 
@@ -212,7 +214,7 @@ HEADING_H_MM = 7.0
 TITLE_H_MM = 10.0
 
 
-def render_sheet(path: Path, context: dict, paper: Paper) -> bytes:
+def render_sheet(path: Path, context: dict, paper: Paper, cmyk: bool = False) -> bytes:
     """A one-page form from a sheet template (PDF bytes, portrait ``paper``).
 
     Raises :class:`LayoutError` for a broken template, a label that does not fit its cell, or a
@@ -242,7 +244,7 @@ def render_sheet(path: Path, context: dict, paper: Paper) -> bytes:
 
     buf = io.BytesIO()
     title = _plain(text(spec.title, ("title",)))
-    canvas = new_canvas(buf, paper.width_mm, paper.height_mm, title)
+    canvas = new_canvas(buf, paper.width_mm, paper.height_mm, title, cmyk=cmyk)
     drawer = PageDrawer(canvas, paper.height_mm)
     x0 = (paper.width_mm - table_w) / 2
     put(spec.title, ("title",), Rect(x0, m, table_w, TITLE_H_MM - 1), 14, font="bold")

@@ -377,7 +377,8 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
             for file_name, data in files.items():
                 rendered[out_dir / game.game_id / file_name] = data
         try:
-            extras = render_extras(game, options.paper, layouts_dir, scorepad_copies=scorepad_copies)
+            extras = render_extras(game, options.paper, layouts_dir, scorepad_copies=scorepad_copies,
+                                   cmyk=options.cmyk)
         except LayoutError as exc:
             layout_problem(game, exc)
             extras = {}

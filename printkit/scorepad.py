@@ -74,7 +74,7 @@ def _count(spec: ScorePadSpec, name: str, context: dict, path: Path, lines) -> i
     return value
 
 
-def render_scorepad(path: Path, context: dict, paper: Paper, copies: int = 1) -> bytes:
+def render_scorepad(path: Path, context: dict, paper: Paper, copies: int = 1, cmyk: bool = False) -> bytes:
     """``copies`` identical score pad pages (PDF bytes, portrait ``paper``).
 
     Raises :class:`LayoutError` for a broken template, text that does not fit, or a pad larger
@@ -111,7 +111,7 @@ def render_scorepad(path: Path, context: dict, paper: Paper, copies: int = 1) ->
     heads = [text(spec.player_label, ("player_label",), player=p) for p in range(1, players + 1)]
 
     buf = io.BytesIO()
-    canvas = new_canvas(buf, paper.width_mm, paper.height_mm, title)
+    canvas = new_canvas(buf, paper.width_mm, paper.height_mm, title, cmyk=cmyk)
     drawer = PageDrawer(canvas, paper.height_mm)
     x0 = (paper.width_mm - width) / 2
     for _ in range(copies):

@@ -207,7 +207,7 @@ def piece_label(title: str, piece: Piece, tiling: Tiling) -> str:
 
 
 def render_tiled(title: str, notes: str, board_w_mm: float, board_h_mm: float, draw_board: DrawBoard,
-                 paper: Paper, overlap_mm: float = TILE_OVERLAP_MM) -> bytes:
+                 paper: Paper, overlap_mm: float = TILE_OVERLAP_MM, cmyk: bool = False) -> bytes:
     """A PDF of a board printed in pieces: an assembly page, then the pieces.
 
     ``title``: the board's name (labels, PDF title). ``notes``: extra instructions for the
@@ -217,7 +217,7 @@ def render_tiled(title: str, notes: str, board_w_mm: float, board_h_mm: float, d
     """
     tiling = plan_tiling(board_w_mm, board_h_mm, paper, overlap_mm)
     buf = io.BytesIO()
-    c = new_canvas(buf, tiling.page_w_mm, tiling.page_h_mm, title)
+    c = new_canvas(buf, tiling.page_w_mm, tiling.page_h_mm, title, cmyk=cmyk)
     drawer = PageDrawer(c, tiling.page_h_mm)
     _assembly_page(drawer, title, notes, tiling, draw_board)
     c.showPage()

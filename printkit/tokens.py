@@ -119,14 +119,14 @@ def token_text_boxes(size_mm: float) -> tuple[Rect, Rect]:
     return (Rect(0.11 * d, 0.25 * d, 0.78 * d, 0.34 * d), Rect(0.2 * d, 0.6 * d, 0.6 * d, 0.18 * d))
 
 
-def render_tokens(paths: list[Path], context: dict, paper: Paper) -> bytes:
+def render_tokens(paths: list[Path], context: dict, paper: Paper, cmyk: bool = False) -> bytes:
     """Token sheets for every template in ``paths`` (in that order), as PDF bytes.
 
     Raises :class:`LayoutError` for a broken template or text that does not fit its token.
     """
     buf = io.BytesIO()
     game = context["game"]
-    canvas = new_canvas(buf, paper.width_mm, paper.height_mm, f"{game.title} – tokens")
+    canvas = new_canvas(buf, paper.width_mm, paper.height_mm, f"{game.title} – tokens", cmyk=cmyk)
     drawer = PageDrawer(canvas, paper.height_mm)
     for path in paths:
         spec, lines = load_spec(path, TokenSheetSpec)

@@ -480,9 +480,13 @@ def colour_operators(pdf: Path) -> set[str]:
 
 
 def test_cmyk_writes_only_cmyk_colour_operators(sheets):
-    cmyk = colour_operators(sheets["cmyk"] / "cartisora" / "character-cards.pdf")
-    assert {"k", "K"} <= cmyk
-    assert not cmyk & {"rg", "RG", "sc", "SC", "scn", "SCN"}, cmyk
+    pdfs = sorted((sheets["cmyk"] / "cartisora").glob("*.pdf"))
+    # Cards, reference cards, the play mat and the tokens: every file the build writes.
+    assert {"character-cards.pdf", "reference-cards.pdf", "play-mat.pdf", "tokens.pdf"} <= {p.name for p in pdfs}
+    for pdf in pdfs:
+        cmyk = colour_operators(pdf)
+        assert "k" in cmyk, pdf
+        assert not cmyk & {"rg", "RG", "sc", "SC", "scn", "SCN"}, (pdf, cmyk)
     # Without the option the same cards are RGB, so the check above can tell the difference.
     assert {"rg", "RG"} & colour_operators(sheets["fold-letter"] / "cartisora" / "character-cards.pdf")
 
