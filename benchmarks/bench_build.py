@@ -54,7 +54,8 @@ def run_printkit(data: Path, out: Path, game: str) -> None:
     from printkit.build import BuildOptions, build
     from printkit.paper import paper_by_name
 
-    result = build(data, out, BuildOptions(paper_by_name("letter"), "http://192.168.1.20:5000"), [game])
+    result = build(data, out, BuildOptions(paper_by_name("letter"), "http://192.168.1.20:5000"), [game],
+                   cards_only=True)
     if result.problems:
         raise SystemExit("\n".join(map(str, result.problems[:20])))
 

@@ -291,7 +291,7 @@ def _jobs(game: Game, deck: DeckList | None, deck_cards: list[Card] | None) -> I
 
 def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, games: Iterable[str] = (),
           layouts_dir: Path = LAYOUTS_DIR, progress_factory: Callable[[int], Progress] | None = None,
-          deck: str | None = None, scorepad_copies: int = 1) -> BuildResult:
+          deck: str | None = None, scorepad_copies: int = 1, cards_only: bool = False) -> BuildResult:
     """Validate and lay out the selected games (default all) and, given ``out_dir``, write to
     ``out_dir/<game>/``:
 
@@ -302,6 +302,7 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
     - the game's boards, mats, tracking sheets, token sheets and score pad
       (:func:`printkit.boards.render_extras`; ``scorepad_copies`` pages of score pad).
 
+    ``cards_only`` leaves out the reference cards, boards, tokens and score pad.
     ``deck`` (a deck id or deck-list file) prints only that deck, in its quantities, as
     ``<deck-id>-cards.pdf``; its game is the one named in ``games`` or the one it belongs to.
     ``out_dir=None`` only validates (``printkit validate``). ``progress_factory(total_cards)``
@@ -357,7 +358,7 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
                     progress(drawn)
                 for file_name, data in files.items():
                     rendered[out_dir / game.game_id / file_name] = data
-        if deck_list is not None:
+        if deck_list is not None or cards_only:
             continue
         main_kind = next(iter(game.info.backs))
         back = layouts.back(main_kind)

@@ -105,9 +105,10 @@ def main() -> None:
               help="Print only this deck list (a deck id or a deck-list YAML file), in its quantities.")
 @click.option("--scorepad-copies", type=click.IntRange(1, 500), default=1, show_default=True,
               help="Pages of the Carpe Diem score pad.")
+@click.option("--cards-only", is_flag=True, help="Only the card sheets: no reference cards, boards, tokens or pad.")
 def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path, paper: str, base_url: str | None,
               duplex: str, back_offset: tuple[float, float], cmyk: bool, deck: str | None,
-              scorepad_copies: int) -> None:
+              scorepad_copies: int, cards_only: bool) -> None:
     """Render GAMES (default: all): card sheets (fronts and backs, bleed, crop marks, SVG cut
     files), reference cards, boards and mats, token sheets and the score pad."""
     if duplex == "fold" and back_offset != (0.0, 0.0):
@@ -117,7 +118,7 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path, pape
                            cmyk=cmyk)
     try:
         result = build(data_dir, out_dir, options, games, progress_factory=_progress_factory(), deck=deck,
-                       scorepad_copies=scorepad_copies)
+                       scorepad_copies=scorepad_copies, cards_only=cards_only)
     except (OSError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     if result.problems:

@@ -86,3 +86,10 @@ def test_build_an_unknown_deck_is_a_clean_error(tmp_path):
     assert result.exit_code == 1
     assert f"{deck}:7: carpe_cras/mine: cards.1.card: unknown card id 'no-such-card'" in result.output
     assert not (tmp_path / "out").exists()
+
+
+def test_cards_only_leaves_out_the_rest_of_the_kit(tmp_path):
+    result = CliRunner().invoke(printkit_cli, ["build", "cahrd", "--cards-only", "--out", str(tmp_path),
+                                               "--base-url", "http://10.0.0.1"])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "cahrd").glob("*.pdf")) == ["army-cards.pdf", "strategy-cards.pdf"]
