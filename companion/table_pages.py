@@ -13,7 +13,6 @@ import qrcode
 import qrcode.image.svg
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from markupsafe import Markup
-from pydantic import BaseModel
 
 from companion.rules import Engine, RuleError
 from companion.scorekeeper import find_table_or_abort, service

@@ -20,7 +20,7 @@ from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph
 
-from card_data.yaml_source import YamlSyntaxError, load_yaml
+from card_data.yaml_source import LineMap, YamlSyntaxError, load_yaml
 from printkit.fonts import FONT_NAMES, register_fonts
 from printkit.units import pt_from_mm
 
@@ -148,11 +148,11 @@ class Layout:
         return self.region_lines.get(name, 1)
 
 
-def load_layout(path: Path, trim_w_mm: float, trim_h_mm: float, bleed_mm: float, is_back: bool = False) -> Layout:
-    """Read and check a template file for a card of ``trim_w_mm`` x ``trim_h_mm``.
+def read_template(path: Path, model: type[BaseModel], skip: tuple[str, ...] = ()) -> tuple[Any, LineMap]:
+    """Read a YAML template file into ``model``; returns ``(spec, line_map)``.
 
-    Checks: the YAML and schema, Jinja2 syntax, text and QR regions inside the safe area,
-    boxes inside trim + bleed, no QR on a back. Raises :class:`LayoutError` on the first problem.
+    ``skip``: parts of pydantic's error location that are not fields (union tags).
+    Raises :class:`LayoutError` naming the file, line and field of the first problem.
     """
     spath = str(path)
     try:
@@ -160,14 +160,24 @@ def load_layout(path: Path, trim_w_mm: float, trim_h_mm: float, bleed_mm: float,
     except YamlSyntaxError as exc:
         raise LayoutError(spath, exc.line, "yaml", exc.message) from None
     except OSError as exc:
-        raise LayoutError(spath, 1, "file", f"cannot read layout template: {exc.strerror}") from None
+        raise LayoutError(spath, 1, "file", f"cannot read template: {exc.strerror}") from None
     try:
-        spec = LayoutSpec.model_validate(data if data is not None else {})
+        spec = model.model_validate(data if data is not None else {})
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
-        loc = tuple(err["loc"])
-        clean = tuple(p for p in loc if p not in ("box", "line", "text", "image", "qr"))
-        raise LayoutError(spath, lines.line_for(clean), ".".join(map(str, clean)) or "-", err["msg"]) from None
+        loc = tuple(p for p in err["loc"] if p not in skip)
+        raise LayoutError(spath, lines.line_for(loc), ".".join(map(str, loc)) or "-", err["msg"]) from None
+    return spec, lines
+
+
+def load_layout(path: Path, trim_w_mm: float, trim_h_mm: float, bleed_mm: float, is_back: bool = False) -> Layout:
+    """Read and check a template file for a card of ``trim_w_mm`` x ``trim_h_mm``.
+
+    Checks: the YAML and schema, Jinja2 syntax, text and QR regions inside the safe area,
+    boxes inside trim + bleed, no QR on a back. Raises :class:`LayoutError` on the first problem.
+    """
+    spath = str(path)
+    spec, lines = read_template(path, LayoutSpec, skip=("box", "line", "text", "image", "qr"))
     region_lines = {r.name: lines.line_for(("regions", i)) for i, r in enumerate(spec.regions)}
     layout = Layout(path, spec, region_lines)
     safe = spec.safe_margin_mm

@@ -10,12 +10,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import jinja2
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from card_data.loader import Game
-from card_data.yaml_source import YamlSyntaxError, load_yaml
 from printkit.imposition import Rect
-from printkit.layout import Face, Layout, LayoutError, LayoutSpec, TextRegion, fit_text
+from printkit.layout import Face, Layout, LayoutError, LayoutSpec, TextRegion, fit_text, read_template
 from printkit.render import PageDrawer
 
 Spec = TypeVar("Spec", bound=BaseModel)
@@ -39,20 +38,7 @@ def load_spec(path: Path, model: type[Spec]) -> tuple[Spec, Any]:
     Returns ``(spec, line_map)`` (``line_map.line_for(loc)`` gives a key's line). Raises
     :class:`LayoutError` with the file, line and field of the first problem.
     """
-    spath = str(path)
-    try:
-        data, lines = load_yaml(path)
-    except YamlSyntaxError as exc:
-        raise LayoutError(spath, exc.line, "yaml", exc.message) from None
-    except OSError as exc:
-        raise LayoutError(spath, 1, "file", f"cannot read template: {exc.strerror}") from None
-    try:
-        spec = model.model_validate(data if data is not None else {})
-    except ValidationError as exc:
-        err = exc.errors(include_url=False)[0]
-        loc = tuple(err["loc"])
-        raise LayoutError(spath, lines.line_for(loc), ".".join(map(str, loc)) or "-", err["msg"]) from None
-    return spec, lines
+    return read_template(path, model)
 
 
 def expand(source: str, context: dict[str, Any], file: Path, line: int, fld: str) -> str:
