@@ -47,11 +47,9 @@ class CropMark:
 
 
 @dataclass(frozen=True)
-class Imposition:
-    """A grid of ``cols`` x ``rows`` cards of ``card_w_mm`` x ``card_h_mm`` centred on ``paper``.
-
-    Raises ``ValueError`` (from :func:`impose`) when the grid plus bleed does not fit.
-    """
+class CardGrid:
+    """A grid of ``cols`` x ``rows`` cards of ``card_w_mm`` x ``card_h_mm`` on ``paper``, sharing
+    their cut lines, vertically centred; subclasses place it across the page."""
 
     paper: Paper
     card_w_mm: float
@@ -66,6 +64,7 @@ class Imposition:
 
     @property
     def grid_x_mm(self) -> float:
+        """Left edge of the trim grid (centred on the page)."""
         return (self.paper.width_mm - self.cols * self.card_w_mm) / 2
 
     @property
@@ -90,6 +89,14 @@ class Imposition:
         top = self.bleed_mm if row == 0 else 0
         bottom = self.bleed_mm if row == self.rows - 1 else 0
         return Rect(t.x_mm - left, t.y_mm - top, t.w_mm + left + right, t.h_mm + top + bottom)
+
+
+@dataclass(frozen=True)
+class Imposition(CardGrid):
+    """A card grid centred on ``paper``, backs on the following page.
+
+    Raises ``ValueError`` (from :func:`impose`) when the grid plus bleed does not fit.
+    """
 
     def back_trim(self, slot: int, flip: Flip) -> Rect:
         """Where the back of the card in ``slot`` goes on the following page.
@@ -176,7 +183,7 @@ def impose_most(paper: Paper, card_w_mm: float, card_h_mm: float, bleed_mm: floa
 
 
 @dataclass(frozen=True)
-class FoldImposition:
+class FoldImposition(CardGrid):
     """Fold-over pairs on one page, for printers without duplex.
 
     The fold line runs down the middle of the page (``fold_x_mm``). Fronts form a grid of
@@ -185,17 +192,6 @@ class FoldImposition:
     across the fold, so folding the sheet along the line puts every back behind its front
     (as a long-edge duplex flip would). Crop marks lie outside both grids.
     """
-
-    paper: Paper
-    card_w_mm: float
-    card_h_mm: float
-    cols: int
-    rows: int
-    bleed_mm: float
-
-    @property
-    def per_sheet(self) -> int:
-        return self.cols * self.rows
 
     @property
     def fold_x_mm(self) -> float:
@@ -206,28 +202,8 @@ class FoldImposition:
         """Left edge of the fronts' trim grid."""
         return self.fold_x_mm - self.bleed_mm - self.cols * self.card_w_mm
 
-    @property
-    def grid_y_mm(self) -> float:
-        return (self.paper.height_mm - self.rows * self.card_h_mm) / 2
-
     def _mirror(self, r: Rect) -> Rect:
         return Rect(self.paper.width_mm - r.x_mm - r.w_mm, r.y_mm, r.w_mm, r.h_mm)
-
-    def trim(self, slot: int) -> Rect:
-        """Trim box of the front in ``slot`` (0-based, row by row from the top left)."""
-        row, col = divmod(slot, self.cols)
-        return Rect(self.grid_x_mm + col * self.card_w_mm, self.grid_y_mm + row * self.card_h_mm,
-                    self.card_w_mm, self.card_h_mm)
-
-    def bleed_box(self, slot: int) -> Rect:
-        """Where the front may print: trim plus bleed on the grid's outer sides, the fold side included."""
-        row, col = divmod(slot, self.cols)
-        t = self.trim(slot)
-        left = self.bleed_mm if col == 0 else 0
-        right = self.bleed_mm if col == self.cols - 1 else 0
-        top = self.bleed_mm if row == 0 else 0
-        bottom = self.bleed_mm if row == self.rows - 1 else 0
-        return Rect(t.x_mm - left, t.y_mm - top, t.w_mm + left + right, t.h_mm + top + bottom)
 
     def back_trim(self, slot: int) -> Rect:
         """Trim box of the back of ``slot``: the front's trim mirrored across the fold line."""
