@@ -1,17 +1,24 @@
-"""The card database: YAML data for each game, its pydantic schema and the loader.
+"""Everything the toolkit knows about its games: card data, schemas, derived tables and rules.
 
-Layout of a database directory (the bundled one is this package's folder)::
+Where a game lives:
 
-    <game>/game.yaml        game metadata (title, card size, backs, rulebook)
-    <game>/cards/*.yaml     lists of cards
-    <game>/glossary.yaml    keyword glossary
-    <game>/decks/*.yaml     deck lists (card id + quantity)
-    <game>/tables.yaml      optional game tables (e.g. Carpe Diem's villa chimneys)
+- ``card_data/<game>/``: its data (YAML): ``game.yaml`` (title, card size, backs, rulebook),
+  ``cards/*.yaml``, ``glossary.yaml``, ``decks/*.yaml``, ``tables.yaml`` (where the game has
+  one) and ``reference.yaml`` (what its printed reference cards say).
+- ``card_data/games/<game>/``: its knowledge in Python: ``cards.py`` (card schema and
+  deck rules), its derived tables, ``rules.py`` (the scorekeeper's rule engine). The one
+  registry of games is :mod:`card_data.games`.
+- ``templates/<game>/``: its print layouts (printkit's, not this package's).
 
-Use :func:`card_data.loader.load_database` to read one.
+Shared here: :mod:`.schema` (what every game's cards, rulings and decks have),
+:mod:`.engine` (the rule-engine core the games plug into), :mod:`.loader` (reads and
+validates a data folder, every problem at once), :mod:`.problems`, :mod:`.yaml_source`
+and :mod:`.base_url` (where the printed QR codes point).
+
+printkit and the companion import this package; it imports neither.
 """
 
-from card_data.loader import Database, Game, load_database, bundled_data_dir
+from card_data.loader import Database, Game, bundled_data_dir, load_database
 from card_data.problems import DatabaseError, Problem
 
 __all__ = ["Database", "Game", "load_database", "bundled_data_dir", "DatabaseError", "Problem"]

@@ -10,8 +10,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from card_data.problems import DatabaseError, Problem
-from card_data.schemas import game_specs
-from card_data.schemas.common import Card, DeckList, GameInfo, GameSpec, GlossaryEntry
+from card_data.games import registry
+from card_data.schema import Card, DeckList, GameInfo, GameSpec, GlossaryEntry
 from card_data.yaml_source import LineMap, YamlSyntaxError, load_yaml
 
 
@@ -48,7 +48,7 @@ class Game:
 
 @dataclass
 class Database:
-    """All games of a database directory, by game id (in the order of :func:`game_specs`)."""
+    """All games of a database directory, by game id (in the order of :func:`card_data.games.registry`)."""
 
     root: Path
     games: dict[str, Game]
@@ -244,7 +244,7 @@ def check_database(root: Path | str | None = None) -> tuple[Database, list[Probl
     by file and line. Never raises for bad data.
     """
     root = Path(root) if root is not None else bundled_data_dir()
-    specs = game_specs()
+    specs = {game_id: entry.spec for game_id, entry in registry().items()}
     problems: list[Problem] = []
     games: dict[str, Game] = {}
     if not root.is_dir():

@@ -16,7 +16,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.exports import bgstats_play_file, results_csv
 from companion.openapi import openapi_document
-from companion.rules import RuleError
+from card_data.engine import RuleError
 from companion.scorekeeper import find_table_or_abort, service
 from companion.tables import BadRequest, StaleVersion, TableView, validation_errors
 

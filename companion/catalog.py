@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from flask import Flask, abort, current_app
 
 from card_data.loader import Database, Game, load_database
-from card_data.schemas.common import Card, DeckList
+from card_data.schema import Card, DeckList
 
 _EXTENSION_KEY = "companion.database"
 
@@ -28,7 +28,7 @@ def get_database() -> Database:
 
 
 def get_games() -> list[Game]:
-    """The database's games, in the order of :func:`card_data.schemas.game_specs`."""
+    """The database's games, in the order of :func:`card_data.games.registry`."""
     return list(get_database().games.values())
 
 

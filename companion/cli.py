@@ -1,4 +1,4 @@
-"""``companion`` command line: serve the rulings pages on the local network."""
+"""``companion`` command line: serve the rulings pages on the local network, or export them as a static site."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from card_data.base_url import ConfigError, resolve_base_url
 from card_data.problems import DatabaseError
 from companion import create_app
 
@@ -84,12 +85,15 @@ def main() -> None:
     """Companion: per-card rulings pages for the printed cards' QR codes."""
 
 
+DATA_OPTION = click.option("--data", "data_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+                           help="Card database directory (default: the bundled one).")
+
+
 @main.command()
 @click.option("--host", default="0.0.0.0", show_default=True,
               help="Address to listen on; 0.0.0.0 lets phones on the same network connect.")
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535))
-@click.option("--data", "data_dir", type=click.Path(path_type=Path), default=None,
-              help="Card database directory (default: the bundled one).")
+@DATA_OPTION
 @click.option("--base-url", default=None, help="Public base URL the printed QR codes use.")
 def run(host: str, port: int, data_dir: Path | None, base_url: str | None) -> None:
     """Serve the companion with Flask's development server.
@@ -107,3 +111,31 @@ def run(host: str, port: int, data_dir: Path | None, base_url: str | None) -> No
     for line in announce(host, port):
         click.echo(line)
     app.run(host=host, port=port, debug=False, use_reloader=False)
+
+
+@main.command("site")
+@DATA_OPTION
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output/site"),
+              show_default=True)
+@click.option("--base-url", default=None, help="Where the site will be hosted (for canonical links); default "
+              "as for `printkit build`: $PRINTKIT_BASE_URL, then printkit.toml.")
+def site_cmd(data_dir: Path | None, out_dir: Path, base_url: str | None) -> None:
+    """Write the rulings pages as static HTML, so QR codes work from any static web host.
+
+    Exits 1, listing every problem and writing nothing, if the card database does not load.
+    """
+    from companion.site import ExportError, export_site
+
+    try:
+        base = resolve_base_url(base_url)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+    try:
+        written = export_site(out_dir, data_dir, base_url=base.url)
+    except DatabaseError as error:
+        echo_problems(error)
+        click.get_current_context().exit(1)
+    except (ExportError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"Wrote {len(written)} files to {out_dir}; host that folder at {base.url} "
+               f"(or pass --base-url) so the cards' QR codes find it.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from card_data.schemas.common import Card, GlossaryEntry
+from card_data.schema import Card, GlossaryEntry
 
 
 def name_pattern(name: str) -> re.Pattern[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.rules import Engine
+from card_data.engine import Engine
 
 
 def _hoist(schema: dict[str, Any], prefix: str, components: dict[str, Any]) -> dict[str, Any]:

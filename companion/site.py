@@ -1,6 +1,6 @@
 """Static export of the companion: the same pages as plain HTML files for any static host.
 
-``printkit site --out DIR`` calls :func:`export_site`. A card's page lands at
+``companion site --out DIR`` calls :func:`export_site`. A card's page lands at
 ``DIR/r/<game>/<card-id>/index.html``, so the QR address ``<base>/r/<game>/<card-id>``
 works on GitHub Pages or ``python -m http.server`` alike, and every link is relative, so
 the site may live under a sub-path.

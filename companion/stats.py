@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from card_data.schemas.common import Card
+from card_data.schema import Card
 
 #: Fields of every card shown elsewhere on the page (or not at all), never as stats.
 COMMON_FIELDS = frozenset({"id", "type", "title", "rulings", "example", "assumed", "note", "art"})

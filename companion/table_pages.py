@@ -14,7 +14,7 @@ import qrcode.image.svg
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from companion.rules import Engine, RuleError
+from card_data.engine import Engine, RuleError
 from companion.scorekeeper import find_table_or_abort, service
 from companion.tables import BadRequest, StaleVersion, TableView
 

@@ -12,7 +12,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from card_data.loader import Database
-from companion.rules import Engine, Outcome, RuleError, engines
+from card_data.engine import Engine, Outcome, RuleError
+from card_data.games import registry
 from companion.storage import Conflict, EventRecord, TableRecord, TableStore
 
 MAX_RETRIES = 8
@@ -111,7 +112,7 @@ class TableService:
     def __init__(self, store: TableStore, db: Database):
         self.store = store
         self.db = db
-        self.engines = {gid: e for gid, e in engines().items() if gid in db.games}
+        self.engines = {gid: e.engine for gid, e in registry().items() if gid in db.games}
         self._cache: dict[tuple[int, int], tuple[BaseModel, list[HistoryLine]]] = {}
 
     def engine_for(self, game: str) -> Engine:

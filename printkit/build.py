@@ -17,7 +17,7 @@ from typing import Literal
 
 from card_data.loader import Database, Game, check_database
 from card_data.problems import DatabaseError, Problem
-from card_data.schemas.common import Card, DeckList
+from card_data.schema import Card, DeckList
 from printkit.boards import render_extras
 from printkit.cutfile import cut_svg
 from printkit.decklist import cards_for_deck, find_deck, game_for_deck

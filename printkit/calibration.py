@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from card_data.schemas.common import CardSize
+from card_data.schema import CardSize
 from printkit.imposition import Rect
 from printkit.layout import LAYOUTS_DIR, LayoutError, load_layout, prepare_face
 from printkit.paper import Paper

@@ -9,7 +9,7 @@ import click
 
 from card_data.problems import Problem
 from printkit.build import BuildOptions, build
-from printkit.config import ConfigError, resolve_base_url
+from card_data.base_url import ConfigError, resolve_base_url
 from printkit.designer_cli import import_cmd, tts_cmd
 from printkit.paper import PAPERS, paper_by_name
 from printkit.render import write_atomically
@@ -147,7 +147,7 @@ def calibration_cmd(paper: str, out_dir: Path, duplex: str, game: str | None, da
     registration test whose reading is the --back-offset to build with."""
     from card_data.problems import DatabaseError
     from card_data.loader import load_database
-    from card_data.schemas.common import CardSize
+    from card_data.schema import CardSize
     from printkit.calibration import CalibrationError, calibration_pdf
 
     size = CardSize()
@@ -186,32 +186,6 @@ def validate_cmd(games: tuple[str, ...], data_dir: Path | None) -> None:
         sys.exit(1)
     decks = sum(len(g.decks) for g in result.games)
     click.echo(f"OK: {len(result.games)} games, {result.cards} cards, {decks} deck lists.")
-
-
-@main.command("site")
-@DATA_OPTION
-@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output/site"),
-              show_default=True)
-@click.option("--base-url", default=None, help="Where the site will be hosted (for canonical links); "
-              "default as for build.")
-def site_cmd(data_dir: Path | None, out_dir: Path, base_url: str | None) -> None:
-    """Write the rulings pages as static HTML, so QR codes work from any static web host."""
-    from card_data.problems import DatabaseError
-    from companion.site import ExportError, export_site
-
-    try:
-        base = resolve_base_url(base_url)
-    except ConfigError as exc:
-        raise click.UsageError(str(exc)) from None
-    try:
-        written = export_site(out_dir, data_dir, base_url=base.url)
-    except DatabaseError as exc:
-        _report(exc.problems)
-        sys.exit(1)
-    except (ExportError, OSError) as exc:
-        raise click.ClickException(str(exc)) from None
-    click.echo(f"Wrote {len(written)} files to {out_dir}; host that folder at {base.url} "
-               f"(or pass --base-url) so the cards' QR codes find it.")
 
 
 main.add_command(import_cmd)

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from card_data.loader import Database, Game
 from card_data.problems import DatabaseError, Problem
-from card_data.schemas.common import Card, DeckList
+from card_data.schema import Card, DeckList
 from card_data.yaml_source import LineMap, YamlSyntaxError, load_yaml
 
 

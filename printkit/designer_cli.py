@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from card_data.schemas import game_specs
-from printkit.config import ConfigError, resolve_base_url
+from card_data.games import GAME_IDS
+from card_data.base_url import ConfigError, resolve_base_url
 from printkit.importer import cards_to_yaml, import_sheet
 from printkit.render import write_atomically
 from printkit.tts import DEFAULT_DPI, build_tts
@@ -25,7 +25,7 @@ def _report(problems: list) -> None:
 
 @click.command("import")
 @click.argument("sheet", metavar="FILE", type=click.Path(path_type=Path, dir_okay=False, exists=True))
-@click.option("--game", "game_id", required=True, type=click.Choice(sorted(game_specs())),
+@click.option("--game", "game_id", required=True, type=click.Choice(sorted(GAME_IDS)),
               help="Whose card schema the rows follow.")
 @click.option("--out", "out_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="YAML file to write (a card_data cards/*.yaml list). Default: FILE with the suffix .yaml.")

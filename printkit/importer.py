@@ -38,8 +38,8 @@ import yaml
 from pydantic import ValidationError
 
 from card_data.loader import Game, check_database
-from card_data.schemas import game_specs
-from card_data.schemas.common import Card
+from card_data.games import game_entry
+from card_data.schema import Card
 
 LIST_SEPARATOR = ";"
 HEAD_FIELDS = ("id", "type", "title")
@@ -307,7 +307,7 @@ def rows_to_cards(game_id: str, file: str, header: Sequence[Any],
     game's schema, that ids are unique and that ``assumed`` names real fields.
     Returns an :class:`ImportResult`; raises ``KeyError`` for an unknown game.
     """
-    adapter = game_specs()[game_id].card_adapter()
+    adapter = game_entry(game_id).spec.card_adapter()
     problems: list[RowProblem] = []
     columns: list[tuple[int, str, Loc]] = []
     seen_names: dict[str, int] = {}

@@ -21,7 +21,8 @@ printed reference. The file is a YAML list of cards::
 Jinja2 variables: ``game`` (game.yaml), ``game_id``, ``cards`` (id -> card), ``glossary``
 (id -> entry), ``decks`` (id -> deck list), ``tables`` (the parsed tables.yaml or ``None``),
 with ``for_each_deck`` also ``deck`` and ``deck_cards`` (the deck's cards in list order), and
-for Carpe Cras ``tempo_table`` (:func:`tempo_table`).
+the values the game's own package derives from its rules
+(:meth:`card_data.games.GameEntry.reference_values`, e.g. Carpe Cras's ``tempo_table``).
 
 A glossary entry whose name the source lost is headed "(name lost in the source)".
 Sections are laid into the template's ``body`` region in order, shrinking from its
@@ -41,9 +42,10 @@ from typing import Any
 import jinja2
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from card_data.games import game_entry
 from card_data.loader import Game
 from card_data.problems import DatabaseError, Problem
-from card_data.schemas.common import GlossaryEntry, Slug
+from card_data.schema import GlossaryEntry, Slug
 from card_data.yaml_source import LineMap, YamlSyntaxError, load_yaml
 from printkit.layout import LAYOUTS_DIR, Face, Layout, LayoutError, TextRegion, fit_text, load_layout, prepare_face
 
@@ -55,7 +57,6 @@ REFERENCE_BLEED_MM = 3.0
 LOST_NAME_HEADING = "(name lost in the source)"
 _LOST_NAME_PREFACE = re.compile(r"^The source text lost this entry's name[^.]*\.\s*")
 
-TEMPO_DIE_FACES = 6
 """Carpe Cras Tempo rolls one six-sided die (carpe-cras.txt V1.0 – Tempo; Glossary: Roll)."""
 
 
@@ -120,29 +121,6 @@ class ReferenceCard:
 _JINJA = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
 
 
-def tempo_table() -> list[dict[str, Any]]:
-    """Carpe Cras Tempo (carpe-cras.txt V1.0 – Tempo): for each speed differential, the die rolls
-    that succeed. A roll no higher than the differential succeeds; at 0 or below success is
-    impossible, at 6 or more certain (no roll needed).
-
-    Returns rows ``{"differential": "≤ 0" | "1".."5" | "≥ 6", "successes": k, "chance": "k/6",
-    "outcome": words}``, in ascending order.
-    """
-    rows = [{"differential": "≤ 0", "successes": 0, "chance": f"0/{TEMPO_DIE_FACES}",
-             "outcome": "impossible, no roll"}]
-    for differential in range(1, TEMPO_DIE_FACES):
-        rolls = "roll 1" if differential == 1 else f"roll 1–{differential}"
-        rows.append({"differential": str(differential), "successes": differential,
-                     "chance": f"{differential}/{TEMPO_DIE_FACES}", "outcome": f"{rolls} succeeds"})
-    rows.append({"differential": f"≥ {TEMPO_DIE_FACES}", "successes": TEMPO_DIE_FACES,
-                 "chance": f"{TEMPO_DIE_FACES}/{TEMPO_DIE_FACES}", "outcome": "certain, no roll"})
-    return rows
-
-
-_DERIVED = {"carpe_cras": lambda game: {"tempo_table": tempo_table()}}
-"""Values computed from the rules rather than read from data, by game."""
-
-
 def glossary_heading(entry: GlossaryEntry) -> str:
     """The entry's term, or "(name lost in the source)" when the source text lost it."""
     return LOST_NAME_HEADING if (entry.name_lost or entry.term is None) else entry.term
@@ -156,7 +134,7 @@ def glossary_text(entry: GlossaryEntry) -> str:
 def _base_context(game: Game) -> dict[str, Any]:
     ctx = {"game": game.info, "game_id": game.game_id, "cards": game.cards,
            "glossary": {e.id: e for e in game.glossary}, "decks": game.decks, "tables": game.tables}
-    ctx.update(_DERIVED.get(game.game_id, lambda g: {})(game))
+    ctx.update(game_entry(game.game_id).reference_values(game))
     return ctx
 
 

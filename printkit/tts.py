@@ -34,7 +34,7 @@ from PIL import Image
 
 from card_data.loader import Game, check_database
 from card_data.problems import Problem
-from card_data.schemas.common import Card
+from card_data.schema import Card
 from printkit.build import BuildOptions, GameLayouts, select_games
 from printkit.imposition import Rect
 from printkit.layout import LAYOUTS_DIR, Face

@@ -4,15 +4,14 @@
 from __future__ import annotations
 
 import os
-import shutil
 import uuid
 from pathlib import Path
 
 import pytest
 import yaml
 
-from card_data.loader import bundled_data_dir
 from companion import create_app
+from database_edits import copy_database
 
 
 POSTGRES_ENV = "TEST_POSTGRES_URL"
@@ -49,8 +48,7 @@ class DataCopy:
 
     def __init__(self, root: Path):
         self.root = root
-        shutil.copytree(bundled_data_dir(), root,
-                        ignore=shutil.ignore_patterns("*.py", "__pycache__", "schemas"))
+        copy_database(root)
 
     def card_file(self, game: str, card_id: str) -> Path:
         """The ``cards/*.yaml`` file that defines ``card_id``."""

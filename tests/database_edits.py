@@ -14,6 +14,16 @@ from pathlib import Path
 from card_data.loader import bundled_data_dir, check_database
 
 
+def copy_database(root: Path) -> Path:
+    """Copy every game folder of the bundled database (the folders holding a ``game.yaml``,
+    not the Python packages beside them) to ``root``; returns ``root``."""
+    root.mkdir(parents=True, exist_ok=True)
+    for folder in sorted(bundled_data_dir().iterdir()):
+        if (folder / "game.yaml").is_file():
+            shutil.copytree(folder, root / folder.name)
+    return root
+
+
 def copy_game(root: Path, game: str) -> Path:
     """Copy the bundled ``game`` folder (e.g. ``"cahrd"``) to ``root / game`` and return that folder.
 

@@ -1,6 +1,6 @@
 """A short legal two-player Carpe Diem game, as JSON events, for the API, storage and browser tests.
 
-Two-player layout (see companion.rules.carpe_diem.lay_out): a row of 5 cards over a row of 3;
+Two-player layout (see card_data.games.carpe_diem.rules.lay_out): a row of 5 cards over a row of 3;
 circles 1-4 across the top row (A1|A2, A2|B1, B1|B2, B2|C1), 5-7 down (A1/C2, A2/D1, B1/D2),
 8-9 across the bottom row (C2|D1, D1|D2). Anna (seat 0) starts with 8 VP, Bea 9.
 """

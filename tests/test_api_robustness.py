@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.rules import engines
+from card_data.games import registry
 
 GAMES = ["carpe_cras", "cartisora", "cahrd", "carpe_diem"]
 scalars = st.one_of(st.none(), st.booleans(), st.integers(min_value=-10**6, max_value=10**6),
@@ -19,7 +19,7 @@ values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.di
 
 
 def event_strategy(game: str):
-    engine = engines()[game]
+    engine = registry()[game].engine
     schema = engine.event_adapter.json_schema()
     field_names = sorted({name for d in schema.get("$defs", {}).values() for name in d.get("properties", {})})
     keys = st.sampled_from(field_names or ["seat"])

@@ -26,9 +26,9 @@ GAME = "carpe_cras"
 
 
 def engine_title(game: str) -> str:
-    from companion.rules import engines
+    from card_data.games import registry
 
-    return engines()[game].title
+    return registry()[game].engine.title
 
 
 def chromium_path() -> str | None:

@@ -4,7 +4,6 @@ safe area, duplex back registration, QR codes decoded from rendered pages, repro
 from __future__ import annotations
 
 import html
-import shutil
 from pathlib import Path
 
 import pdfplumber
@@ -13,10 +12,11 @@ import pytest
 import zxingcpp
 from click.testing import CliRunner
 
-from card_data.loader import bundled_data_dir, load_database
+from card_data.loader import load_database
 from pdf_measure import Box, crop_marks, drawn_objects, mm
 from printkit.build import BLEED_MM, card_url
 from printkit.cli import main as printkit_cli
+from database_edits import copy_database
 
 BASE_URL = "http://192.168.1.20:5000"
 POKER_W_MM, POKER_H_MM = 63.5, 88.9
@@ -275,7 +275,7 @@ def test_two_builds_give_identical_bytes(built, tmp_path):
 
 def test_a_broken_card_file_leaves_earlier_pdfs_untouched(tmp_path):
     data = tmp_path / "data"
-    shutil.copytree(bundled_data_dir(), data, ignore=shutil.ignore_patterns("*.py", "__pycache__", "schemas"))
+    copy_database(data)
     out = tmp_path / "out"
     assert run_build(out, "cartisora", data=data).exit_code == 0
     before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in out.rglob("*.pdf")}
@@ -294,7 +294,7 @@ def test_a_broken_card_file_leaves_earlier_pdfs_untouched(tmp_path):
 
 def test_text_that_cannot_fit_is_a_validation_error_naming_the_card(tmp_path):
     data = tmp_path / "data"
-    shutil.copytree(bundled_data_dir(), data, ignore=shutil.ignore_patterns("*.py", "__pycache__", "schemas"))
+    copy_database(data)
     game = load_database(data).games["cartisora"]
     card = next(iter(game.cards.values()))
     file, line = game.sources[("card", card.id)]

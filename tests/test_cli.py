@@ -1,18 +1,19 @@
-"""The installed commands: `printkit build --help`, `printkit site`, and a clean error for bad input."""
+"""The installed commands: `companion site`, `printkit build`, and a clean error for bad input."""
 
 from __future__ import annotations
 
-import shutil
 
 from click.testing import CliRunner
 
-from card_data.loader import bundled_data_dir, load_database
+from card_data.loader import load_database
+from companion.cli import main as companion_cli
 from printkit.cli import main as printkit_cli
+from database_edits import copy_database
 
 
 def test_site_writes_a_page_per_card(tmp_path):
     out = tmp_path / "site"
-    result = CliRunner().invoke(printkit_cli, ["site", "--out", str(out), "--base-url", "https://cards.example.org/kit"])
+    result = CliRunner().invoke(companion_cli, ["site", "--out", str(out), "--base-url", "https://cards.example.org/kit"])
     assert result.exit_code == 0, result.output
     db = load_database()
     for game in db.games.values():
@@ -23,14 +24,20 @@ def test_site_writes_a_page_per_card(tmp_path):
 
 def test_site_with_a_broken_database_prints_file_line_and_writes_nothing(tmp_path):
     data = tmp_path / "data"
-    shutil.copytree(bundled_data_dir(), data, ignore=shutil.ignore_patterns("*.py", "__pycache__", "schemas"))
+    copy_database(data)
     glossary = data / "carpe_diem" / "glossary.yaml"
     glossary.write_text("- id: x\n  term: [\n", encoding="utf-8")
-    result = CliRunner().invoke(printkit_cli, ["site", "--data", str(data), "--out", str(tmp_path / "site")])
+    result = CliRunner().invoke(companion_cli, ["site", "--data", str(data), "--out", str(tmp_path / "site")])
     assert result.exit_code == 1
     assert f"{glossary}:2: carpe_diem/-: yaml: malformed YAML" in result.output
     assert "Traceback" not in result.output
     assert not (tmp_path / "site").exists()
+
+
+def test_printkit_does_not_offer_site_any_more():
+    """The static site is the companion's (printkit must not import the companion)."""
+    result = CliRunner().invoke(printkit_cli, ["site"])
+    assert result.exit_code == 2 and "No such command 'site'" in result.output
 
 
 def test_unknown_game_and_paper_are_usage_errors(tmp_path):

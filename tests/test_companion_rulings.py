@@ -12,7 +12,7 @@ from flask import Flask
 from markupsafe import escape
 
 from card_data.loader import bundled_data_dir, check_database
-from card_data.schemas.common import Card, GlossaryEntry, Ruling, Strict
+from card_data.schema import Card, GlossaryEntry, Ruling, Strict
 from companion.cli import main as companion_cli
 from companion.glossary import entries_used_by
 from companion.stats import Item, card_stats, field_label

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from card_data.loader import check_database
-from card_data.schemas.cahrd import STAT_NAMES, OfficerCard, check_deck, rank_value, reserves_label
-from card_data.schemas.common import DeckList
+from card_data.games.cahrd.cards import STAT_NAMES, OfficerCard, check_deck, rank_value, reserves_label
+from card_data.schema import DeckList
 from database_edits import copy_game, edit, line_of, problem_lines
 
 RULEBOOK_GLOSSARY = [

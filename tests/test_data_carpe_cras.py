@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from card_data.loader import bundled_data_dir, check_database
-from card_data.schemas.carpe_cras import AgencyCard, Duality, check_deck
+from card_data.games.carpe_cras.cards import AgencyCard, Duality, check_deck
 from database_edits import copy_game, edit, line_of, problem_lines
 
 SIX_AGENCY_TYPES = {"Might", "Cunning", "Fortitude", "Zeal", "Authority", "Affluence"}

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from card_data.loader import check_database
-from card_data.schemas.carpe_diem import (
+from card_data.games.carpe_diem.cards import (
     SCORING_CARDS_BY_PLAYERS,
     FountainCard,
     ScoringCard,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from card_data.loader import check_database
-from card_data.schemas.cartisora import SPEC
+from card_data.games.cartisora.cards import SPEC
 from database_edits import assert_reported, copy_game, edit, line_of, problem_lines
 
 REAL_CARDS = {"brutal-strike", "parry", "cornered-prey", "stunning-blow", "en-garde", "stalwart",

@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from card_data.loader import bundled_data_dir, check_database, load_database
+from card_data.loader import check_database, load_database
 from card_data.yaml_source import load_yaml
+from database_edits import copy_database
 
 PRINTKIT = Path(sys.executable).with_name("printkit")
 
 
 def copy_bundled(tmp_path: Path) -> Path:
     data = tmp_path / "data"
-    shutil.copytree(bundled_data_dir(), data, ignore=shutil.ignore_patterns("*.py", "__pycache__", "schemas"))
+    copy_database(data)
     return data
 
 

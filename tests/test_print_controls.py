@@ -13,13 +13,13 @@ from click.testing import CliRunner
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from card_data.loader import bundled_data_dir
-from card_data.schemas.common import CardSize
+from card_data.schema import CardSize
 from pdf_measure import Box, box_of, crop_marks, drawn_objects, mm
 from printkit.build import BLEED_MM
 from printkit.cli import main as printkit_cli
 from printkit.imposition import CROP_MARK_GAP_MM, MIN_CROP_MARK_MM, impose_fold, impose_most
 from printkit.paper import paper_by_name
+from database_edits import copy_database
 
 BASE_URL = "http://192.168.1.20:5000"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -37,7 +37,7 @@ def run_build(out: Path, *args: str, data: Path | None = None):
 def data_with_card_size(tmp_path: Path, game: str, card_size_yaml: str) -> Path:
     """A copy of the bundled database whose ``game`` has ``card_size_yaml`` as its card_size."""
     data = tmp_path / "data"
-    shutil.copytree(bundled_data_dir(), data, ignore=shutil.ignore_patterns("*.py", "__pycache__", "schemas"))
+    copy_database(data)
     path = data / game / "game.yaml"
     text = path.read_text(encoding="utf-8")
     old = "card_size:\n  width_mm: 63.5\n  height_mm: 88.9\n"

@@ -17,13 +17,9 @@ from card_data.problems import DatabaseError
 from pdf_measure import mm
 from printkit.imposition import Rect
 from printkit.layout import LAYOUTS_DIR, LayoutError
-from printkit.reference import (
-    LOST_NAME_HEADING,
-    TEMPO_DIE_FACES,
-    reference_cards,
-    reference_faces,
-    tempo_table,
-)
+from card_data.games.carpe_cras.tempo import DIE_FACES as TEMPO_DIE_FACES
+from card_data.games.carpe_cras.tempo import tempo_succeeds, tempo_table
+from printkit.reference import LOST_NAME_HEADING, reference_cards, reference_faces
 from printkit.render import PageDrawer, new_canvas
 
 BLEED_MM = 3.0
@@ -150,9 +146,8 @@ def test_duels_contests_card_holds_the_results_and_bonus_points(texts):
     assert flat(f"{game.info.default_edition} rules (the default edition)") in text
 
 
-def test_tempo_table_matches_the_rules_engine():
-    from companion.rules.carpe_cras import tempo_succeeds
-
+def test_tempo_table_is_the_rulebooks_roll_at_most_the_differential__tempo():
+    """Tempo: a roll no higher than the differential succeeds; 0 or less never, 6 or more always."""
     rows = tempo_table()
     assert [r["differential"] for r in rows] == ["≤ 0", "1", "2", "3", "4", "5", "≥ 6"]
     for row in rows[1:-1]:

@@ -11,9 +11,10 @@ from types import SimpleNamespace
 import pytest
 
 from card_data.loader import load_database
-from card_data.schemas.cahrd import GameConstant
-from companion.rules import RuleError, engines
-from companion.rules.cahrd import ENGINE, EVENT_ADAPTER, Options, State, apply, describe, new_state, outcome
+from card_data.games.cahrd.cards import GameConstant
+from card_data.engine import RuleError
+from card_data.games import registry
+from card_data.games.cahrd.rules import ENGINE, EVENT_ADAPTER, Options, State, apply, describe, new_state, outcome
 import scenarios_cahrd as scenario
 
 RED, BLUE = 0, 1
@@ -111,7 +112,7 @@ def men(state: State, seat: int, card: str) -> int:
 # ---- engine and set-up (Prepare for Battle) ----------------------------------------------------
 
 def test_engine_is_registered_for_two_players():
-    assert engines()["cahrd"] is ENGINE
+    assert registry()["cahrd"].engine is ENGINE
     assert (ENGINE.min_players, ENGINE.max_players) == (2, 2)
     assert set(ENGINE.event_types()) == {
         "set_up", "start_turn", "cannot_draw", "recruitment", "recruit_lieutenant", "declare_attack",

@@ -11,8 +11,10 @@ import pytest
 from pydantic import ValidationError
 
 from card_data.loader import load_database
-from companion.rules import RuleError, engines
-from companion.rules import carpe_cras as cc
+from card_data.engine import RuleError
+from card_data.games import registry
+import card_data.games.carpe_cras.rules as cc
+import card_data.games.carpe_cras.tempo as tempo
 import scenarios_carpe_cras as scenario
 
 RED, BLUE = 0, 1
@@ -392,41 +394,41 @@ def test_first_round_begins_with_starting_player__round_start(game):
     (3, 3, True), (3, 4, False), (1, 1, True), (5, 6, False),
 ])
 def test_tempo_roll_at_most_differential__tempo(differential, roll, expected):
-    assert cc.tempo_succeeds(differential, roll) is expected
+    assert tempo.tempo_succeeds(differential, roll) is expected
 
 
 def test_tempo_needs_a_roll_between_one_and_five__tempo():
-    assert [cc.tempo_needs_roll(d) for d in (-1, 0, 1, 5, 6)] == [False, False, True, True, False]
+    assert [tempo.tempo_needs_roll(d) for d in (-1, 0, 1, 5, 6)] == [False, False, True, True, False]
     with pytest.raises(RuleError) as info:
-        cc.tempo_succeeds(2)
+        tempo.tempo_succeeds(2)
     assert "Tempo" in info.value.rule and "needs a die roll" in info.value.message
     with pytest.raises(RuleError):
-        cc.tempo_succeeds(2, 7)
+        tempo.tempo_succeeds(2, 7)
 
 
 def test_speed_differential__tempo():
     # Striker: speed 3, Accuracy 1, Dexterity 1; target: speed 2, Evade 1.
-    first = cc.striking_speed(3, accuracy=1, dexterity=1, first_strike=True)
-    second = cc.striking_speed(3, accuracy=1, dexterity=1, first_strike=False)
-    target = cc.targeted_speed(2, evade=1)
+    first = tempo.striking_speed(3, accuracy=1, dexterity=1, first_strike=True)
+    second = tempo.striking_speed(3, accuracy=1, dexterity=1, first_strike=False)
+    target = tempo.targeted_speed(2, evade=1)
     assert (first, second, target) == (5, 4, 3)
-    assert cc.speed_differential(first, target) == 2
-    assert cc.tempo_differential("dodge", striker_speed=3, accuracy=1, dexterity=1, target_speed=2, evade=1) == -2
-    assert cc.tempo_differential("strike_twice", striker_speed=3, accuracy=1, dexterity=1, target_speed=2,
+    assert tempo.speed_differential(first, target) == 2
+    assert tempo.tempo_differential("dodge", striker_speed=3, accuracy=1, dexterity=1, target_speed=2, evade=1) == -2
+    assert tempo.tempo_differential("strike_twice", striker_speed=3, accuracy=1, dexterity=1, target_speed=2,
                                  evade=1) == 1  # Dexterity counts, Accuracy does not
-    assert cc.tempo_differential("dodge_strike_twice", striker_speed=3, accuracy=1, dexterity=1,
+    assert tempo.tempo_differential("dodge_strike_twice", striker_speed=3, accuracy=1, dexterity=1,
                                  target_speed=2, evade=1) == -1
 
 
 def test_dagger_on_royal_scout__upgrades_example_1(game):
-    scout = cc.equip(game.cards["royal-scout"], [game.cards["dagger"]])
+    scout = tempo.equip(game.cards["royal-scout"], [game.cards["dagger"]])
     assert scout.speed == 4
     assert scout.skills["Knife"].power == 4 and scout.skills["Sword"].power == 2
     assert scout.speed_striking_with("Sword") == 4 and scout.speed_targeted() == 4
 
 
 def test_katana_on_well_read_squirrel__upgrades_example_2(game):
-    squirrel = cc.equip(game.cards["well-read-squirrel"], [game.cards["katana"]])
+    squirrel = tempo.equip(game.cards["well-read-squirrel"], [game.cards["katana"]])
     assert squirrel.skills["Sword"].power == 3 and squirrel.skills["Sword"].dexterity == 2
     assert squirrel.speed_striking_with("Sword") == 6  # striking with the Sword
     assert squirrel.speed_targeted() == 4               # trying to dodge
@@ -434,15 +436,15 @@ def test_katana_on_well_read_squirrel__upgrades_example_2(game):
 
 def test_squirrel_strikes_scout_dodge_and_strike_twice__tempo(game):
     """Squirrel+Katana (6 striking) vs Scout+Dagger (4): the Scout cannot dodge; Strike Twice on 1-2."""
-    squirrel = cc.equip(game.cards["well-read-squirrel"], [game.cards["katana"]])
-    scout = cc.equip(game.cards["royal-scout"], [game.cards["dagger"]])
-    dodge = cc.speed_differential(scout.speed_targeted(), squirrel.speed_striking_with("Sword"))
-    assert dodge == -2 and cc.tempo_succeeds(dodge) is False
-    twice = cc.speed_differential(squirrel.speed_striking_with("Sword", first_strike=False), scout.speed_targeted())
+    squirrel = tempo.equip(game.cards["well-read-squirrel"], [game.cards["katana"]])
+    scout = tempo.equip(game.cards["royal-scout"], [game.cards["dagger"]])
+    dodge = tempo.speed_differential(scout.speed_targeted(), squirrel.speed_striking_with("Sword"))
+    assert dodge == -2 and tempo.tempo_succeeds(dodge) is False
+    twice = tempo.speed_differential(squirrel.speed_striking_with("Sword", first_strike=False), scout.speed_targeted())
     assert twice == 2
-    assert cc.tempo_succeeds(twice, 2) is True and cc.tempo_succeeds(twice, 3) is False
+    assert tempo.tempo_succeeds(twice, 2) is True and tempo.tempo_succeeds(twice, 3) is False
     # The Scout's retaliation (speed 4) against the Squirrel (dodging at 4): differential 0 both ways.
-    assert cc.speed_differential(squirrel.speed_targeted(), scout.speed_striking_with("Knife")) == 0
+    assert tempo.speed_differential(squirrel.speed_targeted(), scout.speed_striking_with("Knife")) == 0
 
 
 def test_tempo_roll_event_records_result__tempo(game):
@@ -463,23 +465,23 @@ def test_tempo_roll_event_records_result__tempo(game):
 
 
 def test_armor_and_resistance__glossary_damage():
-    assert cc.damage_taken(4, "physical", armor=1, resistance=3) == 3
-    assert cc.damage_taken(4, "magic", armor=1, resistance=3) == 1
-    assert cc.damage_taken(4, "unspecified", armor=1, resistance=3) == 4
-    assert cc.damage_taken(2, "physical", armor=5) == 0  # never below 0
+    assert tempo.damage_taken(4, "physical", armor=1, resistance=3) == 3
+    assert tempo.damage_taken(4, "magic", armor=1, resistance=3) == 1
+    assert tempo.damage_taken(4, "unspecified", armor=1, resistance=3) == 4
+    assert tempo.damage_taken(2, "physical", armor=5) == 0  # never below 0
 
 
 def test_stats_never_below_zero__glossary_stats():
-    assert cc.stat_total(1, -3) == 0
-    assert cc.stat_total(2, 1, -1) == 2
-    assert cc.striking_speed(0, accuracy=0) == 0
+    assert tempo.stat_total(1, -3) == 0
+    assert tempo.stat_total(2, 1, -1) == 2
+    assert tempo.striking_speed(0, accuracy=0) == 0
 
 
 def test_defeated_when_damage_reaches_health__glossary_damage(game):
     squirrel = game.cards["well-read-squirrel"]
-    assert not cc.is_defeated(squirrel.health - 1, squirrel.health)
-    assert cc.is_defeated(squirrel.health, squirrel.health)
-    assert cc.is_defeated(squirrel.health + 2, squirrel.health)
+    assert not tempo.is_defeated(squirrel.health - 1, squirrel.health)
+    assert tempo.is_defeated(squirrel.health, squirrel.health)
+    assert tempo.is_defeated(squirrel.health + 2, squirrel.health)
 
 
 # --- Engine plumbing, scenario, page ----------------------------------------------------------------------
@@ -492,7 +494,7 @@ def test_two_players_only__introduction(game):
 
 
 def test_engine_registered():
-    engine = engines()["carpe_cras"]
+    engine = registry()["carpe_cras"].engine
     assert engine is cc.ENGINE and engine.min_players == engine.max_players == 2
     assert "strike_city" in engine.event_types() and "take_token" in engine.event_types()
 

@@ -16,9 +16,9 @@ import pytest
 
 import scenarios_carpe_diem as scenario
 from card_data.loader import load_database
-from card_data.schemas.carpe_diem import SCORING_CARDS_BY_PLAYERS, SCORING_SET_PLAYERS, Owned, Ware
-from companion.rules import RuleError
-from companion.rules import carpe_diem as cd
+from card_data.games.carpe_diem.cards import SCORING_CARDS_BY_PLAYERS, SCORING_SET_PLAYERS, Owned, Ware
+from card_data.engine import RuleError
+import card_data.games.carpe_diem.rules as cd
 
 GAME = load_database().games["carpe_diem"]
 TABLES = GAME.tables
@@ -143,7 +143,7 @@ def test_each_circle_lies_between_two_adjacent_cards(players):
 
 
 def test_layout_rows_follow_the_circle_count():
-    """Our reading of the board (see companion.rules.carpe_diem): rows of the widest width
+    """Our reading of the board (see card_data.games.carpe_diem.rules): rows of the widest width
     whose grid has the table's number of circles."""
     ids = [f"c{i}" for i in range(12)]
     assert [len(r) for r in cd.lay_out(ids, 17)[0]] == [4, 4, 4]

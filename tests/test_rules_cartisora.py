@@ -9,9 +9,9 @@ import pytest
 from pydantic import ValidationError
 
 from card_data.loader import load_database
-from card_data.schemas.common import DeckList
-from companion.rules import RuleError
-from companion.rules.cartisora import ENGINE, EVENT_ADAPTER, Options, State, apply, describe, new_state, outcome
+from card_data.schema import DeckList
+from card_data.engine import RuleError
+from card_data.games.cartisora.rules import ENGINE, EVENT_ADAPTER, Options, State, apply, describe, new_state, outcome
 
 import scenarios_cartisora as scenario  # tests/ is on sys.path under pytest, as for pdf_measure
 

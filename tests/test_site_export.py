@@ -1,4 +1,4 @@
-"""Static export of the companion (``companion.site.export_site``, behind ``printkit site``)."""
+"""Static export of the companion (``companion.site.export_site``, behind ``companion site``)."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from card_data.schemas.common import Card, DeckList, DeckProblem, GameSpec, Slug, Strict
+from card_data.schema import Card, DeckList, DeckProblem, GameSpec, Slug, Strict
 
 Edition = Literal[2017, 2019]
 """A rulebook edition: 2017 (Moshe-Tozer Games) or 2019 (Analog Game Studios, the default)."""

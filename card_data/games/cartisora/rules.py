@@ -57,7 +57,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, TypeAdapter, ValidationError, model_validator
 
-from card_data.schemas.cartisora import (
+from card_data.games.cartisora.cards import (
     BASE_SET_CHARACTER_DECKS,
     FORCED_RESULT_PRIORITY,
     BoastCard,
@@ -73,7 +73,7 @@ from card_data.schemas.cartisora import (
     WinCondition,
     WinsAgainstTies,
 )
-from companion.rules.base import Engine, Model, Outcome, RuleError
+from card_data.engine import Engine, Model, Outcome, RuleError
 
 Edition = Literal["2019", "2017"]
 Phase = Literal["draft", "pick", "ready", "react", "resolved", "over"]

@@ -18,7 +18,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
-from card_data.schemas.common import Card, DeckList, DeckProblem, GameSpec, Slug, Strict
+from card_data.schema import Card, DeckList, DeckProblem, GameSpec, Slug, Strict
 
 RULEBOOK = "Official Rulebook 1.0"
 

@@ -1,4 +1,8 @@
-"""Where the QR codes point: ``--base-url``, else ``PRINTKIT_BASE_URL``, else ``printkit.toml``."""
+"""Where the cards' QR codes point: ``--base-url``, else ``PRINTKIT_BASE_URL``, else ``printkit.toml``.
+
+Shared by printkit (the URLs it prints) and the companion (the static site it exports and
+the canonical links it serves), so both halves read the same setting the same way.
+"""
 
 from __future__ import annotations
 

@@ -51,8 +51,8 @@ from typing import TYPE_CHECKING, Annotated, Literal, Union
 
 from pydantic import Field, TypeAdapter
 
-from card_data.schemas.cahrd import RULEBOOK as EDITION
-from companion.rules.base import Engine, Model, Outcome, RuleError
+from card_data.games.cahrd.cards import RULEBOOK as EDITION
+from card_data.engine import Engine, Model, Outcome, RuleError
 
 if TYPE_CHECKING:
     from card_data.loader import Game

@@ -31,7 +31,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, NonNegativeInt, PositiveInt, TypeAdapter
 
-from card_data.schemas.carpe_diem import (
+from card_data.games.carpe_diem.cards import (
     SCORING_SET_PLAYERS,
     BanderoleBar,
     CarpeDiemTables,
@@ -45,7 +45,7 @@ from card_data.schemas.carpe_diem import (
     VillaChimneys,
     Ware,
 )
-from companion.rules.base import Engine, Model, Outcome, RuleError
+from card_data.engine import Engine, Model, Outcome, RuleError
 
 SUMMARY = "Carpe Diem summary (carpe-diem-summary.txt)"
 RULEBOOK = "Carpe Diem 2018 rulebook (carpe-diem-published-rules-notes.md)"
@@ -261,7 +261,7 @@ class State(Model):
 class OwnedCounts(Model):
     """How many of each owned thing the player says they have; ``None`` = not entered.
 
-    One field per :data:`card_data.schemas.carpe_diem.Owned` thing, named exactly like it
+    One field per :data:`card_data.games.carpe_diem.cards.Owned` thing, named exactly like it
     (``chimney`` counts chimneys in every villa, complete or not; ``completed_*`` finished
     buildings and landscapes only).
     """

@@ -21,7 +21,7 @@ from pydantic import (
     model_validator,
 )
 
-from card_data.schemas.common import Card, DeckList, DeckProblem, GameSpec, Strict
+from card_data.schema import Card, DeckList, DeckProblem, GameSpec, Strict
 
 Ware = Literal["grapes", "herbs", "chicken", "fish"]
 """The four wares (summary, Components). Coins replace any ware on red cards only."""

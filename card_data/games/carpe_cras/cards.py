@@ -20,7 +20,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from card_data.schemas.common import Card, DeckList, DeckProblem, GameSpec, Strict
+from card_data.schema import Card, DeckList, DeckProblem, GameSpec, Strict
 
 AgencyType = Literal["Might", "Cunning", "Fortitude", "Zeal", "Authority", "Affluence"]
 """The six leadership styles (rulebook introduction and "Building your decks")."""

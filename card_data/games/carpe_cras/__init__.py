@@ -1,0 +1,20 @@
+"""Carpe Cras (Weis Guys Gaming, rulebook V1.0, August 2025).
+
+- :mod:`.cards`: the card schema and deck rules; data in ``card_data/carpe_cras/``.
+- :mod:`.tempo`: Tempo, stats and damage, computed from the rules once: the rule engine's
+  helpers and the reference cards' tempo table.
+- :mod:`.rules`: the scorekeeper's rule engine (morale, agency, lanes, rounds, the Token).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+TITLE = "Carpe Cras"
+
+
+def reference_values(game: Any) -> dict[str, Any]:
+    """What the reference cards print that the rules compute: ``tempo_table``."""
+    from card_data.games.carpe_cras.tempo import tempo_table
+
+    return {"tempo_table": tempo_table()}
