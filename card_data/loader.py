@@ -9,8 +9,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from card_data.problems import DatabaseError, Problem
 from card_data.games import registry
+from card_data.problems import DatabaseError, Problem
 from card_data.schema import Card, DeckList, GameInfo, GameSpec, GlossaryEntry
 from card_data.yaml_source import LineMap, YamlSyntaxError, load_yaml
 
@@ -54,10 +54,6 @@ class Database:
     games: dict[str, Game]
 
 
-def _loc_str(loc: tuple) -> str:
-    return ".".join(str(p) for p in loc) or "-"
-
-
 class _Collector:
     """Gathers problems for one game so they can all be reported together."""
 
@@ -69,20 +65,9 @@ class _Collector:
         self.problems.append(Problem(str(file), line, self.game_id, record_id or "-", fld, message))
 
     def pydantic(self, file: Path, lines: LineMap, base: tuple, record_id: str, exc: ValidationError,
-                 tag: str | None = None) -> None:
-        for err in exc.errors(include_url=False):
-            loc = tuple(err["loc"])
-            if tag is not None and loc and loc[0] == tag:
-                loc = loc[1:]  # pydantic puts the union tag first; it is not a field
-            msg = err["msg"]
-            if err["type"] in ("union_tag_invalid", "union_tag_not_found"):
-                # Point at the tag field itself (a card's `type`, or a nested union's own tag).
-                loc = loc + (str(err.get("ctx", {}).get("discriminator", "type")).strip("'"),)
-            if err["type"] == "missing":
-                msg = "required field is missing"
-            elif err["type"] == "extra_forbidden":
-                msg = "unknown field"
-            self.add(file, lines.line_for(base + loc), record_id, _loc_str(loc), msg)
+                 data: Any = None) -> None:
+        self.problems += Problem.from_validation_error(exc, data=data, file=str(file), lines=lines, base=base,
+                                                       game=self.game_id, card_id=record_id or "-")
 
 
 def _read(path: Path, col: _Collector) -> tuple[Any, LineMap] | None:
@@ -133,7 +118,7 @@ def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]
         try:
             info = GameInfo.model_validate(data if data is not None else {})
         except ValidationError as exc:
-            col.pydantic(info_path, lines, (), "-", exc)
+            col.pydantic(info_path, lines, (), "-", exc, data=data)
     game = Game(spec.game_id, info, spec, folder) if info else None
 
     cards: dict[str, Card] = {}
@@ -145,7 +130,7 @@ def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]
             try:
                 card = adapter.validate_python(item)
             except ValidationError as exc:
-                col.pydantic(path, lines, base, rid, exc, tag=item.get("type") if isinstance(item.get("type"), str) else None)
+                col.pydantic(path, lines, base, rid, exc, data=item)
                 continue
             line = lines.line_for(base)
             if card.id in cards:
@@ -171,7 +156,7 @@ def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]
             try:
                 entry = GlossaryEntry.model_validate(item)
             except ValidationError as exc:
-                col.pydantic(gpath, lines, base, rid, exc)
+                col.pydantic(gpath, lines, base, rid, exc, data=item)
                 continue
             if entry.term is None and not entry.name_lost:
                 col.add(gpath, lines.line_for(base + ("term",)), entry.id, "term",
@@ -188,26 +173,13 @@ def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]
         if read is None:
             continue
         data, lines = read
-        rid = _record_id(data)
-        try:
-            deck = DeckList.model_validate(data if data is not None else {})
-        except ValidationError as exc:
-            col.pydantic(path, lines, (), rid, exc)
+        deck, problems = read_deck_list(data, lines, str(path), spec, cards)
+        col.problems += problems
+        if deck is None:
             continue
         if deck.id in decks:
             col.add(path, lines.line_for(("id",)), deck.id, "id", "duplicate deck id")
             continue
-        known = True
-        for i, entry in enumerate(deck.cards):
-            if entry.card not in cards:
-                known = False
-                col.add(path, lines.line_for(("cards", i, "card")), deck.id, f"cards.{i}.card",
-                        f"unknown card id '{entry.card}'")
-        if known:
-            for prob in spec.check_deck(deck, cards):
-                loc = (prob.field,) if prob.entry is None else ("cards", prob.entry, prob.field)
-                fld = prob.field if prob.entry is None else f"cards.{prob.entry}.{prob.field}"
-                col.add(path, lines.line_for(loc), deck.id, fld, prob.message)
         decks[deck.id] = deck
         sources[("deck", deck.id)] = (str(path), 1)
 
@@ -223,7 +195,7 @@ def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]
                 try:
                     tables = spec.tables_model.model_validate(data if data is not None else {})
                 except ValidationError as exc:
-                    col.pydantic(tpath, lines, (), "tables", exc)
+                    col.pydantic(tpath, lines, (), "tables", exc, data=data)
 
     if spec.check_database is not None:
         for kind, rid, fld, message in spec.check_database(cards, decks, tables):
@@ -235,6 +207,30 @@ def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]
     if game is not None:
         game.cards, game.glossary, game.decks, game.tables, game.sources = cards, glossary, decks, tables, sources
     return game, col.problems
+
+
+def read_deck_list(data: Any, lines: LineMap, file: str, spec: GameSpec,
+                   cards: dict[str, Card]) -> tuple[DeckList | None, list[Problem]]:
+    """Validate one deck list read from ``file``: the :class:`DeckList` schema, every card id
+    known among ``cards``, then (only if all are known) the game's deck-building rules.
+
+    Returns the deck (``None`` if the schema refused it) and every problem found, located as
+    ``FILE:LINE: game/deck-id: field: message``.
+    """
+    rid = _record_id(data)
+    try:
+        deck = DeckList.model_validate(data if data is not None else {})
+    except ValidationError as exc:
+        return None, Problem.from_validation_error(exc, data=data, file=file, lines=lines, game=spec.game_id,
+                                                   card_id=rid)
+    problems = [Problem(file, lines.line_for(("cards", i, "card")), spec.game_id, deck.id, f"cards.{i}.card",
+                        f"unknown card id '{entry.card}'")
+                for i, entry in enumerate(deck.cards) if entry.card not in cards]
+    if not problems:
+        for prob in spec.check_deck(deck, cards):
+            loc = tuple(int(part) if part.isdigit() else part for part in prob.field.split("."))
+            problems.append(prob.at(file=file, line=lines.line_for(loc), game=spec.game_id, card_id=deck.id))
+    return deck, problems
 
 
 def check_database(root: Path | str | None = None) -> tuple[Database, list[Problem]]:

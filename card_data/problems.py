@@ -1,37 +1,147 @@
-"""Problems found in a card database, reported as ``FILE:LINE: game/card-id: field: message``."""
+"""Problems: one type for everything wrong with input, wherever it came from.
+
+A :class:`Problem` names where to look (a file and line for data and templates, a field for
+a request) and what is wrong. :meth:`Problem.from_validation_error` is the one translation of
+a pydantic ``ValidationError`` into problems, used by the loader, the spreadsheet import, the
+layout templates and the companion's API alike. Exceptions that carry problems derive from
+:class:`ProblemsError`.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+    from card_data.yaml_source import LineMap
+
+_MESSAGES = {"missing": "required field is missing", "extra_forbidden": "unknown field"}
+"""pydantic's messages that read badly to a person who wrote the input, reworded."""
 
 
 @dataclass(frozen=True, order=True)
 class Problem:
-    """One thing wrong with the card database.
+    """One thing wrong with some input.
 
     Attributes:
-        file: path of the YAML file, as given to the loader (str).
-        line: 1-based line number in ``file`` nearest to the problem.
-        game: game id (the database folder name), e.g. ``"carpe_cras"``.
-        card_id: card, deck or glossary id the problem belongs to, or ``"-"``.
-        field: dotted field path inside that record, e.g. ``"skills.0.power"``.
+        file: path of the file it is in (``""`` for input that is not a file, e.g. a request).
+        line: 1-based line in ``file`` nearest to the problem (0 without a file).
+        game: game id, e.g. ``"carpe_cras"`` (``""`` when no game is concerned).
+        card_id: card, deck or glossary id the problem belongs to (``"-"`` for none).
+        field: dotted field path inside that record, e.g. ``"skills.0.power"`` (``"-"``: the
+            whole record or file).
         message: what is wrong, in plain words.
+
+    ``str(problem)`` is ``FILE:LINE: game/card-id: field: message``, leaving out the parts
+    that do not apply (``FILE:LINE: field: message`` without a game, ``field: message``
+    without a file).
     """
 
-    file: str
-    line: int
-    game: str
-    card_id: str
-    field: str
-    message: str
+    file: str = ""
+    line: int = 0
+    game: str = ""
+    card_id: str = "-"
+    field: str = "-"
+    message: str = ""
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.game}/{self.card_id}: {self.field}: {self.message}"
+        where = f"{self.file}:{self.line}: " if self.file else ""
+        record = f"{self.game}/{self.card_id}: " if self.game else ""
+        return f"{where}{record}{self.field}: {self.message}"
+
+    def at(self, **where: Any) -> Problem:
+        """This problem with some of its attributes replaced, e.g. ``at(file=..., line=...)``."""
+        return replace(self, **where)
+
+    def as_json(self) -> dict[str, Any]:
+        """``{"field", "message"}``, plus ``file`` and ``line`` when it has a file."""
+        data: dict[str, Any] = {"field": self.field, "message": self.message}
+        if self.file:
+            data.update(file=self.file, line=self.line)
+        return data
+
+    @classmethod
+    def from_validation_error(cls, exc: ValidationError, *, data: Any = None, file: str = "",
+                              line: int = 0, lines: LineMap | None = None, base: tuple = (),
+                              game: str = "", card_id: str = "-", prefix: str = "") -> list[Problem]:
+        """Every error of ``exc`` as a problem, in pydantic's order.
+
+        ``data``: the input that was validated; where given, the union tags pydantic puts
+        into error locations (the tag value of the member it tried, e.g. ``unit``) are left
+        out of the field path (see :func:`field_path`). ``lines`` (with ``base``, the
+        location of ``data`` in its file) gives each problem the line of its field;
+        otherwise every problem gets ``line``. ``prefix`` is put before every field path
+        (e.g. ``"options"``). A failed discriminated union points at its tag field.
+        """
+        problems = []
+        for err in exc.errors(include_url=False):
+            loc = field_path(data, err["loc"]) if data is not None else tuple(err["loc"])
+            if err["type"] in ("union_tag_invalid", "union_tag_not_found"):
+                loc = loc + (str(err.get("ctx", {}).get("discriminator", "type")).strip("'"),)
+            dotted = ".".join(str(p) for p in (prefix, *loc) if p != "") or "-"
+            where = lines.line_for(base + loc) if lines is not None else line
+            problems.append(cls(file, where, game, card_id, dotted, _MESSAGES.get(err["type"], err["msg"])))
+        return problems
 
 
-class DatabaseError(Exception):
-    """Raised when a card database has problems; ``problems`` lists every one of them."""
+def field_path(data: Any, loc: Sequence[str | int]) -> tuple[str | int, ...]:
+    """An error location as a path into ``data``, union tags left out.
 
-    def __init__(self, problems: list[Problem]):
-        self.problems = sorted(problems)
+    pydantic's location of an error inside a discriminated union includes the tag value of
+    the member it tried (``("skills", 0, "unit", "power")``); that part names no field of
+    the input. Walking ``data`` along ``loc`` tells the two apart: a part that is neither a
+    key nor an index of the node reached, but one of its string values, is such a tag.
+    """
+    out: list[str | int] = []
+    node = data
+    for i, part in enumerate(loc):
+        if isinstance(node, dict):
+            tag = i < len(loc) - 1 and part in {v for v in node.values() if isinstance(v, str)}
+            # A tag may also be a key ("text" of a region whose kind is text): the path goes
+            # on into the key's value only if that value can hold fields.
+            if part in node and not (tag and not isinstance(node[part], (dict, list, tuple))):
+                out.append(part)
+                node = node[part]
+                continue
+            if tag:
+                continue
+            out.append(part)
+            node = None
+        elif isinstance(node, (list, tuple)) and isinstance(part, int) and 0 <= part < len(node):
+            out.append(part)
+            node = node[part]
+        else:
+            out.append(part)
+            node = None
+    return tuple(out)
+
+
+class ProblemsError(Exception):
+    """An error that carries the :class:`Problem` list behind it (``problems``, at least one).
+
+    ``str(error)`` is one problem a line.
+    """
+
+    def __init__(self, problems: Sequence[Problem]):
+        self.problems = list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class DatabaseError(ProblemsError):
+    """A card database has problems; ``problems`` lists every one of them, sorted."""
+
+    def __init__(self, problems: Sequence[Problem]):
+        super().__init__(sorted(problems))
+
+
+class InvalidInput(ProblemsError):
+    """Input that is not well-formed (an unknown field, a wrong type, an unknown event type):
+    ``message`` says what was being read, ``problems`` what is wrong with it."""
+
+    def __init__(self, message: str, problems: Sequence[Problem] = ()):
+        self.message = message
+        super().__init__(problems)
+        self.args = (message if not self.problems else f"{message}: " + "; ".join(str(p) for p in self.problems),)

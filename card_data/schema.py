@@ -6,7 +6,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    model_validator,
+)
+
+from card_data.problems import Problem
 
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=48)]
 """A card id: lower-case words joined by hyphens, e.g. ``barbarian-tyro``. Used in QR URLs forever."""
@@ -176,27 +185,16 @@ class GameInfo(Strict):
 
 
 @dataclass(frozen=True)
-class DeckProblem:
-    """A deck-building rule broken by a deck list.
-
-    ``entry`` is the index into ``deck.cards`` it concerns (``None`` for the whole deck),
-    ``field`` the field name (``"card"``, ``"qty"``, ``"cards"``), ``message`` the rule broken.
-    """
-
-    entry: int | None
-    field: str
-    message: str
-
-
-@dataclass(frozen=True)
 class GameSpec:
     """How one game's data is validated.
 
     Attributes:
         game_id: folder name and URL part, e.g. ``"carpe_cras"``.
         card_model: pydantic type (usually a discriminated union on ``type``) for one card.
-        check_deck: ``(deck, cards_by_id) -> list[DeckProblem]`` for that game's deck-building
-            rules; unknown card ids are checked by the loader before this is called.
+        check_deck: ``(deck, cards_by_id) -> list[Problem]`` for that game's deck-building
+            rules, each problem's ``field`` a path into the deck list (``"cards"``,
+            ``"cards.3.qty"``); the loader adds file, line and ids. Unknown card ids are
+            checked by the loader before this is called.
         tables_model: model for ``<game>/tables.yaml`` if the game has one, else ``None``.
         check_database: optional ``(cards_by_id, decks_by_id, tables) -> list[(kind, id, field, message)]``
             for rules that span records (e.g. "six legal character decks"), ``kind`` being
@@ -205,7 +203,7 @@ class GameSpec:
 
     game_id: str
     card_model: Any
-    check_deck: Callable[[DeckList, dict[str, Card]], list[DeckProblem]]
+    check_deck: Callable[[DeckList, dict[str, Card]], list[Problem]]
     tables_model: type[BaseModel] | None = None
     check_database: Callable[..., list[tuple[str, str, str, str]]] | None = None
     _adapter: ClassVar[dict[int, TypeAdapter]] = {}

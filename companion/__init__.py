@@ -40,7 +40,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if config:
         app.config.update(config)
 
-    from companion import api, browse, catalog, errors, links, rulings, scorekeeper, table_pages
+    from companion import (
+        api,
+        browse,
+        catalog,
+        errors,
+        links,
+        rulings,
+        scorekeeper,
+        table_pages,
+    )
 
     catalog.init_app(app)
     links.init_app(app)

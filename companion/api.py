@@ -14,11 +14,12 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from werkzeug.exceptions import HTTPException
 
+from card_data.engine import RuleError
+from card_data.problems import InvalidInput, Problem
 from companion.exports import bgstats_play_file, results_csv
 from companion.openapi import openapi_document
-from card_data.engine import RuleError
 from companion.scorekeeper import find_table_or_abort, service
-from companion.tables import BadRequest, StaleVersion, TableView, validation_errors
+from companion.tables import StaleVersion, TableView
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -41,7 +42,7 @@ def _error(status: int, message: str, **extra: Any) -> Response:
 def _body() -> Any:
     data = request.get_json(force=True, silent=True)
     if data is None:
-        raise BadRequest("the request body must be JSON")
+        raise InvalidInput("the request body must be JSON")
     return data
 
 
@@ -52,7 +53,8 @@ def _expected_version() -> int | None:
         return None
     raw = raw.strip().strip('"').removeprefix("W/").strip('"')
     if not raw.isdigit():
-        raise BadRequest("If-Match must be the table version number", [{"field": "If-Match", "message": "not a number"}])
+        raise InvalidInput("If-Match must be the table version number",
+                           [Problem(field="If-Match", message="not a number")])
     return int(raw)
 
 
@@ -66,9 +68,9 @@ def _table_json(view: TableView, status: int = 200, **extra: Any) -> Response:
     return response
 
 
-@bp.errorhandler(BadRequest)
-def _bad_request(exc: BadRequest):
-    return _error(400, exc.message, errors=exc.errors)
+@bp.errorhandler(InvalidInput)
+def _bad_request(exc: InvalidInput):
+    return _error(400, exc.message, errors=[p.as_json() for p in exc.problems])
 
 
 @bp.errorhandler(RuleError)
@@ -94,7 +96,7 @@ def create_table():
     try:
         body = CreateTable.model_validate(_body())
     except ValidationError as exc:
-        raise BadRequest("invalid table", validation_errors(exc)) from None
+        raise InvalidInput("invalid table", Problem.from_validation_error(exc, data=request.get_json(silent=True))) from None
     view = service().create(body.game, body.players, body.options)
     response = _table_json(view, 201)
     response.headers["Location"] = url_for("api.get_table", code=view.record.code)

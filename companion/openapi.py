@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from card_data.engine import Engine
-
 
 def _hoist(schema: dict[str, Any], prefix: str, components: dict[str, Any]) -> dict[str, Any]:
     """Move a pydantic schema's ``$defs`` into ``components`` under ``<prefix>.<name>``."""
@@ -19,7 +17,7 @@ def _error(description: str) -> dict[str, Any]:
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 
 
-def openapi_document(engines: dict[str, Engine]) -> dict[str, Any]:
+def openapi_document(engines: dict[str, Any]) -> dict[str, Any]:
     """The API description: paths, the table and error shapes, every game's events and options."""
     components: dict[str, Any] = {
         "Error": {"type": "object", "required": ["error"], "properties": {
@@ -53,7 +51,7 @@ def openapi_document(engines: dict[str, Engine]) -> dict[str, Any]:
     event_refs = []
     for game_id, engine in engines.items():
         ref = "#/components/schemas/" + game_id + ".{model}"
-        components[f"{game_id}.Event"] = _hoist(engine.event_adapter.json_schema(ref_template=ref), game_id, components)
+        components[f"{game_id}.Event"] = _hoist(engine.event_schema(ref_template=ref), game_id, components)
         components[f"{game_id}.Options"] = _hoist(engine.options_model.model_json_schema(ref_template=ref),
                                                   game_id, components)
         components[f"{game_id}.State"] = _hoist(engine.state_model.model_json_schema(ref_template=ref),

@@ -14,8 +14,22 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import (JSON, Column, DateTime, ForeignKey, Integer, MetaData, String, Table, UniqueConstraint,
-                        create_engine, event, insert, select, update)
+from sqlalchemy import (
+    JSON,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -165,12 +179,19 @@ class TableStore:
 
         Raises :class:`Conflict` if another change got there first.
         """
+        return self.append_event(table_id, expected_version, payload)[0]
+
+    def append_event(self, table_id: int, expected_version: int,
+                     payload: dict[str, Any]) -> tuple[int, EventRecord]:
+        """:meth:`append`, returning the new version and the row written."""
+        created = _now()
         try:
             with self.engine.begin() as conn:
                 version = self._bump(conn, table_id, expected_version)
-                conn.execute(insert(table_events).values(table_id=table_id, seq=self._next_seq(conn, table_id),
-                                                         payload=payload, status="active", created_at=_now()))
-            return version
+                seq = self._next_seq(conn, table_id)
+                conn.execute(insert(table_events).values(table_id=table_id, seq=seq, payload=payload,
+                                                         status="active", created_at=created))
+            return version, EventRecord(seq, payload, "active", None, created)
         except IntegrityError:
             raise Conflict() from None
 

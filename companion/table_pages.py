@@ -15,8 +15,9 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from markupsafe import Markup
 
 from card_data.engine import Engine, RuleError
+from card_data.problems import InvalidInput
 from companion.scorekeeper import find_table_or_abort, service
-from companion.tables import BadRequest, StaleVersion, TableView
+from companion.tables import StaleVersion, TableView
 
 bp = Blueprint("table_pages", __name__)
 
@@ -99,9 +100,8 @@ def new_table(game: str):
             return redirect(url_for("table_pages.table", token=view.record.token), 303)
         except RuleError as exc:
             error, rule, status = exc.message, exc.rule, 422
-        except BadRequest as exc:
-            details = "; ".join(f"{e['field']}: {e['message']}" for e in exc.errors)
-            error, status = f"{exc.message}{': ' + details if details else ''}", 400
+        except InvalidInput as exc:
+            error, status = str(exc), 400
     return render_template("tables/new.html", engine=engine, fields=option_fields(engine), players=players,
                            form=request.form, error=error, rule=rule), status
 
@@ -142,10 +142,8 @@ def _change(token: str, action) -> Any:
         action(record)
     except RuleError as exc:
         return _render_table(service().view_record(service().find(token)), exc.message, exc.rule, 422)
-    except BadRequest as exc:
-        details = "; ".join(f"{e['field']}: {e['message']}" for e in exc.errors)
-        return _render_table(service().view_record(service().find(token)),
-                             f"{exc.message}{': ' + details if details else ''}", None, 400)
+    except InvalidInput as exc:
+        return _render_table(service().view_record(service().find(token)), str(exc), None, 400)
     except StaleVersion:
         return _render_table(service().view_record(service().find(token)), "The table changed, reload.", None, 409)
     return redirect(url_for("table_pages.table", token=record.token), 303)

@@ -1,52 +1,44 @@
 """Tables: a game in progress as the fold of its event log through the game's rule engine.
 
-Sits between the web layer and storage; no Flask here. Every change is checked by replaying
-the log through the engine before it is stored, so a refused event changes nothing.
+Sits between the web layer and storage; no Flask here. Every change is checked against the
+rules before it is stored, so a refused event changes nothing.
+
+Each event is applied once: the engine's step gives the new state and the history line
+together. A table's fold is kept (:class:`TableFold`), with the state every
+:data:`CHECKPOINT_EVERY` events, so that an append folds one event, and an undo or a
+correction replays from the checkpoint before the entry it changes, not from event 0.
+Another process's changes (several server workers) are picked up by folding again from the
+first entry that differs.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from threading import Lock
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from card_data.loader import Database
-from card_data.engine import Engine, Outcome, RuleError
+from card_data.engine import Outcome, RuleError, Step
 from card_data.games import registry
+from card_data.loader import Database
+from card_data.problems import InvalidInput, Problem
 from companion.storage import Conflict, EventRecord, TableRecord, TableStore
 
 MAX_RETRIES = 8
+CHECKPOINT_EVERY = 64
+"""A replay starts at most this many events before the entry it must change."""
+CACHED_TABLES = 128
 
 
 class TableNotFound(Exception):
     """No table has that link token or code."""
 
 
-class BadRequest(Exception):
-    """Input that is not a well-formed request (unknown game, field or type): HTTP 400.
-
-    ``errors`` lists ``{"field": ..., "message": ...}``.
-    """
-
-    def __init__(self, message: str, errors: list[dict[str, str]] | None = None):
-        self.message = message
-        self.errors = errors or []
-        super().__init__(message)
-
-
 class StaleVersion(Exception):
     """The client acted on a version of the table that is no longer current: reload."""
-
-
-def validation_errors(exc: ValidationError) -> list[dict[str, str]]:
-    """Pydantic errors as ``[{"field": "a.b", "message": ...}]`` (the union tag left out)."""
-    out = []
-    for err in exc.errors(include_url=False):
-        loc = [str(p) for p in err["loc"]]
-        msg = "unknown field" if err["type"] == "extra_forbidden" else err["msg"]
-        out.append({"field": ".".join(loc[1:] if len(loc) > 1 else loc) or "-", "message": msg})
-    return out
 
 
 @dataclass(frozen=True)
@@ -61,12 +53,51 @@ class HistoryLine:
     created_at: str
 
 
+def play_order(events: list[EventRecord]) -> list[EventRecord]:
+    """The events that count, in the order they count: undone ones left out, a corrected event
+    replaced (at its own position) by the event that corrects it."""
+    replacement = {e.corrects: e for e in events if e.corrects is not None}
+    out = []
+    for e in events:
+        if e.corrects is not None:
+            continue
+        current = e
+        while current.status == "corrected" and current.seq in replacement:
+            current = replacement[current.seq]
+        if current.status == "active":
+            out.append(current)
+    return out
+
+
+@dataclass
+class TableFold:
+    """A table's log folded through its engine.
+
+    ``version``: the table version it reflects; ``events``: every row, by seq; ``order``:
+    the seqs that count, in play order; ``checkpoints``: position -> state after that many
+    events of ``order`` (0 is the new table); ``state``: after all of them; ``texts``: the
+    history line of every event that was ever folded, by seq (an undone entry keeps the line
+    it had).
+    """
+
+    version: int
+    events: dict[int, EventRecord]
+    order: list[int]
+    checkpoints: dict[int, BaseModel]
+    state: BaseModel
+    texts: dict[int, str] = field(default_factory=dict)
+
+    def at_version(self, version: int) -> TableFold:
+        """This fold, as the table version a change has just written."""
+        return replace(self, version=version)
+
+
 @dataclass(frozen=True)
 class TableView:
     """A table as players see it: its record, current state and outcome, and its history."""
 
     record: TableRecord
-    engine: Engine
+    engine: Any
     state: BaseModel
     outcome: Outcome
     history: list[HistoryLine]
@@ -87,22 +118,6 @@ class TableView:
         return data
 
 
-def play_order(events: list[EventRecord]) -> list[EventRecord]:
-    """The events that count, in the order they count: undone ones left out, a corrected event
-    replaced (at its own position) by the event that corrects it."""
-    replacement = {e.corrects: e for e in events if e.corrects is not None}
-    out = []
-    for e in events:
-        if e.corrects is not None:
-            continue
-        current = e
-        while current.status == "corrected" and current.seq in replacement:
-            current = replacement[current.seq]
-        if current.status == "active":
-            out.append(current)
-    return out
-
-
 class TableService:
     """Create tables and act on them, checking every event against the game's rules.
 
@@ -113,45 +128,17 @@ class TableService:
         self.store = store
         self.db = db
         self.engines = {gid: e.engine for gid, e in registry().items() if gid in db.games}
-        self._cache: dict[tuple[int, int], tuple[BaseModel, list[HistoryLine]]] = {}
+        self._folds: OrderedDict[int, TableFold] = OrderedDict()
+        self._lock = Lock()
 
-    def engine_for(self, game: str) -> Engine:
+    # -- look-ups ------------------------------------------------------------------------------
+
+    def engine_for(self, game: str):
         try:
             return self.engines[game]
         except KeyError:
-            raise BadRequest(f"unknown game {game!r}; one of: {', '.join(self.engines)}",
-                             [{"field": "game", "message": "unknown game"}]) from None
-
-    def parse_options(self, engine: Engine, options: dict[str, Any]) -> BaseModel:
-        try:
-            return engine.options_model.model_validate(options)
-        except ValidationError as exc:
-            raise BadRequest("invalid options", [{**e, "field": f"options.{e['field']}"}
-                                                 for e in validation_errors(exc)]) from None
-
-    def parse_event(self, engine: Engine, payload: Any) -> Any:
-        if not isinstance(payload, dict) or "type" not in payload:
-            raise BadRequest("an event is a JSON object with a \"type\"",
-                             [{"field": "type", "message": f"one of: {', '.join(engine.event_types())}"}])
-        try:
-            return engine.event_adapter.validate_python(payload)
-        except ValidationError as exc:
-            raise BadRequest("invalid event", validation_errors(exc)) from None
-
-    def create(self, game: str, players: list[str], options: dict[str, Any] | None = None) -> TableView:
-        """A new table. Raises :class:`BadRequest` (unknown game, bad options) or
-        :class:`RuleError` (e.g. too many players for the game)."""
-        engine = self.engine_for(game)
-        players = [p.strip() for p in players if isinstance(p, str) and p.strip()]
-        if not engine.min_players <= len(players) <= engine.max_players:
-            raise RuleError(f"{engine.title}: {engine.min_players} to {engine.max_players} players",
-                            f"this table has {len(players)} players")
-        if len(set(players)) != len(players):
-            raise BadRequest("player names must differ", [{"field": "players", "message": "duplicate name"}])
-        opts = self.parse_options(engine, options or {})
-        engine.new_state(players, opts, self.db.games[game])  # refuses an impossible set-up now
-        record = self.store.create_table(game, players, opts.model_dump(mode="json"))
-        return self.view_record(record)
+            raise InvalidInput(f"unknown game {game!r}; one of: {', '.join(self.engines)}",
+                               [Problem(field="game", message="unknown game")]) from None
 
     def find(self, key: str) -> TableRecord:
         record = self.store.find(key)
@@ -162,82 +149,137 @@ class TableService:
     def view(self, key: str) -> TableView:
         return self.view_record(self.find(key))
 
-    def _replay(self, record: TableRecord, events: list[EventRecord]) -> tuple[BaseModel, list[HistoryLine]]:
-        """Fold the log; raises :class:`RuleError` (with the seq in its message) if an event no
-        longer applies."""
-        engine = self.engines[record.game]
-        opts = engine.options_model.model_validate(record.options)
-        state = engine.new_state(record.players, opts, self.db.games[record.game])
-        texts: dict[int, str] = {}
-        for e in play_order(events):
-            event = engine.event_adapter.validate_python(e.payload)
-            try:
-                texts[e.seq] = engine.describe(state, event)
-                state = engine.apply(state, event)
-            except RuleError as err:
-                raise RuleError(err.rule, f"entry {e.corrects or e.seq} would no longer be allowed: {err.message}") \
-                    from None
-        history = [HistoryLine(e.seq, e.payload, e.status, e.corrects,
-                               texts.get(e.seq) or _describe_inactive(engine, e), e.created_at.isoformat())
-                   for e in events]
-        return state, history
-
     def view_record(self, record: TableRecord) -> TableView:
-        key = (record.id, record.version)
-        cached = self._cache.get(key)
-        if cached is None:
-            cached = self._replay(record, self.store.events(record.id))
-            if len(self._cache) > 256:
-                self._cache.clear()
-            self._cache[key] = cached
-        engine = self.engines[record.game]
-        state, history = cached
-        return TableView(record, engine, state, engine.outcome(state), history)
+        """The table as of ``record.version`` (folded again only where the log changed)."""
+        return self._view(record, self._fold(record))
 
-    def _change(self, key: str, expected_version: int | None, attempt) -> TableView:
-        """Run ``attempt(record, events) -> stored version`` against the current log, retrying on a
+    def _view(self, record: TableRecord, fold: TableFold) -> TableView:
+        engine = self.engines[record.game]
+        history = [HistoryLine(e.seq, e.payload, e.status, e.corrects,
+                               fold.texts.get(e.seq) or _inactive_text(engine, e), e.created_at.isoformat())
+                   for e in fold.events.values()]
+        return TableView(record, engine, fold.state, engine.outcome(fold.state), history)
+
+    # -- folding -------------------------------------------------------------------------------
+
+    def _fold(self, record: TableRecord) -> TableFold:
+        with self._lock:
+            cached = self._folds.get(record.id)
+        if cached is not None and cached.version == record.version:
+            return cached
+        fold = self._refold(record, self.store.events(record.id), cached)
+        self._remember(record.id, fold)
+        return fold
+
+    def _remember(self, table_id: int, fold: TableFold) -> None:
+        with self._lock:
+            current = self._folds.get(table_id)
+            if current is None or current.version <= fold.version:
+                self._folds[table_id] = fold
+                self._folds.move_to_end(table_id)
+            while len(self._folds) > CACHED_TABLES:
+                self._folds.popitem(last=False)
+
+    def _refold(self, record: TableRecord, events: list[EventRecord], base: TableFold | None) -> TableFold:
+        """Fold ``events``, starting from the last checkpoint of ``base`` that the new play
+        order shares. Raises :class:`RuleError` (naming the entry) if an event no longer applies."""
+        engine = self.engines[record.game]
+        rows = {e.seq: e for e in events}
+        order = [e.seq for e in play_order(events)]
+        start, texts = 0, {}
+        checkpoints: dict[int, BaseModel] = {}
+        if base is not None:
+            same = 0
+            while (same < min(len(order), len(base.order)) and order[same] == base.order[same]
+                   and rows[order[same]].payload == base.events[order[same]].payload):
+                same += 1
+            start = max((p for p in base.checkpoints if p <= same), default=0)
+            checkpoints = {p: s for p, s in base.checkpoints.items() if p <= start}
+            texts = dict(base.texts)
+        if 0 not in checkpoints:
+            start = 0
+            checkpoints = {0: engine.new_state(record.players, record.options, self.db.games[record.game])}
+        state = checkpoints[start]
+        for position in range(start, len(order)):
+            row = rows[order[position]]
+            try:
+                step = engine.step(state, row.payload)
+            except RuleError as err:
+                entry = row.corrects or row.seq
+                raise RuleError(err.rule, f"entry {entry} would no longer be allowed: {err.message}") from None
+            state = step.state
+            texts[row.seq] = step.line
+            if (position + 1) % CHECKPOINT_EVERY == 0:
+                checkpoints[position + 1] = state
+        return TableFold(record.version, rows, order, checkpoints, state, texts)
+
+    def _appended(self, fold: TableFold, version: int, row: EventRecord, step: Step) -> TableFold:
+        order = [*fold.order, row.seq]
+        checkpoints = dict(fold.checkpoints)
+        if len(order) % CHECKPOINT_EVERY == 0:
+            checkpoints[len(order)] = step.state
+        return TableFold(version, {**fold.events, row.seq: row}, order, checkpoints, step.state,
+                         {**fold.texts, row.seq: step.line})
+
+    # -- changes -------------------------------------------------------------------------------
+
+    def create(self, game: str, players: list[str], options: dict[str, Any] | None = None) -> TableView:
+        """A new table. Raises :class:`InvalidInput` (unknown game, bad options, duplicate
+        names) or :class:`RuleError` (e.g. too many players for the game)."""
+        engine = self.engine_for(game)
+        players = [p.strip() for p in players if isinstance(p, str) and p.strip()]
+        if len(set(players)) != len(players):
+            raise InvalidInput("player names must differ", [Problem(field="players", message="duplicate name")])
+        opts = engine.parse_options(options or {})
+        engine.new_state(players, opts, self.db.games[game])  # refuses an impossible set-up now
+        record = self.store.create_table(game, players, opts.model_dump(mode="json"))
+        return self.view_record(record)
+
+    def _change(self, key: str, expected_version: int | None,
+                attempt: Callable[[TableRecord, TableFold], TableFold]) -> TableView:
+        """Run ``attempt(record, fold) -> new fold`` against the current table, retrying on a
         lost race unless the client pinned ``expected_version``."""
         for _ in range(MAX_RETRIES):
             record = self.find(key)
             if expected_version is not None and expected_version != record.version:
                 raise StaleVersion()
             try:
-                attempt(record, self.store.events(record.id))
+                fold = attempt(record, self._fold(record))
             except Conflict:
                 if expected_version is not None:
                     raise StaleVersion() from None
                 continue
-            return self.view_record(self.find(key))
+            self._remember(record.id, fold)
+            stored = TableRecord(record.id, record.token, record.code, record.game, record.players,
+                                 record.options, fold.version, record.created_at)
+            return self._view(stored, fold)
         raise StaleVersion()
 
     def act(self, key: str, payload: Any, expected_version: int | None = None) -> TableView:
         """Check ``payload`` (a JSON event) against the rules and append it.
 
-        Raises :class:`TableNotFound`, :class:`BadRequest` (malformed event), :class:`RuleError`
-        (the rules forbid it; nothing is stored) or :class:`StaleVersion`.
+        Raises :class:`TableNotFound`, :class:`InvalidInput` (malformed event),
+        :class:`RuleError` (the rules forbid it; nothing is stored) or :class:`StaleVersion`.
         """
         record = self.find(key)
         engine = self.engines[record.game]
-        event = self.parse_event(engine, payload)
-        stored = event.model_dump(mode="json")
+        event = engine.parse_event(payload)
 
-        def attempt(rec: TableRecord, events: list[EventRecord]) -> int:
-            view = self.view_record(rec)
-            if view.outcome.finished:
-                raise RuleError(f"{engine.title}: the game is over", view.outcome.summary or "the game has ended")
-            engine.apply(view.state, event)
-            return self.store.append(rec.id, rec.version, stored)
+        def attempt(rec: TableRecord, fold: TableFold) -> TableFold:
+            step = engine.step(fold.state, event)
+            version, row = self.store.append_event(rec.id, rec.version, engine.event_json(event))
+            return self._appended(fold, version, row, step)
 
         return self._change(key, expected_version, attempt)
 
     def undo(self, key: str, expected_version: int | None = None) -> TableView:
         """Undo the last event that counts. Raises :class:`RuleError` if there is none."""
 
-        def attempt(rec: TableRecord, events: list[EventRecord]) -> int:
-            active = play_order(events)
-            if not active:
+        def attempt(rec: TableRecord, fold: TableFold) -> TableFold:
+            if not fold.order:
                 raise RuleError("Undo", "there is nothing to undo")
-            return self.store.set_status(rec.id, rec.version, active[-1].seq, "undone")
+            version = self.store.set_status(rec.id, rec.version, fold.order[-1], "undone")
+            return self._refold(rec, self.store.events(rec.id), fold).at_version(version)
 
         return self._change(key, expected_version, attempt)
 
@@ -246,21 +288,25 @@ class TableService:
         any of them would no longer be allowed, changing nothing."""
         record = self.find(key)
         engine = self.engines[record.game]
-        event = self.parse_event(engine, payload)
-        stored = event.model_dump(mode="json")
+        stored = engine.event_json(engine.parse_event(payload))
 
-        def attempt(rec: TableRecord, events: list[EventRecord]) -> int:
+        def attempt(rec: TableRecord, fold: TableFold) -> TableFold:
+            events = list(fold.events.values())
             target = next((e for e in play_order(events) if e.seq == seq or e.corrects == seq), None)
             if target is None:
-                raise BadRequest(f"no entry {seq} to correct", [{"field": "seq", "message": "not an active entry"}])
-            trial = [e for e in events if e.seq != target.seq] + [
-                EventRecord(target.seq, stored, "active", target.corrects, target.created_at)]
+                raise InvalidInput(f"no entry {seq} to correct", [Problem(field="seq", message="not an active entry")])
+            trial = [e for e in events if e.seq != target.seq]
+            trial.append(EventRecord(target.seq, stored, "active", target.corrects, target.created_at))
             trial.sort(key=lambda e: e.seq)
-            self._replay(rec, trial)
-            return self.store.correct(rec.id, rec.version, target.seq, stored)
+            self._refold(rec, trial, fold)  # raises RuleError, storing nothing, if a later entry breaks
+            version = self.store.correct(rec.id, rec.version, target.seq, stored)
+            return self._refold(rec, self.store.events(rec.id), fold).at_version(version)
 
         return self._change(key, expected_version, attempt)
 
 
-def _describe_inactive(engine: Engine, e: EventRecord) -> str:
-    return f"{e.payload.get('type', 'event')} ({e.status})"
+def _inactive_text(engine: Any, e: EventRecord) -> str:
+    """A line for an entry never folded here (undone or corrected before this process saw it)."""
+    cls = engine.events.get(e.payload.get("type")) if isinstance(e.payload, dict) else None
+    label = getattr(cls, "label", None)
+    return label or str(e.payload.get("type", "entry")).replace("_", " ").capitalize()

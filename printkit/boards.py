@@ -22,8 +22,17 @@ from pydantic import BaseModel, ConfigDict, Field
 from card_data.loader import Game
 from card_data.yaml_source import YamlSyntaxError, load_yaml
 from printkit.imposition import Rect
-from printkit.layout import (BoxRegion, Face, FittedText, Image, Layout, LayoutError, QrCode, load_layout,
-                             prepare_face)
+from printkit.layout import (
+    BoxRegion,
+    Face,
+    FittedText,
+    Image,
+    Layout,
+    LayoutError,
+    QrCode,
+    load_layout,
+    prepare_face,
+)
 from printkit.paper import Paper
 from printkit.render import PageDrawer, new_canvas
 from printkit.scorepad import render_scorepad

@@ -22,7 +22,14 @@ from printkit.boards import render_extras
 from printkit.cutfile import cut_svg
 from printkit.decklist import cards_for_deck, find_deck, game_for_deck
 from printkit.imposition import FoldImposition, Imposition, impose_fold, impose_most
-from printkit.layout import LAYOUTS_DIR, Face, Layout, LayoutError, load_layout, prepare_face
+from printkit.layout import (
+    LAYOUTS_DIR,
+    Face,
+    Layout,
+    LayoutError,
+    load_layout,
+    prepare_face,
+)
 from printkit.paper import Paper
 from printkit.reference import reference_faces
 from printkit.render import PageDrawer, new_canvas, write_atomically

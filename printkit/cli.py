@@ -7,9 +7,9 @@ from pathlib import Path
 
 import click
 
+from card_data.base_url import ConfigError, resolve_base_url
 from card_data.problems import Problem
 from printkit.build import BuildOptions, build
-from card_data.base_url import ConfigError, resolve_base_url
 from printkit.designer_cli import import_cmd, tts_cmd
 from printkit.paper import PAPERS, paper_by_name
 from printkit.render import write_atomically
@@ -28,7 +28,13 @@ def _progress_factory():
     """A rich progress bar on a terminal; silence otherwise (CI logs, pipes)."""
     if not sys.stderr.isatty():
         return None
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     def factory(total: int):
         progress = Progress(TextColumn("Rendering cards"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
@@ -145,8 +151,8 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path, pape
 def calibration_cmd(paper: str, out_dir: Path, duplex: str, game: str | None, data_dir: Path | None) -> None:
     """Write calibration.pdf: 100 mm rulers and a card outline (print at 100 %), and a duplex
     registration test whose reading is the --back-offset to build with."""
-    from card_data.problems import DatabaseError
     from card_data.loader import load_database
+    from card_data.problems import DatabaseError
     from card_data.schema import CardSize
     from printkit.calibration import CalibrationError, calibration_pdf
 

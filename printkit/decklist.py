@@ -11,22 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import ValidationError
-
-from card_data.loader import Database, Game
+from card_data.loader import Database, Game, read_deck_list
 from card_data.problems import DatabaseError, Problem
 from card_data.schema import Card, DeckList
-from card_data.yaml_source import LineMap, YamlSyntaxError, load_yaml
-
-
-def _dotted(loc: tuple) -> str:
-    return ".".join(str(p) for p in loc) or "-"
-
-
-def _deck_id(data: object) -> str:
-    if isinstance(data, dict) and isinstance(data.get("id"), str):
-        return data["id"]
-    return "-"
+from card_data.yaml_source import YamlSyntaxError, load_yaml
 
 
 def load_deck_file(game: Game, path: Path) -> DeckList:
@@ -42,31 +30,10 @@ def load_deck_file(game: Game, path: Path) -> DeckList:
         raise DatabaseError([Problem(file, exc.line, game_id, "-", "yaml", exc.message)]) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise DatabaseError([Problem(file, 1, game_id, "-", "file", f"cannot read: {exc}")]) from None
-    rid = _deck_id(data)
-    try:
-        deck = DeckList.model_validate(data if data is not None else {})
-    except ValidationError as exc:
-        problems = []
-        for err in exc.errors(include_url=False):
-            loc = tuple(err["loc"])
-            message = {"missing": "required field is missing", "extra_forbidden": "unknown field"}.get(
-                err["type"], err["msg"])
-            problems.append(Problem(file, lines.line_for(loc), game_id, rid, _dotted(loc), message))
-        raise DatabaseError(problems) from None
-    problems = _unknown_cards(game, deck, file, lines)
-    if not problems:
-        for prob in game.spec.check_deck(deck, game.cards):
-            loc = (prob.field,) if prob.entry is None else ("cards", prob.entry, prob.field)
-            problems.append(Problem(file, lines.line_for(loc), game_id, deck.id, _dotted(loc), prob.message))
+    deck, problems = read_deck_list(data, lines, file, game.spec, game.cards)
     if problems:
         raise DatabaseError(problems)
     return deck
-
-
-def _unknown_cards(game: Game, deck: DeckList, file: str, lines: LineMap) -> list[Problem]:
-    return [Problem(file, lines.line_for(("cards", i, "card")), game.game_id, deck.id, f"cards.{i}.card",
-                    f"unknown card id '{entry.card}' (not a {game.game_id} card)")
-            for i, entry in enumerate(deck.cards) if entry.card not in game.cards]
 
 
 def find_deck(game: Game, deck_path_or_id: str | Path) -> DeckList:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from card_data.games import GAME_IDS
 from card_data.base_url import ConfigError, resolve_base_url
+from card_data.games import GAME_IDS
 from printkit.importer import cards_to_yaml, import_sheet
 from printkit.render import write_atomically
 from printkit.tts import DEFAULT_DPI, build_tts

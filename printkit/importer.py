@@ -37,8 +37,9 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from card_data.loader import Game, check_database
 from card_data.games import game_entry
+from card_data.loader import Game, check_database
+from card_data.problems import Problem, field_path
 from card_data.schema import Card
 
 LIST_SEPARATOR = ";"
@@ -55,27 +56,13 @@ _MAX_REPAIR_PASSES = 50
 Loc = tuple  # a path into a card record: field names (str) and list indexes (int)
 
 
-@dataclass(frozen=True, order=True)
-class RowProblem:
-    """One thing wrong with a spreadsheet: ``file``, 1-based spreadsheet ``row`` (header = 1),
-    dotted ``field`` (the column name) and ``message``. ``str()`` gives ``FILE:ROW: field: message``."""
-
-    file: str
-    row: int
-    field: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.row}: {self.field}: {self.message}"
-
-
 @dataclass
 class ImportResult:
     """The cards read from a spreadsheet, in row order, and the spreadsheet ``rows`` they came
     from (parallel to ``cards``), or the ``problems`` found (then ``cards`` is empty)."""
 
     cards: list[Card]
-    problems: list[RowProblem]
+    problems: list[Problem]
     rows: list[int] = field(default_factory=list)
 
 
@@ -176,7 +163,7 @@ class _RowBuilder:
         self.record: dict = {}
         self.texts: dict[Loc, str] = {}
         self.columns: dict[Loc, str] = {}
-        self.problems: list[RowProblem] = []
+        self.problems: list[Problem] = []
 
     def add(self, column: str, path: Loc, value: Any, text: str) -> None:
         node = self.record
@@ -197,7 +184,7 @@ class _RowBuilder:
 
     def _clash(self, column: str, path: Loc) -> None:
         other = next(c for p, c in self.columns.items() if p[: len(path)] == path or path[: len(p)] == p)
-        self.problems.append(RowProblem(self.file, self.row, column, f"given twice: in '{other}' and in '{column}'"))
+        self.problems.append(Problem(self.file, self.row, field=column, message=f"given twice: in '{other}' and in '{column}'"))
 
     def finish(self) -> dict:
         """The record with index-keyed mappings turned into lists (gaps are problems)."""
@@ -211,13 +198,11 @@ class _RowBuilder:
             for i in range(max(keys) + 1):
                 if i not in node:
                     name = ".".join(str(p) for p in path + (i,))
-                    self.problems.append(RowProblem(self.file, self.row, name,
-                                                    f"is empty, but item {max(keys)} of the list is filled in"))
+                    self.problems.append(Problem(self.file, self.row, field=name, message=f"is empty, but item {max(keys)} of the list is filled in"))
             return [self._lists(node[k], path + (k,)) for k in sorted(keys)]
         if any(isinstance(k, int) for k in keys):
             name = ".".join(str(p) for p in path)
-            self.problems.append(RowProblem(self.file, self.row, name,
-                                            "has both numbered (list) and named sub-columns"))
+            self.problems.append(Problem(self.file, self.row, field=name, message="has both numbered (list) and named sub-columns"))
         return {k: self._lists(v, path + (k,)) for k, v in node.items()}
 
 
@@ -231,50 +216,18 @@ def _set(record: Any, loc: Loc, value: Any) -> None:
     _node(record, loc[:-1])[loc[-1]] = value
 
 
-def _data_loc(record: Any, loc: Sequence) -> Loc:
-    """An error location with discriminated-union labels dropped (pydantic puts the tag value
-    of the union member it tried, e.g. ``unit``, into the location; it is not a field)."""
-    out: list = []
-    node = record
-    for i, part in enumerate(loc):
-        if isinstance(node, dict):
-            if part in node:
-                out.append(part)
-                node = node[part]
-                continue
-            is_last = i == len(loc) - 1
-            if not is_last and part in {v for v in node.values() if isinstance(v, str)}:
-                continue
-            out.append(part)
-            node = None
-        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
-            out.append(part)
-            node = node[part]
-        else:
-            out.append(part)
-            node = None
-    return tuple(out)
-
-
-def _message(err: dict) -> str:
-    if err["type"] == "missing":
-        return "required field is missing"
-    if err["type"] == "extra_forbidden":
-        return "unknown field"
-    return err["msg"]
-
-
-def _validate(adapter, builder: _RowBuilder, record: dict) -> tuple[Card | None, list[RowProblem]]:
+def _validate(adapter, builder: _RowBuilder, record: dict) -> tuple[Card | None, list[Problem]]:
     """Validate ``record``; where the schema wants text or a list and a cell gave something else,
     re-read that cell as text or as a ``;``-separated list and try again."""
     for _ in range(_MAX_REPAIR_PASSES):
         try:
             return adapter.validate_python(record), []
         except ValidationError as exc:
+            error = exc
             errors = exc.errors(include_url=False)
         repaired = False
         for err in errors:
-            loc = _data_loc(record, err["loc"])
+            loc = field_path(record, err["loc"])
             text = builder.texts.get(loc)
             if text is None:
                 continue
@@ -290,14 +243,7 @@ def _validate(adapter, builder: _RowBuilder, record: dict) -> tuple[Card | None,
                 repaired = True
         if not repaired:
             break
-    problems = []
-    for err in errors:
-        loc = _data_loc(record, err["loc"])
-        if err["type"] in ("union_tag_invalid", "union_tag_not_found"):
-            loc = loc + (str(err.get("ctx", {}).get("discriminator", "type")).strip("'"),)
-        field = ".".join(str(p) for p in loc) or "-"
-        problems.append(RowProblem(builder.file, builder.row, field, _message(err)))
-    return None, problems
+    return None, Problem.from_validation_error(error, data=record, file=builder.file, line=builder.row)
 
 
 def rows_to_cards(game_id: str, file: str, header: Sequence[Any],
@@ -308,7 +254,7 @@ def rows_to_cards(game_id: str, file: str, header: Sequence[Any],
     Returns an :class:`ImportResult`; raises ``KeyError`` for an unknown game.
     """
     adapter = game_entry(game_id).spec.card_adapter()
-    problems: list[RowProblem] = []
+    problems: list[Problem] = []
     columns: list[tuple[int, str, Loc]] = []
     seen_names: dict[str, int] = {}
     for index, raw in enumerate(header):
@@ -317,9 +263,9 @@ def rows_to_cards(game_id: str, file: str, header: Sequence[Any],
             continue
         path = _column_path(name)
         if path is None or isinstance(path[0], int):
-            problems.append(RowProblem(file, 1, name, "not a field name (use names like cost or skills.0.power)"))
+            problems.append(Problem(file, 1, field=name, message="not a field name (use names like cost or skills.0.power)"))
         elif name in seen_names:
-            problems.append(RowProblem(file, 1, name, f"column {index + 1} repeats column {seen_names[name] + 1}"))
+            problems.append(Problem(file, 1, field=name, message=f"column {index + 1} repeats column {seen_names[name] + 1}"))
         else:
             seen_names[name] = index
             columns.append((index, name, path))
@@ -334,8 +280,7 @@ def rows_to_cards(game_id: str, file: str, header: Sequence[Any],
         builder = _RowBuilder(file, number)
         for index, cell in enumerate(cells):
             if index not in named and parse_cell(cell) is not EMPTY:
-                builder.problems.append(RowProblem(file, number, f"column {index + 1}",
-                                                   "has a value but no header"))
+                builder.problems.append(Problem(file, number, field=f"column {index + 1}", message="has a value but no header"))
         for index, name, path in columns:
             cell = cells[index] if index < len(cells) else None
             value = parse_cell(cell)
@@ -350,12 +295,12 @@ def rows_to_cards(game_id: str, file: str, header: Sequence[Any],
         if card is None:
             continue
         if card.id in first_row:
-            problems.append(RowProblem(file, number, "id", f"duplicate card id (first in row {first_row[card.id]})"))
+            problems.append(Problem(file, number, field="id", message=f"duplicate card id (first in row {first_row[card.id]})"))
             continue
         first_row[card.id] = number
         for name in card.assumed:
             if name not in type(card).model_fields:
-                problems.append(RowProblem(file, number, "assumed", f"'{name}' is not a field of a {card.type} card"))
+                problems.append(Problem(file, number, field="assumed", message=f"'{name}' is not a field of a {card.type} card"))
         cards.append(card)
         card_rows.append(number)
     if problems:
@@ -371,10 +316,10 @@ def check_against_game(result: ImportResult, game: Game, file: str, replaces: Pa
     replaced = replaces.resolve() if replaces is not None else None
     for card, row in zip(result.cards, result.rows):
         if card.art and not (game.folder / card.art).is_file():
-            result.problems.append(RowProblem(file, row, "art", f"artwork file not found: {game.folder / card.art}"))
+            result.problems.append(Problem(file, row, field="art", message=f"artwork file not found: {game.folder / card.art}"))
         where = game.sources.get(("card", card.id))
         if where is not None and Path(where[0]).resolve() != replaced:
-            result.problems.append(RowProblem(file, row, "id", f"already defined at {where[0]}:{where[1]}"))
+            result.problems.append(Problem(file, row, field="id", message=f"already defined at {where[0]}:{where[1]}"))
     if result.problems:
         result.problems.sort()
         result.cards, result.rows = [], []
@@ -393,9 +338,9 @@ def import_sheet(path: Path, game_id: str, data_dir: Path | None = None,
     try:
         header, rows = read_sheet(path)
     except (OSError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
-        return ImportResult([], [RowProblem(file, 1, "file", f"cannot read: {exc}")])
+        return ImportResult([], [Problem(file, 1, field="file", message=f"cannot read: {exc}")])
     if not header:
-        return ImportResult([], [RowProblem(file, 1, "file", "is empty (row 1 must name the columns)")])
+        return ImportResult([], [Problem(file, 1, field="file", message="is empty (row 1 must name the columns)")])
     result = rows_to_cards(game_id, file, header, rows)
     if result.problems:
         return result

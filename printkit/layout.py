@@ -20,6 +20,7 @@ from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph
 
+from card_data.problems import Problem, ProblemsError
 from card_data.yaml_source import LineMap, YamlSyntaxError, load_yaml
 from printkit.fonts import FONT_NAMES, register_fonts
 from printkit.units import pt_from_mm
@@ -113,16 +114,20 @@ class LayoutSpec(BaseModel):
         return regions
 
 
-class LayoutError(Exception):
-    """A template or a card that cannot be laid out.
+class LayoutError(ProblemsError):
+    """A template or a card that cannot be laid out: one :class:`~card_data.problems.Problem`.
 
     Attributes: ``file`` and ``line`` (1-based) where to look, ``field`` (``layout:<region>`` or
-    the template key), ``message``.
+    the template key), ``message``; ``str()`` is ``FILE:LINE: field: message``.
     """
 
     def __init__(self, file: str, line: int, field: str, message: str):
         self.file, self.line, self.field, self.message = file, line, field, message
-        super().__init__(f"{file}:{line}: {field}: {message}")
+        super().__init__([Problem(file, line, field=field, message=message)])
+
+    @classmethod
+    def from_problem(cls, problem: Problem) -> LayoutError:
+        return cls(problem.file, problem.line, problem.field, problem.message)
 
 
 def _signed(value: Any) -> str:
@@ -148,10 +153,9 @@ class Layout:
         return self.region_lines.get(name, 1)
 
 
-def read_template(path: Path, model: type[BaseModel], skip: tuple[str, ...] = ()) -> tuple[Any, LineMap]:
+def read_template(path: Path, model: type[BaseModel]) -> tuple[Any, LineMap]:
     """Read a YAML template file into ``model``; returns ``(spec, line_map)``.
 
-    ``skip``: parts of pydantic's error location that are not fields (union tags).
     Raises :class:`LayoutError` naming the file, line and field of the first problem.
     """
     spath = str(path)
@@ -164,9 +168,8 @@ def read_template(path: Path, model: type[BaseModel], skip: tuple[str, ...] = ()
     try:
         spec = model.model_validate(data if data is not None else {})
     except ValidationError as exc:
-        err = exc.errors(include_url=False)[0]
-        loc = tuple(p for p in err["loc"] if p not in skip)
-        raise LayoutError(spath, lines.line_for(loc), ".".join(map(str, loc)) or "-", err["msg"]) from None
+        first = Problem.from_validation_error(exc, data=data, file=spath, lines=lines)[0]
+        raise LayoutError.from_problem(first) from None
     return spec, lines
 
 
@@ -177,7 +180,7 @@ def load_layout(path: Path, trim_w_mm: float, trim_h_mm: float, bleed_mm: float,
     boxes inside trim + bleed, no QR on a back. Raises :class:`LayoutError` on the first problem.
     """
     spath = str(path)
-    spec, lines = read_template(path, LayoutSpec, skip=("box", "line", "text", "image", "qr"))
+    spec, lines = read_template(path, LayoutSpec)
     region_lines = {r.name: lines.line_for(("regions", i)) for i, r in enumerate(spec.regions)}
     layout = Layout(path, spec, region_lines)
     safe = spec.safe_margin_mm

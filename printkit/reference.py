@@ -47,7 +47,16 @@ from card_data.loader import Game
 from card_data.problems import DatabaseError, Problem
 from card_data.schema import GlossaryEntry, Slug
 from card_data.yaml_source import LineMap, YamlSyntaxError, load_yaml
-from printkit.layout import LAYOUTS_DIR, Face, Layout, LayoutError, TextRegion, fit_text, load_layout, prepare_face
+from printkit.layout import (
+    LAYOUTS_DIR,
+    Face,
+    Layout,
+    LayoutError,
+    TextRegion,
+    fit_text,
+    load_layout,
+    prepare_face,
+)
 
 REFERENCE_FILE = "reference.yaml"
 BODY_REGION = "body"

@@ -14,7 +14,15 @@ from pydantic import BaseModel
 
 from card_data.loader import Game
 from printkit.imposition import Rect
-from printkit.layout import Face, Layout, LayoutError, LayoutSpec, TextRegion, fit_text, read_template
+from printkit.layout import (
+    Face,
+    Layout,
+    LayoutError,
+    LayoutSpec,
+    TextRegion,
+    fit_text,
+    read_template,
+)
 from printkit.render import PageDrawer
 
 Spec = TypeVar("Spec", bound=BaseModel)

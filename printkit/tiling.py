@@ -18,9 +18,9 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from printkit.fonts import BOLD
 from printkit.imposition import Rect
 from printkit.paper import Paper
-from printkit.fonts import BOLD
 from printkit.render import PageDrawer, new_canvas
 from printkit.sheet_templates import draw_text
 from printkit.units import pt_from_mm

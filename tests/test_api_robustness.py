@@ -20,11 +20,11 @@ values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.di
 
 def event_strategy(game: str):
     engine = registry()[game].engine
-    schema = engine.event_adapter.json_schema()
-    field_names = sorted({name for d in schema.get("$defs", {}).values() for name in d.get("properties", {})})
+    schema = engine.event_schema()
+    field_names = sorted({name for d in schema.get("$defs", {}).values() for name in d.get("properties", {})} - {"type"})
     keys = st.sampled_from(field_names or ["seat"])
     return st.builds(lambda t, fields: {"type": t, **fields},
-                     st.sampled_from(engine.event_types()), st.dictionaries(keys, values, max_size=6))
+                     st.sampled_from(sorted(engine.events)), st.dictionaries(keys, values, max_size=6))
 
 
 @pytest.fixture(scope="module")

@@ -351,5 +351,5 @@ def test_check_deck_counts_repeated_entries_together():
     cards = {"a": OfficerCard(id="a", type="officer", title="A", ldr=1, war=1, int=1, chm=1,
                               trait={"name": "T", "text": "T."}, men_under_command=1, recruitment_cost=0)}
     deck = DeckList(id="d", title="D", kind="army", cards=[{"card": "a"}, {"card": "a"}])
-    messages = [(p.entry, p.field, p.message) for p in check_deck(deck, cards)]
-    assert (1, "card", "an army deck may hold only one copy of any officer ('a' has 2 copies)") in messages
+    messages = [(p.field, p.message) for p in check_deck(deck, cards)]
+    assert ("cards.1.card", "an army deck may hold only one copy of any officer ('a' has 2 copies)") in messages

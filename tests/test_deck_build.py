@@ -68,7 +68,7 @@ def test_an_unknown_card_id_is_reported_at_its_line(tmp_path):
     path.write_text(text, encoding="utf-8")
     assert problems_of(CARPE_CRAS, path) == [
         f"{path}:{line_of(text, 'no-such-card')}: carpe_cras/might-cunning-draw: cards.1.card: "
-        "unknown card id 'no-such-card' (not a carpe_cras card)"]
+        "unknown card id 'no-such-card'"]
 
 
 def test_a_deck_breaking_the_game_s_deck_rules_is_reported(tmp_path):

@@ -595,7 +595,7 @@ def test_describe_lines():
 def test_event_fields_match_the_schema():
     assert set(cd.OwnedCounts.model_fields) == set(Owned.__args__)
     assert set(cd.SetResources.model_fields) - {"type", "seat"} == {*Ware.__args__, "coins", "bread"}
-    assert cd.ENGINE.event_types() == sorted(["round_played", "phase_ended", "banderole_move", "set_resources",
+    assert sorted(cd.ENGINE.events) == sorted(["round_played", "phase_ended", "banderole_move", "set_resources",
                                               "score", "final_score"])
 
 

@@ -65,7 +65,7 @@ def refused(state: State, event: dict, section: str, words: str) -> RuleError:
 
 def test_engine_names_its_game_and_event_types():
     assert (ENGINE.game_id, ENGINE.title) == ("cartisora", "Duels of Cartisora")
-    assert ENGINE.event_types() == ["ban_deck", "maneuver", "next_round", "pick_deck", "reaction", "reveal", "tag"]
+    assert sorted(ENGINE.events) == ["ban_deck", "maneuver", "next_round", "pick_deck", "reaction", "reveal", "tag"]
     assert (ENGINE.min_players, ENGINE.max_players) == (2, 4)
 
 

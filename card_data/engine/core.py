@@ -1,12 +1,81 @@
-"""What every rule engine shares: the rule error, models, the outcome, and the engine bundle."""
+"""The engine core: immutable validated states, events as classes, one engine per game.
+
+A game plugs in with three things:
+
+- a state class (:class:`GameState`): frozen, every field validated on every transition
+  (:meth:`Model.evolve`), tuples rather than lists, read-only mappings
+  (:data:`ReadOnlyDict`). It says where the game stands: :attr:`GameState.phase` (one
+  vocabulary for every game, :data:`Phase`), its scores, winners and a summary;
+- one class per event (:class:`Event`), registered with ``@engine.event``. The class holds
+  everything about the event: its fields and their validation (pydantic), its handler
+  (:meth:`Event.apply`), its history line (:meth:`Event.describe`, or a :class:`Step` from
+  ``apply``) and its form (:meth:`Event.moves`: who may enter it now and with which
+  choices). Nothing else names it: its stored name, :attr:`Event.type_name`, is derived
+  from the class name;
+- an :class:`Engine`: the game's id, title, player counts, options and set-up.
+
+Adding an event to a game is writing one class. For example, a C.A.H.R.D. rule "a player may
+concede the battle during their own turn" would be::
+
+    @ENGINE.event
+    class Concede(CahrdEvent):
+        \"\"\"Winning the Battle: the initiative player gives up the battle.\"\"\"
+
+        label = "Concede the battle"
+        seat: Seat
+
+        @classmethod
+        def moves(cls, state, seat):
+            if not state.turn_in_progress():
+                return []
+            return [cls.offer(state, seat=state.initiative)]
+
+        def apply(self, state):
+            if self.seat != state.initiative:
+                raise RuleError(RULE_ORDER, "only the initiative player concedes")
+            return end_battle(state, 1 - self.seat, f"{state.players[self.seat]} conceded")
+
+        def describe(self, before, after):
+            return f"{before.players[self.seat]} conceded battle {before.battle_number}"
+
+The engine then parses it from JSON (``{"type": "concede", "seat": 0}``), checks its seat,
+applies it, words its history line, offers its form to the page and describes it in the
+API's OpenAPI document.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from types import MappingProxyType
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    ClassVar,
+    Generic,
+    Literal,
+    Self,
+    TypeVar,
+)
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    WrapSerializer,
+)
+
+from card_data.problems import InvalidInput, Problem
+
+if TYPE_CHECKING:
+    from card_data.engine.forms import Move
+
+MAX_SEATS = 8
+"""No game here seats more; seat numbers are 0 to 7."""
 
 
 class RuleError(Exception):
@@ -14,8 +83,9 @@ class RuleError(Exception):
 
     Attributes:
         rule: the rule broken, naming the rulebook and section, e.g.
-            ``"Carpe Cras rulebook, Morale: morale can never exceed its starting value"``.
+            ``"Carpe Cras rulebook V1.0, Morale: a city can never have more than its starting morale"``.
         message: what was wrong with this event, e.g. ``"Blue's morale is already 15"``.
+
     ``str(error)`` is ``"<message> (<rule>)"``, fit to show a player.
     """
 
@@ -30,55 +100,350 @@ class Model(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    def evolve(self, **changes: Any) -> Self:
+        """A copy with ``changes``, validated like a new instance.
+
+        Every field goes through validation again (nested models already validated are
+        taken as they are), so a wrong type or an unknown field raises pydantic's
+        ``ValidationError`` here, at the transition that made it, and lists given for tuple
+        fields become tuples.
+        """
+        data = {name: getattr(self, name) for name in type(self).model_fields}
+        data.update(changes)
+        return type(self).model_validate(data)
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _read_only(mapping: dict) -> Mapping:
+    return MappingProxyType(mapping)
+
+
+ReadOnlyDict = Annotated[dict[K, V], AfterValidator(_read_only), WrapSerializer(lambda value, nxt: nxt(dict(value)))]
+"""A mapping field that cannot be changed in place (a ``MappingProxyType`` over a validated
+dict); serialised as a plain JSON object. Use as ``ReadOnlyDict[str, CardInfo]``."""
+
+
+class SeatField:
+    """Marks a field as a seat number, so the engine checks it names a seat of the table."""
+
+
+SEAT = SeatField()
+Seat = Annotated[int, Field(ge=0, le=MAX_SEATS - 1, title="Player"), SEAT]
+"""A player's seat: 0 for the first player named at the table, 1 for the next... The engine
+refuses an event whose seat is not one of the table's (:meth:`Engine.step`), and forms offer
+it as a choice of the players' names."""
+
+Phase = Literal["setup", "play", "scoring", "over"]
+"""Where any game stands, in one vocabulary: ``setup`` (before play: rolling for the first
+player, choosing decks, placing officers, between battles), ``play`` (rounds and turns),
+``scoring`` (scores being entered, e.g. Carpe Diem's scoring periods) and ``over`` (the
+game, match or war has ended: nothing more is accepted). A game's own finer steps are its
+state's ``step``."""
+
 
 class Outcome(Model):
-    """Where a game stands.
+    """Where a game stands, for any game.
 
-    ``finished``: the game is over. ``winners``: seat indexes (0-based) of the winner(s),
-    empty while unfinished or for a draw. ``scores``: one number per seat (points, morale,
-    grain... as the game counts it), ``score_label`` says what it is. ``summary``: one line
-    for people, e.g. ``"Red wins: Blue's morale fell to 0"``.
+    ``finished``: the game is over. ``winners``: seats of the winner(s), empty while
+    unfinished or for a draw. ``scores``: one number per seat (points, morale, battles won...
+    as the game counts it); ``score_label`` says what they are. ``summary``: one line for
+    people, e.g. ``"Red wins: Blue's morale fell to 0"``.
     """
 
     finished: bool
-    winners: list[int] = []
-    scores: list[float] = []
+    winners: tuple[int, ...] = ()
+    scores: tuple[float, ...] = ()
     score_label: str = "Score"
     summary: str = ""
 
 
-@dataclass(frozen=True)
-class Engine:
-    """One game's rules, as plain functions over pydantic models.
+class GameState(Model):
+    """Base of every game's state: the players by seat and the :data:`Phase`.
 
-    Attributes:
-        game_id: the card database's game id, e.g. ``"carpe_cras"``.
-        title: the game's name for people.
-        min_players / max_players: how many seats a table may have.
-        options_model: the table options (editions, variants) with defaults; extra fields refused.
-        state_model: the game state; JSON-serialisable with ``model_dump(mode="json")``.
-        event_adapter: validates an event dict (discriminated on ``"type"``) into an event model.
-        new_state: ``(players: list[str], options, game: card_data.loader.Game) -> state``;
-            raises :class:`RuleError` for an impossible set-up (e.g. 5 players).
-        apply: ``(state, event) -> new state``; raises :class:`RuleError`; never mutates ``state``.
-        outcome: ``(state) -> Outcome``.
-        describe: ``(state_before, event) -> str``, one readable history line.
+    Games add their own fields and implement :meth:`scores`, :meth:`winners` and
+    :meth:`summary`; :func:`outcome` builds the :class:`Outcome` from them.
     """
 
-    game_id: str
-    title: str
-    min_players: int
-    max_players: int
-    options_model: type[BaseModel]
-    state_model: type[BaseModel]
-    event_adapter: TypeAdapter
-    new_state: Callable[[list[str], Any, Any], BaseModel]
-    apply: Callable[[BaseModel, Any], BaseModel]
-    outcome: Callable[[BaseModel], Outcome]
-    describe: Callable[[BaseModel, Any], str]
+    score_label: ClassVar[str] = "Score"
+    """What :meth:`scores` counts, e.g. ``"Morale"``."""
 
-    def event_types(self) -> list[str]:
-        """The ``type`` values this game's events take, from the event union's schema."""
-        schema = self.event_adapter.json_schema()
-        mapping = schema.get("discriminator", {}).get("mapping", {})
-        return sorted(mapping)
+    players: tuple[str, ...]
+    phase: Phase
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over (``phase == "over"``)."""
+        return self.phase == "over"
+
+    def scores(self) -> tuple[float, ...]:
+        """One number per seat, as the game counts it."""
+        raise NotImplementedError
+
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats once the game is over; empty for a draw."""
+        raise NotImplementedError
+
+    def summary(self) -> str:
+        """One line for people: who won and why, or where the game stands."""
+        raise NotImplementedError
+
+    def seat_choices(self) -> tuple[tuple[int, str], ...]:
+        """``(seat, name)`` of every player, for forms."""
+        return tuple(enumerate(self.players))
+
+
+def outcome(state: GameState) -> Outcome:
+    """Where ``state`` stands, for any game: finished once its phase is ``over``."""
+    return Outcome(finished=state.finished, winners=state.winners() if state.finished else (),
+                   scores=tuple(float(s) for s in state.scores()), score_label=state.score_label,
+                   summary=state.summary())
+
+
+S = TypeVar("S", bound=GameState)
+
+
+@dataclass(frozen=True)
+class Step(Generic[S]):
+    """The result of one event: the new ``state`` and the history ``line`` that tells it."""
+
+    state: S
+    line: str
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+class Event(Model):
+    """One thing that happened at the table; subclass once per kind of event.
+
+    Class attributes:
+        type_name: the name the stored log and the JSON API use, ``"strike_city"`` for a
+            class ``StrikeCity`` (set it to keep a stored name when renaming a class).
+        label: what the form's button says, e.g. ``"Strike the city"``.
+
+    Override :meth:`apply` (required), :meth:`describe` (unless ``apply`` returns a
+    :class:`Step`) and :meth:`moves`.
+    """
+
+    type_name: ClassVar[str] = ""
+    label: ClassVar[str] = ""
+    engine: ClassVar[Engine]
+    """The engine the class is registered with (set by :meth:`Engine.event`)."""
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        if "type_name" not in cls.__dict__:
+            cls.type_name = _snake(cls.__name__)
+        if "label" not in cls.__dict__:
+            cls.label = _snake(cls.__name__).replace("_", " ").capitalize()
+
+    def apply(self, state: Any) -> Any:
+        """The state after this event, or a :class:`Step` with its history line; ``state`` is
+        never changed. Raises :class:`RuleError` naming the rulebook section when the rules
+        forbid it."""
+        raise NotImplementedError(f"{type(self).__name__}.apply")
+
+    def describe(self, before: Any, after: Any) -> str:
+        """The history line for this event, from the states before and after it (called only
+        when :meth:`apply` returned a plain state; it must not apply the event again)."""
+        return self.label
+
+    @classmethod
+    def moves(cls, state: Any, seat: int | None) -> Sequence[Move]:
+        """The forms for this event that the rules allow now, with their choices (see
+        :meth:`offer`); empty when the event is not allowed. ``seat``: the player asking, or
+        ``None`` for the whole table. The default offers a plain form of every field."""
+        return [cls.offer(state)]
+
+    @classmethod
+    def offer(cls, state: Any, *, label: str | None = None, seat: int | None = None, note: str = "",
+              defaults: Mapping[str, Any] | None = None, **values: Any) -> Move:
+        """A form for this event (see :func:`card_data.engine.forms.offer`)."""
+        from card_data.engine.forms import offer
+
+        return offer(cls, state, label=label, seat=seat, note=note, defaults=defaults, **values)
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as the stored log and the API hold it: ``{"type": ..., field: value...}``."""
+        return {"type": self.type_name, **self.model_dump(mode="json")}
+
+
+E = TypeVar("E", bound=Event)
+
+
+class Engine(Generic[S]):
+    """One game's rules: its events, set-up and options, over pure functions of the state.
+
+    Args:
+        game_id: the card database's game id, e.g. ``"carpe_cras"``.
+        title: the game's name for people.
+        min_players, max_players: how many seats a table may have.
+        options: the table options model (editions, variants), every field defaulted.
+        state: the game's :class:`GameState` class.
+        setup: ``(players, options, game) -> state``: a new table, ``game`` being the
+            game's ``card_data.loader.Game``; raises :class:`RuleError` for an impossible
+            set-up (e.g. an unknown deck).
+        over_rule: the rule cited when an event arrives after the game is over.
+        rulebook: how rule texts name the rulebook (e.g. ``"C.A.H.R.D. Official Rulebook
+            1.0"``), for the seat and player-count refusals.
+    """
+
+    def __init__(self, *, game_id: str, title: str, min_players: int, max_players: int,
+                 options: type[Model], state: type[S], setup: Callable[[tuple[str, ...], Any, Any], S],
+                 over_rule: str, rulebook: str):
+        self.game_id = game_id
+        self.title = title
+        self.min_players = min_players
+        self.max_players = max_players
+        self.options_model = options
+        self.state_model = state
+        self.over_rule = over_rule
+        self.rulebook = rulebook
+        self._setup = setup
+        self.events: dict[str, type[Event]] = {}
+
+    def __repr__(self) -> str:
+        return f"Engine({self.game_id!r}, {len(self.events)} events)"
+
+    def event(self, cls: type[E]) -> type[E]:
+        """Class decorator: register ``cls`` as one of this game's events. Raises
+        ``ValueError`` if another event already has its ``type_name``."""
+        if cls.type_name in self.events:
+            raise ValueError(f"{self.game_id}: two events named {cls.type_name!r}")
+        self.events[cls.type_name] = cls
+        cls.engine = self
+        return cls
+
+    # -- tables ------------------------------------------------------------------------------
+
+    def parse_options(self, data: Mapping[str, Any] | Model | None) -> Model:
+        """The table options from their JSON (missing ones defaulted). Raises
+        :class:`InvalidInput` listing every bad option as ``options.<name>``."""
+        if isinstance(data, self.options_model):
+            return data
+        try:
+            return self.options_model.model_validate(dict(data or {}))
+        except ValidationError as exc:
+            raise InvalidInput("invalid options", Problem.from_validation_error(exc, data=data,
+                                                                                prefix="options")) from None
+
+    def new_state(self, players: Sequence[str], options: Mapping[str, Any] | Model | None, game: Any) -> S:
+        """A new table for ``players`` (names by seat) with ``options`` (model or JSON).
+
+        Raises :class:`RuleError` for a number of players the game is not for, or a set-up
+        the game refuses; :class:`InvalidInput` for bad options.
+        """
+        players = tuple(players)
+        if not self.min_players <= len(players) <= self.max_players:
+            wanted = (str(self.min_players) if self.min_players == self.max_players
+                      else f"{self.min_players} to {self.max_players}")
+            raise RuleError(f"{self.rulebook}: {self.title} is for {wanted} players",
+                            f"this table has {len(players)} players")
+        return self._setup(players, self.parse_options(options), game)
+
+    # -- events ------------------------------------------------------------------------------
+
+    def parse_event(self, data: Any) -> Event:
+        """An event from its JSON (``{"type": ..., ...}``). Raises :class:`InvalidInput` for a
+        missing or unknown type, unknown fields or wrong types."""
+        names = ", ".join(self.events)
+        if not isinstance(data, Mapping) or not isinstance(data.get("type"), str):
+            raise InvalidInput('an event is a JSON object with a "type"',
+                               [Problem(field="type", message=f"one of: {names}")])
+        cls = self.events.get(data["type"])
+        if cls is None:
+            raise InvalidInput(f"{self.title} has no event {data['type']!r}",
+                               [Problem(field="type", message=f"one of: {names}")])
+        fields = {key: value for key, value in data.items() if key != "type"}
+        try:
+            return cls.model_validate(fields)
+        except ValidationError as exc:
+            raise InvalidInput(f"invalid {cls.type_name} event",
+                               Problem.from_validation_error(exc, data=fields)) from None
+
+    def step(self, state: S, event: Event | Mapping[str, Any]) -> Step[S]:
+        """Apply ``event`` (an event or its JSON) once: the new state and its history line.
+
+        Raises :class:`RuleError` once the game is over, for a seat that is not the table's,
+        or when the event's own rules forbid it; :class:`InvalidInput` for malformed JSON.
+        ``state`` is never changed.
+        """
+        if not isinstance(event, Event):
+            event = self.parse_event(event)
+        if type(event) is not self.events.get(event.type_name):
+            raise TypeError(f"{type(event).__name__} is not a {self.title} event")
+        if state.finished:
+            raise RuleError(self.over_rule, state.summary() or "the game is over")
+        self._check_seats(state, event)
+        result = event.apply(state)
+        if isinstance(result, Step):
+            return result
+        return Step(result, event.describe(state, result))
+
+    def event_json(self, event: Event) -> dict[str, Any]:
+        """``event`` as the stored log holds it (see :meth:`Event.to_json`)."""
+        return event.to_json()
+
+    def apply(self, state: S, event: Event | Mapping[str, Any]) -> S:
+        """The state after ``event``; see :meth:`step`."""
+        return self.step(state, event).state
+
+    def _check_seats(self, state: GameState, event: Event) -> None:
+        for name, info in type(event).model_fields.items():
+            if SEAT not in info.metadata and not _optional_seat(info.annotation):
+                continue
+            value = getattr(event, name)
+            if value is not None and value >= len(state.players):
+                raise RuleError(f"{self.rulebook}: one seat per player",
+                                f"{name} {value} is not a seat at this table of {len(state.players)} "
+                                f"(seats 0 to {len(state.players) - 1})")
+
+    # -- where the game stands -----------------------------------------------------------------
+
+    def outcome(self, state: S) -> Outcome:
+        """Where ``state`` stands (see :func:`outcome`)."""
+        return outcome(state)
+
+    def allowed(self, state: S, seat: int | None = None) -> list[Move]:
+        """Every event the rules allow now, as forms with their legal choices.
+
+        ``seat``: the player asking (only their moves and the table's are returned, a free
+        choice of seat narrowed to them), or ``None`` for everyone's. Empty once the game is
+        over.
+        """
+        if state.finished:
+            return []
+        moves = [move for cls in self.events.values() for move in cls.moves(state, seat)]
+        if seat is None:
+            return moves
+        return [narrowed for move in moves if (narrowed := move.for_seat(seat)) is not None]
+
+    # -- description ---------------------------------------------------------------------------
+
+    def event_schema(self, ref_template: str = "#/$defs/{model}") -> dict[str, Any]:
+        """A JSON schema of every event of this game: one object per event with its ``type``
+        constant, discriminated on ``type``; nested models under ``$defs``."""
+        defs: dict[str, Any] = {}
+        variants = []
+        mapping = {}
+        for name, cls in self.events.items():
+            schema = cls.model_json_schema(ref_template=ref_template)
+            defs.update(schema.pop("$defs", {}))
+            schema["properties"] = {"type": {"const": name, "type": "string"}, **schema.get("properties", {})}
+            schema["required"] = ["type", *schema.get("required", [])]
+            defs[cls.__name__] = schema
+            ref = ref_template.format(model=cls.__name__)
+            variants.append({"$ref": ref})
+            mapping[name] = ref
+        return {"oneOf": variants, "discriminator": {"propertyName": "type", "mapping": mapping}, "$defs": defs}
+
+
+def _optional_seat(annotation: Any) -> bool:
+    """Whether ``annotation`` is ``Seat | None``."""
+    args = getattr(annotation, "__args__", ())
+    return any(SEAT in getattr(arg, "__metadata__", ()) for arg in args)

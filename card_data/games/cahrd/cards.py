@@ -18,7 +18,8 @@ from typing import Annotated, Literal, Union
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
-from card_data.schema import Card, DeckList, DeckProblem, GameSpec, Slug, Strict
+from card_data.problems import Problem
+from card_data.schema import Card, DeckList, GameSpec, Slug, Strict
 
 RULEBOOK = "Official Rulebook 1.0"
 
@@ -182,7 +183,7 @@ _STRATEGY_COPY_LIMITS = {
 }
 
 
-def _copy_problems(deck: DeckList, cards: dict[str, Card], limits: dict[str, tuple[int, str]]) -> list[DeckProblem]:
+def _copy_problems(deck: DeckList, cards: dict[str, Card], limits: dict[str, tuple[int, str]]) -> list[Problem]:
     """One problem per card listed more often than ``limits[card.type]`` allows (types not in
     ``limits`` are another rule's business).
 
@@ -192,7 +193,7 @@ def _copy_problems(deck: DeckList, cards: dict[str, Card], limits: dict[str, tup
     totals: dict[str, int] = {}
     for entry in deck.cards:
         totals[entry.card] = totals.get(entry.card, 0) + entry.qty
-    problems: list[DeckProblem] = []
+    problems: list[Problem] = []
     running: dict[str, int] = {}
     for i, entry in enumerate(deck.cards):
         if cards[entry.card].type not in limits:
@@ -202,11 +203,11 @@ def _copy_problems(deck: DeckList, cards: dict[str, Card], limits: dict[str, tup
         running[entry.card] = before + entry.qty
         if before <= limit < running[entry.card]:
             fld = "qty" if entry.qty > limit else "card"
-            problems.append(DeckProblem(i, fld, f"{rule} ('{entry.card}' has {totals[entry.card]} copies)"))
+            problems.append(Problem(field=f"cards.{i}.{fld}", message=f"{rule} ('{entry.card}' has {totals[entry.card]} copies)"))
     return problems
 
 
-def check_deck(deck: DeckList, cards: dict[str, Card]) -> list[DeckProblem]:
+def check_deck(deck: DeckList, cards: dict[str, Card]) -> list[Problem]:
     """The deck-building rules of "Getting Started" (Official Rulebook 1.0).
 
     ``deck.kind`` is ``"army"`` (Deck (40 to 60 cards): 40-60 cards, officers, items and
@@ -216,29 +217,29 @@ def check_deck(deck: DeckList, cards: dict[str, Card]) -> list[DeckProblem]:
     Returns the problems found, each naming the rule broken; never raises.
     """
     total = sum(e.qty for e in deck.cards)
-    problems: list[DeckProblem] = []
+    problems: list[Problem] = []
     if deck.kind == "army":
         if not ARMY_DECK_MIN_CARDS <= total <= ARMY_DECK_MAX_CARDS:
-            problems.append(DeckProblem(None, "cards", f"an army deck holds {ARMY_DECK_MIN_CARDS} to "
+            problems.append(Problem(field="cards", message=f"an army deck holds {ARMY_DECK_MIN_CARDS} to "
                                                        f"{ARMY_DECK_MAX_CARDS} cards (this one has {total})"))
         for i, entry in enumerate(deck.cards):
             card = cards[entry.card]
             if card.type not in _ARMY_COPY_LIMITS:
-                problems.append(DeckProblem(i, "card", f"an army deck holds only officers, items and tactics "
+                problems.append(Problem(field=f"cards.{i}.card", message=f"an army deck holds only officers, items and tactics "
                                                        f"('{entry.card}' is {_a(card.type)} card)"))
         problems += _copy_problems(deck, cards, _ARMY_COPY_LIMITS)
     elif deck.kind == "strategy":
         if total > STRATEGY_DECK_MAX_CARDS:
-            problems.append(DeckProblem(None, "cards", f"a strategy deck holds 0 to {STRATEGY_DECK_MAX_CARDS} "
+            problems.append(Problem(field="cards", message=f"a strategy deck holds 0 to {STRATEGY_DECK_MAX_CARDS} "
                                                        f"cards (this one has {total})"))
         for i, entry in enumerate(deck.cards):
             card = cards[entry.card]
             if card.type not in _STRATEGY_COPY_LIMITS:
-                problems.append(DeckProblem(i, "card", f"a strategy deck holds only strategy cards "
+                problems.append(Problem(field=f"cards.{i}.card", message=f"a strategy deck holds only strategy cards "
                                                        f"('{entry.card}' is {_a(card.type)} card)"))
         problems += _copy_problems(deck, cards, _STRATEGY_COPY_LIMITS)
     else:
-        problems.append(DeckProblem(None, "kind", f"a C.A.H.R.D. deck's kind is 'army' or 'strategy' "
+        problems.append(Problem(field="kind", message=f"a C.A.H.R.D. deck's kind is 'army' or 'strategy' "
                                                    f"(got '{deck.kind}')"))
     return problems
 

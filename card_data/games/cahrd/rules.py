@@ -51,8 +51,10 @@ from typing import TYPE_CHECKING, Annotated, Literal, Union
 
 from pydantic import Field, TypeAdapter
 
+from card_data.engine import RuleError
+from card_data.engine.legacy import LegacyEngine as Engine
+from card_data.engine.legacy import Model, Outcome
 from card_data.games.cahrd.cards import RULEBOOK as EDITION
-from card_data.engine import Engine, Model, Outcome, RuleError
 
 if TYPE_CHECKING:
     from card_data.loader import Game
@@ -954,8 +956,8 @@ ENGINE = Engine(
     options_model=Options,
     state_model=State,
     event_adapter=EVENT_ADAPTER,
-    new_state=new_state,
-    apply=apply,
-    outcome=outcome,
-    describe=describe,
+    new_state_fn=new_state,
+    apply_fn=apply,
+    outcome_fn=outcome,
+    describe_fn=describe,
 )

@@ -20,7 +20,8 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from card_data.schema import Card, DeckList, DeckProblem, GameSpec, Strict
+from card_data.problems import Problem
+from card_data.schema import Card, DeckList, GameSpec, Strict
 
 AgencyType = Literal["Might", "Cunning", "Fortitude", "Zeal", "Authority", "Affluence"]
 """The six leadership styles (rulebook introduction and "Building your decks")."""
@@ -302,7 +303,7 @@ def _join(*parts) -> str:
     return " ".join(w for w in words if w)
 
 
-def check_deck(deck: DeckList, cards: dict[str, Card]) -> list[DeckProblem]:
+def check_deck(deck: DeckList, cards: dict[str, Card]) -> list[Problem]:
     """Deck-building rules ("Building your decks"); ``cards`` maps card id to card.
 
     - kind ``"draw"``: exactly 40 cards, no agency cards, at most ``max_copies`` (3 by
@@ -310,22 +311,22 @@ def check_deck(deck: DeckList, cards: dict[str, Card]) -> list[DeckProblem]:
     - kind ``"agency"``: exactly 18 cards, all agency cards;
     - any other kind is an error.
 
-    Returns a list of :class:`DeckProblem` (empty when the deck is legal). Entries whose card id
+    Returns a list of :class:`Problem` (empty when the deck is legal). Entries whose card id
     is not in ``cards`` are skipped (the loader reports them).
     """
     if deck.kind == "draw":
         return _check_draw_deck(deck, cards)
     if deck.kind == "agency":
         return _check_agency_deck(deck, cards)
-    return [DeckProblem(None, "kind", f"unknown deck kind '{deck.kind}' "
+    return [Problem(field="kind", message=f"unknown deck kind '{deck.kind}' "
                                       "(a Carpe Cras player has a 'draw' deck and an 'agency' deck)")]
 
 
-def _check_draw_deck(deck: DeckList, cards: dict[str, Card]) -> list[DeckProblem]:
-    problems: list[DeckProblem] = []
+def _check_draw_deck(deck: DeckList, cards: dict[str, Card]) -> list[Problem]:
+    problems: list[Problem] = []
     total = sum(e.qty for e in deck.cards)
     if total != DRAW_DECK_SIZE:
-        problems.append(DeckProblem(None, "cards", f"a draw deck holds exactly {DRAW_DECK_SIZE} cards "
+        problems.append(Problem(field="cards", message=f"a draw deck holds exactly {DRAW_DECK_SIZE} cards "
                                                    f"(this one has {total})"))
     groups: dict[tuple, list[int]] = defaultdict(list)
     for i, entry in enumerate(deck.cards):
@@ -333,16 +334,17 @@ def _check_draw_deck(deck: DeckList, cards: dict[str, Card]) -> list[DeckProblem
         if card is None:
             continue
         if not isinstance(card, DRAW_DECK_TYPES):
-            problems.append(DeckProblem(i, "card", f"the draw deck and the agency deck never mix: "
+            problems.append(Problem(field=f"cards.{i}.card", message=f"the draw deck and the agency deck never mix: "
                                                    f"'{entry.card}' is an agency card"))
             continue
         groups[card.identity()].append(i)
     for indexes in groups.values():
         problems.extend(_copy_limit(deck, cards, indexes))
-    return sorted(problems, key=lambda p: -1 if p.entry is None else p.entry)
+    # Whole-deck problems first, then entries in list order.
+    return sorted(problems, key=lambda p: -1 if p.field.count(".") < 2 else int(p.field.split(".")[1]))
 
 
-def _copy_limit(deck: DeckList, cards: dict[str, Card], indexes: list[int]) -> list[DeckProblem]:
+def _copy_limit(deck: DeckList, cards: dict[str, Card], indexes: list[int]) -> list[Problem]:
     """One problem at the entry where copies of one card (by identity) pass its limit."""
     members = [cards[deck.cards[i].card] for i in indexes]
     limit = min(c.max_copies for c in members)
@@ -362,19 +364,19 @@ def _copy_limit(deck: DeckList, cards: dict[str, Card], indexes: list[int]) -> l
     ids = sorted({c.id for c in members})
     same = (f"; {', '.join(ids)} are the same card (same cost, title and artwork)"
             if len(ids) > 1 else "")
-    return [DeckProblem(i, "qty", f"{rule}: '{title}' appears {total} times{same}")]
+    return [Problem(field=f"cards.{i}.qty", message=f"{rule}: '{title}' appears {total} times{same}")]
 
 
-def _check_agency_deck(deck: DeckList, cards: dict[str, Card]) -> list[DeckProblem]:
-    problems: list[DeckProblem] = []
+def _check_agency_deck(deck: DeckList, cards: dict[str, Card]) -> list[Problem]:
+    problems: list[Problem] = []
     total = sum(e.qty for e in deck.cards)
     if total != AGENCY_DECK_SIZE:
-        problems.append(DeckProblem(None, "cards", f"an agency deck holds exactly {AGENCY_DECK_SIZE} "
+        problems.append(Problem(field="cards", message=f"an agency deck holds exactly {AGENCY_DECK_SIZE} "
                                                    f"agency cards (this one has {total})"))
     for i, entry in enumerate(deck.cards):
         card = cards.get(entry.card)
         if card is not None and not isinstance(card, AgencyCard):
-            problems.append(DeckProblem(i, "card", f"an agency deck holds agency cards only: '{entry.card}' "
+            problems.append(Problem(field=f"cards.{i}.card", message=f"an agency deck holds agency cards only: '{entry.card}' "
                                                    f"is not an agency card (it is of type {card.type})"))
     return problems
 

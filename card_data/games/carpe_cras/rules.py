@@ -47,6 +47,9 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, TypeAdapter
 
+from card_data.engine import RuleError
+from card_data.engine.legacy import LegacyEngine as Engine
+from card_data.engine.legacy import Model, Outcome
 from card_data.games.carpe_cras.cards import AGENCY_DECK_SIZE
 from card_data.games.carpe_cras.tempo import (
     DIE_FACES,
@@ -57,7 +60,6 @@ from card_data.games.carpe_cras.tempo import (
     tempo_needs_roll,
     tempo_succeeds,
 )
-from card_data.engine import Engine, Model, Outcome, RuleError
 
 PLAYER_COUNT = 2
 STARTING_LANES = 1
@@ -688,5 +690,5 @@ def describe(state: State, event) -> str:
 
 
 ENGINE = Engine(game_id="carpe_cras", title="Carpe Cras", min_players=PLAYER_COUNT, max_players=PLAYER_COUNT,
-                options_model=Options, state_model=State, event_adapter=EVENT_ADAPTER, new_state=new_state,
-                apply=apply, outcome=outcome, describe=describe)
+                options_model=Options, state_model=State, event_adapter=EVENT_ADAPTER, new_state_fn=new_state,
+                apply_fn=apply, outcome_fn=outcome, describe_fn=describe)

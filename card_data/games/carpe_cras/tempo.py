@@ -2,18 +2,18 @@
 
 The rule engine (:mod:`card_data.games.carpe_cras.rules`) checks Tempo rolls with these
 functions, and the reference cards print :func:`tempo_table`, so the two cannot disagree.
-Rulebook: ``carpe-cras.txt`` (V1.0, August 2025): Tempo; Card anatomy (Accuracy, Dexterity,
-Evade); Upgrades; Glossary (Damage, Stats).
+Rulebook: ``carpe-cras.txt`` (V1.0, August 2025): Tempo; Card anatomy (Range, Accuracy,
+Dexterity, Evade); Upgrades; Combat; Glossary (Damage, Heal, Stats).
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from card_data.engine import RuleError
-from card_data.games.carpe_cras.cards import Fighter, Upgrade
+from card_data.games.carpe_cras.cards import MELEE_MAX_RANGE, Fighter, Upgrade
 
 DIE_FACES = 6
 TEMPO_CERTAIN_AT = 6
@@ -120,16 +120,42 @@ def is_defeated(damage: int, health: int) -> bool:
     return damage >= health
 
 
+DEFAULT_RANGE = 1
+"""A skill that shows no range has a range of 1 (Card anatomy: Range)."""
+
+
+def spaces_away(dx: int, dy: int) -> int:
+    """How many spaces apart two spaces ``dx`` lanes and ``dy`` rows apart are (Card anatomy:
+    Range, "Diagonals are 2 spaces"; Glossary: the current space is 0 away, adjacent ones 1)."""
+    return abs(dx) + abs(dy)
+
+
+def combat_kind(reach: int) -> str:
+    """``"melee"`` for a strike up to 1 space away, ``"projectile"`` beyond (Combat)."""
+    return "melee" if reach <= MELEE_MAX_RANGE else "projectile"
+
+
+def healed(damage: int, amount: int) -> int:
+    """Damage left on a card after healing ``amount`` (Glossary: Heal, "cannot heal over max
+    health"): damage never goes below 0, so health never rises above its max."""
+    return max(0, damage - amount)
+
+
 class SkillInHand(BaseModel):
-    """One skill of an equipped unit: power (Generic Power included), Accuracy, Dexterity."""
+    """One skill of an equipped unit: power (Generic Power included), range, Accuracy, Dexterity."""
+
+    model_config = ConfigDict(frozen=True)
 
     power: int
+    range: int = DEFAULT_RANGE
     accuracy: int = 0
     dexterity: int = 0
 
 
 class Equipped(BaseModel):
     """A unit's stats with its upgrades (see :func:`equip`). ``skills`` maps skill name to skill."""
+
+    model_config = ConfigDict(frozen=True)
 
     speed: int
     evade: int
@@ -147,24 +173,32 @@ class Equipped(BaseModel):
         """Speed when targeted (trying to dodge), see :func:`targeted_speed`."""
         return targeted_speed(self.speed, evade=self.evade)
 
+    def reaches(self, skill: str, distance: int) -> bool:
+        """Whether a strike with ``skill`` reaches a target ``distance`` spaces away (see
+        :func:`spaces_away`): up to the skill's range (Card anatomy: Range; Strike: "the
+        target must be in the striker's range"). KeyError if the unit lacks the skill."""
+        return 0 <= distance <= self.skills[skill].range
+
 
 def equip(unit: Fighter, upgrades: list[Upgrade]) -> Equipped:
     """A unit's or hero's stats while it holds ``upgrades`` (Upgrades; Examples 1 and 2).
 
-    Matching skills (same name) add their power, Accuracy and Dexterity; an upgrade's skill
-    the unit lacks becomes a separate skill. Non-skill stats add to the base stats. Generic
-    Power raises every skill; a unit with no skill gets nothing from it. Ranges are left out:
-    the rulebook does not say what range a skill gained from an upgrade alone has.
+    Matching skills (same name) add their power, Accuracy and Dexterity, and the upgrade's
+    range bonus adds to the skill's range (Example 1: the Dagger's +1 range with Knife). An
+    upgrade's skill the unit lacks becomes a separate skill, with the default range of 1
+    plus the bonus (our reading: the rulebook gives that range only for skills showing none).
+    Non-skill stats add to the base stats. Generic Power raises every skill; a unit with no
+    skill gets nothing from it.
     """
-    skills = {s.name: SkillInHand(power=s.power, accuracy=s.accuracy, dexterity=s.dexterity)
+    skills = {s.name: SkillInHand(power=s.power, range=s.range, accuracy=s.accuracy, dexterity=s.dexterity)
               for s in unit.skills}
     speed, evade, health = unit.speed, unit.evade, unit.health
     armor, resistance, generic = unit.armor, unit.resistance, unit.generic_power
     for upgrade in upgrades:
         for s in upgrade.skills:
             have = skills.get(s.name, SkillInHand(power=0))
-            skills[s.name] = SkillInHand(power=have.power + s.power, accuracy=have.accuracy + s.accuracy,
-                                         dexterity=have.dexterity + s.dexterity)
+            skills[s.name] = SkillInHand(power=have.power + s.power, range=have.range + s.range_bonus,
+                                         accuracy=have.accuracy + s.accuracy, dexterity=have.dexterity + s.dexterity)
         b = upgrade.bonuses
         speed, evade, health = speed + b.speed, evade + b.evade, health + b.health
         armor, resistance, generic = armor + b.armor, resistance + b.resistance, generic + b.generic_power

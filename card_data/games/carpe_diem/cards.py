@@ -21,7 +21,8 @@ from pydantic import (
     model_validator,
 )
 
-from card_data.schema import Card, DeckList, DeckProblem, GameSpec, Strict
+from card_data.problems import Problem
+from card_data.schema import Card, DeckList, GameSpec, Strict
 
 Ware = Literal["grapes", "herbs", "chicken", "fish"]
 """The four wares (summary, Components). Coins replace any ware on red cards only."""
@@ -265,7 +266,7 @@ class FountainCard(Card):
 CarpeDiemCard = Annotated[ScoringCard | FountainCard, Field(discriminator="type")]
 
 
-def check_deck(deck: DeckList, cards: Mapping[str, Card]) -> list[DeckProblem]:
+def check_deck(deck: DeckList, cards: Mapping[str, Card]) -> list[Problem]:
     """Check a scoring set (``kind`` ``scoring-2p`` / ``scoring-3p`` / ``scoring-4p``).
 
     A set holds scoring cards only, in exactly the per-type counts for its player count
@@ -275,26 +276,26 @@ def check_deck(deck: DeckList, cards: Mapping[str, Card]) -> list[DeckProblem]:
     """
     players = SCORING_SET_PLAYERS.get(deck.kind)
     if players is None:
-        return [DeckProblem(None, "kind", f"unknown deck kind '{deck.kind}' "
+        return [Problem(field="kind", message=f"unknown deck kind '{deck.kind}' "
                                           f"(known: {', '.join(SCORING_SET_PLAYERS)})")]
-    problems: list[DeckProblem] = []
+    problems: list[Problem] = []
     counts: Counter[str] = Counter()
     first_entry: dict[str, int] = {}
     for i, entry in enumerate(deck.cards):
         card = cards[entry.card]
         if not isinstance(card, ScoringCard):
-            problems.append(DeckProblem(i, "card", f"'{entry.card}' is a {card.type} card; "
+            problems.append(Problem(field=f"cards.{i}.card", message=f"'{entry.card}' is a {card.type} card; "
                                                    "a scoring set holds scoring cards only"))
             continue
         if entry.card in first_entry:
-            problems.append(DeckProblem(i, "card", f"'{entry.card}' is already entry {first_entry[entry.card]}"))
+            problems.append(Problem(field=f"cards.{i}.card", message=f"'{entry.card}' is already entry {first_entry[entry.card]}"))
         first_entry.setdefault(entry.card, i)
         if entry.qty != 1:
-            problems.append(DeckProblem(i, "qty", "a scoring set lays out each card once (qty 1)"))
+            problems.append(Problem(field=f"cards.{i}.qty", message="a scoring set lays out each card once (qty 1)"))
         counts[card.scoring_type] += entry.qty
     for scoring_type, wanted in SCORING_CARDS_BY_PLAYERS[players].items():
         if counts[scoring_type] != wanted:
-            problems.append(DeckProblem(None, "cards", f"a {players}-player scoring set needs {wanted} "
+            problems.append(Problem(field="cards", message=f"a {players}-player scoring set needs {wanted} "
                                                        f"{scoring_type} cards, found {counts[scoring_type]}"))
     return problems
 

@@ -31,6 +31,9 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, NonNegativeInt, PositiveInt, TypeAdapter
 
+from card_data.engine import RuleError
+from card_data.engine.legacy import LegacyEngine as Engine
+from card_data.engine.legacy import Model, Outcome
 from card_data.games.carpe_diem.cards import (
     SCORING_SET_PLAYERS,
     BanderoleBar,
@@ -45,7 +48,6 @@ from card_data.games.carpe_diem.cards import (
     VillaChimneys,
     Ware,
 )
-from card_data.engine import Engine, Model, Outcome, RuleError
 
 SUMMARY = "Carpe Diem summary (carpe-diem-summary.txt)"
 RULEBOOK = "Carpe Diem 2018 rulebook (carpe-diem-published-rules-notes.md)"
@@ -841,8 +843,8 @@ ENGINE = Engine(
     options_model=Options,
     state_model=State,
     event_adapter=EVENT_ADAPTER,
-    new_state=new_state,
-    apply=apply,
-    outcome=outcome,
-    describe=describe,
+    new_state_fn=new_state,
+    apply_fn=apply,
+    outcome_fn=outcome,
+    describe_fn=describe,
 )

@@ -22,7 +22,8 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from card_data.schema import Card, DeckList, DeckProblem, GameSpec, Slug, Strict
+from card_data.problems import Problem
+from card_data.schema import Card, DeckList, GameSpec, Slug, Strict
 
 Edition = Literal[2017, 2019]
 """A rulebook edition: 2017 (Moshe-Tozer Games) or 2019 (Analog Game Studios, the default)."""
@@ -276,7 +277,7 @@ CartisoraCardModel = Annotated[
 # --- Deck-building rules ----------------------------------------------------------------------
 
 
-def check_deck(deck: DeckList, cards: dict[str, Card]) -> list[DeckProblem]:
+def check_deck(deck: DeckList, cards: dict[str, Card]) -> list[Problem]:
     """Check a character deck list against 2019 rulebook, Setup.
 
     A character deck (``kind: character``) is exactly 1 reference card and 12 playing cards
@@ -284,9 +285,9 @@ def check_deck(deck: DeckList, cards: dict[str, Card]) -> list[DeckProblem]:
     character deck as its reference card. ``cards`` maps every known card id to its card (the
     loader has already reported unknown ids). Returns the broken rules; never raises.
     """
-    problems: list[DeckProblem] = []
+    problems: list[Problem] = []
     if deck.kind != "character":
-        return [DeckProblem(None, "cards", f"a Duels of Cartisora deck list is a character deck "
+        return [Problem(field="cards", message=f"a Duels of Cartisora deck list is a character deck "
                                            f"(kind: character), not '{deck.kind}'")]
 
     counts: Counter[str] = Counter()
@@ -298,21 +299,21 @@ def check_deck(deck: DeckList, cards: dict[str, Card]) -> list[DeckProblem]:
         if card is None:
             continue
         if entry.qty != 1:
-            problems.append(DeckProblem(i, "qty", f"a character deck has one copy of each card "
+            problems.append(Problem(field=f"cards.{i}.qty", message=f"a character deck has one copy of each card "
                                                   f"(this one lists {entry.qty} of '{entry.card}')"))
         if entry.card in seen:
-            problems.append(DeckProblem(i, "card", f"a character deck has one copy of each card "
+            problems.append(Problem(field=f"cards.{i}.card", message=f"a character deck has one copy of each card "
                                                    f"('{entry.card}' is listed again)"))
         seen.setdefault(entry.card, i)
         if card.type in ("token", "tag"):
-            problems.append(DeckProblem(i, "card", f"a character deck holds only reference, number, "
+            problems.append(Problem(field=f"cards.{i}.card", message=f"a character deck holds only reference, number, "
                                                    f"boast and special cards ('{entry.card}' is a {card.type})"))
             continue
         counts[card.type] += entry.qty
         if character is None:
             character = card.deck
         elif card.deck != character:
-            problems.append(DeckProblem(i, "card", f"all cards of a character deck belong to the same "
+            problems.append(Problem(field=f"cards.{i}.card", message=f"all cards of a character deck belong to the same "
                                                    f"character ('{entry.card}' is from '{card.deck}', "
                                                    f"this deck is '{character}')"))
 
@@ -323,7 +324,7 @@ def check_deck(deck: DeckList, cards: dict[str, Card]) -> list[DeckProblem]:
         ("special", CHARACTER_DECK_SPECIAL_CARDS, "special cards"),
     ):
         if counts[card_type] != wanted:
-            problems.append(DeckProblem(None, "cards", f"a character deck has exactly {wanted} {name} "
+            problems.append(Problem(field="cards", message=f"a character deck has exactly {wanted} {name} "
                                                        f"(this one has {counts[card_type]})"))
     return problems
 

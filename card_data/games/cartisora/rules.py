@@ -57,6 +57,9 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, TypeAdapter, ValidationError, model_validator
 
+from card_data.engine import RuleError
+from card_data.engine.legacy import LegacyEngine as Engine
+from card_data.engine.legacy import Model, Outcome
 from card_data.games.cartisora.cards import (
     BASE_SET_CHARACTER_DECKS,
     FORCED_RESULT_PRIORITY,
@@ -73,7 +76,6 @@ from card_data.games.cartisora.cards import (
     WinCondition,
     WinsAgainstTies,
 )
-from card_data.engine import Engine, Model, Outcome, RuleError
 
 Edition = Literal["2019", "2017"]
 Phase = Literal["draft", "pick", "ready", "react", "resolved", "over"]
@@ -1187,8 +1189,8 @@ ENGINE = Engine(
     options_model=Options,
     state_model=State,
     event_adapter=EVENT_ADAPTER,
-    new_state=new_state,
-    apply=apply,
-    outcome=outcome,
-    describe=describe,
+    new_state_fn=new_state,
+    apply_fn=apply,
+    outcome_fn=outcome,
+    describe_fn=describe,
 )

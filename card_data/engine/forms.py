@@ -1,0 +1,207 @@
+"""Forms from events: what a page needs to let a player enter an event, and nothing more.
+
+An event class offers :class:`Move` objects (:meth:`card_data.engine.Event.moves`): the
+event, who makes it, the values the rules fix (hidden), and a :class:`FormField` for each
+value the player chooses, with the legal :class:`Choice` list where the rules narrow it
+(the lanes with room, the cards still in hand, the free circles). Fields the rules leave
+open are derived from the event's pydantic fields: their type, bounds, default, ``title``
+(the label) and ``description`` (the help). A page renders these generically: no rule
+knowledge lives in its HTML.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Literal
+
+import annotated_types
+
+from card_data.engine.core import SEAT
+
+if TYPE_CHECKING:
+    from card_data.engine.core import Event
+
+FieldKind = Literal["choice", "multi", "number", "text", "flag"]
+"""``choice``: pick one of ``choices``; ``multi``: pick ``count`` (or any number) of them;
+``number``: an integer within ``minimum``/``maximum``; ``text``; ``flag``: yes or no."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal value of a field: ``value`` (what is sent) and ``label`` (what people read),
+    with an optional ``note`` (e.g. ``"3 reserves"``)."""
+
+    value: Any
+    label: str
+    note: str = ""
+
+
+def choices(pairs: Iterable[tuple[Any, str]] | Iterable[Any]) -> tuple[Choice, ...]:
+    """:class:`Choice` objects from ``(value, label)`` pairs, or from plain values (their own
+    labels)."""
+    out = []
+    for item in pairs:
+        if isinstance(item, Choice):
+            out.append(item)
+        elif isinstance(item, tuple) and len(item) == 2:
+            out.append(Choice(item[0], str(item[1])))
+        else:
+            out.append(Choice(item, str(item)))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class FormField:
+    """One input of a form.
+
+    ``name``: the event field; ``kind``: see :data:`FieldKind`; ``required``: the event needs
+    a value; ``default``: the value to show first; ``minimum``/``maximum``: a number's
+    bounds; ``count``: how many a ``multi`` field takes (``None``: any); ``help``: one line
+    of explanation.
+    """
+
+    name: str
+    label: str
+    kind: FieldKind
+    choices: tuple[Choice, ...] = ()
+    required: bool = True
+    default: Any = None
+    minimum: int | None = None
+    maximum: int | None = None
+    count: int | None = None
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Move:
+    """An event the rules allow now, as a form.
+
+    ``event``: the event class; ``label``: what its button says; ``seat``: the player who
+    makes it (``None``: anyone at the table); ``fixed``: values the rules set (sent as they
+    are); ``fields``: what the player fills in; ``note``: a short hint shown with it.
+    """
+
+    event: type[Event]
+    label: str
+    seat: int | None
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    fields: tuple[FormField, ...] = ()
+    note: str = ""
+
+    @property
+    def type_name(self) -> str:
+        """The event's stored name (the form's ``type``)."""
+        return self.event.type_name
+
+    def field(self, name: str) -> FormField | None:
+        """The field ``name``, if the player fills it in."""
+        return next((f for f in self.fields if f.name == name), None)
+
+    def for_seat(self, seat: int) -> Move | None:
+        """This move as player ``seat`` sees it: ``None`` if it is another player's; a free
+        choice of ``seat`` narrowed to them (``None`` if they are not among the choices)."""
+        if self.seat is not None:
+            return self if self.seat == seat else None
+        chooser = self.field("seat")
+        if chooser is None:
+            return self
+        if chooser.choices and seat not in {c.value for c in chooser.choices}:
+            return None
+        return replace(self, seat=seat, fixed={**self.fixed, "seat": seat},
+                       fields=tuple(f for f in self.fields if f.name != "seat"))
+
+
+def offer(cls: type[Event], state: Any, *, label: str | None = None, seat: int | None = None, note: str = "",
+          defaults: Mapping[str, Any] | None = None, **values: Any) -> Move:
+    """A :class:`Move` for event class ``cls`` on ``state``.
+
+    ``seat``: the player who makes the move; it also fixes the event's ``seat`` field.
+    ``values``, by field name: a sequence of :class:`Choice` (or ``(value, label)`` pairs)
+    makes that field a choice among them; a :class:`FormField` is used as it is; anything
+    else fixes the field to that value. Every other field becomes an input derived from its
+    pydantic definition. ``defaults`` pre-fills inputs.
+    """
+    fixed: dict[str, Any] = {}
+    if seat is not None and "seat" in cls.model_fields:
+        fixed["seat"] = seat
+    given: dict[str, FormField] = {}
+    for name, value in values.items():
+        if name not in cls.model_fields:
+            raise TypeError(f"{cls.__name__} has no field {name!r}")
+        if isinstance(value, FormField):
+            given[name] = value
+        elif _is_choice_list(value):
+            given[name] = replace(derive_field(cls, name, state), choices=choices(value))
+        else:
+            fixed[name] = value
+    fields = []
+    for name in cls.model_fields:
+        if name in fixed:
+            continue
+        form_field = given.get(name) or derive_field(cls, name, state)
+        if defaults and name in defaults:
+            form_field = replace(form_field, default=defaults[name])
+        fields.append(form_field)
+    return Move(cls, label or cls.label, seat, fixed, tuple(fields), note)
+
+
+def _is_choice_list(value: Any) -> bool:
+    if not isinstance(value, (list, tuple)):
+        return False
+    return all(isinstance(item, Choice) or (isinstance(item, tuple) and len(item) == 2) for item in value)
+
+
+def derive_field(cls: type[Event], name: str, state: Any) -> FormField:
+    """The input for field ``name`` of ``cls`` from its pydantic definition: a seat is a
+    choice of the players' names, a ``Literal`` a choice of its values, a list of them a
+    ``multi``; ``bool`` a flag; ``int`` a number within its bounds; anything else text."""
+    info = cls.model_fields[name]
+    label = info.title or name.replace("_", " ").capitalize()
+    annotation, optional = _unwrap_optional(info.annotation)
+    required = info.is_required()
+    default = None if info.is_required() else info.get_default(call_default_factory=True)
+    common = dict(name=name, label=label, required=required and not optional, default=default,
+                  help=info.description or "")
+    metadata = [*info.metadata, *getattr(annotation, "__metadata__", ())]
+    base = typing.get_origin(annotation) is typing.Annotated and typing.get_args(annotation)[0] or annotation
+    if SEAT in metadata:
+        return FormField(kind="choice", choices=choices(state.seat_choices()), **common)
+    if typing.get_origin(base) is Literal:
+        labels = (info.json_schema_extra or {}).get("labels", {}) if isinstance(info.json_schema_extra, dict) else {}
+        return FormField(kind="choice", choices=tuple(Choice(v, labels.get(v, _words(v))) for v in typing.get_args(base)),
+                         **common)
+    if typing.get_origin(base) in (list, tuple):
+        item = typing.get_args(base)[0]
+        item_base = typing.get_origin(item) is typing.Annotated and typing.get_args(item)[0] or item
+        options = tuple(Choice(v, _words(v)) for v in typing.get_args(item_base)) \
+            if typing.get_origin(item_base) is Literal else ()
+        count = _length(metadata)
+        return FormField(kind="multi", choices=options, count=count, **common)
+    if base is bool:
+        return FormField(kind="flag", **{**common, "required": False, "default": bool(default)})
+    if base is int:
+        low = next((m.ge for m in metadata if isinstance(m, annotated_types.Ge)), None)
+        high = next((m.le for m in metadata if isinstance(m, annotated_types.Le)), None)
+        return FormField(kind="number", minimum=low, maximum=high, **common)
+    return FormField(kind="text", **common)
+
+
+def _unwrap_optional(annotation: Any) -> tuple[Any, bool]:
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0], True
+    return annotation, False
+
+
+def _length(metadata: list) -> int | None:
+    low = next((m.min_length for m in metadata if isinstance(m, annotated_types.MinLen)), None)
+    high = next((m.max_length for m in metadata if isinstance(m, annotated_types.MaxLen)), None)
+    return low if low is not None and low == high else None
+
+
+def _words(value: Any) -> str:
+    return str(value).replace("_", " ").capitalize() if isinstance(value, str) else str(value)
