@@ -24,9 +24,13 @@ bp = Blueprint("table_pages", __name__)
 POLL_INTERVAL_S = 1.5
 
 
-def event_from_form(form) -> dict[str, Any]:
+def event_from_form(form, engine=None) -> dict[str, Any]:
     """A posted form as a JSON event: fields named ``x[]`` become lists, empty fields and fields
-    starting with ``_`` (page plumbing) are dropped; values stay strings for pydantic to convert."""
+    starting with ``_`` (page plumbing) are dropped; values stay strings for pydantic to convert.
+
+    With the ``engine``, a list field of the event typed as one text (``"3, 5"``) is split at
+    its commas.
+    """
     event: dict[str, Any] = {}
     for key in form.keys():
         if key.startswith("_"):
@@ -38,6 +42,11 @@ def event_from_form(form) -> dict[str, Any]:
             value = form.get(key, "")
             if value.strip() != "":
                 event[key] = value.strip()
+    cls = engine.events.get(event.get("type")) if engine is not None else None
+    if cls is not None:
+        for name, info in cls.model_fields.items():
+            if isinstance(event.get(name), str) and typing.get_origin(info.annotation) in (list, tuple):
+                event[name] = [part.strip() for part in event[name].split(",") if part.strip()]
     return event
 
 
@@ -71,6 +80,7 @@ def option_fields(engine: Engine) -> list[dict[str, Any]]:
 def _render_table(view: TableView, error: str | None = None, rule: str | None = None, status: int = 200):
     html = render_template("tables/table.html", view=view, table=view.record, state=view.state,
                            outcome=view.outcome, engine=view.engine, error=error, rule=rule,
+                           moves=view.engine.allowed(view.state),
                            post_url=url_for("table_pages.post_event", token=view.record.token),
                            join_url=url_for("table_pages.table", token=view.record.token, _external=True),
                            join_qr=join_qr_svg(url_for("table_pages.table", token=view.record.token, _external=True)),
@@ -132,7 +142,8 @@ def live(token: str):
         return Response(status=204)
     view = service().view_record(record)
     return render_template("tables/_live.html", view=view, table=record, state=view.state, outcome=view.outcome,
-                           engine=view.engine, post_url=url_for("table_pages.post_event", token=record.token),
+                           engine=view.engine, moves=view.engine.allowed(view.state),
+                           post_url=url_for("table_pages.post_event", token=record.token),
                            poll_interval_s=POLL_INTERVAL_S)
 
 
@@ -151,7 +162,8 @@ def _change(token: str, action) -> Any:
 
 @bp.post("/t/<token>/events")
 def post_event(token: str):
-    return _change(token, lambda record: service().act(record.token, event_from_form(request.form)))
+    return _change(token, lambda record: service().act(
+        record.token, event_from_form(request.form, service().engines[record.game])))
 
 
 @bp.post("/t/<token>/undo")
@@ -168,5 +180,6 @@ def correct(token: str, seq: int):
     if line is None:
         return _render_table(view, f"There is no entry {seq} to correct.", None, 404)
     if request.method == "POST":
-        return _change(token, lambda r: service().correct(r.token, seq, event_from_form(request.form)))
+        return _change(token, lambda r: service().correct(
+            r.token, seq, event_from_form(request.form, service().engines[r.game])))
     return render_template("tables/correct.html", view=view, table=record, line=line)

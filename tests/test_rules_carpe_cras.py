@@ -5,18 +5,32 @@ Each test names the rulebook section it checks (test name ``__section`` or docst
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 from pydantic import ValidationError
 
-from card_data.loader import load_database
-from card_data.engine import RuleError
-from card_data.games import registry
 import card_data.games.carpe_cras.rules as cc
 import card_data.games.carpe_cras.tempo as tempo
 import scenarios_carpe_cras as scenario
+from card_data.engine import RuleError
+from card_data.games import registry
+from card_data.loader import load_database
+from card_data.problems import InvalidInput
+from card_data.games.carpe_cras.rules import (
+    Action,
+    AddLane,
+    ChooseStartingPlayer,
+    FirstPlayerRoll,
+    GainAgency,
+    Mulligan,
+    Pass,
+    RecoverMorale,
+    StartRound,
+    StrikeCity,
+    TakeToken,
+    TempoRoll,
+)
 
+ENGINE = cc.ENGINE
 RED, BLUE = 0, 1
 
 
@@ -26,20 +40,24 @@ def game():
 
 
 def play(state, *events):
-    """``state`` after ``events`` (dicts), checking each step keeps the input intact and round-trips."""
+    """``state`` after ``events``, checking each step keeps its input and round-trips as JSON."""
     for event in events:
-        before = copy.deepcopy(state.model_dump(mode="json"))
-        after = cc.apply(state, event)
-        assert state.model_dump(mode="json") == before, f"apply mutated its input on {event}"
+        before = state.model_dump(mode="json")
+        after = ENGINE.apply(state, event)
+        assert state.model_dump(mode="json") == before, f"apply changed its input on {event}"
         assert cc.State.model_validate(after.model_dump(mode="json")) == after
         state = after
     return state
 
 
+def line(state, event) -> str:
+    return ENGINE.step(state, event).line
+
+
 def refused(state, event, section: str, *words: str) -> RuleError:
     """Assert ``event`` is refused on ``state`` with a rule naming ``section`` and a message with ``words``."""
     with pytest.raises(RuleError) as info:
-        cc.apply(state, event)
+        ENGINE.apply(state, event)
     assert section in info.value.rule
     assert "Carpe Cras rulebook V1.0" in info.value.rule
     for word in words:
@@ -48,28 +66,26 @@ def refused(state, event, section: str, *words: str) -> RuleError:
 
 
 def new(game, **options):
-    return cc.new_state(["Red", "Blue"], options, game)
+    return ENGINE.new_state(["Red", "Blue"], options, game)
 
 
 def started(game, **options):
     """Red rolls low, starts, and round 1 begins with both agency in lane 1."""
-    return play(new(game, **options),
-                {"type": "first_player_roll", "rolls": [1, 6]},
-                {"type": "choose_starting_player", "seat": RED, "starting_seat": RED},
-                {"type": "start_round", "agency_lane_0": 1, "agency_lane_1": 1})
+    return play(new(game, **options), FirstPlayerRoll(rolls=(1, 6)),
+                ChooseStartingPlayer(seat=RED, starting_seat=RED),
+                StartRound(agency_lane_0=1, agency_lane_1=1))
 
 
 def strike(seat, lane, power, sacrificed=0, ends_turn=False):
-    return {"type": "strike_city", "seat": seat, "lane": lane, "power": power, "sacrificed": sacrificed,
-            "ends_turn": ends_turn}
+    return StrikeCity(seat=seat, lane=lane, power=power, sacrificed=sacrificed, ends_turn=ends_turn)
 
 
 def gain(seat, lane=None, **extra):
-    return {"type": "gain_agency", "seat": seat, "lane": lane, **extra}
+    return GainAgency(seat=seat, lane=lane, **extra)
 
 
 def add_lanes(state, count):
-    return play(state, *[{"type": "add_lane", "seat": RED}] * count)
+    return play(state, *[AddLane(seat=RED)] * count)
 
 
 def fill_city(state, seat):
@@ -85,36 +101,45 @@ def fill_city(state, seat):
 
 def test_morale_starts_at_15__morale(game):
     state = new(game)
-    assert state.morale == [15, 15]
-    assert cc.outcome(state).scores == [15.0, 15.0]
-    assert cc.outcome(state).score_label == "Morale"
+    assert state.morale == (15, 15)
+    assert ENGINE.outcome(state).scores == (15.0, 15.0)
+    assert ENGINE.outcome(state).score_label == "Morale"
 
 
 def test_morale_cannot_exceed_start__morale(game):
     state = play(started(game), strike(RED, 1, 3))
     assert state.morale[BLUE] == 12
-    state = play(state, {"type": "recover_morale", "seat": BLUE, "amount": 5})
+    state = play(state, RecoverMorale(seat=BLUE, amount=5))
     assert state.morale[BLUE] == 15  # capped, not 17
-    error = refused(state, {"type": "recover_morale", "seat": BLUE, "amount": 1}, "Morale", "already 15")
-    assert "never have more than its starting amount" in error.rule
+
+
+def test_recovering_morale_at_full_is_entered_and_changes_nothing__morale(game):
+    """Morale: a city "cannot ever have more than its starting amount": a cap, not a refusal."""
+    state = started(game)
+    after = play(state, RecoverMorale(seat=BLUE, amount=2))
+    assert after.morale == state.morale == (15, 15)
+    assert line(state, RecoverMorale(seat=BLUE, amount=2)) == \
+        "Blue recovered 2 morale: 15 → 15 (at most 15) (already full)"
 
 
 def test_starting_morale_option_caps_recovery__morale(game):
-    state = play(started(game, starting_morale=20), strike(BLUE, 1, 4),
-                 {"type": "recover_morale", "seat": RED, "amount": 9})
+    state = play(started(game, starting_morale=20), strike(BLUE, 1, 4), RecoverMorale(seat=RED, amount=9))
     assert state.morale[RED] == 20
 
 
 def test_morale_at_zero_ends_game_and_opponent_wins__morale(game):
     state = play(started(game), strike(BLUE, 1, 14))
-    assert not cc.outcome(state).finished
+    assert not ENGINE.outcome(state).finished
     state = play(state, strike(BLUE, 1, 5, sacrificed=1))
     assert state.morale[RED] == 0  # 14 - 5 + 1 would be below 0: morale stops at 0
-    result = cc.outcome(state)
-    assert result.finished and result.winners == [BLUE]
+    assert state.phase == "over"
+    result = ENGINE.outcome(state)
+    assert result.finished and result.winners == (BLUE,)
     assert result.summary == "Blue wins: Red's morale fell to 0"
-    refused(state, {"type": "pass", "seat": RED}, "Morale", "game is over")
-    refused(state, {"type": "recover_morale", "seat": RED, "amount": 3}, "Morale", "game is over")
+    with pytest.raises(RuleError) as info:
+        ENGINE.apply(state, Pass(seat=RED))
+    assert "Morale" in info.value.rule and "Blue wins" in info.value.message
+    assert ENGINE.allowed(state) == []
 
 
 # --- Striking the city -----------------------------------------------------------------------
@@ -125,27 +150,27 @@ def test_barbarian_tyro_example__striking_the_city(game):
     tyro_power = game.cards["barbarian-tyro"].skills[0].power
     assert tyro_power == 2
     state = started(game)
-    assert state.city_agency[BLUE] == [1]
+    assert state.city_agency[BLUE] == (1,)
     deck_before = state.agency_in_deck(BLUE)
-    state = play(state, {"type": "action", "seat": RED, "note": "Tyro attacks"}, {"type": "pass", "seat": BLUE},
+    state = play(state, Action(seat=RED, note="Tyro attacks"), Pass(seat=BLUE),
                  strike(RED, 1, tyro_power, sacrificed=1))
     assert state.morale[BLUE] == 14
-    assert state.city_agency[BLUE] == [0]
+    assert state.city_agency[BLUE] == (0,)
     assert state.agency_in_deck(BLUE) == deck_before + 1  # back to the bottom of the agency deck
 
 
 def test_strike_deals_full_power_without_sacrifice__striking_the_city(game):
     state = play(started(game), strike(RED, 1, 2))
-    assert state.morale == [15, 13]
-    assert state.city_agency[BLUE] == [1]
+    assert state.morale == (15, 13)
+    assert state.city_agency[BLUE] == (1,)
 
 
 def test_sacrifice_only_from_struck_space__striking_the_city(game):
     state = play(add_lanes(started(game), 1), gain(BLUE, 2), gain(BLUE, 2))
-    assert state.city_agency[BLUE] == [1, 2]
+    assert state.city_agency[BLUE] == (1, 2)
     refused(state, strike(RED, 1, 4, sacrificed=2), "Striking the city", "lane 1 holds only 1")
     state = play(state, strike(RED, 2, 4, sacrificed=2))
-    assert state.city_agency[BLUE] == [1, 0] and state.morale[BLUE] == 13
+    assert state.city_agency[BLUE] == (1, 0) and state.morale[BLUE] == 13
 
 
 def test_sacrifice_no_more_than_power__striking_the_city(game):
@@ -169,20 +194,20 @@ def test_strike_as_turn_action_needs_the_turn__player_actions(game):
 
 def test_battlefield_starts_with_one_lane_and_grows_to_six__the_battlefield(game):
     state = started(game)
-    assert state.lanes == 1 and state.city_agency == [[1], [1]]
+    assert state.lanes == 1 and state.city_agency == ((1,), (1,))
     state = add_lanes(state, 5)
     assert state.lanes == 6
-    assert state.city_agency == [[1, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0]]
-    refused(state, {"type": "add_lane", "seat": BLUE}, "The battlefield", "already has 6 lanes")
+    assert state.city_agency == ((1, 0, 0, 0, 0, 0), (1, 0, 0, 0, 0, 0))
+    refused(state, AddLane(seat=BLUE), "The battlefield", "already has 6 lanes")
 
 
 def test_city_space_holds_three_agency__the_battlefield(game):
     state = play(started(game), gain(RED, 1), gain(RED, 1))
-    assert state.city_agency[RED] == [3]
+    assert state.city_agency[RED] == (3,)
     state = add_lanes(state, 1)
     refused(state, gain(RED, 1), "The battlefield", "lane 1 already holds 3")
     state = play(state, gain(RED, 2))
-    assert state.city_agency[RED] == [3, 1]
+    assert state.city_agency[RED] == (3, 1)
 
 
 def test_gain_agency_needs_a_lane_when_there_is_room__gaining_agency(game):
@@ -200,12 +225,11 @@ def test_full_city_agency_goes_to_bottom_of_deck_by_default__gaining_agency(game
     refused(state, gain(RED, 1), "Gaining agency", "full: leave the lane out")
     after = play(state, gain(RED))
     assert after.city_agency == state.city_agency and after.agency_in_deck(RED) == deck
-    assert cc.describe(state, gain(RED)) == "Red gained 1 agency → to the bottom of the agency deck (city full)"
+    assert line(state, gain(RED)) == "Red gained 1 agency → to the bottom of the agency deck (city full)"
     # The Token changes nothing under the main text.
-    with_token = play(state, {"type": "pass", "seat": RED}, {"type": "take_token", "seat": BLUE},
-                      {"type": "pass", "seat": RED}, {"type": "start_round", "agency_lane_1": 1})
-    assert with_token.city_agency[RED] == [3]
-    assert with_token.agency_set_aside == [0, 0]
+    with_token = play(state, Pass(seat=RED), TakeToken(seat=BLUE), Pass(seat=RED), StartRound(agency_lane_1=1))
+    assert with_token.city_agency[RED] == (3,)
+    assert with_token.agency_set_aside == (0, 0)
 
 
 def test_full_city_agency_sacrificed_without_token__glossary_gain_agency(game):
@@ -214,114 +238,124 @@ def test_full_city_agency_sacrificed_without_token__glossary_gain_agency(game):
     error = refused(state, gain(RED, 1), "Glossary: Gain Agency", "full")
     assert "do not control the Carpe Cras Token" in error.rule
     after = play(state, gain(RED))
-    assert after.city_agency[RED] == [3] and after.agency_set_aside == [0, 0]
-    assert "sacrificed" in cc.describe(state, gain(RED))
+    assert after.city_agency[RED] == (3,) and after.agency_set_aside == (0, 0)
+    assert "sacrificed" in line(state, gain(RED))
 
 
 def test_full_city_agency_set_aside_with_token__glossary_gain_agency(game):
     """Glossary reading: the Token's holder is not made to sacrifice; we set the card aside."""
     state = fill_city(started(game, full_city_agency="sacrifice_unless_token"), RED)
-    state = play(state, {"type": "take_token", "seat": RED})
+    state = play(state, TakeToken(seat=RED))
     deck = state.agency_in_deck(RED)
     state = play(state, gain(RED))
-    assert state.agency_set_aside == [1, 0]
+    assert state.agency_set_aside == (1, 0)
     assert state.agency_in_deck(RED) == deck - 1
     refused(state, gain(RED, source="set_aside"), "The battlefield", "full")
-    state = play(state, {"type": "add_lane", "seat": BLUE}, gain(RED, 2, source="set_aside"))
-    assert state.agency_set_aside == [0, 0] and state.city_agency[RED] == [3, 1]
+    state = play(state, AddLane(seat=BLUE), gain(RED, 2, source="set_aside"))
+    assert state.agency_set_aside == (0, 0) and state.city_agency[RED] == (3, 1)
     refused(state, gain(RED, 2, source="set_aside"), "Glossary: Gain Agency", "no agency set aside")
 
 
 def test_full_city_round_start_agency__gaining_agency(game):
     state = fill_city(started(game), BLUE)
-    state = play(state, {"type": "pass", "seat": RED}, {"type": "pass", "seat": BLUE})
-    refused(state, {"type": "start_round", "agency_lane_0": 1, "agency_lane_1": 1}, "Gaining agency",
-            "Blue's city spaces are full")
-    state = play(state, {"type": "start_round", "agency_lane_0": 1})
-    assert state.city_agency == [[2], [3]]
+    state = play(state, Pass(seat=RED), Pass(seat=BLUE))
+    refused(state, StartRound(agency_lane_0=1, agency_lane_1=1), "Gaining agency", "Blue's city spaces are full")
+    state = play(state, StartRound(agency_lane_0=1))
+    assert state.city_agency == ((2,), (3,))
 
 
 def test_options_reject_unknown_reading(game):
-    with pytest.raises(ValidationError):
+    with pytest.raises(InvalidInput) as info:
         new(game, full_city_agency="keep_it")
-    with pytest.raises(ValidationError):
+    assert info.value.problems[0].field == "options.full_city_agency"
+    with pytest.raises(InvalidInput) as info:
         new(game, house_rule=True)
+    assert str(info.value.problems[0]) == "options.house_rule: unknown field"
 
 
-# --- Pre-Game Setup: first player ----------------------------------------------------------------
+# --- Pre-Game Setup: mulligan and first player ------------------------------------------------------
+
+
+def test_each_player_may_mulligan_once_before_the_first_round__pre_game_setup(game):
+    """Pre-Game Setup: "You get one shot before the first round to mulligan your hand"."""
+    state = play(new(game), Mulligan(seat=BLUE))
+    assert state.mulligans == (False, True)
+    assert line(new(game), Mulligan(seat=BLUE)) == "Blue mulliganed: shuffled the opening hand back and drew 5"
+    refused(state, Mulligan(seat=BLUE), "Pre-Game Setup", "already taken")
+    state = play(state, FirstPlayerRoll(rolls=(2, 3)), Mulligan(seat=RED))  # still before round 1
+    assert state.mulligans == (True, True)
+    state = play(new(game), FirstPlayerRoll(rolls=(1, 6)), ChooseStartingPlayer(seat=RED, starting_seat=RED),
+                 StartRound(agency_lane_0=1, agency_lane_1=1))
+    refused(state, Mulligan(seat=RED), "Pre-Game Setup", "first round has started")
+    assert not [m for m in ENGINE.allowed(state) if m.event is Mulligan]
 
 
 def test_tie_requires_reroll__pre_game_setup(game):
-    state = play(new(game), {"type": "first_player_roll", "rolls": [3, 3]})
-    assert state.low_roller is None and state.first_player_rolls == [[3, 3]]
-    refused(state, {"type": "choose_starting_player", "seat": RED, "starting_seat": RED}, "Pre-Game Setup",
-            "roll first")
-    state = play(state, {"type": "first_player_roll", "rolls": [5, 2]})
-    assert state.low_roller == BLUE and state.first_player_rolls == [[3, 3], [5, 2]]
+    state = play(new(game), FirstPlayerRoll(rolls=(3, 3)))
+    assert state.low_roller is None and state.first_player_rolls == ((3, 3),)
+    refused(state, ChooseStartingPlayer(seat=RED, starting_seat=RED), "Pre-Game Setup", "roll first")
+    state = play(state, FirstPlayerRoll(rolls=(5, 2)))
+    assert state.low_roller == BLUE and state.first_player_rolls == ((3, 3), (5, 2))
 
 
 def test_low_roller_chooses_starting_player__pre_game_setup(game):
-    state = play(new(game), {"type": "first_player_roll", "rolls": [5, 2]})
-    refused(state, {"type": "choose_starting_player", "seat": RED, "starting_seat": RED}, "Pre-Game Setup",
-            "Blue rolled low and chooses")
-    refused(state, {"type": "first_player_roll", "rolls": [1, 2]}, "Pre-Game Setup", "Blue rolled low")
-    state = play(state, {"type": "choose_starting_player", "seat": BLUE, "starting_seat": RED},
-                 {"type": "start_round", "agency_lane_0": 1, "agency_lane_1": 1})
-    assert state.round == 1 and state.turn == RED
+    state = play(new(game), FirstPlayerRoll(rolls=(5, 2)))
+    refused(state, ChooseStartingPlayer(seat=RED, starting_seat=RED), "Pre-Game Setup", "Blue rolled low and chooses")
+    refused(state, FirstPlayerRoll(rolls=(1, 2)), "Pre-Game Setup", "Blue rolled low")
+    state = play(state, ChooseStartingPlayer(seat=BLUE, starting_seat=RED), StartRound(agency_lane_0=1, agency_lane_1=1))
+    assert state.round == 1 and state.turn == RED and state.phase == "play"
 
 
 def test_nothing_before_the_starting_player__pre_game_setup(game):
     state = new(game)
-    refused(state, {"type": "start_round"}, "Pre-Game Setup", "roll")
-    refused(state, {"type": "pass", "seat": RED}, "Pre-Game Setup", "roll")
+    assert state.phase == "setup"
+    refused(state, StartRound(), "Pre-Game Setup", "roll")
+    refused(state, Pass(seat=RED), "Pre-Game Setup", "roll")
     refused(state, strike(RED, 1, 2), "Round Start", "not started")
 
 
 def test_dice_show_one_to_six__pre_game_setup(game):
     with pytest.raises(ValidationError):
-        cc.apply(new(game), {"type": "first_player_roll", "rolls": [0, 4]})
-    with pytest.raises(ValidationError):
-        cc.apply(new(game), {"type": "first_player_roll", "rolls": [4]})
+        FirstPlayerRoll(rolls=(0, 4))
+    with pytest.raises(InvalidInput):
+        ENGINE.apply(new(game), {"type": "first_player_roll", "rolls": [4]})
 
 
 # --- Round Start, Player Actions, Round End --------------------------------------------------------
 
 
 def test_round_start_each_gains_one_agency__round_start(game):
-    state = play(new(game), {"type": "first_player_roll", "rolls": [2, 4]},
-                 {"type": "choose_starting_player", "seat": RED, "starting_seat": BLUE})
-    assert state.city_agency == [[0], [0]] and state.round == 0
-    refused(state, {"type": "start_round", "agency_lane_1": 1}, "Gaining agency", "choose a lane for Red")
-    state = play(state, {"type": "start_round", "agency_lane_0": 1, "agency_lane_1": 1})
-    assert state.city_agency == [[1], [1]] and state.round == 1
+    state = play(new(game), FirstPlayerRoll(rolls=(2, 4)), ChooseStartingPlayer(seat=RED, starting_seat=BLUE))
+    assert state.city_agency == ((0,), (0,)) and state.round == 0
+    refused(state, StartRound(agency_lane_1=1), "Gaining agency", "choose a lane for Red")
+    state = play(state, StartRound(agency_lane_0=1, agency_lane_1=1))
+    assert state.city_agency == ((1,), (1,)) and state.round == 1
     assert state.turn == BLUE  # the chosen starting player acts first in round 1
     assert state.agency_in_deck(RED) == 17
 
 
 def test_players_alternate_turns__player_actions(game):
     state = started(game)
-    refused(state, {"type": "action", "seat": BLUE}, "Player Actions", "Red's turn")
-    state = play(state, {"type": "action", "seat": RED})
+    refused(state, Action(seat=BLUE), "Player Actions", "Red's turn")
+    state = play(state, Action(seat=RED))
     assert state.turn == BLUE
-    state = play(state, {"type": "action", "seat": BLUE})
+    state = play(state, Action(seat=BLUE))
     assert state.turn == RED
 
 
 def test_pass_pass_ends_round__player_actions(game):
-    state = play(started(game), {"type": "pass", "seat": RED}, {"type": "action", "seat": BLUE},
-                 {"type": "pass", "seat": RED})
-    assert state.phase == "turns" and state.passes == [2, 0]  # a pass after an action goes on
-    state = play(state, {"type": "pass", "seat": BLUE})
-    assert state.phase == "round_start" and state.turn is None
-    assert cc.describe(play(started(game), {"type": "pass", "seat": RED}), {"type": "pass", "seat": BLUE}) \
-        == "Blue passed; round 1 ends"
-    refused(state, {"type": "action", "seat": RED}, "Round Start", "start round 2")
-    state = play(state, {"type": "start_round", "agency_lane_0": 1, "agency_lane_1": 1})
-    assert state.round == 2 and state.passes == [0, 0] and not state.last_turn_passed
+    state = play(started(game), Pass(seat=RED), Action(seat=BLUE), Pass(seat=RED))
+    assert state.step == "turns" and state.passes == (2, 0)  # a pass after an action goes on
+    state = play(state, Pass(seat=BLUE))
+    assert state.step == "round_start" and state.turn is None
+    assert line(play(started(game), Pass(seat=RED)), Pass(seat=BLUE)) == "Blue passed; round 1 ends"
+    refused(state, Action(seat=RED), "Round Start", "start round 2")
+    state = play(state, StartRound(agency_lane_0=1, agency_lane_1=1))
+    assert state.round == 2 and state.passes == (0, 0) and not state.last_turn_passed
 
 
 def test_no_new_round_while_round_is_on__player_actions(game):
-    refused(started(game), {"type": "start_round"}, "Player Actions", "still on")
+    refused(started(game), StartRound(), "Player Actions", "still on")
 
 
 # --- Carpe Cras Token --------------------------------------------------------------------------------
@@ -332,56 +366,53 @@ def test_no_one_has_token_at_start__carpe_cras_token(game):
 
 
 def test_token_taker_passes_further_turns__carpe_cras_token(game):
-    state = play(started(game), {"type": "take_token", "seat": RED})
+    state = play(started(game), TakeToken(seat=RED))
     assert state.token_holder == RED and state.turn == BLUE
-    refused(state, {"type": "action", "seat": RED}, "Carpe Cras Token", "passes all further turns")
-    state = play(state, {"type": "action", "seat": BLUE}, {"type": "action", "seat": BLUE})
+    refused(state, Action(seat=RED), "Carpe Cras Token", "passes all further turns")
+    state = play(state, Action(seat=BLUE), Action(seat=BLUE))
     assert state.turn == BLUE  # Red's turns are passed
-    state = play(state, {"type": "pass", "seat": BLUE})
-    assert state.phase == "round_start"
+    state = play(state, Pass(seat=BLUE))
+    assert state.step == "round_start"
 
 
 def test_token_once_per_round__carpe_cras_token(game):
-    state = play(started(game), {"type": "take_token", "seat": RED})
-    refused(state, {"type": "take_token", "seat": BLUE}, "Carpe Cras Token", "already took")
+    state = play(started(game), TakeToken(seat=RED))
+    refused(state, TakeToken(seat=BLUE), "Carpe Cras Token", "already took")
 
 
 def test_token_take_does_not_end_round_after_pass__carpe_cras_token(game):
     """Our reading: the opponent may still act after the Token is taken right after their pass."""
-    state = play(started(game), {"type": "pass", "seat": RED}, {"type": "take_token", "seat": BLUE})
-    assert state.phase == "turns" and state.turn == RED
+    state = play(started(game), Pass(seat=RED), TakeToken(seat=BLUE))
+    assert state.step == "turns" and state.turn == RED
 
 
 def test_token_taker_starts_next_round__carpe_cras_token(game):
-    state = play(started(game), {"type": "action", "seat": RED}, {"type": "take_token", "seat": BLUE},
-                 {"type": "pass", "seat": RED}, {"type": "start_round", "agency_lane_0": 1, "agency_lane_1": 1})
+    state = play(started(game), Action(seat=RED), TakeToken(seat=BLUE), Pass(seat=RED),
+                 StartRound(agency_lane_0=1, agency_lane_1=1))
     assert state.round == 2 and state.turn == BLUE  # Red started round 1
     assert state.token_holder == BLUE and state.token_taken_round == 1
 
 
 def test_token_kept_until_opponent_takes_it__carpe_cras_token(game):
-    state = play(started(game), {"type": "take_token", "seat": RED}, {"type": "pass", "seat": BLUE},
-                 {"type": "start_round", "agency_lane_0": 1, "agency_lane_1": 1})
+    state = play(started(game), TakeToken(seat=RED), Pass(seat=BLUE), StartRound(agency_lane_0=1, agency_lane_1=1))
     # Round 2: both pass; Red keeps the Token and starts round 3.
-    state = play(state, {"type": "pass", "seat": RED}, {"type": "pass", "seat": BLUE})
+    state = play(state, Pass(seat=RED), Pass(seat=BLUE))
     assert state.token_holder == RED
-    state = play(state, {"type": "start_round", "agency_lane_0": 1, "agency_lane_1": 1})
+    state = play(state, StartRound(agency_lane_0=1, agency_lane_1=1))
     assert state.turn == RED and state.round == 3
     # Round 3: the holder may claim it again, or the opponent takes it.
-    state = play(state, {"type": "action", "seat": RED}, {"type": "take_token", "seat": BLUE})
+    state = play(state, Action(seat=RED), TakeToken(seat=BLUE))
     assert state.token_holder == BLUE
-    assert state.city_agency == [[3], [3]]
-    state = play(state, {"type": "pass", "seat": RED}, {"type": "start_round"})  # cities full
+    assert state.city_agency == ((3,), (3,))
+    state = play(state, Pass(seat=RED), StartRound())  # cities full
     assert state.turn == BLUE
 
 
 def test_first_round_begins_with_starting_player__round_start(game):
-    state = play(new(game), {"type": "first_player_roll", "rolls": [6, 1]},
-                 {"type": "choose_starting_player", "seat": BLUE, "starting_seat": BLUE},
-                 {"type": "start_round", "agency_lane_0": 1, "agency_lane_1": 1})
+    state = play(new(game), FirstPlayerRoll(rolls=(6, 1)), ChooseStartingPlayer(seat=BLUE, starting_seat=BLUE),
+                 StartRound(agency_lane_0=1, agency_lane_1=1))
     assert state.turn == BLUE
-    state = play(state, {"type": "pass", "seat": BLUE}, {"type": "pass", "seat": RED},
-                 {"type": "start_round", "agency_lane_0": 1, "agency_lane_1": 1})
+    state = play(state, Pass(seat=BLUE), Pass(seat=RED), StartRound(agency_lane_0=1, agency_lane_1=1))
     assert state.turn == BLUE  # no one took the Token: the starting player again (our reading)
 
 
@@ -415,16 +446,41 @@ def test_speed_differential__tempo():
     assert tempo.speed_differential(first, target) == 2
     assert tempo.tempo_differential("dodge", striker_speed=3, accuracy=1, dexterity=1, target_speed=2, evade=1) == -2
     assert tempo.tempo_differential("strike_twice", striker_speed=3, accuracy=1, dexterity=1, target_speed=2,
-                                 evade=1) == 1  # Dexterity counts, Accuracy does not
+                                    evade=1) == 1  # Dexterity counts, Accuracy does not
     assert tempo.tempo_differential("dodge_strike_twice", striker_speed=3, accuracy=1, dexterity=1,
-                                 target_speed=2, evade=1) == -1
+                                    target_speed=2, evade=1) == -1
 
 
 def test_dagger_on_royal_scout__upgrades_example_1(game):
+    """Example 1: the Dagger gives Royal Scout's Knife +2 power AND 1 more range, and +1 speed."""
     scout = tempo.equip(game.cards["royal-scout"], [game.cards["dagger"]])
+    printed = {s.name: s for s in game.cards["royal-scout"].skills}
     assert scout.speed == 4
     assert scout.skills["Knife"].power == 4 and scout.skills["Sword"].power == 2
+    assert scout.skills["Knife"].range == printed["Knife"].range + 1
+    assert scout.skills["Sword"].range == printed["Sword"].range  # the Dagger gives no Sword range
     assert scout.speed_striking_with("Sword") == 4 and scout.speed_targeted() == 4
+
+
+def test_an_upgrade_skill_the_holder_lacks_has_the_default_range_plus_its_bonus__range(game):
+    """Card anatomy, Range: a skill showing no range has range 1; the Dagger's +1 adds to it
+    (our reading for a skill gained from an upgrade alone)."""
+    squirrel = tempo.equip(game.cards["well-read-squirrel"], [game.cards["dagger"]])
+    assert "Knife" not in {s.name for s in game.cards["well-read-squirrel"].skills}
+    assert squirrel.skills["Knife"].power == 2 and squirrel.skills["Knife"].range == 2
+
+
+@pytest.mark.parametrize(("dx", "dy", "distance"), [(0, 0, 0), (1, 0, 1), (0, 2, 2), (1, 1, 2), (2, 1, 3)])
+def test_diagonals_are_two_spaces__range(dx, dy, distance):
+    assert tempo.spaces_away(dx, dy) == distance
+
+
+def test_a_strike_reaches_up_to_its_range__range(game):
+    scout = tempo.equip(game.cards["royal-scout"], [game.cards["dagger"]])
+    knife = scout.skills["Knife"].range
+    assert scout.reaches("Knife", knife) and not scout.reaches("Knife", knife + 1)
+    assert scout.reaches("Knife", 0)  # a skill always reaches its own space
+    assert tempo.combat_kind(1) == "melee" and tempo.combat_kind(2) == "projectile"
 
 
 def test_katana_on_well_read_squirrel__upgrades_example_2(game):
@@ -449,19 +505,17 @@ def test_squirrel_strikes_scout_dodge_and_strike_twice__tempo(game):
 
 def test_tempo_roll_event_records_result__tempo(game):
     state = started(game)
-    event = {"type": "tempo_roll", "seat": RED, "check": "strike_twice", "striker_speed": 4, "dexterity": 2,
-             "accuracy": 3, "target_speed": 4, "roll": 2}
+    event = TempoRoll(seat=RED, check="strike_twice", striker_speed=4, dexterity=2, accuracy=3, target_speed=4, roll=2)
     after = play(state, event)
     assert after.last_tempo.differential == 2 and after.last_tempo.succeeded
     assert after.turn == state.turn  # a helper entry, not a turn
-    assert cc.describe(state, event) == ("Tempo, Red to Strike Twice: speed 6 vs 4, differential 2; "
-                                         "rolled 2: success")
-    refused(state, {**event, "roll": None}, "Tempo", "needs a die roll")
-    dodge = {"type": "tempo_roll", "seat": BLUE, "check": "dodge", "striker_speed": 1, "target_speed": 7}
+    assert line(state, event) == "Tempo, Red to Strike Twice: speed 6 vs 4, differential 2; rolled 2: success"
+    refused(state, event.evolve(roll=None), "Tempo", "needs a die roll")
+    dodge = TempoRoll(seat=BLUE, check="dodge", striker_speed=1, target_speed=7)
     assert play(state, dodge).last_tempo.succeeded  # differential 6: dodged without a roll
 
 
-# --- Damage and stats ---------------------------------------------------------------------------------
+# --- Damage, healing and stats ------------------------------------------------------------------------
 
 
 def test_armor_and_resistance__glossary_damage():
@@ -484,32 +538,38 @@ def test_defeated_when_damage_reaches_health__glossary_damage(game):
     assert tempo.is_defeated(squirrel.health + 2, squirrel.health)
 
 
-# --- Engine plumbing, scenario, page ----------------------------------------------------------------------
+@pytest.mark.parametrize(("damage", "healing", "left"), [(3, 1, 2), (3, 3, 0), (2, 5, 0), (0, 2, 0)])
+def test_healing_cannot_exceed_max_health__glossary_heal(damage, healing, left):
+    """Glossary, Heal: healing removes damage; a card cannot heal over its max health."""
+    assert tempo.healed(damage, healing) == left
+
+
+# --- Engine plumbing, scenario ----------------------------------------------------------------------------
 
 
 def test_two_players_only__introduction(game):
     with pytest.raises(RuleError) as info:
-        cc.new_state(["Red", "Blue", "Green"], {}, game)
-    assert "two players" in info.value.rule and "not 3" in info.value.message
+        ENGINE.new_state(["Red", "Blue", "Green"], {}, game)
+    assert "Carpe Cras is for 2 players" in info.value.rule and "3 players" in info.value.message
 
 
 def test_engine_registered():
     engine = registry()["carpe_cras"].engine
-    assert engine is cc.ENGINE and engine.min_players == engine.max_players == 2
-    assert "strike_city" in sorted(engine.events) and "take_token" in sorted(engine.events)
+    assert engine is ENGINE and engine.min_players == engine.max_players == 2
+    assert {"strike_city", "take_token", "mulligan"} <= set(engine.events)
+    assert engine.events["strike_city"] is StrikeCity
 
 
 def test_describe_strike_line(game):
     state = play(started(game), gain(BLUE, 1))
-    assert cc.describe(state, strike(RED, 1, 3, sacrificed=1)) == \
+    assert line(state, strike(RED, 1, 3, sacrificed=1)) == \
         "Red struck Blue's city in lane 1 for 3; Blue sacrificed 1 agency, morale 15 → 13"
 
 
 def scenario_states(game):
-    state = cc.new_state(scenario.PLAYERS, scenario.OPTIONS, game)
+    state = ENGINE.new_state(scenario.PLAYERS, scenario.OPTIONS, game)
     states = [state]
     for event in scenario.EVENTS:
-        cc.describe(state, event)
         state = play(state, event)
         states.append(state)
     return states
@@ -517,64 +577,69 @@ def scenario_states(game):
 
 def test_scenario_complete_game(game):
     states = scenario_states(game)
-    result = cc.outcome(states[-1])
-    assert result.finished and result.winners == scenario.WINNERS
-    assert result.scores == [15.0, 0.0]
-    assert not any(cc.outcome(s).finished for s in states[:-1])
+    result = ENGINE.outcome(states[-1])
+    assert result.finished and result.winners == tuple(scenario.WINNERS)
+    assert result.scores == (15.0, 0.0)
+    assert not any(ENGINE.outcome(s).finished for s in states[:-1])
 
 
 def test_scenario_illegal_event(game):
     index, event, words = scenario.ILLEGAL
     state = scenario_states(game)[index]
     with pytest.raises(RuleError) as info:
-        cc.apply(state, event)
+        ENGINE.apply(state, event)
     assert words in info.value.message
 
 
-@pytest.fixture(scope="module")
-def jinja(app):
-    return app.jinja_env
+# --- Forms: what the rules allow now ---------------------------------------------------------------------
 
 
-def render(jinja, state, players=None):
-    """The page partial for ``state``, as the table page includes it."""
-
-    class Table:
-        code = "ABCD"
-        game = "carpe_cras"
-        options = scenario.OPTIONS
-
-    Table.players = players or scenario.PLAYERS
-    return jinja.get_template("tables/carpe_cras.html").render(
-        table=Table, state=state, outcome=cc.outcome(state), post_url="/t/x/events")
+def moves_of(state, seat=None):
+    return {m.event: m for m in ENGINE.allowed(state, seat)}
 
 
-def test_page_renders_every_scenario_state(jinja, game):
+def test_forms_offer_only_what_the_rules_allow(game):
+    state = new(game)
+    assert set(moves_of(state)) == {Mulligan, FirstPlayerRoll}
+    state = play(state, FirstPlayerRoll(rolls=(5, 2)))
+    choose = moves_of(state)[ChooseStartingPlayer]
+    assert choose.seat == BLUE and choose.fixed == {"seat": BLUE}
+    assert [c.label for c in choose.field("starting_seat").choices] == ["Red", "Blue"]
+    assert ChooseStartingPlayer not in moves_of(state, RED)  # Blue rolled low: not Red's move
+    state = play(state, ChooseStartingPlayer(seat=BLUE, starting_seat=RED))
+    start = moves_of(state)[StartRound]
+    assert [c.value for c in start.field("agency_lane_0").choices] == [1]
+    state = play(state, StartRound(agency_lane_0=1, agency_lane_1=1), AddLane(seat=RED))
+    red = moves_of(state, RED)
+    assert {Action, Pass, TakeToken, StrikeCity, GainAgency, RecoverMorale} <= set(red)
+    assert red[StrikeCity].field("ends_turn").default is True  # Red's turn: a strike is the turn's action
+    assert moves_of(state, BLUE)[StrikeCity].field("ends_turn").default is False
+    assert Action not in moves_of(state, BLUE) and Pass not in moves_of(state, BLUE)
+    state = fill_city(state, RED)
+    assert GainAgency in moves_of(state, RED)  # still: it goes to the bottom of the deck
+    assert moves_of(state, RED)[GainAgency].fixed["lane"] is None
+    state = play(state, TakeToken(seat=RED))
+    assert TakeToken not in moves_of(state)  # once per round
+
+
+def test_every_scenario_event_is_offered_with_its_values(game):
+    """The forms hold the moves players make: each scenario event is among the allowed moves
+    of the state before it, its values among the choices offered."""
     states = scenario_states(game)
-    pages = [render(jinja, s) for s in states]
-    assert 'name="rolls[]"' in pages[0] and 'value="first_player_roll"' in pages[0]
-    assert 'value="choose_starting_player"' in pages[2]
-    assert 'value="start_round"' in pages[3] and 'name="agency_lane_1"' in pages[3]
-    during = pages[4]
-    for form in ("action", "pass", "take_token", "strike_city", "gain_agency", "add_lane", "tempo_roll"):
-        assert f'value="{form}"' in during, form
-    assert "Red</strong>'s turn" in during
-    assert "●○○" in during  # one agency pip in lane 1
-    assert "no one has it yet" in during
-    after_token = pages[6]
-    assert 'value="take_token"' not in after_token and "Blue" in after_token and "taken this round" in after_token
-    finished = pages[-1]
-    assert "Red wins: Blue&#39;s morale fell to 0" in finished
-    assert 'value="strike_city"' not in finished and 'value="pass"' not in finished
-    assert "<strong>0</strong> of 15" in finished
+    for state, event in zip(states, scenario.EVENTS):
+        data = ENGINE.parse_event(event)
+        offered = [m for m in ENGINE.allowed(state) if m.event is type(data)]
+        assert offered, (state.step, data)
+        assert any(_fits(move, data) for move in offered), (data, offered)
 
 
-def test_page_shows_both_full_city_readings(jinja, game):
-    page = render(jinja, started(game, full_city_agency="sacrifice_unless_token"))
-    assert "Main text (Gaining agency)" in page and "Glossary (Gain Agency), used at this table" in page
-
-
-def test_page_escapes_player_names(jinja, game):
-    state = cc.new_state(["<b>Red</b>", "Blue"], {}, game)
-    page = render(jinja, state, ["<b>Red</b>", "Blue"])
-    assert "<b>Red</b>" not in page and "&lt;b&gt;Red&lt;/b&gt;" in page
+def _fits(move, event) -> bool:
+    values = event.model_dump()
+    for name, value in move.fixed.items():
+        if values.get(name) != value:
+            return False
+    for form_field in move.fields:
+        if form_field.choices and form_field.kind == "choice" and values.get(form_field.name) is not None:
+            if values[form_field.name] not in {c.value for c in form_field.choices}:
+                return False
+    return True

@@ -136,3 +136,32 @@ def test_undo_and_correct_from_the_page(client):
         saved = client.post(f"{url}/events/1", data=form_data(s.EVENTS[0]))
         assert saved.status_code == 303
         assert client.get(f"/api/tables/{code}/events").get_json()["events"][-1]["corrects"] == 1
+
+
+def test_carpe_cras_page_shows_the_table_at_a_glance(client):
+    """Morale, agency pips per lane, the turn and the Token, the two full-city readings, and the
+    result; player names escaped."""
+    s = scenario("carpe_cras")
+    created = client.post("/api/tables", json={"game": "carpe_cras", "players": ["<b>Red</b>", "Blue"],
+                                               "options": {"full_city_agency": "sacrifice_unless_token"}}).get_json()
+    url, code = f"/t/{created['token']}", created["code"]
+
+    def page() -> str:
+        return client.get(url).get_data(as_text=True)
+
+    first = page()
+    assert "<b>Red</b>" not in first and "&lt;b&gt;Red&lt;/b&gt;" in first
+    assert "Main text (Gaining agency)" in first and "Glossary (Gain Agency), used at this table" in first
+    for event in s.EVENTS[:5]:
+        assert client.post(f"/api/tables/{code}/events", json=event).status_code == 200
+    during = page()
+    assert "&lt;b&gt;Red&lt;/b&gt;</strong>'s turn" in during or "Blue</strong>'s turn" in during
+    assert "●○○" in during  # one agency pip in lane 1
+    assert "no one has it yet" in during
+    assert client.post(f"/api/tables/{code}/events", json=s.EVENTS[5]).status_code == 200  # Blue takes the Token
+    assert "taken this round" in page()
+    for event in s.EVENTS[6:]:
+        assert client.post(f"/api/tables/{code}/events", json=event).status_code == 200
+    finished = page()
+    assert "&lt;b&gt;Red&lt;/b&gt; wins: Blue&#39;s morale fell to 0" in finished
+    assert "<strong>0</strong> of 15" in finished

@@ -59,8 +59,9 @@ class FormField:
 
     ``name``: the event field; ``kind``: see :data:`FieldKind`; ``required``: the event needs
     a value; ``default``: the value to show first; ``minimum``/``maximum``: a number's
-    bounds; ``count``: how many a ``multi`` field takes (``None``: any); ``help``: one line
-    of explanation.
+    bounds; ``count``: how many a ``multi`` field takes (``None``: any), ``item_labels`` what
+    each of them is (e.g. the players' names for dice by seat); ``help``: one line of
+    explanation.
     """
 
     name: str
@@ -72,6 +73,7 @@ class FormField:
     minimum: int | None = None
     maximum: int | None = None
     count: int | None = None
+    item_labels: tuple[str, ...] = ()
     help: str = ""
 
 
