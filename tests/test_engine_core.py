@@ -191,8 +191,12 @@ def test_event_schema_is_discriminated_on_type():
     assert "type" in score["required"]
 
 
-@pytest.mark.parametrize("game", ["carpe_cras"])
+@pytest.mark.parametrize("game", ["carpe_cras", "cartisora", "cahrd", "carpe_diem"])
 def test_every_event_of_a_game_is_documented_and_labelled(game):
+    from card_data.engine.legacy import LegacyEngine
+
+    if isinstance(registry()[game].engine, LegacyEngine):
+        pytest.skip(f"TRANSITIONAL: {game} has not moved onto the core yet")
     for cls in registry()[game].engine.events.values():
         assert (cls.__doc__ or "").strip(), cls
         assert cls.label and cls.label[0].isupper(), cls
