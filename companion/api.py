@@ -8,16 +8,17 @@ wrong codes.
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import Any, Literal
 
 from flask import Blueprint, Response, jsonify, request, url_for
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from werkzeug.exceptions import HTTPException
 
-from card_data.engine import RuleError
+from card_data.engine import MAX_SEATS, Outcome, RuleError
 from card_data.problems import InvalidInput, Problem
 from companion.exports import bgstats_play_file, results_csv
-from companion.openapi import openapi_document
+from companion.openapi import EVENT_BODY, ApiDescription
 from companion.scorekeeper import find_table_or_abort, service
 from companion.tables import StaleVersion, TableView
 
@@ -25,12 +26,73 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 class CreateTable(BaseModel):
-    """Body of ``POST /api/tables``."""
+    """Body of ``POST /api/tables``: the game's id, the players by seat, the game's options
+    (see ``<game>.Options``; missing ones take their defaults)."""
 
     model_config = ConfigDict(extra="forbid")
     game: str
-    players: list[str] = Field(min_length=1, max_length=8)
+    players: list[str] = Field(min_length=1, max_length=MAX_SEATS)
     options: dict[str, Any] = {}
+
+
+class ProblemOut(BaseModel):
+    """One thing wrong with a request: the field and what is wrong with it."""
+
+    field: str
+    message: str
+
+
+class ErrorOut(BaseModel):
+    """Every error: ``error`` for people; on a 422 ``rule``, the rule broken (naming the
+    rulebook section); on a 400 ``errors``, one per field."""
+
+    error: str
+    rule: str | None = None
+    errors: list[ProblemOut] = []
+
+
+class HistoryLineOut(BaseModel):
+    """One entry of a table's history: its ``payload`` (the event), ``status`` and ``text``."""
+
+    seq: int
+    payload: dict[str, Any]
+    status: Literal["active", "undone", "corrected"]
+    corrects: int | None
+    text: str
+    created_at: datetime
+
+
+class TableOut(BaseModel):
+    """A table: its codes, players, options, version (for If-Match), the game's state (see
+    ``<game>.State``) and outcome; after an entry, that entry as ``event``."""
+
+    code: str = Field(description="Short join code (6 characters).")
+    token: str = Field(description="Unguessable link token.")
+    url: str = Field(description="The table's page.")
+    game: str
+    players: list[str]
+    options: dict[str, Any]
+    version: int
+    state: dict[str, Any]
+    outcome: Outcome
+    event: HistoryLineOut | None = None
+
+
+class EventsOut(BaseModel):
+    """A table's history, oldest first, with the table version it reflects."""
+
+    version: int
+    events: list[HistoryLineOut]
+
+
+API = ApiDescription("Companion scorekeeper API",
+                     "Tables for physical play: every change is an event checked against the game's rules.",
+                     [CreateTable, TableOut, EventsOut, ErrorOut])
+CODE = {"code": "The table's short code or link token."}
+IF_MATCH = {"If-Match": "The table version the client saw; a newer table gives 409 instead of applying."}
+LOOKUP_ERRORS = {400: "Malformed JSON, an unknown field or a wrong type.", 404: "No table with that code.",
+                 429: "Too many wrong codes; wait."}
+CHANGE_ERRORS = {**LOOKUP_ERRORS, 409: "The table changed, reload.", 422: "The rules refuse this; nothing changed."}
 
 
 def _error(status: int, message: str, **extra: Any) -> Response:
@@ -91,6 +153,8 @@ def _http_error(exc: HTTPException):
 
 
 @bp.post("/tables")
+@API.operation("post", "/tables", body=CreateTable, response=TableOut, status=201, summary="Start a table",
+               errors={400: LOOKUP_ERRORS[400], 422: "Impossible set-up, e.g. too many players."})
 def create_table():
     """Create a table: ``{"game", "players", "options"}`` -> 201 with its code, token and state."""
     try:
@@ -104,12 +168,16 @@ def create_table():
 
 
 @bp.get("/tables/<code>")
+@API.operation("get", "/tables/<code>", response=TableOut, summary="A table's state", params=CODE,
+               errors=LOOKUP_ERRORS)
 def get_table(code: str):
     record = find_table_or_abort(code, api=True)
     return _table_json(service().view_record(record))
 
 
 @bp.post("/tables/<code>/events")
+@API.operation("post", "/tables/<code>/events", body=EVENT_BODY, response=TableOut, summary="Enter an event",
+               params={**CODE, **IF_MATCH}, errors=CHANGE_ERRORS)
 def post_event(code: str):
     """Append an event (``{"type": ..., ...}``) after checking it against the rules."""
     record = find_table_or_abort(code, api=True)
@@ -118,6 +186,9 @@ def post_event(code: str):
 
 
 @bp.put("/tables/<code>/events/<int:seq>")
+@API.operation("put", "/tables/<code>/events/<int:seq>", body=EVENT_BODY, response=TableOut,
+               summary="Correct an earlier entry (later entries are re-checked)",
+               params={**CODE, "seq": "The entry's number in the history.", **IF_MATCH}, errors=CHANGE_ERRORS)
 def correct_event(code: str, seq: int):
     """Replace entry ``seq``; every later entry is re-checked, and nothing changes if one fails."""
     record = find_table_or_abort(code, api=True)
@@ -125,12 +196,16 @@ def correct_event(code: str, seq: int):
 
 
 @bp.post("/tables/<code>/undo")
+@API.operation("post", "/tables/<code>/undo", response=TableOut, summary="Undo the last entry",
+               params={**CODE, **IF_MATCH}, errors=CHANGE_ERRORS)
 def undo(code: str):
     record = find_table_or_abort(code, api=True)
     return _table_json(service().undo(record.token, _expected_version()))
 
 
 @bp.get("/tables/<code>/events")
+@API.operation("get", "/tables/<code>/events", response=EventsOut, summary="The table's history",
+               operation_id="listEvents", params=CODE, errors=LOOKUP_ERRORS)
 def events(code: str):
     record = find_table_or_abort(code, api=True)
     view = service().view_record(record)
@@ -148,15 +223,22 @@ def _export(code: str, suffix: str, render) -> Response:
 
 
 @bp.get("/tables/<code>/export.csv")
+@API.operation("get", "/tables/<code>/export.csv", response_media="text/csv", params=CODE,
+               summary="Result as CSV (finished games)", errors={**LOOKUP_ERRORS, 409: "The game is not finished."})
 def export_csv(code: str):
     return _export(code, "csv", lambda v: Response(results_csv(v, v.engine.title), mimetype="text/csv"))
 
 
 @bp.get("/tables/<code>/export.bgsplay")
+@API.operation("get", "/tables/<code>/export.bgsplay", params=CODE, operation_id="exportBgStats",
+               summary="Result as a BG Stats play file (finished games)",
+               errors={**LOOKUP_ERRORS, 409: "The game is not finished."})
 def export_bgstats(code: str):
     return _export(code, "bgsplay", lambda v: jsonify(bgstats_play_file(v, v.engine.title)))
 
 
 @bp.get("/openapi.json")
+@API.operation("get", "/openapi.json", summary="This document")
 def openapi():
-    return jsonify(openapi_document(service().engines))
+    """This document."""
+    return jsonify(API.document(service().engines, prefix=bp.url_prefix))

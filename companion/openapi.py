@@ -1,115 +1,128 @@
-"""The OpenAPI 3.1 document of the JSON API, with each game's events and options from its engine."""
+"""The OpenAPI 3.1 document of the JSON API, generated from the models it speaks.
+
+Each route of :mod:`companion.api` declares its operation with :meth:`ApiDescription.operation`
+(method, path, the pydantic models of its body and response, its error statuses). The
+document is built from those declarations and from each game's engine: its events (one
+schema per event class, discriminated on ``type``), options and state. Nothing here is
+written twice: a field added to a model or an event appears in the document.
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
+
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
+
+EVENT_BODY = "event"
+"""Body marker: one event of the table's game (the union of every game's events)."""
+
+_REF = "#/components/schemas/{model}"
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One route of the API as the document describes it.
+
+    ``body``: the request body's model, :data:`EVENT_BODY`, or ``None``; ``response``: the
+    200/201 body's model (``None``: described by ``response_media`` alone); ``errors``:
+    status -> when it happens; ``params``: path parameters and ``"If-Match"``.
+    """
+
+    method: str
+    path: str
+    operation_id: str
+    summary: str
+    body: type[BaseModel] | str | None = None
+    response: type[BaseModel] | None = None
+    status: int = 200
+    response_media: str = "application/json"
+    errors: dict[int, str] = field(default_factory=dict)
+    params: dict[str, str] = field(default_factory=dict)
+
+
+class ApiDescription:
+    """The API's operations, declared next to their routes, and the document built from them."""
+
+    def __init__(self, title: str, description: str, models: list[type[BaseModel]]):
+        self.title = title
+        self.description = description
+        self.models = models
+        self.operations: list[Operation] = []
+
+    def operation(self, method: str, path: str, **details: Any) -> Callable:
+        """Decorator for a route function: declares its operation (see :class:`Operation`;
+        ``path`` in Flask's form, ``/tables/<code>``). The operation id is the function's name
+        unless given; the summary is the first line of its docstring unless given."""
+
+        def declare(view: Callable) -> Callable:
+            summary = details.pop("summary", None) or (view.__doc__ or view.__name__).strip().splitlines()[0]
+            operation_id = details.pop("operation_id", None) or _camel(view.__name__)
+            self.operations.append(Operation(method, path, operation_id, summary.rstrip("."), **details))
+            return view
+
+        return declare
+
+    def document(self, engines: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+        """The OpenAPI 3.1 document: the declared operations under ``prefix``, the models'
+        schemas, and each game's ``<game>.Event``, ``<game>.Options`` and ``<game>.State``."""
+        _, schemas = models_json_schema([(m, "serialization") for m in self.models], ref_template=_REF)
+        components: dict[str, Any] = dict(schemas.get("$defs", {}))
+        for game_id, engine in engines.items():
+            ref = "#/components/schemas/" + game_id + ".{model}"
+            components[f"{game_id}.Event"] = _hoist(engine.event_schema(ref_template=ref), game_id, components)
+            components[f"{game_id}.Options"] = _hoist(engine.options_model.model_json_schema(ref_template=ref),
+                                                      game_id, components)
+            components[f"{game_id}.State"] = _hoist(engine.state_model.model_json_schema(ref_template=ref),
+                                                    game_id, components)
+        events = {"oneOf": [{"$ref": f"#/components/schemas/{g}.Event"} for g in engines]}
+        paths: dict[str, Any] = {}
+        for op in self.operations:
+            paths.setdefault(prefix + _openapi_path(op.path), {})[op.method] = self._operation(op, events)
+        return {"openapi": "3.1.0",
+                "info": {"title": self.title, "version": "1.0", "description": self.description},
+                "paths": paths, "components": {"schemas": components}}
+
+    def _operation(self, op: Operation, events: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {"summary": op.summary, "operationId": op.operation_id}
+        parameters = [{"name": name, "in": "path", "required": True, "description": text,
+                       "schema": {"type": "integer" if name == "seq" else "string"}}
+                      for name, text in op.params.items() if name != "If-Match"]
+        if "If-Match" in op.params:
+            parameters.append({"name": "If-Match", "in": "header", "required": False,
+                               "description": op.params["If-Match"], "schema": {"type": "string"}})
+        if parameters:
+            out["parameters"] = parameters
+        if op.body is not None:
+            schema = events if op.body == EVENT_BODY else {"$ref": _REF.format(model=op.body.__name__)}
+            out["requestBody"] = {"required": True, "content": {"application/json": {"schema": schema}}}
+        if op.response is not None:
+            body_schema: dict[str, Any] = {"$ref": _REF.format(model=op.response.__name__)}
+        else:
+            body_schema = {"type": "object"} if op.response_media == "application/json" else {"type": "string"}
+        content = {op.response_media: {"schema": body_schema}}
+        responses: dict[str, Any] = {str(op.status): {"description": op.summary, "content": content}}
+        for status, when in op.errors.items():
+            responses[str(status)] = {"description": when, "content": {"application/json": {
+                "schema": {"$ref": _REF.format(model="ErrorOut")}}}}
+        out["responses"] = responses
+        return out
 
 
 def _hoist(schema: dict[str, Any], prefix: str, components: dict[str, Any]) -> dict[str, Any]:
-    """Move a pydantic schema's ``$defs`` into ``components`` under ``<prefix>.<name>``."""
+    """Move a schema's ``$defs`` into ``components`` under ``<prefix>.<name>``."""
     for name, definition in schema.pop("$defs", {}).items():
         components[f"{prefix}.{name}"] = definition
     return schema
 
 
-def _error(description: str) -> dict[str, Any]:
-    return {"description": description,
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+def _openapi_path(path: str) -> str:
+    return re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", path)
 
 
-def openapi_document(engines: dict[str, Any]) -> dict[str, Any]:
-    """The API description: paths, the table and error shapes, every game's events and options."""
-    components: dict[str, Any] = {
-        "Error": {"type": "object", "required": ["error"], "properties": {
-            "error": {"type": "string", "description": "What went wrong, for people."},
-            "rule": {"type": "string", "description": "422 only: the rule broken, naming the rulebook section."},
-            "errors": {"type": "array", "items": {"type": "object", "properties": {
-                "field": {"type": "string"}, "message": {"type": "string"}}}}}},
-        "CreateTable": {"type": "object", "additionalProperties": False, "required": ["game", "players"],
-                        "properties": {
-                            "game": {"type": "string", "enum": sorted(engines)},
-                            "players": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 8},
-                            "options": {"type": "object", "description": "The game's options (see <game>.Options)."}}},
-        "Table": {"type": "object", "required": ["code", "token", "game", "players", "version", "state", "outcome"],
-                  "properties": {
-                      "code": {"type": "string", "description": "Short join code (6 characters)."},
-                      "token": {"type": "string", "description": "Unguessable link token."},
-                      "url": {"type": "string", "description": "The table's page."},
-                      "game": {"type": "string"}, "players": {"type": "array", "items": {"type": "string"}},
-                      "options": {"type": "object"}, "version": {"type": "integer"},
-                      "state": {"type": "object", "description": "The game's state (see <game>.State)."},
-                      "outcome": {"type": "object", "properties": {
-                          "finished": {"type": "boolean"}, "winners": {"type": "array", "items": {"type": "integer"}},
-                          "scores": {"type": "array", "items": {"type": "number"}}, "score_label": {"type": "string"},
-                          "summary": {"type": "string"}}},
-                      "event": {"$ref": "#/components/schemas/HistoryLine"}}},
-        "HistoryLine": {"type": "object", "properties": {
-            "seq": {"type": "integer"}, "payload": {"type": "object"}, "text": {"type": "string"},
-            "status": {"type": "string", "enum": ["active", "undone", "corrected"]},
-            "corrects": {"type": ["integer", "null"]}, "created_at": {"type": "string", "format": "date-time"}}},
-    }
-    event_refs = []
-    for game_id, engine in engines.items():
-        ref = "#/components/schemas/" + game_id + ".{model}"
-        components[f"{game_id}.Event"] = _hoist(engine.event_schema(ref_template=ref), game_id, components)
-        components[f"{game_id}.Options"] = _hoist(engine.options_model.model_json_schema(ref_template=ref),
-                                                  game_id, components)
-        components[f"{game_id}.State"] = _hoist(engine.state_model.model_json_schema(ref_template=ref),
-                                                game_id, components)
-        event_refs.append({"$ref": f"#/components/schemas/{game_id}.Event"})
-
-    code = {"name": "code", "in": "path", "required": True, "schema": {"type": "string"},
-            "description": "The table's short code or link token."}
-    if_match = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
-                "description": "The table version the client saw; a newer table gives 409 instead of applying."}
-    table_ok = {"description": "The table.",
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Table"}}}}
-    common = {"400": _error("Malformed JSON, an unknown field or a wrong type."),
-              "404": _error("No table with that code."), "429": _error("Too many wrong codes; wait.")}
-    change = {"200": table_ok, **common, "409": _error("The table changed, reload."),
-              "422": _error("The rules refuse this; nothing changed.")}
-    event_body = {"required": True, "content": {"application/json": {"schema": {"oneOf": event_refs}}}}
-    return {
-        "openapi": "3.1.0",
-        "info": {"title": "Companion scorekeeper API", "version": "1.0",
-                 "description": "Tables for physical play: every change is an event checked against the game's rules."},
-        "paths": {
-            "/api/tables": {"post": {
-                "summary": "Start a table", "operationId": "createTable",
-                "requestBody": {"required": True, "content": {"application/json": {
-                    "schema": {"$ref": "#/components/schemas/CreateTable"}}}},
-                "responses": {"201": {**table_ok, "description": "The new table."},
-                              "400": common["400"], "422": _error("Impossible set-up, e.g. too many players.")}}},
-            "/api/tables/{code}": {"get": {"summary": "A table's state", "operationId": "getTable",
-                                           "parameters": [code], "responses": {"200": table_ok, **common}}},
-            "/api/tables/{code}/events": {
-                "get": {"summary": "The table's history", "operationId": "listEvents", "parameters": [code],
-                        "responses": {**common, "200": {"description": "History, oldest first.", "content": {
-                            "application/json": {"schema": {"type": "object", "properties": {
-                                "version": {"type": "integer"},
-                                "events": {"type": "array", "items": {"$ref": "#/components/schemas/HistoryLine"}}}}}}}}},
-                "post": {"summary": "Enter an event", "operationId": "postEvent", "parameters": [code, if_match],
-                         "requestBody": event_body, "responses": change}},
-            "/api/tables/{code}/events/{seq}": {"put": {
-                "summary": "Correct an earlier entry (later entries are re-checked)", "operationId": "correctEvent",
-                "parameters": [code, {"name": "seq", "in": "path", "required": True, "schema": {"type": "integer"}},
-                               if_match],
-                "requestBody": event_body, "responses": change}},
-            "/api/tables/{code}/undo": {"post": {"summary": "Undo the last entry", "operationId": "undo",
-                                                 "parameters": [code, if_match], "responses": change}},
-            "/api/tables/{code}/export.csv": {"get": {
-                "summary": "Result as CSV (finished games)", "operationId": "exportCsv", "parameters": [code],
-                "responses": {**common, "200": {"description": "CSV, one row per player.",
-                                                "content": {"text/csv": {"schema": {"type": "string"}}}},
-                              "409": _error("The game is not finished.")}}},
-            "/api/tables/{code}/export.bgsplay": {"get": {
-                "summary": "Result as a BG Stats play file (finished games)", "operationId": "exportBgStats",
-                "parameters": [code],
-                "responses": {**common, "200": {"description": "BG Stats play file.",
-                                                "content": {"application/json": {"schema": {"type": "object"}}}},
-                              "409": _error("The game is not finished.")}}},
-            "/api/openapi.json": {"get": {"summary": "This document", "operationId": "openapi",
-                                          "responses": {"200": {"description": "OpenAPI 3.1"}}}},
-        },
-        "components": {"schemas": components},
-    }
+def _camel(name: str) -> str:
+    first, *rest = name.split("_")
+    return first + "".join(part.capitalize() for part in rest)

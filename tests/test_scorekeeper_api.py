@@ -241,3 +241,45 @@ def test_openapi_document_is_valid_and_describes_every_game(client):
         assert f"{game}.Event" in doc["components"]["schemas"]
     for path in ("/api/tables", "/api/tables/{code}", "/api/tables/{code}/events", "/api/tables/{code}/undo"):
         assert path in doc["paths"]
+
+
+def test_openapi_document_is_generated_from_the_routes_and_models(scorekeeper_app):
+    """Every API route is in the document, with the methods it serves; bodies and responses
+    come from the models (a field of a model or an event is in the document)."""
+    import re
+
+    from card_data.games import registry
+
+    doc = scorekeeper_app.test_client().get("/api/openapi.json").get_json()
+    served: dict[str, set[str]] = {}
+    for rule in scorekeeper_app.url_map.iter_rules():
+        if rule.rule.startswith("/api/"):
+            path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)
+            served.setdefault(path, set()).update(m.lower() for m in rule.methods - {"HEAD", "OPTIONS"})
+    assert {path: set(ops) for path, ops in doc["paths"].items()} == served
+    schemas = doc["components"]["schemas"]
+    assert set(schemas["TableOut"]["properties"]) >= {"code", "token", "version", "state", "outcome", "event"}
+    assert set(schemas["ErrorOut"]["properties"]) == {"error", "rule", "errors"}
+    for game, entry in registry().items():
+        mapping = schemas[f"{game}.Event"]["discriminator"]["mapping"]
+        assert set(mapping) == set(entry.engine.events)
+        for name, ref in mapping.items():
+            event = schemas[ref.rsplit("/", 1)[1]]
+            assert event["properties"]["type"]["const"] == name
+    post = doc["paths"]["/api/tables/{code}/events"]["post"]
+    assert set(post["responses"]) == {"200", "400", "404", "409", "422", "429"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_responses_are_what_the_document_says(client, game):
+    """The models the OpenAPI document is generated from validate the real responses."""
+    from companion.api import ErrorOut, EventsOut, TableOut
+
+    s = scenario(game)
+    table = create(client, game)
+    TableOut.model_validate(table)
+    after = post(client, table["code"], s.EVENTS[0]).get_json()
+    assert TableOut.model_validate(after).event.seq == 1
+    EventsOut.model_validate(client.get(f"/api/tables/{table['code']}/events").get_json())
+    refused = post(client, table["code"], {"type": "no_such_event"})
+    assert refused.status_code == 400 and ErrorOut.model_validate(refused.get_json()).errors[0].field == "type"
