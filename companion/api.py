@@ -182,7 +182,8 @@ def post_event(code: str):
     """Append an event (``{"type": ..., ...}``) after checking it against the rules."""
     record = find_table_or_abort(code, api=True)
     view = service().act(record.token, _body(), _expected_version())
-    return _table_json(view, event=view.history[-1].__dict__ if view.history else None)
+    last = view.last_line()
+    return _table_json(view, event=last.__dict__ if last else None)
 
 
 @bp.put("/tables/<code>/events/<int:seq>")

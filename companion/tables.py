@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from threading import Lock
 from typing import Any
 
@@ -92,15 +93,30 @@ class TableFold:
         return replace(self, version=version)
 
 
-@dataclass(frozen=True)
 class TableView:
-    """A table as players see it: its record, current state and outcome, and its history."""
+    """A table as players see it: its record, current state and outcome, and its history
+    (built on first use: an append answers with its own line without listing the whole log)."""
 
-    record: TableRecord
-    engine: Any
-    state: BaseModel
-    outcome: Outcome
-    history: list[HistoryLine]
+    def __init__(self, record: TableRecord, engine: Any, fold: TableFold):
+        self.record = record
+        self.engine = engine
+        self.state: BaseModel = fold.state
+        self.outcome: Outcome = engine.outcome(fold.state)
+        self._fold = fold
+
+    @cached_property
+    def history(self) -> list[HistoryLine]:
+        """Every entry, oldest first, undone and corrected ones included."""
+        return [self._line(e) for e in self._fold.events.values()]
+
+    def last_line(self) -> HistoryLine | None:
+        """The newest entry, or ``None`` for an empty log."""
+        events = self._fold.events
+        return self._line(events[max(events)]) if events else None
+
+    def _line(self, e: EventRecord) -> HistoryLine:
+        text = self._fold.texts.get(e.seq) or _inactive_text(self.engine, e)
+        return HistoryLine(e.seq, e.payload, e.status, e.corrects, text, e.created_at.isoformat())
 
     def as_json(self, with_history: bool = False) -> dict[str, Any]:
         data = {
@@ -154,11 +170,7 @@ class TableService:
         return self._view(record, self._fold(record))
 
     def _view(self, record: TableRecord, fold: TableFold) -> TableView:
-        engine = self.engines[record.game]
-        history = [HistoryLine(e.seq, e.payload, e.status, e.corrects,
-                               fold.texts.get(e.seq) or _inactive_text(engine, e), e.created_at.isoformat())
-                   for e in fold.events.values()]
-        return TableView(record, engine, fold.state, engine.outcome(fold.state), history)
+        return TableView(record, self.engines[record.game], fold)
 
     # -- folding -------------------------------------------------------------------------------
 
