@@ -173,7 +173,8 @@ def undo(token: str):
 
 @bp.route("/t/<token>/events/<int:seq>", methods=["GET", "POST"])
 def correct(token: str, seq: int):
-    """Correct entry ``seq``: its fields as a form; saving re-checks every later entry."""
+    """Correct entry ``seq``: the entry's own form, filled in with what was entered and offering
+    the choices of the moment it was entered; saving re-checks every later entry."""
     record = find_table_or_abort(token, api=False)
     view = service().view_record(record)
     line = next((h for h in view.history if h.seq == seq and h.status == "active"), None)
@@ -182,4 +183,9 @@ def correct(token: str, seq: int):
     if request.method == "POST":
         return _change(token, lambda r: service().correct(
             r.token, seq, event_from_form(request.form, service().engines[r.game])))
-    return render_template("tables/correct.html", view=view, table=record, line=line)
+    event_class = view.engine.events.get(line.payload.get("type"))
+    move = None
+    if event_class is not None:
+        entered = {k: v for k, v in line.payload.items() if k != "type"}
+        move = event_class.offer(service().state_before(record, seq), label="Save correction", defaults=entered)
+    return render_template("tables/correct.html", view=view, table=record, line=line, move=move)

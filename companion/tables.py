@@ -172,6 +172,20 @@ class TableService:
     def _view(self, record: TableRecord, fold: TableFold) -> TableView:
         return TableView(record, self.engines[record.game], fold)
 
+    def state_before(self, record: TableRecord, seq: int) -> BaseModel:
+        """The table's state just before the active entry ``seq`` (folded from the checkpoint
+        before it). Raises ``KeyError`` if ``seq`` is not an active entry."""
+        fold = self._fold(record)
+        position = fold.order.index(seq) if seq in fold.order else None
+        if position is None:
+            raise KeyError(seq)
+        engine = self.engines[record.game]
+        start = max(p for p in fold.checkpoints if p <= position)
+        state = fold.checkpoints[start]
+        for row_seq in fold.order[start:position]:
+            state = engine.apply(state, fold.events[row_seq].payload)
+        return state
+
     # -- folding -------------------------------------------------------------------------------
 
     def _fold(self, record: TableRecord) -> TableFold:

@@ -165,3 +165,30 @@ def test_carpe_cras_page_shows_the_table_at_a_glance(client):
     finished = page()
     assert "&lt;b&gt;Red&lt;/b&gt; wins: Blue&#39;s morale fell to 0" in finished
     assert "<strong>0</strong> of 15" in finished
+
+
+def test_correcting_an_entry_shows_its_own_form_filled_in(client):
+    """The correction form is the event's own: players by name, choices, typed inputs, each
+    holding what was entered; saving it re-checks the rest."""
+    from bs4 import BeautifulSoup
+
+    s = scenario("carpe_cras")
+    created = client.post("/api/tables", json={"game": "carpe_cras", "players": s.PLAYERS}).get_json()
+    url, code = f"/t/{created['token']}", created["code"]
+    for event in s.EVENTS[:8]:
+        assert client.post(f"/api/tables/{code}/events", json=event).status_code == 200
+    page = BeautifulSoup(client.get(f"{url}/events/7").get_data(as_text=True), "html.parser")  # Red's strike
+    form = page.select_one("form")
+    seat = form.select_one('select[name="seat"]')
+    assert [o.text for o in seat.select("option")] == ["Red", "Blue"]
+    assert seat.select_one("option[selected]").text == "Red"
+    assert form.select_one('input[name="power"]')["value"] == "2"
+    assert form.select_one('input[name="ends_turn"][value="true"]').has_attr("checked")
+    assert "Seat 0" not in page.text
+    rolls = BeautifulSoup(client.get(f"{url}/events/2").get_data(as_text=True), "html.parser")
+    assert [i["value"] for i in rolls.select('input[name="rolls[]"]')] == ["2", "5"]
+    saved = client.post(f"{url}/events/7", data={"type": "strike_city", "seat": "0", "lane": "1", "power": "3",
+                                                 "sacrificed": "1", "ends_turn": "true"})
+    assert saved.status_code == 303
+    state = client.get(f"/api/tables/{code}").get_json()["state"]
+    assert state["morale"] == [15, 13]

@@ -176,11 +176,15 @@ def derive_field(cls: type[Event], name: str, state: Any) -> FormField:
         return FormField(kind="choice", choices=tuple(Choice(v, labels.get(v, _words(v))) for v in typing.get_args(base)),
                          **common)
     if typing.get_origin(base) in (list, tuple):
-        item = typing.get_args(base)[0]
+        items = typing.get_args(base)
+        item = items[0]
         item_base = typing.get_origin(item) is typing.Annotated and typing.get_args(item)[0] or item
         options = tuple(Choice(v, _words(v)) for v in typing.get_args(item_base)) \
             if typing.get_origin(item_base) is Literal else ()
-        count = _length(metadata)
+        fixed_arity = typing.get_origin(base) is tuple and Ellipsis not in items
+        count = len(items) if fixed_arity else _length(metadata)
+        if SEAT in getattr(item, "__metadata__", ()):
+            options = choices(state.seat_choices())
         return FormField(kind="multi", choices=options, count=count, **common)
     if base is bool:
         return FormField(kind="flag", **{**common, "required": False, "default": bool(default)})
