@@ -221,8 +221,9 @@ class Event(Model):
     """One thing that happened at the table; subclass once per kind of event.
 
     Class attributes:
-        type_name: the name the stored log and the JSON API use, ``"strike_city"`` for a
-            class ``StrikeCity`` (set it to keep a stored name when renaming a class).
+        type_name: the name the stored log and the JSON API use: the class name in snake
+            case (class ``ScorePoint``: ``score_point``); set it to keep a stored name when
+            renaming a class.
         label: what the form's button says, e.g. ``"Strike the city"``.
 
     Override :meth:`apply` (required), :meth:`describe` (unless ``apply`` returns a
