@@ -176,11 +176,8 @@ class _Reader:
             try:
                 out.append((i, ReferenceSpec.model_validate(item)))
             except ValidationError as exc:
-                for err in exc.errors(include_url=False):
-                    loc = tuple(err["loc"])
-                    msg = {"missing": "required field is missing", "extra_forbidden": "unknown field"}.get(
-                        err["type"], err["msg"])
-                    self.problem((i,) + loc, record, ".".join(map(str, loc)) or "-", msg)
+                self.problems += Problem.from_validation_error(exc, data=item, file=str(self.path), lines=self.lines,
+                                                               base=(i,), game=self.game.game_id, card_id=record)
         return out
 
     def render(self, source: str, ctx: dict, loc: tuple, record: str, fld: str) -> str | None:
