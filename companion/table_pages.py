@@ -6,6 +6,8 @@ the live part of a table page so every phone sees a change within about two seco
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import typing
 from typing import Any, Literal
 
@@ -15,6 +17,7 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from markupsafe import Markup
 
 from card_data.engine import Engine, RuleError
+from card_data.engine.forms import derive_field
 from card_data.problems import InvalidInput
 from companion.scorekeeper import find_table_or_abort, service
 from companion.tables import StaleVersion, TableView
@@ -186,6 +189,28 @@ def correct(token: str, seq: int):
     event_class = view.engine.events.get(line.payload.get("type"))
     move = None
     if event_class is not None:
-        entered = {k: v for k, v in line.payload.items() if k != "type"}
-        move = event_class.offer(service().state_before(record, seq), label="Save correction", defaults=entered)
+        move = correction_form(event_class, service().state_before(record, seq), line.payload)
     return render_template("tables/correct.html", view=view, table=record, line=line, move=move)
+
+
+def _json(value: Any) -> Any:
+    """``value`` as JSON carries it (tuples become lists), to compare stored and offered values."""
+    return json.loads(json.dumps(value))
+
+
+def correction_form(event_class, state, payload: dict[str, Any]):
+    """The form to correct an entry: the move the rules offered for it on ``state`` (the state
+    just before it), every value free to change (the seat included) and filled in with what was
+    entered. Without a matching move (the entry's kind is no longer offered there), a plain form
+    of the event's fields."""
+    entered = {k: v for k, v in payload.items() if k != "type"}
+    offered = [m for m in event_class.moves(state, None)
+               if all(_json(entered.get(name)) == _json(value) for name, value in m.fixed.items() if name != "seat")]
+    if not offered:
+        return event_class.offer(state, label="Save correction", defaults=entered)
+    move = offered[0]
+    fields = tuple(dataclasses.replace(f, default=entered.get(f.name, f.default)) for f in move.fields)
+    if "seat" in move.fixed:  # who made the entry may be what needs correcting
+        fields = (dataclasses.replace(derive_field(event_class, "seat", state), default=entered.get("seat")), *fields)
+    fixed = {name: value for name, value in move.fixed.items() if name != "seat"}
+    return dataclasses.replace(move, label="Save correction", seat=None, fixed=fixed, fields=fields)

@@ -192,3 +192,51 @@ def test_correcting_an_entry_shows_its_own_form_filled_in(client):
     assert saved.status_code == 303
     state = client.get(f"/api/tables/{code}").get_json()["state"]
     assert state["morale"] == [15, 13]
+
+
+def test_cartisora_page_shows_the_table_at_a_glance(client):
+    """Deck picks, the contest as it stands, the tie pool, maneuvers waiting, score piles and
+    tokens, hands, the finished game with its leftover card, and the rounds played; a tag
+    team's duelling players and what was readied face up (2017); player names escaped."""
+    s = scenario("cartisora")
+    created = client.post("/api/tables", json={"game": "cartisora", "players": ["<b>Ann</b>", "Bob"],
+                                               "options": s.OPTIONS}).get_json()
+    url, code = f"/t/{created['token']}", created["code"]
+
+    def page() -> str:
+        return client.get(url).get_data(as_text=True)
+
+    def post(*events) -> None:
+        for event in events:
+            assert client.post(f"/api/tables/{code}/events", json=event).status_code == 200
+
+    first = page()
+    assert "<b>Ann</b>" not in first and "&lt;b&gt;Ann&lt;/b&gt;: <span class=\"muted\">choosing a deck" in first
+    assert "Game 1: pick decks" in first and "The Knight" in first  # among the deck choices
+    post(*s.EVENTS[:3])  # both decks taken, round 1 revealed: a tie
+    revealed = page()
+    assert "Round 1</h3>" in revealed and "Tie: the cards go to the tie pool" in revealed
+    assert "(as it stands; resolves at the next round)" in revealed
+    assert "Knight 5 (5)" in revealed and "11 left" in revealed
+    post(*s.EVENTS[3:7])  # round 2: Second Wind, then Press On resolves it
+    resolved = page()
+    assert "Tie pool</strong>: 0 cards" in resolved
+    assert "Maneuvers for next round: &lt;b&gt;Ann&lt;/b&gt;: Press On" in resolved
+    assert "✔ 2" in resolved  # First Blood taken
+    post(*s.EVENTS[7:])
+    finished = page()
+    assert "Game 1: &lt;b&gt;Ann&lt;/b&gt; wins" in finished and "<strong>24</strong>" in finished
+    assert "1 leftover card went to Bob, who ran out first" in finished
+    assert "First Blood" in finished and "Finisher" in finished
+    assert "Rounds of game 1" in finished and "forced tie" in finished
+
+    team = client.post("/api/tables", json={"game": "cartisora", "players": ["Ann", "Bob", "Cid", "Dee"],
+                                            "options": {"tag_team": True, "edition": "2017"}}).get_json()
+    for seat, deck in enumerate(("knight", "fencer", "guardian", "hunter")):
+        assert client.post(f"/api/tables/{team['code']}/events",
+                           json={"type": "pick_deck", "seat": seat, "deck": deck}).status_code == 200
+    assert client.post(f"/api/tables/{team['code']}/events",
+                       json={"type": "reveal", "cards": ["knight-2", "fencer-5"], "face_up": [0]}).status_code == 200
+    html = client.get(f"/t/{team['token']}").get_data(as_text=True)
+    assert "Ann &amp; Cid" in html and "Ann vs Bob" in html and "3 Tag cards" in html
+    assert "(readied face up)" in html

@@ -60,7 +60,8 @@ class FormField:
     ``name``: the event field; ``kind``: see :data:`FieldKind`; ``required``: the event needs
     a value; ``default``: the value to show first; ``minimum``/``maximum``: a number's
     bounds; ``count``: how many a ``multi`` field takes (``None``: any), ``item_labels`` what
-    each of them is (e.g. the players' names for dice by seat); ``help``: one line of
+    each of them is (e.g. the players' names for dice by seat) and ``item_choices``, where
+    they differ, each one's own choices (e.g. each player's hand); ``help``: one line of
     explanation.
     """
 
@@ -74,7 +75,12 @@ class FormField:
     maximum: int | None = None
     count: int | None = None
     item_labels: tuple[str, ...] = ()
+    item_choices: tuple[tuple[Choice, ...], ...] = ()
     help: str = ""
+
+    def choices_of(self, item: int) -> tuple[Choice, ...]:
+        """The choices of item ``item`` of a ``multi`` field (``item_choices``, else ``choices``)."""
+        return self.item_choices[item] if item < len(self.item_choices) else self.choices
 
 
 @dataclass(frozen=True)
@@ -136,7 +142,9 @@ def offer(cls: type[Event], state: Any, *, label: str | None = None, seat: int |
         if isinstance(value, FormField):
             given[name] = value
         elif _is_choice_list(value):
-            given[name] = replace(derive_field(cls, name, state), choices=choices(value))
+            derived = derive_field(cls, name, state)
+            kind = "multi" if derived.kind == "multi" else "choice"
+            given[name] = replace(derived, kind=kind, choices=choices(value))
         else:
             fixed[name] = value
     fields = []
@@ -151,7 +159,7 @@ def offer(cls: type[Event], state: Any, *, label: str | None = None, seat: int |
 
 
 def _is_choice_list(value: Any) -> bool:
-    if not isinstance(value, (list, tuple)):
+    if not isinstance(value, (list, tuple)) or not value:  # an empty tuple is a fixed (empty) value
         return False
     return all(isinstance(item, Choice) or (isinstance(item, tuple) and len(item) == 2) for item in value)
 

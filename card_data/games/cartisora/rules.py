@@ -1,17 +1,20 @@
 """Duels of Cartisora scorekeeper: decks, rounds, reactions, maneuvers, score piles, matches.
 
 Rulebooks: ``duels-of-cartisora-2019.txt`` (Analog Game Studios, the default edition) and
-``duels-of-cartisora-2017.txt`` (Moshe-Tozer Games); option ``edition`` picks one. Each
-round the players enter what happened at the table:
+``duels-of-cartisora-2017.txt`` (Moshe-Tozer Games); option ``edition`` picks one. What the
+players enter, one event class each:
 
-1. ``reveal``: both readied cards, taken from the cards left in each hand (2019 How to Play).
-2. ``reaction`` (any number, optional): a reaction card played after the reveal and before
-   the round resolves (2019 Reaction Cards). The contest result is worked out again after
-   each one and shown as it stands.
-3. ``maneuver`` (optional): played by the round's winner once the round has resolved; it
-   changes only the next round (2019 Maneuvers). The first maneuver resolves the round.
-4. ``next_round``: resolves the round if no maneuver did, moves the cards (score pile or tie
-   pool), and starts the next round, or ends the game when a player has run out of cards.
+1. :class:`PickDeck` (each player's deck for the next game, 2019 Setup; in draft mode the
+   draft picks) and :class:`BanDeck` (draft mode with more than 6 decks, 2019 Appendix I).
+2. Each round, :class:`Reveal`: both readied cards, taken from the cards left in each hand
+   (2019 How to Play).
+3. :class:`Reaction` (any number, optional): a reaction card played after the reveal and
+   before the round resolves (2019 Reaction Cards). The contest result is worked out again
+   after each one and shown as it stands. :class:`Tag`: the 2017 tag team's tag-in.
+4. :class:`Maneuver` (optional): played by the round's winner once the round has resolved;
+   it changes only the next round (2019 Maneuvers). The first maneuver resolves the round.
+5. :class:`NextRound`: resolves the round if no maneuver did, moves the cards (score pile or
+   tie pool), and starts the next round, or ends the game when a player has run out of cards.
 
 Readings of ours where the rulebooks are silent (each also said where it is applied):
 
@@ -35,31 +38,70 @@ Readings of ours where the rulebooks are silent (each also said where it is appl
   ruling: it does nothing); its card still joins the score pile.
 - First Blood goes to the first player to win a contest, even after a tied first round
   (2019 Bonus Points; Round Result speaks only of the first round), as the card data rules.
-- 2017 "Ready Face Up": a card an effect makes a player ready face up cannot be swapped
-  willingly. No card in the database makes anyone ready face up, so nothing is enforced.
+- 2017 "Ready Face Up" (Appendix I: Special Circumstances): "If a card must be readied face
+  up it cannot be exchanged willingly for another card." No card in the database makes
+  anyone ready face up, so the players say so at the reveal (:attr:`Reveal.face_up`, 2017
+  only); the one willing exchange in the rules, the 2017 tag-in (Appendix III: the partner's
+  readied card returns to their hand and the tagger's replaces it), is then refused for that
+  card. A card readied by tagging in was chosen, not forced face up.
 
 Tag team (option ``tag_team``, 4 players): seats 0 and 2 are one team, seats 1 and 3 the
 other; seats 0 and 1 start ("choose 2 players to start": seat the starters first). Score
 piles, the tie pool, tokens and effects belong to a team (a *side*); each player keeps a
-hand. 2019 (Appendix II): the losing team swaps active players at the end of the round,
-both teams on a tie; either player of a team may play reactions and maneuvers (our reading
-of "any time"). 2017 (Appendix III): each player has the data's Tag cards (3); the resting
-partner tags in as a reaction (event ``tag``): the active partner's card goes back to their
-hand, the tagger's card replaces it, the other team scores the Tag card; once per team per
-round. Tag cards are not part of a hand: they are never readied, and unused ones score
-nothing. Both editions: a player out of cards hands over to their partner; the game ends
-when a whole team is out of cards.
+hand. Both editions: a player out of cards hands over to their partner; the game ends when a
+whole team is out of cards.
+
+- 2019 (Appendix II): the losing team swaps active players at the end of the round, both
+  teams on a tie. "Play Reactions or Maneuvers any time": any player of either team may
+  play a reaction or a maneuver at any moment of a game (before the reveal, after it, after
+  the round resolved). Our readings of what such a card does:
+
+  - a reaction played before the reveal acts on that round's contest; one played after the
+    reveal acts on it as in the 2-player game; one played after the round resolved acts on
+    the next round's contest;
+  - a maneuver never changes the round it is played in, only the next one;
+  - a card played this way is a card in play of the round it acts on: it goes with that
+    round's cards to the winner, to the tie pool on a tie, or (nullified) to its own side;
+  - except the winner's follow-up (2019 Maneuvers), which keeps the 2-player reading: a
+    maneuver played by a player of the team that won the round, once revealed, resolves the
+    round if needed and goes to its player's score pile;
+  - a card played for a next round that never comes (the game ends) does nothing and goes
+    to its player's own score pile, as a maneuver played in the last round does.
+
+- 2017 (Appendix III): each player has the data's Tag cards (3); the resting partner tags in
+  as a reaction (event :class:`Tag`): the active partner's card goes back to their hand,
+  the tagger's card replaces it, the other team scores the Tag card; once per team per
+  round. Tag cards are not part of a hand: they are never readied, and unused ones score
+  nothing. Only the active players play reactions and maneuvers.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+import typing
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter, ValidationError, model_validator
+from pydantic import (
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
-from card_data.engine import RuleError
-from card_data.engine.legacy import LegacyEngine as Engine
-from card_data.engine.legacy import Model, Outcome
+from card_data.engine import (
+    Choice,
+    Engine,
+    Event,
+    FormField,
+    GameState,
+    Model,
+    Move,
+    ReadOnlyDict,
+    RuleError,
+    Seat,
+)
+from card_data.games.cartisora import TITLE
 from card_data.games.cartisora.cards import (
     BASE_SET_CHARACTER_DECKS,
     FORCED_RESULT_PRIORITY,
@@ -78,11 +120,21 @@ from card_data.games.cartisora.cards import (
 )
 
 Edition = Literal["2019", "2017"]
-Phase = Literal["draft", "pick", "ready", "react", "resolved", "over"]
-"""``draft``: bans and draft picks; ``pick``: choosing decks for the next game; ``ready``:
-waiting for the round's reveal; ``react``: revealed, reactions may follow; ``resolved``:
-the round's cards have moved, maneuvers may follow; ``over``: the match has ended."""
+RoundStep = Literal["draft", "pick", "ready", "react", "resolved"]
+"""The game's own steps. Phase ``setup``: ``draft`` (bans and draft picks), ``pick``
+(choosing decks for the next game). Phase ``play``: ``ready`` (waiting for the round's
+reveal), ``react`` (revealed, reactions may follow), ``resolved`` (the round's cards have
+moved, maneuvers may follow). Once the match is over the phase is ``over``."""
 How = Literal["overpower", "undercut", "tie", "forced", "wins_against_ties", "nullified"]
+Side = Annotated[int, Field(ge=0, le=1)]
+"""A side: 0 for seat 0 (and its tag-team partner, seat 2), 1 for seat 1 (and seat 3)."""
+
+SpecialKind = SpecialCard.model_fields["special_kind"].annotation
+SPECIAL_NUMBERED, ACTION, REACTION, MANEUVER = typing.get_args(SpecialKind)
+"""The special card kinds, as the card schema names them."""
+CardKind = Literal["number", "boast", SpecialKind]
+
+_PHASE_OF_STEP = {"draft": "setup", "pick": "setup", "ready": "play", "react": "play", "resolved": "play"}
 
 DRAFT_PICK_ORDER = (0, 1, 1, 0, 0, 1)
 """Which seat makes each draft pick: the rulebook's grid numbers Player 1's picks 1, 4, 5 and
@@ -92,6 +144,9 @@ DRAFT_BAN_ORDER = (0, 1)
 DRAFT_GAMES = 3
 """Draft mode plays 3 games (the rulebook's "matches"), 3 decks each (2019 Appendix I)."""
 
+HOW_WORDS = {"overpower": "Overpower", "undercut": "Undercut", "forced": "a forced result",
+             "wins_against_ties": "winning against a tie"}
+
 _SECTIONS: dict[str, tuple[str, str]] = {
     # topic: (2019 heading, 2017 heading)
     "players": ("Setup (2 players); Appendix II: Tag Team (4 players)",
@@ -99,11 +154,14 @@ _SECTIONS: dict[str, tuple[str, str]] = {
     "setup": ("Setup", "Setup"),
     "draft": ("Appendix I: Draft Mode", "Appendix II: Draft Mode"),
     "round": ("How to Play", "How to Play"),
-    "reaction": ("Reaction Cards", "Reactions"),
-    "maneuver": ("Maneuvers", "Maneuvers"),
-    "tag": ("Appendix II: Tag Team", "Appendix III: Tag Team (4-Player)"),
+    "reactions": ("Reaction Cards", "Reactions"),
+    "maneuvers": ("Maneuvers", "Maneuvers"),
+    "tag_team": ("Appendix II: Tag Team", "Appendix III: Tag Team (4-Player)"),
+    "face_up": ("How to Play", "Appendix I: Special Circumstances (Ready Face Up)"),
     "end": ("Ending the Game", "Ending the Game"),
 }
+
+RULEBOOKS = "2019 and 2017 rulebooks"
 
 
 def _rule(edition: str, topic: str, text: str) -> str:
@@ -162,7 +220,7 @@ class Options(Model):
         return self
 
 
-# --- State --------------------------------------------------------------------------------
+# --- The card data a table plays with ------------------------------------------------------
 
 
 class CardInfo(Model):
@@ -177,11 +235,18 @@ class CardInfo(Model):
     id: str
     title: str
     deck: str
-    kind: Literal["number", "boast", "special_numbered", "action", "reaction", "maneuver"]
+    kind: CardKind
     power: int | None = None
     points: int = 1
     text: str = ""
-    effects: list[Effect] = []
+    effects: tuple[Effect, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """For people: ``"Knight 5 (5)"``, ``"Knight Boast (1) · boast"``, ``"Parry · reaction"``."""
+        if self.power is None:
+            return f"{self.title} · {self.kind}"
+        return f"{self.title} ({self.power}){' · boast' if self.kind == 'boast' else ''}"
 
 
 class DeckInfo(Model):
@@ -189,7 +254,7 @@ class DeckInfo(Model):
 
     id: str
     title: str
-    cards: list[str]
+    cards: tuple[str, ...]
 
 
 class Token(Model):
@@ -200,6 +265,26 @@ class Token(Model):
     points: int
 
 
+class Catalog(Model):
+    """The card data a table plays with, copied once at set-up and never changed.
+
+    ``decks`` / ``cards``: every character deck on offer for the edition and every playing
+    card, by id; ``first_blood`` / ``finisher``: the bonus tokens (2019 Bonus Points);
+    ``tag_card`` / ``tag_copies``: the 2017 Tag card's id and copies per player (``None`` / 0
+    unless the 2017 tag team is played).
+    """
+
+    decks: ReadOnlyDict[str, DeckInfo]
+    cards: ReadOnlyDict[str, CardInfo]
+    first_blood: Token
+    finisher: Token
+    tag_card: str | None = None
+    tag_copies: int = 0
+
+
+# --- State --------------------------------------------------------------------------------
+
+
 class Pick(Model):
     """A draft ban or pick: who (seat) and which deck."""
 
@@ -208,7 +293,7 @@ class Pick(Model):
 
 
 class Played(Model):
-    """A reaction or maneuver played this round: by whom (seat) and which card id."""
+    """A reaction or maneuver played: by whom (seat) and which card id."""
 
     seat: int
     card: str
@@ -218,7 +303,7 @@ class Modifier(Model):
     """A power change carried into the next round: the side it applies to, the amount and
     the title of the card it comes from."""
 
-    side: int
+    side: Side
     amount: int
     source: str
 
@@ -240,14 +325,14 @@ class Contest(Model):
     """
 
     round: int
-    seats: list[int]
-    cards: list[str]
-    powers: list[int]
-    winner: int | None
+    seats: tuple[int, int]
+    cards: tuple[str, str]
+    powers: tuple[int, int]
+    winner: Side | None
     how: How
-    moved: list[bool] = [False, False]
-    next_round: list[Modifier] = []
-    notes: list[str] = []
+    moved: tuple[bool, bool] = (False, False)
+    next_round: tuple[Modifier, ...] = ()
+    notes: tuple[str, ...] = ()
 
 
 class Score(Model):
@@ -267,32 +352,41 @@ class GameResult(Model):
     side (``None`` for a draw), and the leftover cards moved at the end (how many, to which side)."""
 
     game: int
-    decks: list[str]
-    scores: list[Score]
-    winner: int | None
+    decks: tuple[str, ...]
+    scores: tuple[Score, Score]
+    winner: Side | None
     leftover: int = 0
-    leftover_to: int | None = None
+    leftover_to: Side | None = None
 
 
-class State(Model):
+class State(GameState):
     """A Duels of Cartisora table.
 
     Sides: in a 2-player game side ``s`` is seat ``s``; in tag team, side ``s`` is the team of
     seats ``s`` and ``s + 2``. Score piles, the tie pool, tokens and effects are per side;
-    hands are per seat.
+    hands are per seat. Pairs indexed by side are tuples of 2; lists by seat have one entry
+    per player.
 
     Attributes:
-        players / options: the table's players (seat order) and options.
-        decks / cards: every character deck on offer for this edition and every playing card,
-            copied from the card data; ``first_blood`` / ``finisher``: the bonus tokens.
-        tag_card / tag_copies: the 2017 Tag card's id and copies per player (``None`` / 0 if unused).
-        phase: see :data:`Phase`.
+        phase: ``setup`` (draft, deck picks, between games), ``play`` (rounds), ``over``.
+        step: the game's own step, see :data:`RoundStep`.
+        options: the table's :class:`Options`.
+        catalog: the card data (decks, cards, tokens, Tag card), see :class:`Catalog`.
         bans / picks: draft bans and picks in order.
         game / game_decks: the game number (1-based) and each seat's deck for it.
         hands: each seat's card ids not yet played, in deck order.
         active: each side's active seat.
-        round: the round number; ``readied`` / ``reactions`` / ``maneuvers``: this round's
-            cards; ``contest`` this round's result as it stands (``None`` before the reveal).
+        round: the round number.
+        readied: this round's readied card of each side, once revealed.
+        face_up: 2017: whether an effect made each side's readied card be readied face up.
+        reactions: reactions acting on this round's contest (2019 tag team: also those played
+            before the reveal or after the previous round resolved).
+        maneuvers: maneuvers played during this round (their effects wait for the next).
+        carried: 2019 tag team: maneuver cards played during the previous round that are
+            cards in play of this one (no effect on its contest).
+        next_cards: 2019 tag team: cards played during this round that are in play of the
+            next one (reactions after the round resolved, maneuvers but the winner's).
+        contest: this round's result as it stands (``None`` before the reveal).
         modifiers: power changes applying to this round (from last round's effects);
             ``next_modifiers``: those gathered for the next round.
         score_piles: each side's score pile (card ids; a Tag card scores as its id).
@@ -304,48 +398,118 @@ class State(Model):
         results / games_won: finished games and each side's games won (the match score).
     """
 
-    players: list[str]
+    step: RoundStep
     options: Options
-    decks: dict[str, DeckInfo]
-    cards: dict[str, CardInfo]
-    first_blood: Token
-    finisher: Token
-    tag_card: str | None = None
-    tag_copies: int = 0
-    phase: Phase
-    bans: list[Pick] = []
-    picks: list[Pick] = []
+    catalog: Catalog
+    bans: tuple[Pick, ...] = ()
+    picks: tuple[Pick, ...] = ()
     game: int = 1
-    game_decks: list[str | None]
-    hands: list[list[str]]
-    active: list[int] = [0, 1]
+    game_decks: tuple[str | None, ...]
+    hands: tuple[tuple[str, ...], ...]
+    active: tuple[int, int] = (0, 1)
     round: int = 0
-    readied: list[str] = []
-    reactions: list[Played] = []
-    maneuvers: list[Played] = []
+    readied: tuple[str, ...] = ()
+    face_up: tuple[bool, bool] = (False, False)
+    reactions: tuple[Played, ...] = ()
+    maneuvers: tuple[Played, ...] = ()
+    carried: tuple[Played, ...] = ()
+    next_cards: tuple[Played, ...] = ()
     contest: Contest | None = None
-    modifiers: list[Modifier] = []
-    next_modifiers: list[Modifier] = []
-    score_piles: list[list[str]] = [[], []]
-    tie_pool: list[str] = []
-    uncounted: list[str] = []
-    first_blood_side: int | None = None
-    finisher_side: int | None = None
-    tags_left: list[int] = []
-    tagged: list[bool] = [False, False]
-    round_log: list[Contest] = []
-    results: list[GameResult] = []
-    games_won: list[int] = [0, 0]
+    modifiers: tuple[Modifier, ...] = ()
+    next_modifiers: tuple[Modifier, ...] = ()
+    score_piles: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    tie_pool: tuple[str, ...] = ()
+    uncounted: tuple[str, ...] = ()
+    first_blood_side: Side | None = None
+    finisher_side: Side | None = None
+    tags_left: tuple[int, ...] = ()
+    tagged: tuple[bool, bool] = (False, False)
+    round_log: tuple[Contest, ...] = ()
+    results: tuple[GameResult, ...] = ()
+    games_won: tuple[int, int] = (0, 0)
 
-    # -- helpers for the engine and the page template --
+    # -- where the game stands --
+
+    @property
+    def score_label(self) -> str:  # type: ignore[override]
+        """``"Points"`` for one game, ``"Games won"`` for a match."""
+        return "Points" if self.options.match_length == 1 else "Games won"
+
+    def side_totals(self) -> tuple[int, int]:
+        """Each side's points (one game: the last finished game's, else the score now) or, in
+        a match, games won."""
+        if self.options.match_length != 1:
+            return self.games_won
+        if self.results:
+            first, second = self.results[-1].scores
+            return first.total, second.total
+        return self.score(0).total, self.score(1).total
+
+    def scores(self) -> tuple[float, ...]:
+        """Each seat's points, or games won in a match; tag-team partners share their team's."""
+        totals = self.side_totals()
+        return tuple(float(totals[self.side_of(seat)]) for seat in range(len(self.players)))
+
+    def winners(self) -> tuple[int, ...]:
+        """The seats of the side with more points (games won in a match); none for a draw."""
+        totals = self.side_totals()
+        if not self.finished or totals[0] == totals[1]:
+            return ()
+        return self.seats_of(0 if totals[0] > totals[1] else 1)
+
+    def summary(self) -> str:
+        """E.g. "Ann wins: 22 to 4 points", "Ann wins the match 2–0 in games", "Game 1, round 3"."""
+        if self.finished:
+            totals = self.side_totals()
+            if totals[0] != totals[1]:
+                line = self.side_wins(0 if totals[0] > totals[1] else 1)
+            else:
+                line = "Draw"
+            if self.options.match_length == 1:
+                return f"{line}: {totals[0]} to {totals[1]} points"
+            return f"{line} the match {max(totals)}–{min(totals)} in games"
+        if self.phase == "setup":
+            return f"Game {self.game}: choosing decks"
+        return f"Game {self.game}, round {self.round}"
+
+    # -- the card data --
+
+    @property
+    def decks(self) -> Mapping[str, DeckInfo]:
+        """Every character deck on offer, by id (see :class:`Catalog`)."""
+        return self.catalog.decks
+
+    @property
+    def cards(self) -> Mapping[str, CardInfo]:
+        """Every playing card of the decks on offer, by id."""
+        return self.catalog.cards
+
+    @property
+    def first_blood(self) -> Token:
+        return self.catalog.first_blood
+
+    @property
+    def finisher(self) -> Token:
+        return self.catalog.finisher
+
+    @property
+    def tag_card(self) -> str | None:
+        return self.catalog.tag_card
+
+    # -- sides and scores --
+
+    @property
+    def plays_any_time(self) -> bool:
+        """2019 tag team: reactions and maneuvers may be played any time (Appendix II)."""
+        return self.options.tag_team and self.options.edition == "2019"
 
     def side_of(self, seat: int) -> int:
         """The side (0 or 1) a seat plays for."""
         return seat % 2
 
-    def seats_of(self, side: int) -> list[int]:
-        """The seats of a side: ``[side]``, or ``[side, side + 2]`` in tag team."""
-        return [side, side + 2] if self.options.tag_team else [side]
+    def seats_of(self, side: int) -> tuple[int, ...]:
+        """The seats of a side: ``(side,)``, or ``(side, side + 2)`` in tag team."""
+        return (side, side + 2) if self.options.tag_team else (side,)
 
     def side_name(self, side: int) -> str:
         """A side's name for people: the player, or "Ann & Cid" for a team."""
@@ -366,115 +530,118 @@ class State(Model):
         return Score(cards=cards, boast_bonus=boast, first_blood=blood, finisher=finish,
                      total=cards + boast + blood + finish)
 
-    def hand_of_kind(self, seat: int, kind: str) -> list[str]:
-        """The seat's cards in hand of one kind (``"reaction"``, ``"maneuver"``, ...)."""
-        return [c for c in self.hands[seat] if self.cards[c].kind == kind]
+    # -- what the rules allow now --
+
+    def hand_of_kind(self, seat: int, kind: str) -> tuple[str, ...]:
+        """The seat's cards in hand of one card kind (:data:`REACTION`, :data:`MANEUVER`, ...)."""
+        return tuple(c for c in self.hands[seat] if self.cards[c].kind == kind)
 
     def draft_turn(self) -> tuple[str, int] | None:
         """``("ban" | "pick", seat)`` for the next draft step, or ``None`` outside the draft."""
-        if self.phase != "draft":
+        if self.step != "draft":
             return None
         if len(self.decks) > BASE_SET_CHARACTER_DECKS and len(self.bans) < len(DRAFT_BAN_ORDER):
             return "ban", DRAFT_BAN_ORDER[len(self.bans)]
         return "pick", DRAFT_PICK_ORDER[len(self.picks)]
 
-    def decks_open(self) -> list[str]:
+    @property
+    def draft_picks(self) -> int:
+        """How many decks the draft picks in all (6)."""
+        return len(DRAFT_PICK_ORDER)
+
+    def drafted(self, seat: int) -> tuple[str, ...]:
+        """The deck ids ``seat`` drafted, in the order they will be played."""
+        return tuple(p.deck for p in self.picks if p.seat == seat)
+
+    def decks_open(self) -> tuple[str, ...]:
         """Deck ids still free to ban or pick: in the draft, neither banned nor drafted; else
         not picked by another seat for this game."""
-        if self.phase == "draft":
+        if self.step == "draft":
             taken = {b.deck for b in self.bans} | {p.deck for p in self.picks}
         else:
             taken = {d for d in self.game_decks if d}
-        return [d for d in self.decks if d not in taken]
+        return tuple(d for d in self.decks if d not in taken)
 
-    def can_react(self, seat: int) -> bool:
-        """Whether the seat may play a reaction now (the reveal is done, the round not
-        resolved; active players only, except in the 2019 tag team)."""
-        if self.phase != "react":
-            return False
-        return seat in self.active or (self.options.tag_team and self.options.edition == "2019")
+    def may_react(self, seat: int) -> bool:
+        """Whether the seat may play a reaction now: after the reveal and before the round
+        resolves, active players only (2019 Reaction Cards); in the 2019 tag team any player at
+        any moment of a round (Appendix II)."""
+        if self.plays_any_time:
+            return self.phase == "play"
+        return self.step == "react" and seat in self.active
+
+    def reaction_round(self) -> int:
+        """The round whose contest a reaction played now acts on (the next one once this round
+        has resolved: 2019 tag team)."""
+        return self.round + 1 if self.step == "resolved" else self.round
 
     def can_tag(self, seat: int) -> bool:
         """Whether the seat may tag in now (2017 tag team, resting player, once per team per
-        round, Tag cards left)."""
+        round, Tag cards left, the partner's card not readied face up)."""
+        if self.step != "react" or self.tag_card is None or seat in self.active:
+            return False
         side = self.side_of(seat)
-        return (self.phase == "react" and self.tag_card is not None
-                and seat not in self.active and not self.tagged[side] and self.tags_left[seat] > 0)
+        return not self.tagged[side] and self.tags_left[seat] > 0 and not self.face_up[side]
 
-    def maneuver_seats(self) -> list[int]:
-        """Seats that may play a maneuver now: the round's winner (either player of the winning
-        team in the 2019 tag team); empty when the round has no winner."""
-        if self.phase not in ("react", "resolved") or self.contest is None or self.contest.winner is None:
-            return []
+    def follow_up_seats(self) -> tuple[int, ...]:
+        """Seats that may play the winner's follow-up maneuver now (2019 Maneuvers): the
+        round's winner (either player of the winning team in the 2019 tag team); empty when
+        the round is not revealed or has no winner."""
+        if self.step not in ("react", "resolved") or self.contest is None or self.contest.winner is None:
+            return ()
         side = self.contest.winner
-        if self.options.tag_team and self.options.edition == "2019":
-            return self.seats_of(side)
-        return [self.active[side]]
+        return self.seats_of(side) if self.plays_any_time else (self.active[side],)
 
+    def may_maneuver(self, seat: int) -> bool:
+        """Whether the seat may play a maneuver now: the follow-up, or any player at any moment
+        of a round in the 2019 tag team."""
+        return seat in self.follow_up_seats() or (self.plays_any_time and self.phase == "play")
 
-# --- Events -------------------------------------------------------------------------------
+    def last_round(self) -> bool:
+        """Whether a side is out of cards, so that this round is the game's last."""
+        return any(not any(self.hands[s] for s in self.seats_of(side)) for side in (0, 1))
 
+    # -- words for people --
 
-class PickDeck(Model):
-    """A player takes a character deck for the next game (2019 Setup), or makes a draft
-    pick in draft mode (2019 Appendix I: Draft Mode)."""
+    def card_label(self, card_id: str) -> str:
+        """A card for people, e.g. ``"Knight 5 (5)"`` (see :attr:`CardInfo.label`); the Tag card
+        as ``"Tag card"``."""
+        card = self.cards.get(card_id)
+        if card is None:
+            return "Tag card" if card_id == self.tag_card else card_id
+        return card.label
 
-    type: Literal["pick_deck"]
-    seat: int
-    deck: str
+    def result_words(self, contest: Contest) -> str:
+        """A contest's result, e.g. "Ann wins by Undercut" or "Tie: the cards go to the tie pool"."""
+        if contest.how == "nullified":
+            return "Nullified: each card goes to its own score pile"
+        if contest.winner is None:
+            return f"{'Forced tie' if contest.how == 'forced' else 'Tie'}: the cards go to the tie pool"
+        return f"{self.side_wins(contest.winner)} by {HOW_WORDS[contest.how]}"
 
+    def round_words(self, contest: Contest) -> str:
+        """One resolved round, e.g. "Ann: Knight 5 vs Bob: Fencer 4 – 5 to 4, Bob wins (undercut)"."""
+        sides = " vs ".join(f"{self.players[contest.seats[s]]}: {self.cards[contest.cards[s]].title}" for s in (0, 1))
+        if contest.how == "nullified":
+            result = "nullified"
+        elif contest.winner is None:
+            result = "forced tie" if contest.how == "forced" else "tie"
+        else:
+            result = f"{self.side_wins(contest.winner)} ({contest.how.replace('_', ' ')})"
+        return f"{sides} – {contest.powers[0]} to {contest.powers[1]}, {result}"
 
-class BanDeck(Model):
-    """Draft mode with more than 6 decks: a player bans a deck (2019 Appendix I)."""
-
-    type: Literal["ban_deck"]
-    seat: int
-    deck: str
-
-
-class Reveal(Model):
-    """Both readied cards, revealed together (2019 How to Play): ``cards[side]`` is the card
-    of that side's active player (seat order in a 2-player game)."""
-
-    type: Literal["reveal"]
-    cards: Annotated[list[str], Field(min_length=2, max_length=2)]
-
-
-class Reaction(Model):
-    """A reaction card played after the reveal, before the round resolves (2019 Reaction Cards)."""
-
-    type: Literal["reaction"]
-    seat: int
-    card: str
-
-
-class Tag(Model):
-    """2017 tag team: the resting partner tags in with ``card`` from their hand
-    (2017 Appendix III: Tag Team)."""
-
-    type: Literal["tag"]
-    seat: int
-    card: str
-
-
-class Maneuver(Model):
-    """The round's winner plays a maneuver; it affects the next round (2019 Maneuvers)."""
-
-    type: Literal["maneuver"]
-    seat: int
-    card: str
-
-
-class NextRound(Model):
-    """No more reactions or maneuvers: the round resolves and the next begins, or the game
-    ends when a player (a team) is out of cards (2019 Round Result; Ending the Game)."""
-
-    type: Literal["next_round"]
-
-
-Event = Annotated[Union[PickDeck, BanDeck, Reveal, Reaction, Tag, Maneuver, NextRound],
-                  Field(discriminator="type")]
-EVENT_ADAPTER: TypeAdapter = TypeAdapter(Event)
+    def status(self) -> str:
+        """Where the table stands, e.g. "Game 1, round 2: revealed – reactions may follow"."""
+        if self.finished:
+            return self.summary()
+        if self.step == "draft":
+            what, seat = self.draft_turn()
+            return f"Draft: {what} by {self.players[seat]}"
+        if self.step == "pick":
+            return f"Game {self.game}: pick decks"
+        doing = {"ready": "ready and reveal", "react": "revealed – reactions may follow",
+                 "resolved": "resolved – maneuvers may follow"}[self.step]
+        return f"Game {self.game}, round {self.round}: {doing}"
 
 
 # --- Set-up -------------------------------------------------------------------------------
@@ -489,11 +656,11 @@ def _card_info(card: object, deck: str) -> CardInfo | None:
                         points=card.score_points, text=f"Worth {card.score_points} points in a score pile.")
     if isinstance(card, SpecialCard):
         return CardInfo(id=card.id, title=card.title, deck=deck, kind=card.special_kind,
-                        power=card.power, text=card.effect, effects=list(card.effects))
+                        power=card.power, text=card.effect, effects=tuple(card.effects))
     return None
 
 
-def new_state(players: list[str], options: Options, game: object) -> State:
+def set_up(players: tuple[str, ...], options: Options, game: object) -> State:
     """Set up a table: ``players`` (2, or 4 with ``tag_team``), ``options`` and the game's
     card data (``card_data.loader.Game``).
 
@@ -503,8 +670,6 @@ def new_state(players: list[str], options: Options, game: object) -> State:
     Raises :class:`RuleError` for a wrong number of players, draft mode with tag team, or
     too few decks for the draft.
     """
-    if isinstance(options, dict):
-        options = Options.model_validate(options)
     edition = options.edition
     wanted = 4 if options.tag_team else 2
     if len(players) != wanted:
@@ -527,7 +692,7 @@ def new_state(players: list[str], options: Options, game: object) -> State:
             if info is not None:
                 cards[info.id] = info
                 ids.append(info.id)
-        decks[deck.id] = DeckInfo(id=deck.id, title=deck.title, cards=ids)
+        decks[deck.id] = DeckInfo(id=deck.id, title=deck.title, cards=tuple(ids))
 
     tokens = {c.award: Token(id=c.id, title=c.title, points=c.bonus_points)
               for c in game.cards.values() if isinstance(c, TokenCard)}
@@ -540,25 +705,34 @@ def new_state(players: list[str], options: Options, game: object) -> State:
             raise RuleError(_rule(edition, "draft", "each player drafts 3 different decks, after "
                                   "one ban each when more than 6 decks are available"),
                             f"{len(decks)} decks are available; the draft needs {needed}")
-    return State(
-        players=list(players), options=options, decks=decks, cards=cards,
-        first_blood=tokens["first_contest_win"], finisher=tokens["last_contest_win"],
-        tag_card=tag.id if use_tags else None, tag_copies=tag.copies_per_player if use_tags else 0,
-        phase="draft" if options.draft else "pick",
-        game_decks=[None] * len(players), hands=[[] for _ in players],
-    )
+    catalog = Catalog(decks=decks, cards=cards, first_blood=tokens["first_contest_win"],
+                      finisher=tokens["last_contest_win"], tag_card=tag.id if use_tags else None,
+                      tag_copies=tag.copies_per_player if use_tags else 0)
+    step = "draft" if options.draft else "pick"
+    return State(players=players, phase=_PHASE_OF_STEP[step], step=step, options=options, catalog=catalog,
+                 game_decks=(None,) * len(players), hands=((),) * len(players))
 
 
-def _start_game(state: State, decks: list[str]) -> State:
+ENGINE: Engine[State] = Engine(
+    game_id="cartisora", title=TITLE, min_players=2, max_players=4, options=Options, state=State, setup=set_up,
+    over_rule=f"{RULEBOOKS}, Ending the Game: when all cards are played the game is over, and a match once "
+              "a player has won it",
+    rulebook=f"{RULEBOOKS}, Setup (2 players); Tag Team (4 players)")
+
+
+def _at(state: State, step: str, **changes: object) -> State:
+    """``state`` at ``step`` (and the phase it belongs to), with ``changes``."""
+    return state.evolve(step=step, phase=_PHASE_OF_STEP[step], **changes)
+
+
+def _start_game(state: State, decks: Sequence[str]) -> State:
     """The state at round 1 of a new game with ``decks[seat]`` as each seat's hand."""
-    return state.model_copy(update=dict(
-        phase="ready", game_decks=list(decks), hands=[list(state.decks[d].cards) for d in decks],
-        active=[0, 1], round=1, readied=[], reactions=[], maneuvers=[], contest=None,
-        modifiers=[], next_modifiers=[], score_piles=[[], []], tie_pool=[], uncounted=[],
-        first_blood_side=None, finisher_side=None,
-        tags_left=[state.tag_copies] * len(state.players) if state.tag_card else [],
-        tagged=[False, False], round_log=[],
-    ))
+    return _at(state, "ready", game_decks=tuple(decks), hands=tuple(state.decks[d].cards for d in decks),
+               active=(0, 1), round=1, readied=(), face_up=(False, False), reactions=(), maneuvers=(),
+               carried=(), next_cards=(), contest=None, modifiers=(), next_modifiers=(), score_piles=((), ()),
+               tie_pool=(), uncounted=(), first_blood_side=None, finisher_side=None,
+               tags_left=(state.catalog.tag_copies,) * len(state.players) if state.tag_card else (),
+               tagged=(False, False), round_log=())
 
 
 # --- The contest --------------------------------------------------------------------------
@@ -595,7 +769,7 @@ ActingEffect = tuple[int, CardInfo, Effect]
 """An effect acting this round: the side whose card it is, the card, the effect."""
 
 
-def _moves(state: State, readied: list[CardInfo], notes: list[str]) -> tuple[list[bool], list[ActingEffect]]:
+def _moved_and_acting(state: State, readied: list[CardInfo], notes: list[str]) -> tuple[list[bool], list[ActingEffect]]:
     """Moves first (2019 Complex Resolutions: effects that move or play cards occur before any
     other). Returns which sides' readied cards were moved to the tie pool and the
     ``(side, card, effect)`` of every effect that then acts: those of readied special numbered
@@ -603,9 +777,9 @@ def _moves(state: State, readied: list[CardInfo], notes: list[str]) -> tuple[lis
     has no effect (2019 Reaction or Maneuvers played normally)."""
     sources: list[tuple[int, CardInfo, bool]] = []  # (side, card, readied?)
     for side, card in enumerate(readied):
-        if card.kind in ("special_numbered", "action"):
+        if card.kind in (SPECIAL_NUMBERED, ACTION):
             sources.append((side, card, True))
-        elif card.kind in ("reaction", "maneuver"):
+        elif card.kind in (REACTION, MANEUVER):
             notes.append(f"{card.title} was readied normally: power 0, no effect")
     sources += [(state.side_of(p.seat), state.cards[p.card], False) for p in state.reactions]
     moved = [False, False]
@@ -634,9 +808,9 @@ def _powers(state: State, readied: list[CardInfo], moved: list[bool],
         change[modifier.side] += modifier.amount
     powers: list[int | None] = [None, None]
     for side, card in enumerate(readied):
-        if moved[side] or card.kind in ("reaction", "maneuver"):
+        if moved[side] or card.kind in (REACTION, MANEUVER):
             powers[side] = 0
-        elif card.kind != "action":
+        elif card.kind != ACTION:
             power = card.power + change[side]
             if state.options.edition == "2019" and power < 0:
                 notes.append(f"{card.title}'s power cannot fall below 0")
@@ -690,14 +864,14 @@ def _judge(state: State) -> Contest:
     """Work out the round's contest from the readied cards, reactions and carried modifiers.
 
     Order (2019 Complex Resolutions; play order never matters, only effect priority): moves
-    first (:func:`_moves`); powers (:func:`_powers`); action win conditions and forced
-    results (:func:`_settle_claims`: a loss beats a tie beats a win); the power comparison
-    (:func:`_compare`) when nothing is forced; last, "wins against ties" turns a tie, forced
-    or not, into a win for the one side that has it (Brutal Strike vs Parry).
+    first (:func:`_moved_and_acting`); powers (:func:`_powers`); action win conditions and
+    forced results (:func:`_settle_claims`: a loss beats a tie beats a win); the power
+    comparison (:func:`_compare`) when nothing is forced; last, "wins against ties" turns a
+    tie, forced or not, into a win for the one side that has it (Brutal Strike vs Parry).
     """
     readied = [state.cards[c] for c in state.readied]
     notes: list[str] = []
-    moved, effects = _moves(state, readied, notes)
+    moved, effects = _moved_and_acting(state, readied, notes)
     powers = _powers(state, readied, moved, effects, notes)
     claims = _action_claims(readied, powers, notes)
     claims += [(e.result, _target(e.player, side), card.title)
@@ -720,24 +894,24 @@ def _judge(state: State) -> Contest:
             how = "wins_against_ties"
             notes.append(f"{breakers[winner]} wins against ties")
 
-    next_round = [Modifier(side=_target(e.player, side), amount=e.amount, source=card.title)
-                  for side, card, e in effects if isinstance(e, PowerModifier) and e.round == "next"]
-    return Contest(round=state.round, seats=[state.active[0], state.active[1]], cards=list(state.readied),
-                   powers=final_powers, winner=winner, how=how, moved=moved, next_round=next_round, notes=notes)
+    next_round = tuple(Modifier(side=_target(e.player, side), amount=e.amount, source=card.title)
+                       for side, card, e in effects if isinstance(e, PowerModifier) and e.round == "next")
+    return Contest(round=state.round, seats=state.active, cards=state.readied, powers=tuple(final_powers),
+                   winner=winner, how=how, moved=tuple(moved), next_round=next_round, notes=tuple(notes))
 
 
 def _resolve(state: State) -> State:
     """Move the round's cards (2019 Round Result; 2017 How to Play, Appendix I Negative Power).
 
-    Moved cards go to the tie pool first. Won: the winner takes the cards in play (readied
-    and reaction cards) and the tie pool, and First Blood if nobody has it. Tie: the cards in
-    play join the tie pool. Nullified (2017): each side's readied and reaction cards go to its
+    Moved cards go to the tie pool first. Won: the winner takes the cards in play (readied,
+    reaction and carried cards) and the tie pool, and First Blood if nobody has it. Tie: the
+    cards in play join the tie pool. Nullified (2017): each side's cards in play go to its
     own score pile (reactions too: our reading).
     """
     contest = state.contest
     tie_pool = list(state.tie_pool) + [c for side, c in enumerate(contest.cards) if contest.moved[side]]
     in_play = [[c for side, c in enumerate(contest.cards) if side == s and not contest.moved[side]]
-               + [p.card for p in state.reactions if state.side_of(p.seat) == s] for s in (0, 1)]
+               + [p.card for p in (*state.reactions, *state.carried) if state.side_of(p.seat) == s] for s in (0, 1)]
     piles = [list(p) for p in state.score_piles]
     first_blood = state.first_blood_side
     if contest.how == "nullified":
@@ -750,19 +924,54 @@ def _resolve(state: State) -> State:
         tie_pool = []
         if first_blood is None:
             first_blood = contest.winner
-    return state.model_copy(update=dict(
-        phase="resolved", score_piles=piles, tie_pool=tie_pool, first_blood_side=first_blood,
-        next_modifiers=list(state.next_modifiers) + list(contest.next_round),
-    ))
+    return _at(state, "resolved", score_piles=piles, tie_pool=tie_pool, first_blood_side=first_blood,
+               next_modifiers=(*state.next_modifiers, *contest.next_round))
 
 
-# --- Checks shared by the events -------------------------------------------------------
+def _end_game(state: State, out: list[bool]) -> State:
+    """End the game after the last round (2019 Ending the Game; Leftover Cards; Bonus Points;
+    Tie on Last Round). The last contest's winner takes the Finisher; if it tied (or, 2017,
+    was nullified) nobody does and the tie pool is not counted. Cards played for a next round
+    that never comes go to their own side's pile (our reading). If one side ran out first,
+    the other side's remaining cards go to the score pile of the side that ran out. Then
+    the match score is updated and the match ends or the next game is set up.
+    """
+    contest = state.contest
+    piles = [list(p) for p in state.score_piles]
+    for played in state.next_cards:
+        piles[state.side_of(played.seat)].append(played.card)
+    leftover_to = None
+    leftover: list[str] = []
+    if out[0] != out[1]:
+        leftover_to = 0 if out[0] else 1
+        leftover = [c for s in state.seats_of(1 - leftover_to) for c in state.hands[s]]
+        piles[leftover_to] += leftover
+    ended = state.evolve(score_piles=piles, finisher_side=contest.winner, tie_pool=(), uncounted=state.tie_pool,
+                         hands=((),) * len(state.hands), readied=(), face_up=(False, False), reactions=(),
+                         maneuvers=(), carried=(), next_cards=(), modifiers=(), next_modifiers=())
+    scores = (ended.score(0), ended.score(1))
+    winner = None if scores[0].total == scores[1].total else (0 if scores[0].total > scores[1].total else 1)
+    games_won = list(state.games_won)
+    if winner is not None:
+        games_won[winner] += 1
+    result = GameResult(game=state.game, decks=state.game_decks, scores=scores, winner=winner,
+                        leftover=len(leftover), leftover_to=leftover_to if leftover else None)
+    ended = ended.evolve(results=(*state.results, result), games_won=games_won)
+    remaining = state.options.match_length - state.game
+    if remaining == 0 or abs(games_won[0] - games_won[1]) > remaining:
+        return ended.evolve(phase="over")
+    ended = ended.evolve(game=state.game + 1)
+    if state.options.draft:
+        return _start_game(ended, _draft_decks(ended, ended.game))
+    return _at(ended, "pick", game_decks=(None,) * len(state.players))
 
 
-def _check_seat(state: State, seat: int) -> None:
-    if not 0 <= seat < len(state.players):
-        raise RuleError(_rule(state.options.edition, "players", "seats are numbered from 0"),
-                        f"there is no seat {seat} at this table of {len(state.players)}")
+def _draft_decks(state: State, game: int) -> list[str]:
+    """Each seat's deck for a draft game: decks are played in the order picked."""
+    return [state.drafted(seat)[game - 1] for seat in range(len(state.players))]
+
+
+# --- Shared checks and words ---------------------------------------------------------------
 
 
 def _check_in_hand(state: State, seat: int, card_id: str, topic: str) -> CardInfo:
@@ -780,330 +989,12 @@ def _check_in_hand(state: State, seat: int, card_id: str, topic: str) -> CardInf
     return card
 
 
-def _without(hand: list[str], card_id: str) -> list[str]:
-    return [c for c in hand if c != card_id]
+def _without(hand: tuple[str, ...], card_id: str) -> tuple[str, ...]:
+    return tuple(c for c in hand if c != card_id)
 
 
-def _replace(items: list, index: int, value: object) -> list:
-    return [value if i == index else item for i, item in enumerate(items)]
-
-
-# --- Events -------------------------------------------------------------------------------
-
-
-def _pick_deck(state: State, event: PickDeck) -> State:
-    """Each player takes their own deck; the game starts once all have (2019 Setup)."""
-    edition = state.options.edition
-    _check_seat(state, event.seat)
-    name = state.players[event.seat]
-    if state.phase == "draft":
-        return _draft(state, event, "pick")
-    if state.phase != "pick":
-        raise RuleError(_rule(edition, "setup", "each player takes a deck before the game starts"),
-                        f"game {state.game} is under way; decks are picked before a game")
-    if state.game_decks[event.seat] is not None:
-        raise RuleError(_rule(edition, "setup", "each player takes 1 deck as their hand"),
-                        f"{name} already took {state.decks[state.game_decks[event.seat]].title}")
-    if event.deck not in state.decks:
-        raise RuleError(_rule(edition, "setup", "the decks are the character decks of the set"),
-                        f"there is no character deck '{event.deck}' (decks: {', '.join(state.decks)})")
-    taken_by = [s for s, d in enumerate(state.game_decks) if d == event.deck]
-    if taken_by:
-        raise RuleError(_rule(edition, "setup", "each player takes their own deck; the set holds one of each"),
-                        f"{state.players[taken_by[0]]} already took {state.decks[event.deck].title}")
-    decks = _replace(state.game_decks, event.seat, event.deck)
-    if all(decks):
-        return _start_game(state, decks)
-    return state.model_copy(update=dict(game_decks=decks))
-
-
-def _draft(state: State, event: PickDeck | BanDeck, action: str) -> State:
-    """A draft ban or pick (2019 Appendix I: Draft Mode; 2017 Appendix II)."""
-    edition = state.options.edition
-    _check_seat(state, event.seat)
-    turn = state.draft_turn()
-    if turn is None:
-        raise RuleError(_rule(edition, "draft", "decks are banned and drafted before the first game"),
-                        "the draft is over" if state.options.draft else "this table does not use draft mode")
-    step, seat = turn
-    if step != action:
-        raise RuleError(_rule(edition, "draft", "with more than 6 decks each player bans one deck before "
-                              "selection starts; with 6 there are no bans"),
-                        f"it is time to {step} a deck, not to {action} one")
-    if event.seat != seat:
-        what = ("ban" if step == "ban" else f"pick {len(state.picks) + 1}")
-        raise RuleError(_rule(edition, "draft", "bans start with Player 1; picks go in the order 1-2-2-1-1-2"),
-                        f"the next {what} is {state.players[seat]}'s, not {state.players[event.seat]}'s")
-    if event.deck not in state.decks:
-        raise RuleError(_rule(edition, "draft", "the decks are the character decks available"),
-                        f"there is no character deck '{event.deck}' (decks: {', '.join(state.decks)})")
-    if event.deck not in state.decks_open():
-        raise RuleError(_rule(edition, "draft", "each deck is banned or picked at most once; "
-                              "each player plays 3 different decks"),
-                        f"{state.decks[event.deck].title} is already banned or picked")
-    entry = Pick(seat=event.seat, deck=event.deck)
-    if action == "ban":
-        return state.model_copy(update=dict(bans=[*state.bans, entry]))
-    picks = [*state.picks, entry]
-    state = state.model_copy(update=dict(picks=picks))
-    if len(picks) == len(DRAFT_PICK_ORDER):
-        return _start_game(state, _draft_decks(state, 1))
-    return state
-
-
-def _draft_decks(state: State, game: int) -> list[str]:
-    """Each seat's deck for a draft game: decks are played in the order picked."""
-    return [[p.deck for p in state.picks if p.seat == seat][game - 1] for seat in range(len(state.players))]
-
-
-def _ban_deck(state: State, event: BanDeck) -> State:
-    return _draft(state, event, "ban")
-
-
-def _reveal(state: State, event: Reveal) -> State:
-    """Both readied cards, from the active players' hands (2019 How to Play)."""
-    edition = state.options.edition
-    if state.phase in ("react", "resolved"):
-        raise RuleError(_rule(edition, "round", "each round both players ready one card and reveal it"),
-                        f"round {state.round}'s cards are already revealed; go on to the next round")
-    if state.phase != "ready":
-        raise RuleError(_rule(edition, "setup", "each player takes a deck before the first round"),
-                        "the decks are not picked yet")
-    hands = list(state.hands)
-    for side, card_id in enumerate(event.cards):
-        seat = state.active[side]
-        _check_in_hand(state, seat, card_id, "round")
-        hands[seat] = _without(hands[seat], card_id)
-    revealed = state.model_copy(update=dict(phase="react", hands=hands, readied=list(event.cards)))
-    return revealed.model_copy(update=dict(contest=_judge(revealed)))
-
-
-def _reaction(state: State, event: Reaction) -> State:
-    """A reaction between the reveal and the resolution (2019 Reaction Cards)."""
-    edition = state.options.edition
-    _check_seat(state, event.seat)
-    rule = _rule(edition, "reaction", "reactions are played after both readied cards are revealed "
-                 "and before the round is resolved")
-    if state.phase == "ready":
-        raise RuleError(rule, f"round {state.round}'s cards are not revealed yet")
-    if state.phase == "resolved":
-        raise RuleError(rule, f"round {state.round} is already resolved (a maneuver was played)")
-    if state.phase != "react":
-        raise RuleError(rule, "no round is under way")
-    if not state.can_react(event.seat):
-        raise RuleError(_rule(edition, "reaction", "the duelling players play the reactions "
-                              "(2017 tag team: the resting partner joins in only by tagging in)"),
-                        f"{state.players[event.seat]} is not in this round's duel")
-    card = _check_in_hand(state, event.seat, event.card, "reaction")
-    if card.kind != "reaction":
-        raise RuleError(rule, f"{card.title} is not a reaction card; only reactions are played after the reveal")
-    reacted = state.model_copy(update=dict(
-        hands=_replace(state.hands, event.seat, _without(state.hands[event.seat], event.card)),
-        reactions=[*state.reactions, Played(seat=event.seat, card=event.card)],
-    ))
-    return reacted.model_copy(update=dict(contest=_judge(reacted)))
-
-
-def _tag(state: State, event: Tag) -> State:
-    """The resting partner tags in (2017 Appendix III: Tag Team)."""
-    edition = state.options.edition
-    _check_seat(state, event.seat)
-    rule = _rule(edition, "tag", "the resting partner tags in as a reaction with a Tag card (3 each), "
-                 "once per team per round; the partner's card returns to their hand and the enemy "
-                 "scores the Tag card")
-    if state.tag_card is None:
-        raise RuleError(rule, "Tag cards are used only in the 2017 tag team")
-    if state.phase != "react":
-        raise RuleError(rule, "tagging in is a reaction: after the reveal, before the round resolves")
-    side = state.side_of(event.seat)
-    if event.seat in state.active:
-        raise RuleError(rule, f"{state.players[event.seat]} is already duelling")
-    if state.tagged[side]:
-        raise RuleError(rule, f"{state.side_name(side)} already tagged this round")
-    if state.tags_left[event.seat] == 0:
-        raise RuleError(rule, f"{state.players[event.seat]} has no Tag cards left")
-    _check_in_hand(state, event.seat, event.card, "tag")
-    partner = state.active[side]
-    returned = state.readied[side]
-    order = state.decks[state.game_decks[partner]].cards
-    hands = _replace(state.hands, event.seat, _without(state.hands[event.seat], event.card))
-    hands = _replace(hands, partner, [c for c in order if c in state.hands[partner] or c == returned])
-    tagged = state.model_copy(update=dict(
-        hands=hands, readied=_replace(state.readied, side, event.card),
-        active=_replace(state.active, side, event.seat),
-        tags_left=_replace(state.tags_left, event.seat, state.tags_left[event.seat] - 1),
-        tagged=_replace(state.tagged, side, True),
-        score_piles=_replace(state.score_piles, 1 - side, [*state.score_piles[1 - side], state.tag_card]),
-    ))
-    return tagged.model_copy(update=dict(contest=_judge(tagged)))
-
-
-def _maneuver(state: State, event: Maneuver) -> State:
-    """The winner's maneuver: resolves the round if needed; its effect waits for the next
-    round and the card joins its player's score pile (2019 Maneuvers; our reading)."""
-    edition = state.options.edition
-    _check_seat(state, event.seat)
-    rule = _rule(edition, "maneuver", "a maneuver is played by the winner after winning a round; "
-                 "it affects only the next round")
-    if state.phase not in ("react", "resolved"):
-        raise RuleError(rule, f"round {state.round} has not been revealed yet" if state.phase == "ready"
-                        else "no round is under way")
-    contest = state.contest
-    if contest.winner is None:
-        why = "nullified" if contest.how == "nullified" else "a tie"
-        raise RuleError(rule, f"round {state.round} has no winner ({why})")
-    if event.seat not in state.maneuver_seats():
-        raise RuleError(rule, f"{state.players[event.seat]} did not win round {state.round}; "
-                              f"{state.side_name(contest.winner)} did")
-    card = _check_in_hand(state, event.seat, event.card, "maneuver")
-    if card.kind != "maneuver":
-        raise RuleError(rule, f"{card.title} is not a maneuver card")
-    if state.phase == "react":
-        state = _resolve(state)
-    side = state.side_of(event.seat)
-    # Maneuvers never change the round just won, whatever round their effect names.
-    carried = [Modifier(side=_target(e.player, side), amount=e.amount, source=card.title)
-               for e in card.effects if isinstance(e, PowerModifier)]
-    return state.model_copy(update=dict(
-        hands=_replace(state.hands, event.seat, _without(state.hands[event.seat], event.card)),
-        score_piles=_replace(state.score_piles, side, [*state.score_piles[side], event.card]),
-        maneuvers=[*state.maneuvers, Played(seat=event.seat, card=event.card)],
-        next_modifiers=[*state.next_modifiers, *carried],
-    ))
-
-
-def _next_round(state: State, event: NextRound) -> State:
-    """Resolve the round if needed, swap tag-team players (2019 Appendix II: the losing team,
-    both on a tie; either edition: a player out of cards hands over), then start the next
-    round or end the game when a side is out of cards (2019 Ending the Game)."""
-    edition = state.options.edition
-    if state.phase not in ("react", "resolved"):
-        raise RuleError(_rule(edition, "round", "a round ends after both cards are revealed and resolved"),
-                        f"round {state.round}'s cards are not revealed yet" if state.phase == "ready"
-                        else "no round is under way")
-    if state.phase == "react":
-        state = _resolve(state)
-    contest = state.contest
-    active = list(state.active)
-    if state.options.tag_team:
-        if edition == "2019" and contest.how != "nullified":
-            for side in (s for s in (0, 1) if s != contest.winner):
-                partner = active[side] + 2 if active[side] < 2 else active[side] - 2
-                if state.hands[partner]:
-                    active[side] = partner
-        for side in (0, 1):  # a player out of cards hands over to their partner
-            if not state.hands[active[side]]:
-                active[side] = next((s for s in state.seats_of(side) if state.hands[s]), active[side])
-    state = state.model_copy(update=dict(active=active, round_log=[*state.round_log, contest]))
-    out = [not any(state.hands[s] for s in state.seats_of(side)) for side in (0, 1)]
-    if any(out):
-        return _end_game(state, out)
-    return state.model_copy(update=dict(
-        phase="ready", round=state.round + 1, readied=[], reactions=[], maneuvers=[], contest=None,
-        modifiers=list(state.next_modifiers), next_modifiers=[], tagged=[False, False],
-    ))
-
-
-def _end_game(state: State, out: list[bool]) -> State:
-    """End the game after the last round (2019 Ending the Game; Leftover Cards; Bonus Points;
-    Tie on Last Round). The last contest's winner takes the Finisher; if it tied (or, 2017,
-    was nullified) nobody does and the tie pool is not counted. If one side ran out first,
-    the other side's remaining cards go to the score pile of the side that ran out. Then
-    the match score is updated and the match ends or the next game is set up.
-    """
-    contest = state.contest
-    finisher = contest.winner
-    piles = [list(p) for p in state.score_piles]
-    leftover_to = None
-    leftover: list[str] = []
-    if out[0] != out[1]:
-        leftover_to = 0 if out[0] else 1
-        leftover = [c for s in state.seats_of(1 - leftover_to) for c in state.hands[s]]
-        piles[leftover_to] += leftover
-    ended = state.model_copy(update=dict(
-        score_piles=piles, finisher_side=finisher, tie_pool=[], uncounted=list(state.tie_pool),
-        hands=[[] for _ in state.hands], readied=[], reactions=[], maneuvers=[], modifiers=[], next_modifiers=[],
-    ))
-    scores = [ended.score(0), ended.score(1)]
-    winner = None if scores[0].total == scores[1].total else (0 if scores[0].total > scores[1].total else 1)
-    games_won = list(state.games_won)
-    if winner is not None:
-        games_won[winner] += 1
-    result = GameResult(game=state.game, decks=list(state.game_decks), scores=scores, winner=winner,
-                        leftover=len(leftover), leftover_to=leftover_to if leftover else None)
-    ended = ended.model_copy(update=dict(results=[*state.results, result], games_won=games_won))
-    remaining = state.options.match_length - state.game
-    if remaining == 0 or abs(games_won[0] - games_won[1]) > remaining:
-        return ended.model_copy(update=dict(phase="over"))
-    ended = ended.model_copy(update=dict(game=state.game + 1))
-    if state.options.draft:
-        return _start_game(ended, _draft_decks(ended, ended.game))
-    return ended.model_copy(update=dict(phase="pick", game_decks=[None] * len(state.players)))
-
-
-_HANDLERS = {
-    "pick_deck": _pick_deck, "ban_deck": _ban_deck, "reveal": _reveal, "reaction": _reaction,
-    "tag": _tag, "maneuver": _maneuver, "next_round": _next_round,
-}
-
-
-def apply(state: State, event: object) -> State:
-    """Apply one event (a model of :data:`Event` or its JSON dict) and return the new state.
-
-    Never mutates ``state``. Raises :class:`RuleError` when the rules forbid the event
-    (naming the edition's rulebook section), including any event once the match is over.
-    """
-    if isinstance(event, dict):
-        event = EVENT_ADAPTER.validate_python(event)
-    if state.phase == "over":
-        raise RuleError(_rule(state.options.edition, "end", "when all cards are played the game is over"),
-                        "the match is over")
-    return _HANDLERS[event.type](state, event)
-
-
-# --- Outcome and history ------------------------------------------------------------------
-
-
-def _seat_scores(state: State, per_side: list[float]) -> list[float]:
-    return [float(per_side[state.side_of(seat)]) for seat in range(len(state.players))]
-
-
-def outcome(state: State) -> Outcome:
-    """Where the table stands.
-
-    One game: ``scores`` are each seat's points (its side's score pile, boast bonus and
-    tokens); a match of 3 or 5: each seat's games won. ``winners`` are the seats of the
-    side with more (none for a draw); a tag team's two players share their team's score.
-    """
-    finished = state.phase == "over"
-    if state.options.match_length == 1:
-        if state.results:
-            totals = [s.total for s in state.results[-1].scores]
-        else:
-            totals = [state.score(0).total, state.score(1).total]
-        label = "Points"
-    else:
-        totals = list(state.games_won)
-        label = "Games won"
-    scores = _seat_scores(state, totals)
-    winners: list[int] = []
-    summary = ""
-    if finished:
-        if totals[0] != totals[1]:
-            side = 0 if totals[0] > totals[1] else 1
-            winners = state.seats_of(side)
-            summary = state.side_wins(side)
-        else:
-            summary = "Draw"
-        if state.options.match_length == 1:
-            summary += f": {totals[0]} to {totals[1]} points"
-        else:
-            summary += f" the match {max(totals)}–{min(totals)} in games"
-    elif state.phase in ("draft", "pick"):
-        summary = f"Game {state.game}: choosing decks"
-    else:
-        summary = f"Game {state.game}, round {state.round}"
-    return Outcome(finished=finished, winners=winners, scores=scores, score_label=label, summary=summary)
+def _replace(items: tuple, index: int, value: object) -> tuple:
+    return tuple(value if i == index else item for i, item in enumerate(items))
 
 
 def _contest_line(state: State, contest: Contest) -> str:
@@ -1113,9 +1004,7 @@ def _contest_line(state: State, contest: Contest) -> str:
         return f"nullified ({powers}): each card to its own score pile"
     if contest.winner is None:
         return f"{'forced tie' if contest.how == 'forced' else 'tie'} ({powers}): cards to the tie pool"
-    how = {"overpower": "Overpower", "undercut": "Undercut", "forced": "a forced result",
-           "wins_against_ties": "winning against a tie"}[contest.how]
-    return f"{state.side_wins(contest.winner)} by {how} ({powers})"
+    return f"{state.side_wins(contest.winner)} by {HOW_WORDS[contest.how]} ({powers})"
 
 
 def _with_notes(line: str, contest: Contest) -> str:
@@ -1130,67 +1019,475 @@ def _first_blood_note(state: State) -> str:
     return f"; {state.side_name(winner)} takes {state.first_blood.title}"
 
 
-def describe(state: State, event: object) -> str:
-    """One history line for ``event`` applied to ``state`` (the state before it), e.g.
-    "Round 2: Ann revealed Knight 5, Bob revealed Fencer 4 – Bob wins by Undercut (4 vs 5)"."""
-    if isinstance(event, dict):
-        event = EVENT_ADAPTER.validate_python(event)
-    after = apply(state, event)
-    name = state.players[event.seat] if hasattr(event, "seat") else ""
-    if isinstance(event, BanDeck):
-        return f"{name} banned {state.decks[event.deck].title}"
-    if isinstance(event, PickDeck):
-        verb = f"drafted (pick {len(state.picks) + 1})" if state.phase == "draft" else "took"
-        line = f"{name} {verb} {state.decks[event.deck].title}"
-        if after.phase == "ready":
+def _card_choices(state: State, cards: Sequence[str], owner: bool = False) -> list[Choice]:
+    """The cards as form choices, the printed effect (or, with ``owner``, the holder) as the note."""
+    holder = {c: state.players[s] for s, hand in enumerate(state.hands) for c in hand}
+    return [Choice(c, state.card_label(c), holder.get(c, "") if owner else state.cards[c].text) for c in cards]
+
+
+def _deck_choices(state: State) -> list[Choice]:
+    """The decks still open, by name."""
+    return [Choice(d, state.decks[d].title) for d in state.decks_open()]
+
+
+# --- Events -------------------------------------------------------------------------------
+
+
+class CartisoraEvent(Event):
+    """Base of the Duels of Cartisora events."""
+
+
+class PlayCard(CartisoraEvent):
+    """Base of the events that play a card of one kind from a player's hand."""
+
+    card_kind: typing.ClassVar[str]
+    """The kind of card played (:data:`REACTION`, :data:`MANEUVER`)."""
+
+
+def _draft(state: State, seat: int, deck: str, action: str) -> State:
+    """A draft ban or pick (2019 Appendix I: Draft Mode; 2017 Appendix II)."""
+    edition = state.options.edition
+    turn = state.draft_turn()
+    if turn is None:
+        raise RuleError(_rule(edition, "draft", "decks are banned and drafted before the first game"),
+                        "the draft is over" if state.options.draft else "this table does not use draft mode")
+    step, turn_seat = turn
+    if step != action:
+        raise RuleError(_rule(edition, "draft", "with more than 6 decks each player bans one deck before "
+                              "selection starts; with 6 there are no bans"),
+                        f"it is time to {step} a deck, not to {action} one")
+    if seat != turn_seat:
+        what = ("ban" if step == "ban" else f"pick {len(state.picks) + 1}")
+        raise RuleError(_rule(edition, "draft", "bans start with Player 1; picks go in the order 1-2-2-1-1-2"),
+                        f"the next {what} is {state.players[turn_seat]}'s, not {state.players[seat]}'s")
+    if deck not in state.decks:
+        raise RuleError(_rule(edition, "draft", "the decks are the character decks available"),
+                        f"there is no character deck '{deck}' (decks: {', '.join(state.decks)})")
+    if deck not in state.decks_open():
+        raise RuleError(_rule(edition, "draft", "each deck is banned or picked at most once; "
+                              "each player plays 3 different decks"),
+                        f"{state.decks[deck].title} is already banned or picked")
+    entry = Pick(seat=seat, deck=deck)
+    if action == "ban":
+        return state.evolve(bans=(*state.bans, entry))
+    state = state.evolve(picks=(*state.picks, entry))
+    if len(state.picks) == len(DRAFT_PICK_ORDER):
+        return _start_game(state, _draft_decks(state, 1))
+    return state
+
+
+@ENGINE.event
+class PickDeck(CartisoraEvent):
+    """A player takes a character deck for the next game (2019 Setup), or makes a draft
+    pick in draft mode (2019 Appendix I: Draft Mode). The game starts once every player has
+    a deck; draft games start once the 6 picks are made."""
+
+    label = "Pick a deck"
+    seat: Seat
+    deck: str = Field(title="Character deck")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if state.step == "draft":
+            what, turn = state.draft_turn()
+            if what != "pick":
+                return []
+            return [cls.offer(state, seat=turn, deck=_deck_choices(state),
+                              label=f"{state.players[turn]} drafts (pick {len(state.picks) + 1} of {state.draft_picks})")]
+        if state.step != "pick":
+            return []
+        return [cls.offer(state, seat=s, deck=_deck_choices(state), label=f"{state.players[s]} takes a deck")
+                for s, deck in enumerate(state.game_decks) if deck is None]
+
+    def apply(self, state: State) -> State:
+        edition = state.options.edition
+        name = state.players[self.seat]
+        if state.step == "draft":
+            return _draft(state, self.seat, self.deck, "pick")
+        if state.step != "pick":
+            raise RuleError(_rule(edition, "setup", "each player takes a deck before the game starts"),
+                            f"game {state.game} is under way; decks are picked before a game")
+        if state.game_decks[self.seat] is not None:
+            raise RuleError(_rule(edition, "setup", "each player takes 1 deck as their hand"),
+                            f"{name} already took {state.decks[state.game_decks[self.seat]].title}")
+        if self.deck not in state.decks:
+            raise RuleError(_rule(edition, "setup", "the decks are the character decks of the set"),
+                            f"there is no character deck '{self.deck}' (decks: {', '.join(state.decks)})")
+        taken_by = [s for s, d in enumerate(state.game_decks) if d == self.deck]
+        if taken_by:
+            raise RuleError(_rule(edition, "setup", "each player takes their own deck; the set holds one of each"),
+                            f"{state.players[taken_by[0]]} already took {state.decks[self.deck].title}")
+        decks = _replace(state.game_decks, self.seat, self.deck)
+        if all(decks):
+            return _start_game(state, decks)
+        return state.evolve(game_decks=decks)
+
+    def describe(self, before: State, after: State) -> str:
+        verb = f"drafted (pick {len(before.picks) + 1})" if before.step == "draft" else "took"
+        line = f"{before.players[self.seat]} {verb} {before.decks[self.deck].title}"
+        if after.step == "ready":
             line += f"; game {after.game} begins"
         return line
-    if isinstance(event, Reveal):
-        shown = ", ".join(f"{state.players[state.active[side]]} revealed {state.cards[c].title}"
-                          for side, c in enumerate(event.cards))
-        return _with_notes(f"Round {state.round}: {shown} – {_contest_line(after, after.contest)}", after.contest)
-    if isinstance(event, Reaction):
-        return _with_notes(f"{name} played {state.cards[event.card].title} (reaction): now "
-                           f"{_contest_line(after, after.contest)}", after.contest)
-    if isinstance(event, Tag):
-        side = state.side_of(event.seat)
-        return (f"{name} tagged in for {state.players[state.active[side]]} with {state.cards[event.card].title}; "
-                f"{state.side_name(1 - side)} scores the Tag card – now {_contest_line(after, after.contest)}")
-    if isinstance(event, Maneuver):
-        card = state.cards[event.card]
-        line = f"{name} played {card.title} (maneuver) for next round: {card.text}"
-        if state.phase == "react":
-            line += f" Round {state.round} resolved: {_contest_line(state, state.contest)}{_first_blood_note(state)}"
+
+
+@ENGINE.event
+class BanDeck(CartisoraEvent):
+    """Draft mode with more than 6 decks: a player bans a deck, Player 1 first (2019 Appendix I)."""
+
+    label = "Ban a deck"
+    seat: Seat
+    deck: str = Field(title="Character deck")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        turn = state.draft_turn()
+        if turn is None or turn[0] != "ban":
+            return []
+        return [cls.offer(state, seat=turn[1], deck=_deck_choices(state), label=f"{state.players[turn[1]]} bans a deck")]
+
+    def apply(self, state: State) -> State:
+        return _draft(state, self.seat, self.deck, "ban")
+
+    def describe(self, before: State, after: State) -> str:
+        return f"{before.players[self.seat]} banned {before.decks[self.deck].title}"
+
+
+@ENGINE.event
+class Reveal(CartisoraEvent):
+    """Both readied cards, revealed together (2019 How to Play): ``cards[side]`` is the card
+    of that side's active player (seat order in a 2-player game), from their hand.
+
+    ``face_up`` (2017 only; Appendix I: Special Circumstances, Ready Face Up): the sides whose
+    card an effect made its player ready face up; such a card cannot be exchanged willingly
+    (the 2017 tag-in refuses it).
+    """
+
+    label = "Reveal the readied cards"
+    cards: Annotated[tuple[str, ...], Field(min_length=2, max_length=2, title="Readied cards",
+                                            description="each side's readied card, in seat order")]
+    face_up: Annotated[tuple[Side, ...], Field(max_length=2, title="Readied face up (2017)",
+                                               description="cards an effect made their players ready face up: "
+                                                           "they cannot be exchanged willingly")] = ()
+
+    @field_validator("face_up")
+    @classmethod
+    def _each_side_once(cls, sides: tuple[int, ...]) -> tuple[int, ...]:
+        if len(set(sides)) != len(sides):
+            raise ValueError("name each side at most once")
+        return tuple(sorted(sides))
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if state.step != "ready":
+            return []
+        seats = state.active
+        cards = FormField(name="cards", label="Readied cards", kind="multi", count=len(seats),
+                          item_labels=tuple(f"{state.players[s]} revealed" for s in seats),
+                          item_choices=tuple(tuple(_card_choices(state, state.hands[s])) for s in seats))
+        if state.options.edition != "2017":  # Ready Face Up is a 2017 rule: nothing to ask in 2019
+            return [cls.offer(state, label=f"Reveal round {state.round}", cards=cards, face_up=())]
+        info = cls.model_fields["face_up"]
+        face_up = FormField(name="face_up", label=info.title, kind="multi", required=False, default=(),
+                            help=info.description,
+                            choices=tuple(Choice(side, f"{state.players[s]}'s card") for side, s in enumerate(seats)))
+        return [cls.offer(state, label=f"Reveal round {state.round}", cards=cards, face_up=face_up)]
+
+    def apply(self, state: State) -> State:
+        edition = state.options.edition
+        if state.step in ("react", "resolved"):
+            raise RuleError(_rule(edition, "round", "each round both players ready one card and reveal it"),
+                            f"round {state.round}'s cards are already revealed; go on to the next round")
+        if state.step != "ready":
+            raise RuleError(_rule(edition, "setup", "each player takes a deck before the first round"),
+                            "the decks are not picked yet")
+        if self.face_up and edition != "2017":
+            raise RuleError(_rule(edition, "face_up", "both players ready a card face down (Ready Face Up is "
+                                  "a 2017 rule: 2017 rulebook, Appendix I: Special Circumstances)"),
+                            "no card is readied face up in the 2019 rules")
+        hands = list(state.hands)
+        for side, card_id in enumerate(self.cards):
+            seat = state.active[side]
+            _check_in_hand(state, seat, card_id, "round")
+            hands[seat] = _without(hands[seat], card_id)
+        revealed = _at(state, "react", hands=hands, readied=self.cards,
+                       face_up=tuple(side in self.face_up for side in (0, 1)))
+        return revealed.evolve(contest=_judge(revealed))
+
+    def describe(self, before: State, after: State) -> str:
+        shown = ", ".join(f"{before.players[before.active[side]]} revealed {before.cards[c].title}"
+                          f"{' (readied face up)' if side in self.face_up else ''}"
+                          for side, c in enumerate(self.cards))
+        return _with_notes(f"Round {before.round}: {shown} – {_contest_line(after, after.contest)}", after.contest)
+
+
+@ENGINE.event
+class Reaction(PlayCard):
+    """A reaction card played after the reveal, before the round resolves (2019 Reaction
+    Cards); its effect joins the round's contest. In the 2019 tag team any player may play
+    one at any moment of a round (Appendix II): before the reveal it acts on that round,
+    after the round resolved on the next (see the module docstring)."""
+
+    label = "Play a reaction"
+    card_kind = REACTION
+    seat: Seat
+    card: str = Field(title="Reaction card")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        moves = []
+        for s, name in enumerate(state.players):
+            cards = state.hand_of_kind(s, REACTION) if state.may_react(s) else ()
+            if not cards:
+                continue
+            if state.step == "ready":
+                label = f"{name}: reaction for round {state.round} (before the reveal)"
+            elif state.step == "resolved":
+                label = f"{name}: reaction for round {state.round + 1}"
+            else:
+                label = f"{name}: play a reaction"
+            moves.append(cls.offer(state, seat=s, label=label, card=_card_choices(state, cards)))
+        return moves
+
+    def apply(self, state: State) -> State:
+        edition = state.options.edition
+        if state.plays_any_time:
+            rule = _rule(edition, "tag_team", "play reactions or maneuvers any time")
+            if state.phase != "play":
+                raise RuleError(rule, "no round is under way")
+        else:
+            rule = _rule(edition, "reactions", "reactions are played after both readied cards are revealed "
+                         "and before the round is resolved")
+            if state.step == "ready":
+                raise RuleError(rule, f"round {state.round}'s cards are not revealed yet")
+            if state.step == "resolved":
+                raise RuleError(rule, f"round {state.round} is already resolved (a maneuver was played)")
+            if state.step != "react":
+                raise RuleError(rule, "no round is under way")
+            if not state.may_react(self.seat):
+                raise RuleError(_rule(edition, "reactions", "the duelling players play the reactions "
+                                      "(2017 tag team: the resting partner joins in only by tagging in)"),
+                                f"{state.players[self.seat]} is not in this round's duel")
+        card = _check_in_hand(state, self.seat, self.card, "reactions")
+        if card.kind != REACTION:
+            raise RuleError(rule, f"{card.title} is not a reaction card; only reactions are played after the reveal")
+        played = Played(seat=self.seat, card=self.card)
+        hands = _replace(state.hands, self.seat, _without(state.hands[self.seat], self.card))
+        if state.step == "resolved":  # 2019 tag team: it acts on the next round
+            return state.evolve(hands=hands, next_cards=(*state.next_cards, played))
+        reacted = state.evolve(hands=hands, reactions=(*state.reactions, played))
+        return reacted.evolve(contest=_judge(reacted)) if state.step == "react" else reacted
+
+    def describe(self, before: State, after: State) -> str:
+        played = f"{before.players[self.seat]} played {before.cards[self.card].title} (reaction)"
+        if before.step == "ready":
+            return f"{played} before the reveal: it acts on round {before.round}'s contest"
+        if before.step == "resolved":
+            return f"{played} after round {before.round} resolved: it acts on round {before.round + 1}'s contest"
+        return _with_notes(f"{played}: now {_contest_line(after, after.contest)}", after.contest)
+
+
+@ENGINE.event
+class Tag(CartisoraEvent):
+    """2017 tag team: the resting partner tags in with ``card`` from their hand, as a reaction
+    (2017 Appendix III: Tag Team): the partner's readied card returns to their hand, ``card``
+    replaces it, the enemy team scores the Tag card; once per team per round, 3 Tag cards
+    each. Refused for a card readied face up (2017 Appendix I: Ready Face Up)."""
+
+    label = "Tag in"
+    seat: Seat
+    card: str = Field(title="Card to play in its place")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        return [cls.offer(state, seat=s, card=_card_choices(state, state.hands[s]),
+                          label=f"{state.players[s]} tags in for {state.players[state.active[state.side_of(s)]]}")
+                for s in range(len(state.players)) if state.can_tag(s) and state.hands[s]]
+
+    def apply(self, state: State) -> State:
+        edition = state.options.edition
+        rule = _rule(edition, "tag_team", "the resting partner tags in as a reaction with a Tag card (3 each), "
+                     "once per team per round; the partner's card returns to their hand and the enemy "
+                     "scores the Tag card")
+        if state.tag_card is None:
+            raise RuleError(rule, "Tag cards are used only in the 2017 tag team")
+        if state.step != "react":
+            raise RuleError(rule, "tagging in is a reaction: after the reveal, before the round resolves")
+        side = state.side_of(self.seat)
+        if self.seat in state.active:
+            raise RuleError(rule, f"{state.players[self.seat]} is already duelling")
+        if state.tagged[side]:
+            raise RuleError(rule, f"{state.side_name(side)} already tagged this round")
+        if state.tags_left[self.seat] == 0:
+            raise RuleError(rule, f"{state.players[self.seat]} has no Tag cards left")
+        partner = state.active[side]
+        returned = state.readied[side]
+        if state.face_up[side]:
+            raise RuleError(_rule(edition, "face_up", "if a card must be readied face up it cannot be exchanged "
+                                  "willingly for another card"),
+                            f"{state.players[partner]}'s {state.cards[returned].title} was readied face up: "
+                            f"tagging in cannot exchange it")
+        _check_in_hand(state, self.seat, self.card, "tag_team")
+        order = state.decks[state.game_decks[partner]].cards
+        hands = _replace(state.hands, self.seat, _without(state.hands[self.seat], self.card))
+        hands = _replace(hands, partner, tuple(c for c in order if c in state.hands[partner] or c == returned))
+        piles = _replace(state.score_piles, 1 - side, (*state.score_piles[1 - side], state.tag_card))
+        tagged = state.evolve(hands=hands, readied=_replace(state.readied, side, self.card),
+                              active=_replace(state.active, side, self.seat),
+                              tags_left=_replace(state.tags_left, self.seat, state.tags_left[self.seat] - 1),
+                              tagged=_replace(state.tagged, side, True), score_piles=piles)
+        return tagged.evolve(contest=_judge(tagged))
+
+    def describe(self, before: State, after: State) -> str:
+        side = before.side_of(self.seat)
+        return (f"{before.players[self.seat]} tagged in for {before.players[before.active[side]]} with "
+                f"{before.cards[self.card].title}; {before.side_name(1 - side)} scores the Tag card – now "
+                f"{_contest_line(after, after.contest)}")
+
+
+@ENGINE.event
+class Maneuver(PlayCard):
+    """The round's winner plays a maneuver as a follow-up; it affects only the next round
+    (2019 Maneuvers). Played before the round resolved, it resolves it as it stands; the card
+    joins its player's score pile (our reading). In the 2019 tag team any player may play one
+    at any moment of a round (Appendix II): it acts on the next round and its card is in play
+    of that round (see the module docstring)."""
+
+    label = "Play a maneuver"
+    card_kind = MANEUVER
+    seat: Seat
+    card: str = Field(title="Maneuver card")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        moves = []
+        for s, name in enumerate(state.players):
+            cards = state.hand_of_kind(s, MANEUVER) if state.may_maneuver(s) else ()
+            if not cards:
+                continue
+            if s in state.follow_up_seats():
+                label = f"{name} won: play a maneuver for next round"
+                note = "no reactions after it" if state.step == "react" else ""
+            else:
+                label, note = f"{name}: maneuver for round {state.round + 1}", ""
+            moves.append(cls.offer(state, seat=s, label=label, note=note, card=_card_choices(state, cards)))
+        return moves
+
+    def apply(self, state: State) -> State:
+        edition = state.options.edition
+        follow_up = self.seat in state.follow_up_seats()
+        rule = _rule(edition, "maneuvers", "a maneuver is played by the winner after winning a round; "
+                     "it affects only the next round")
+        if state.plays_any_time and not follow_up:
+            rule = _rule(edition, "tag_team", "play reactions or maneuvers any time")
+            if state.phase != "play":
+                raise RuleError(rule, "no round is under way")
+        elif not follow_up:
+            if state.step not in ("react", "resolved"):
+                raise RuleError(rule, f"round {state.round} has not been revealed yet" if state.step == "ready"
+                                else "no round is under way")
+            contest = state.contest
+            if contest.winner is None:
+                why = "nullified" if contest.how == "nullified" else "a tie"
+                raise RuleError(rule, f"round {state.round} has no winner ({why})")
+            raise RuleError(rule, f"{state.players[self.seat]} did not win round {state.round}; "
+                                  f"{state.side_name(contest.winner)} did")
+        card = _check_in_hand(state, self.seat, self.card, "maneuvers")
+        if card.kind != MANEUVER:
+            raise RuleError(rule, f"{card.title} is not a maneuver card")
+        side = state.side_of(self.seat)
+        # Maneuvers never change the round they are played in, whatever round their effect names.
+        carried = tuple(Modifier(side=_target(e.player, side), amount=e.amount, source=card.title)
+                        for e in card.effects if isinstance(e, PowerModifier))
+        played = Played(seat=self.seat, card=self.card)
+        hands = _replace(state.hands, self.seat, _without(state.hands[self.seat], self.card))
+        if not follow_up:  # 2019 tag team, any time: a card in play of the next round
+            return state.evolve(hands=hands, maneuvers=(*state.maneuvers, played),
+                                next_cards=(*state.next_cards, played),
+                                next_modifiers=(*state.next_modifiers, *carried))
+        if state.step == "react":
+            state = _resolve(state)
+        return state.evolve(hands=hands, score_piles=_replace(state.score_piles, side, (*state.score_piles[side],
+                                                                                         self.card)),
+                            maneuvers=(*state.maneuvers, played), next_modifiers=(*state.next_modifiers, *carried))
+
+    def describe(self, before: State, after: State) -> str:
+        card = before.cards[self.card]
+        line = f"{before.players[self.seat]} played {card.title} (maneuver) for next round: {card.text}"
+        if self.seat not in before.follow_up_seats():
+            return f"{line} Its card goes with round {before.round + 1}'s cards."
+        if before.step == "react":
+            line += (f" Round {before.round} resolved: {_contest_line(before, before.contest)}"
+                     f"{_first_blood_note(before)}")
         return line
-    # next_round
-    if state.phase == "react":
-        line = f"Round {state.round} resolved: {_contest_line(state, state.contest)}{_first_blood_note(state)}"
-    else:  # an earlier maneuver resolved it
-        line = f"Round {state.round} over"
-    if after.results and len(after.results) > len(state.results):
-        result = after.results[-1]
-        if result.leftover:
-            cards = "card goes" if result.leftover == 1 else "cards go"
-            line += f"; {result.leftover} leftover {cards} to {state.side_name(result.leftover_to)}"
-        scores = " – ".join(f"{state.side_name(s)} {result.scores[s].total}" for s in (0, 1))
-        line += f". Game {result.game} over: {scores}"
-        if after.phase == "over":
-            line += f". {outcome(after).summary}"
-    elif after.phase == "ready":
-        line += f"; round {after.round} begins"
-    return line
 
 
-ENGINE = Engine(
-    game_id="cartisora",
-    title="Duels of Cartisora",
-    min_players=2,
-    max_players=4,
-    options_model=Options,
-    state_model=State,
-    event_adapter=EVENT_ADAPTER,
-    new_state_fn=new_state,
-    apply_fn=apply,
-    outcome_fn=outcome,
-    describe_fn=describe,
-)
+@ENGINE.event
+class NextRound(CartisoraEvent):
+    """No more reactions or maneuvers: the round resolves and the next begins, or the game
+    ends when a player (a team) is out of cards (2019 Round Result; Ending the Game).
+
+    Tag team: the 2019 losing team swaps active players, both teams on a tie (Appendix II);
+    in either edition a player out of cards hands over to their partner (2017 Appendix III).
+    """
+
+    label = "Next round"
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if state.step not in ("react", "resolved"):
+            return []
+        if state.step == "react":
+            end = " and end the game" if state.last_round() else " and go on"
+            return [cls.offer(state, label=f"Resolve round {state.round}{end}")]
+        return [cls.offer(state, label="End the game" if state.last_round() else "Next round")]
+
+    def apply(self, state: State) -> State:
+        edition = state.options.edition
+        if state.step not in ("react", "resolved"):
+            raise RuleError(_rule(edition, "round", "a round ends after both cards are revealed and resolved"),
+                            f"round {state.round}'s cards are not revealed yet" if state.step == "ready"
+                            else "no round is under way")
+        if state.step == "react":
+            state = _resolve(state)
+        contest = state.contest
+        active = list(state.active)
+        if state.options.tag_team:
+            if edition == "2019" and contest.how != "nullified":
+                for side in (s for s in (0, 1) if s != contest.winner):
+                    partner = active[side] + 2 if active[side] < 2 else active[side] - 2
+                    if state.hands[partner]:
+                        active[side] = partner
+            for side in (0, 1):  # a player out of cards hands over to their partner
+                if not state.hands[active[side]]:
+                    active[side] = next((s for s in state.seats_of(side) if state.hands[s]), active[side])
+        state = state.evolve(active=active, round_log=(*state.round_log, contest))
+        out = [not any(state.hands[s] for s in state.seats_of(side)) for side in (0, 1)]
+        if any(out):
+            return _end_game(state, out)
+        return _at(state, "ready", round=state.round + 1, readied=(), face_up=(False, False),
+                   reactions=tuple(p for p in state.next_cards if state.cards[p.card].kind == REACTION),
+                   carried=tuple(p for p in state.next_cards if state.cards[p.card].kind != REACTION),
+                   maneuvers=(), next_cards=(), contest=None, modifiers=state.next_modifiers, next_modifiers=(),
+                   tagged=(False, False))
+
+    def describe(self, before: State, after: State) -> str:
+        if before.step == "react":
+            line = (f"Round {before.round} resolved: {_contest_line(before, before.contest)}"
+                    f"{_first_blood_note(before)}")
+        else:  # an earlier maneuver resolved it
+            line = f"Round {before.round} over"
+        if len(after.results) > len(before.results):
+            result = after.results[-1]
+            if before.next_cards:
+                titles = ", ".join(before.cards[p.card].title for p in before.next_cards)
+                line += f"; no next round for {titles}: to their players' own score piles"
+            if result.leftover:
+                cards = "card goes" if result.leftover == 1 else "cards go"
+                line += f"; {result.leftover} leftover {cards} to {before.side_name(result.leftover_to)}"
+            scores = " – ".join(f"{before.side_name(s)} {result.scores[s].total}" for s in (0, 1))
+            line += f". Game {result.game} over: {scores}"
+            if after.finished:
+                line += f". {after.summary()}"
+        elif after.step == "ready":
+            line += f"; round {after.round} begins"
+        return line
