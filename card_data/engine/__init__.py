@@ -1,12 +1,12 @@
-"""The rule-engine core every game plugs into: :mod:`.core` (states, events, the engine) and
-:mod:`.forms` (the forms a page renders from the events the rules allow now).
+"""The rule-engine core every game plugs into: :mod:`.core` (states, events, the engine),
+:mod:`.forms` (the forms a page renders from the events the rules allow now) and
+:mod:`.seats` (the one seat type).
 
 Pure Python: no web framework, database or I/O. State in, event in, new state (and its
 history line) or a :class:`RuleError` out.
 """
 
 from card_data.engine.core import (
-    MAX_SEATS,
     Engine,
     Event,
     GameState,
@@ -15,11 +15,11 @@ from card_data.engine.core import (
     Phase,
     ReadOnlyDict,
     RuleError,
-    Seat,
     Step,
     outcome,
 )
 from card_data.engine.forms import Choice, FormField, Move, choices
+from card_data.engine.seats import MAX_SEATS, Seat
 
 __all__ = ["MAX_SEATS", "Engine", "Event", "GameState", "Model", "Outcome", "Phase", "ReadOnlyDict", "RuleError",
            "Seat", "Step", "outcome", "Choice", "FormField", "Move", "choices"]

@@ -50,7 +50,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import (
-    TYPE_CHECKING,
     Annotated,
     Any,
     ClassVar,
@@ -64,18 +63,13 @@ from pydantic import (
     AfterValidator,
     BaseModel,
     ConfigDict,
-    Field,
     ValidationError,
     WrapSerializer,
 )
 
+from card_data.engine.forms import Move, offer
+from card_data.engine.seats import SEAT
 from card_data.problems import InvalidInput, Problem
-
-if TYPE_CHECKING:
-    from card_data.engine.forms import Move
-
-MAX_SEATS = 8
-"""No game here seats more; seat numbers are 0 to 7."""
 
 
 class RuleError(Exception):
@@ -125,16 +119,6 @@ ReadOnlyDict = Annotated[dict[K, V], AfterValidator(_read_only), WrapSerializer(
 """A mapping field that cannot be changed in place (a ``MappingProxyType`` over a validated
 dict); serialised as a plain JSON object. Use as ``ReadOnlyDict[str, CardInfo]``."""
 
-
-class SeatField:
-    """Marks a field as a seat number, so the engine checks it names a seat of the table."""
-
-
-SEAT = SeatField()
-Seat = Annotated[int, Field(ge=0, le=MAX_SEATS - 1, title="Player"), SEAT]
-"""A player's seat: 0 for the first player named at the table, 1 for the next... The engine
-refuses an event whose seat is not one of the table's (:meth:`Engine.step`), and forms offer
-it as a choice of the players' names."""
 
 Phase = Literal["setup", "play", "scoring", "over"]
 """Where any game stands, in one vocabulary: ``setup`` (before play: rolling for the first
@@ -265,8 +249,6 @@ class Event(Model):
     def offer(cls, state: Any, *, label: str | None = None, seat: int | None = None, note: str = "",
               defaults: Mapping[str, Any] | None = None, **values: Any) -> Move:
         """A form for this event (see :func:`card_data.engine.forms.offer`)."""
-        from card_data.engine.forms import offer
-
         return offer(cls, state, label=label, seat=seat, note=note, defaults=defaults, **values)
 
     def to_json(self) -> dict[str, Any]:

@@ -15,14 +15,12 @@ import types
 import typing
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import annotated_types
+from pydantic import BaseModel
 
-from card_data.engine.core import SEAT
-
-if TYPE_CHECKING:
-    from card_data.engine.core import Event
+from card_data.engine.seats import SEAT
 
 FieldKind = Literal["choice", "multi", "number", "text", "flag"]
 """``choice``: pick one of ``choices``; ``multi``: pick ``count`` (or any number) of them;
@@ -87,12 +85,12 @@ class FormField:
 class Move:
     """An event the rules allow now, as a form.
 
-    ``event``: the event class; ``label``: what its button says; ``seat``: the player who
+    ``event``: the event class (a :class:`card_data.engine.Event`); ``label``: what its button says; ``seat``: the player who
     makes it (``None``: anyone at the table); ``fixed``: values the rules set (sent as they
     are); ``fields``: what the player fills in; ``note``: a short hint shown with it.
     """
 
-    event: type[Event]
+    event: type[BaseModel]
     label: str
     seat: int | None
     fixed: Mapping[str, Any] = field(default_factory=dict)
@@ -122,7 +120,7 @@ class Move:
                        fields=tuple(f for f in self.fields if f.name != "seat"))
 
 
-def offer(cls: type[Event], state: Any, *, label: str | None = None, seat: int | None = None, note: str = "",
+def offer(cls: type[BaseModel], state: Any, *, label: str | None = None, seat: int | None = None, note: str = "",
           defaults: Mapping[str, Any] | None = None, **values: Any) -> Move:
     """A :class:`Move` for event class ``cls`` on ``state``.
 
@@ -164,7 +162,7 @@ def _is_choice_list(value: Any) -> bool:
     return all(isinstance(item, Choice) or (isinstance(item, tuple) and len(item) == 2) for item in value)
 
 
-def derive_field(cls: type[Event], name: str, state: Any) -> FormField:
+def derive_field(cls: type[BaseModel], name: str, state: Any) -> FormField:
     """The input for field ``name`` of ``cls`` from its pydantic definition: a seat is a
     choice of the players' names, a ``Literal`` a choice of its values, a list of them a
     ``multi``; ``bool`` a flag; ``int`` a number within its bounds; anything else text."""

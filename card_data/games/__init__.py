@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from card_data.engine import Engine
-    from card_data.loader import Game
     from card_data.schema import GameSpec
 
 GAME_IDS: tuple[str, ...] = ("carpe_cras", "cartisora", "cahrd", "carpe_diem")
@@ -58,9 +57,10 @@ class GameEntry:
         """The game's scorekeeper rule engine (``rules.ENGINE``)."""
         return import_module(f"{__name__}.{self.game_id}.rules").ENGINE
 
-    def reference_values(self, game: Game) -> dict[str, Any]:
+    def reference_values(self, game: Any) -> dict[str, Any]:
         """Values derived from the rules that the game's reference cards may print, by name
-        (e.g. Carpe Cras's ``tempo_table``); ``{}`` for a game without any."""
+        (e.g. Carpe Cras's ``tempo_table``), for ``game`` (a ``card_data.loader.Game``);
+        ``{}`` for a game without any."""
         hook = getattr(self.package, "reference_values", None)
         return hook(game) if hook is not None else {}
 

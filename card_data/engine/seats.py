@@ -1,0 +1,25 @@
+"""Seats: a player's place at the table, the one seat type of every game.
+
+A field typed :data:`Seat` is checked by the engine against the table's players (see
+:meth:`card_data.engine.Engine.step`) and offered in forms as a choice of their names.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+MAX_SEATS = 8
+"""No game here seats more; seat numbers are 0 to 7."""
+
+
+class SeatField:
+    """Marks a field as a seat number, so the engine checks it names a seat of the table."""
+
+
+SEAT = SeatField()
+Seat = Annotated[int, Field(ge=0, le=MAX_SEATS - 1, title="Player"), SEAT]
+"""A player's seat: 0 for the first player named at the table, 1 for the next... The engine
+refuses an event whose seat is not one of the table's (:meth:`Engine.step`), and forms offer
+it as a choice of the players' names."""
