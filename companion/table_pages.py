@@ -186,10 +186,8 @@ def correct(token: str, seq: int):
     if request.method == "POST":
         return _change(token, lambda r: service().correct(
             r.token, seq, event_from_form(request.form, service().engines[r.game])))
-    event_class = view.engine.events.get(line.payload.get("type"))
-    move = None
-    if event_class is not None:
-        move = correction_form(event_class, service().state_before(record, seq), line.payload)
+    event_class = view.engine.events[line.payload["type"]]
+    move = correction_form(event_class, service().state_before(record, seq), line.payload)
     return render_template("tables/correct.html", view=view, table=record, line=line, move=move)
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from card_data.engine import Outcome, RuleError, Step
+from card_data.engine import Engine, Outcome, RuleError, Step
 from card_data.games import registry
 from card_data.loader import Database
 from card_data.problems import InvalidInput, Problem
@@ -97,7 +97,7 @@ class TableView:
     """A table as players see it: its record, current state and outcome, and its history
     (built on first use: an append answers with its own line without listing the whole log)."""
 
-    def __init__(self, record: TableRecord, engine: Any, fold: TableFold):
+    def __init__(self, record: TableRecord, engine: Engine, fold: TableFold):
         self.record = record
         self.engine = engine
         self.state: BaseModel = fold.state
@@ -149,7 +149,7 @@ class TableService:
 
     # -- look-ups ------------------------------------------------------------------------------
 
-    def engine_for(self, game: str):
+    def engine_for(self, game: str) -> Engine:
         try:
             return self.engines[game]
         except KeyError:
@@ -224,7 +224,8 @@ class TableService:
             texts = dict(base.texts)
         if 0 not in checkpoints:
             start = 0
-            checkpoints = {0: engine.new_state(record.players, record.options, self.db.games[record.game])}
+            options = engine.stored_options(record.options)
+            checkpoints = {0: engine.new_state(record.players, options, self.db.games[record.game])}
         state = checkpoints[start]
         for position in range(start, len(order)):
             row = rows[order[position]]
@@ -293,7 +294,7 @@ class TableService:
 
         def attempt(rec: TableRecord, fold: TableFold) -> TableFold:
             step = engine.step(fold.state, event)
-            version, row = self.store.append_event(rec.id, rec.version, engine.event_json(event))
+            version, row = self.store.append_event(rec.id, rec.version, event.to_json())
             return self._appended(fold, version, row, step)
 
         return self._change(key, expected_version, attempt)
@@ -314,7 +315,7 @@ class TableService:
         any of them would no longer be allowed, changing nothing."""
         record = self.find(key)
         engine = self.engines[record.game]
-        stored = engine.event_json(engine.parse_event(payload))
+        stored = engine.parse_event(payload).to_json()
 
         def attempt(rec: TableRecord, fold: TableFold) -> TableFold:
             events = list(fold.events.values())
@@ -331,7 +332,7 @@ class TableService:
         return self._change(key, expected_version, attempt)
 
 
-def _inactive_text(engine: Any, e: EventRecord) -> str:
+def _inactive_text(engine: Engine, e: EventRecord) -> str:
     """A line for an entry never folded here (undone or corrected before this process saw it)."""
     cls = engine.events.get(e.payload.get("type")) if isinstance(e.payload, dict) else None
     label = getattr(cls, "label", None)

@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from companion import create_app
 from database_edits import copy_database
 
+from companion import create_app
 
 POSTGRES_ENV = "TEST_POSTGRES_URL"
 """A PostgreSQL URL (e.g. ``postgresql://user@localhost/companion_test``); `.ci/run` starts a

@@ -16,9 +16,9 @@ from pathlib import Path
 import pdfplumber
 import pytest
 import yaml
+from pdf_measure import Box, box_of, mm
 
 from card_data.loader import load_database
-from pdf_measure import Box, box_of, mm
 from printkit.boards import render_extras
 from printkit.layout import LAYOUTS_DIR, LayoutError
 from printkit.paper import PAPERS

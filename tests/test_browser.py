@@ -8,9 +8,9 @@ import contextlib
 import importlib
 import json
 import os
-import urllib.request
 import shutil
 import threading
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -104,6 +104,8 @@ def fill_event_form(page, event: dict) -> None:
             kind = field.evaluate("e => e.tagName.toLowerCase() + ':' + (e.type || '')")
             if kind.startswith("select"):
                 field.select_option(text)
+            elif kind.endswith(":checkbox") and isinstance(value, list):
+                form.locator(f'[name="{name}"][value="{text}"]').check()  # a list: tick each chosen value
             elif kind.endswith(":checkbox"):
                 field.set_checked(text == "true")
             elif kind.endswith(":radio"):

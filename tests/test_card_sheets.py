@@ -11,12 +11,12 @@ import pypdfium2
 import pytest
 import zxingcpp
 from click.testing import CliRunner
+from database_edits import copy_database
+from pdf_measure import Box, crop_marks, drawn_objects, mm
 
 from card_data.loader import load_database
-from pdf_measure import Box, crop_marks, drawn_objects, mm
 from printkit.build import BLEED_MM, card_url
 from printkit.cli import main as printkit_cli
-from database_edits import copy_database
 
 BASE_URL = "http://192.168.1.20:5000"
 POKER_W_MM, POKER_H_MM = 63.5, 88.9
@@ -127,8 +127,8 @@ def _slot_of(box: Box, xs: list[float], ys: list[float]) -> tuple[int, int] | No
 
 
 def test_text_stays_inside_each_cards_safe_area(built):
-    from printkit.layout import LAYOUTS_DIR, LayoutSpec
     from card_data.yaml_source import load_yaml
+    from printkit.layout import LAYOUTS_DIR, LayoutSpec
 
     card_templates = [LAYOUTS_DIR / g.game_id / f"{name}.yaml" for g in DB.games.values()
                       for name in {c.type for c in g.cards.values()} | {f"back-{k}" for k in g.info.backs}]

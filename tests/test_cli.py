@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-
 from click.testing import CliRunner
+from database_edits import copy_database
 
 from card_data.loader import load_database
 from companion.cli import main as companion_cli
 from printkit.cli import main as printkit_cli
-from database_edits import copy_database
 
 
 def test_site_writes_a_page_per_card(tmp_path):

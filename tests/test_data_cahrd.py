@@ -8,11 +8,17 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
-from card_data.loader import check_database
-from card_data.games.cahrd.cards import STAT_NAMES, OfficerCard, check_deck, rank_value, reserves_label
-from card_data.schema import DeckList
 from database_edits import copy_game, edit, line_of, problem_lines
+
+from card_data.games.cahrd.cards import (
+    STAT_NAMES,
+    OfficerCard,
+    check_deck,
+    rank_value,
+    reserves_label,
+)
+from card_data.loader import check_database
+from card_data.schema import DeckList
 
 RULEBOOK_GLOSSARY = [
     "Active Effects", "Base Stats", "Battle/Battled", "Battle Damage", "Cards on the Field", "Damage",
@@ -353,3 +359,85 @@ def test_check_deck_counts_repeated_entries_together():
     deck = DeckList(id="d", title="D", kind="army", cards=[{"card": "a"}, {"card": "a"}])
     messages = [(p.field, p.message) for p in check_deck(deck, cards)]
     assert ("cards.1.card", "an army deck may hold only one copy of any officer ('a' has 2 copies)") in messages
+
+
+# ---- rulings checked against the rulebook ----------------------------------------------------
+
+def ruling(game, card_id: str, words: str):
+    """The ruling of ``card_id`` whose text holds ``words`` (exactly one)."""
+    found = [r for r in game.cards[card_id].rulings if words in " ".join(r.text.split())]
+    assert len(found) == 1, [r.text for r in game.cards[card_id].rulings]
+    return found[0]
+
+
+def all_ruling_text(game, card_id: str) -> str:
+    return " ".join(" ".join(r.text.split()) for r in game.cards[card_id].rulings)
+
+
+def test_supply_clerk_reserves_pay_items_whenever_they_are_activated__timings(game):
+    """Step 2 ties only recruiting to the Strategy Step ("You may ONLY recruit officers during the
+    Strategy Step"); items are activated by the initiative player, or in response (Timings)."""
+    assert "spent only in the Strategy Step" not in all_ruling_text(game, "supply-clerk")
+    rule = ruling(game, "supply-clerk", "Only recruiting officers is tied to your Strategy Step")
+    assert "in response" in rule.text and "Timings" in rule.section and "Item Card" in rule.section
+
+
+def test_high_ground_is_played_as_timings_allow_not_only_in_the_strategy_step__the_game_mat_3(game):
+    assert "can be played only in your Strategy Step" not in all_ruling_text(game, "high-ground")
+    rule = ruling(game, "high-ground", "whenever you hold the initiative")
+    assert "only in response" in " ".join(rule.text.split()) and "disregards an effect" in rule.text
+    assert "The Game Mat (3 - The Strategy Deck)" in rule.section and "Timings" in rule.section
+
+
+def test_high_ground_s_rank_requirement_is_not_a_card_effect__stats(game):
+    """Stats: S is 10 "in regards to Card effects and in battle"; Effects of Cards: a strategy's
+    requirement is not an effect. LDR S still meets "4 or more", by our reading."""
+    assert "as S counts as 10" not in all_ruling_text(game, "high-ground")
+    rule = ruling(game, "high-ground", "requirement is not an effect")
+    assert "our reading" in rule.text.lower() and "Effects of Cards" in rule.section and "Stats" in rule.section
+
+
+def test_long_campaign_keeps_the_discard_pile_private__the_game_mat_2(game):
+    """The Game Mat 2: the contents are not public knowledge; the opponent can only know the top card."""
+    assert "is not secret" not in all_ruling_text(game, "long-campaign")
+    rule = ruling(game, "long-campaign", "only the top card of your discard pile")
+    assert "our reading" in rule.text.lower() and "The Game Mat (2 - The Discard Pile)" in rule.section
+
+
+@pytest.mark.parametrize("card_id,words", [
+    ("scorched-earth", "only while that army's grain is 2000 or less"),
+    ("long-campaign", "only while their own discard pile also holds 10"),
+    ("high-ground", "only while their own commander's LDR is 4 or more"),
+    ("supply-lines", "only while their own grain is 3000 or more"),
+])
+def test_passive_effects_serve_a_player_who_meets_the_requirement__passive_effects(game, card_id, words):
+    """Passive Effects; Strategy Cards: "actionable by both players provided that the requirement
+    ... is met by both players" (our reading: each player who uses it must meet it)."""
+    rule = ruling(game, card_id, words)
+    assert "Passive Effects" in rule.section
+    assert "so your own attacks on the grain are weakened too" not in all_ruling_text(game, "scorched-earth")
+
+
+def test_frontier_envoy_chm_s_in_the_recruitment_step_is_our_reading__stats(game):
+    """Stats: S is 10 in card effects and in battle; the Recruitment Step is neither."""
+    text = all_ruling_text(game, "frontier-envoy")
+    assert "alone adds 10000 reserves in each" not in text
+    rule = ruling(game, "frontier-envoy", "Our reading: the highest printed rank, 5")
+    assert "adds 5000 reserves" in " ".join(rule.text.split()) and "Stats" in rule.section
+
+
+def test_no_ruling_or_glossary_entry_counts_s_as_10_in_the_recruitment_step__stats(game):
+    for card in game.cards.values():
+        for r in card.rulings:
+            text = " ".join(r.text.split())
+            assert not ("counts as 10" in text and "reserves" in text and "our reading" not in text.lower()), \
+                (card.id, text)
+    stats = next(e for e in game.glossary if e.term == "Stats")
+    assert "our reading" in stats.text and "5, the highest printed rank" in " ".join(stats.text.split())
+
+
+def test_only_enemy_lieutenants_win_the_battle__defeat_three_lieutenants(game):
+    defeated = next(e for e in game.glossary if e.term == "Defeated")
+    text = " ".join(defeated.text.split())
+    assert "three tokens win the battle" not in text
+    assert "by defeating three enemy lieutenants" in text

@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from card_data.loader import bundled_data_dir, check_database
-from card_data.games.carpe_cras.cards import AgencyCard, Duality, check_deck
 from database_edits import copy_game, edit, line_of, problem_lines
+
+from card_data.games.carpe_cras.cards import AgencyCard, Duality, check_deck
+from card_data.loader import bundled_data_dir, check_database
 
 SIX_AGENCY_TYPES = {"Might", "Cunning", "Fortitude", "Zeal", "Authority", "Affluence"}
 RULEBOOK_CARDS = {"barbarian-tyro", "royal-scout", "dagger", "katana", "well-read-squirrel", "time-flies"}

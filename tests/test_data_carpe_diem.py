@@ -11,16 +11,15 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from database_edits import assert_reported, copy_game, edit, line_of, problem_lines
 
-from card_data.loader import check_database
 from card_data.games.carpe_diem.cards import (
     SCORING_CARDS_BY_PLAYERS,
     FountainCard,
     ScoringCard,
     check_deck,
 )
-from database_edits import assert_reported, copy_game, edit, line_of, problem_lines
-
+from card_data.loader import check_database
 
 # --- helpers ---------------------------------------------------------------------------------
 
@@ -72,6 +71,17 @@ def test_uncertain_readings_say_so():
     assert "uncertain" in cards["b-chicken-grape-herb-fish"].note
     assert cards["c-chimneys-bread"].assumed == ["requirement"]
     assert cards["c-chimneys-bread"].note
+
+
+def test_uncertain_four_ware_card_is_marked_assumed__scoring_periods():
+    """2018 rulebook notes, Scoring periods: "chicken+grape+herb+fish -> 8 VP (uncertain)": both
+    what the card asks for and what it gives are our reading, so both are marked assumed (and
+    print with their "*"); the legible three-ware card is not."""
+    cards = game().cards
+    uncertain = cards["b-chicken-grape-herb-fish"]
+    assert uncertain.assumed == ["requirement", "reward"]
+    assert set(uncertain.assumed) <= set(type(uncertain).model_fields)
+    assert cards["b-chicken-grape-fish"].assumed == []
 
 
 def test_every_card_has_rulings_citing_a_section():

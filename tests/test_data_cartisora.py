@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from card_data.loader import check_database
-from card_data.games.cartisora.cards import SPEC
 from database_edits import assert_reported, copy_game, edit, line_of, problem_lines
+
+from card_data.games.cartisora.cards import SPEC
+from card_data.loader import check_database
 
 REAL_CARDS = {"brutal-strike", "parry", "cornered-prey", "stunning-blow", "en-garde", "stalwart",
               "first-blood", "finisher", "tag"}

@@ -17,7 +17,14 @@ from click.testing import CliRunner
 
 from card_data.loader import bundled_data_dir, check_database, load_database
 from printkit.designer_cli import import_cmd
-from printkit.importer import cards_to_rows, import_sheet, read_sheet, rows_to_cards, write_csv, write_xlsx
+from printkit.importer import (
+    cards_to_rows,
+    import_sheet,
+    read_sheet,
+    rows_to_cards,
+    write_csv,
+    write_xlsx,
+)
 
 DB = load_database()
 WRITERS = {"csv": write_csv, "xlsx": write_xlsx}

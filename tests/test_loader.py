@@ -7,9 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from database_edits import copy_database
+
 from card_data.loader import check_database, load_database
 from card_data.yaml_source import load_yaml
-from database_edits import copy_database
 
 PRINTKIT = Path(sys.executable).with_name("printkit")
 

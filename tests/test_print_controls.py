@@ -10,16 +10,21 @@ from pathlib import Path
 import pdfplumber
 import pytest
 from click.testing import CliRunner
+from database_edits import copy_database
+from pdf_measure import Box, box_of, crop_marks, drawn_objects, mm
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from card_data.schema import CardSize
-from pdf_measure import Box, box_of, crop_marks, drawn_objects, mm
 from printkit.build import BLEED_MM
 from printkit.cli import main as printkit_cli
-from printkit.imposition import CROP_MARK_GAP_MM, MIN_CROP_MARK_MM, impose_fold, impose_most
+from printkit.imposition import (
+    CROP_MARK_GAP_MM,
+    MIN_CROP_MARK_MM,
+    impose_fold,
+    impose_most,
+)
 from printkit.paper import paper_by_name
-from database_edits import copy_database
 
 BASE_URL = "http://192.168.1.20:5000"
 SVG = "{http://www.w3.org/2000/svg}"

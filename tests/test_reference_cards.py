@@ -11,14 +11,14 @@ from pathlib import Path
 import pdfplumber
 import pytest
 import yaml
-
-from card_data.loader import load_database
-from card_data.problems import DatabaseError
 from pdf_measure import mm
-from printkit.imposition import Rect
-from printkit.layout import LAYOUTS_DIR, LayoutError
+
 from card_data.games.carpe_cras.tempo import DIE_FACES as TEMPO_DIE_FACES
 from card_data.games.carpe_cras.tempo import tempo_succeeds, tempo_table
+from card_data.loader import load_database
+from card_data.problems import DatabaseError
+from printkit.imposition import Rect
+from printkit.layout import LAYOUTS_DIR, LayoutError
 from printkit.reference import LOST_NAME_HEADING, reference_cards, reference_faces
 from printkit.render import PageDrawer, new_canvas
 

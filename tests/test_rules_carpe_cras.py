@@ -6,15 +6,13 @@ Each test names the rulebook section it checks (test name ``__section`` or docst
 from __future__ import annotations
 
 import pytest
+import scenarios_carpe_cras as scenario
 from pydantic import ValidationError
 
 import card_data.games.carpe_cras.rules as cc
 import card_data.games.carpe_cras.tempo as tempo
-import scenarios_carpe_cras as scenario
 from card_data.engine import RuleError
 from card_data.games import registry
-from card_data.loader import load_database
-from card_data.problems import InvalidInput
 from card_data.games.carpe_cras.rules import (
     Action,
     AddLane,
@@ -29,6 +27,8 @@ from card_data.games.carpe_cras.rules import (
     TakeToken,
     TempoRoll,
 )
+from card_data.loader import load_database
+from card_data.problems import InvalidInput
 
 ENGINE = cc.ENGINE
 RED, BLUE = 0, 1

@@ -22,13 +22,6 @@ def client(scorekeeper_app):
     return scorekeeper_app.test_client()
 
 
-def ported(game: str) -> None:
-    """TRANSITIONAL: skip a game whose engine has not moved onto the core yet."""
-    from card_data.engine.legacy import LegacyEngine
-
-    if isinstance(registry()[game].engine, LegacyEngine):
-        pytest.skip(f"{game} still has its hand-written forms")
-
 
 def _text(value) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
@@ -85,7 +78,6 @@ def post_data(form, event: dict) -> dict:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_scenario_event_is_entered_through_the_page_form_that_offers_it(client, game):
-    ported(game)
     s = importlib.import_module(f"scenarios_{game}")
     created = client.post("/api/tables", json={"game": game, "players": s.PLAYERS, "options": s.OPTIONS}).get_json()
     url = f"/t/{created['token']}"
@@ -106,7 +98,6 @@ def test_no_rule_knowledge_in_the_page_templates(game):
     """The page's forms come from the engine: no template names an event type."""
     from pathlib import Path
 
-    ported(game)
     templates = Path(__file__).resolve().parent.parent / "companion" / "templates" / "tables"
     engine = registry()[game].engine
     for path in templates.glob("*.html"):

@@ -186,7 +186,9 @@ def test_correcting_an_entry_shows_its_own_form_filled_in(client):
     assert form.select_one('input[name="ends_turn"][value="true"]').has_attr("checked")
     assert "Seat 0" not in page.text
     rolls = BeautifulSoup(client.get(f"{url}/events/2").get_data(as_text=True), "html.parser")
-    assert [i["value"] for i in rolls.select('input[name="rolls[]"]')] == ["2", "5"]
+    dice = rolls.select('select[name="rolls[]"]')
+    assert [d.select_one("option[selected]")["value"] for d in dice] == ["2", "5"]
+    assert [o["value"] for o in dice[0].select("option")] == ["1", "2", "3", "4", "5", "6"]
     saved = client.post(f"{url}/events/7", data={"type": "strike_city", "seat": "0", "lane": "1", "power": "3",
                                                  "sacrificed": "1", "ends_turn": "true"})
     assert saved.status_code == 303
@@ -240,3 +242,100 @@ def test_cartisora_page_shows_the_table_at_a_glance(client):
     html = client.get(f"/t/{team['token']}").get_data(as_text=True)
     assert "Ann &amp; Cid" in html and "Ann vs Bob" in html and "3 Tag cards" in html
     assert "(readied face up)" in html
+
+
+def test_cahrd_page_shows_the_war_at_a_glance(client):
+    """Both armies: officers face down until revealed, grain, reserves, men under command and
+    attack markers, the attack being fought, the Tactics and Items Zones and the strategy, who
+    defeated whom and the tokens, the battles, the readings in use and the war's result; player
+    names escaped."""
+    from card_data.games.cahrd.rules import (
+        ActivateCard,
+        CannotDraw,
+        PlayStrategy,
+        SetCard,
+    )
+
+    s = scenario("cahrd")
+    created = client.post("/api/tables", json={"game": "cahrd", "players": ["<b>Red</b>", "Blue"],
+                                               "options": s.OPTIONS}).get_json()
+    url, code = f"/t/{created['token']}", created["code"]
+    red = "&lt;b&gt;Red&lt;/b&gt;"
+
+    def page() -> str:
+        return client.get(url).get_data(as_text=True)
+
+    def post(*events) -> None:
+        for event in events:
+            event = event if isinstance(event, dict) else event.to_json()
+            assert client.post(f"/api/tables/{code}/events", json=event).status_code == 200, event
+
+    first = page()
+    assert "<b>Red</b>" not in first and red in first
+    assert "Officers not placed yet." in first and "S counts as the highest printed rank, 5" in first
+    post(*s.EVENTS[:2])
+    face_down = page()
+    assert "Officers placed face down" in face_down and "Oda Nobunaga" not in face_down.split('id="moves"')[0]
+    post(*s.EVENTS[2:11])  # Red's third turn, Strategy Step
+    post(SetCard(seat=0, zone="tactics"), ActivateCard(seat=0, card="signal-drums"),
+         PlayStrategy(seat=0, card="supply-lines"))
+    zones = page()
+    assert f"Turn 3: <strong>{red}</strong> has the initiative · <strong>Strategy Step</strong>" in zones
+    assert '<dd id="army-0-tactics">1 of 2:' in zones and "face down" in zones
+    assert "<strong>Signal Drums</strong> (active)" in zones
+    assert '<dd id="army-0-strategy">Supply Lines</dd>' in zones
+    post(*s.EVENTS[11:13])  # Border Captain attacks, River Scout is the vanguard
+    fight = page()
+    assert "Damage Step next" in fight and "attacked this turn" in fight
+    assert "<dt>Grain</dt><dd>4000</dd>" in fight
+    battle_over_at = s.EVENTS.index(CannotDraw(seat=1).to_json()) + 1
+    post(*s.EVENTS[13:battle_over_at])
+    battle_over = page()
+    assert "won: Blue could not draw" in battle_over
+    assert "Blue chooses who goes first in battle 2" in battle_over  # the loser's form
+    assert f"River Scout (lieutenant, by {red})" in battle_over
+    assert "Discard pile (entered here; top card last): Signal Drums" in battle_over  # resolved in the End Step
+    post(*s.EVENTS[battle_over_at:])
+    final = page()
+    assert "War over" in final and not re.search(r'<section id="moves"', final)
+    assert f"battles won: {red} <strong>2</strong> – Blue <strong>0</strong>" in final
+
+
+def test_carpe_diem_page_shows_the_sheet_at_a_glance(client):
+    """The status, VP, the banderole bar (the scoring order), holdings, the counts tracked from
+    play, the scoring cards with their circles, whose turn it is to score, the final sheet and
+    the tie-breaker in use; the forms below it are the rules' own; player names escaped."""
+    from card_data.games.carpe_diem.rules import CompleteLandscape, PlaceBuilding
+
+    s = scenario("carpe_diem")
+    created = client.post("/api/tables", json={"game": "carpe_diem", "players": ["<b>Anna</b>", "Bea"],
+                                               "options": s.OPTIONS}).get_json()
+    url, code = f"/t/{created['token']}", created["code"]
+    anna = "&lt;b&gt;Anna&lt;/b&gt;"
+
+    def page() -> str:
+        return client.get(url).get_data(as_text=True)
+
+    first = page()
+    assert "<b>Anna</b>" not in first and anna in first
+    assert "Phase 1 of 4 · round 1 of 7" in first and "Summary rule (in use)" in first
+    for event in s.EVENTS[:5]:  # Anna moves 2, both enter holdings, Anna completes a villa
+        assert client.post(f"/api/tables/{code}/events", json=event).status_code == 200
+    rounds = page()
+    assert "Phase 1 of 4 · round 2 of 7" in rounds and f"{anna}: space 2" in rounds
+    assert f"{anna}: 0 grapes, 4 herbs, 0 chicken, 0 fish, 1 coins, 0 bread" in rounds
+    assert '<th scope="row">Completed villas</th>\n          <td>1</td><td>0</td>' in rounds
+    for built in (CompleteLandscape, PlaceBuilding):  # the building rewards' forms, from the rules
+        assert f'data-event="{built.type_name}"' in rounds
+    for event in s.EVENTS[5:7]:  # the phase ends; Anna places her disc on circle 5
+        assert client.post(f"/api/tables/{code}/events", json=event).status_code == 200
+    scoring = page()
+    assert "Scoring period 1: Bea scores" in scoring and "●5↓" in scoring and "○4→" in scoring
+    assert "Bea: circle 4, B2 One of each ware + C1 Chimneys for coin and banderole" in scoring
+    assert "circle 5," not in scoring.split('id="moves"')[1]  # taken
+    for event in s.EVENTS[7:]:
+        assert client.post(f"/api/tables/{code}/events", json=event).status_code == 200
+    final = page()
+    assert f'<p id="cd-winner"><strong>{anna} wins with 53 VP</strong></p>' in final
+    assert 'id="cd-final-sheet"' in final and f"{anna} ★" in final and "Garden fountain" in final
+    assert not re.search(r'<section id="moves"', final)

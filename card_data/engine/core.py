@@ -15,7 +15,8 @@ A game plugs in with three things:
 - an :class:`Engine`: the game's id, title, player counts, options and set-up.
 
 Adding an event to a game is writing one class. For example, a C.A.H.R.D. rule "a player may
-concede the battle during their own turn" would be::
+concede the battle during their own turn" would be, in ``card_data/games/cahrd/rules.py``
+(``tests/test_rules_cahrd.py`` runs this example)::
 
     @ENGINE.event
     class Concede(CahrdEvent):
@@ -31,9 +32,9 @@ concede the battle during their own turn" would be::
             return [cls.offer(state, seat=state.initiative)]
 
         def apply(self, state):
-            if self.seat != state.initiative:
-                raise RuleError(RULE_ORDER, "only the initiative player concedes")
-            return end_battle(state, 1 - self.seat, f"{state.players[self.seat]} conceded")
+            if not state.turn_in_progress() or self.seat != state.initiative:
+                raise RuleError(RULE_ORDER, "only the initiative player concedes, in their turn")
+            return _end_battle(state, 1 - self.seat, f"{state.players[self.seat]} conceded")
 
         def describe(self, before, after):
             return f"{before.players[self.seat]} conceded battle {before.battle_number}"
@@ -274,11 +275,14 @@ class Engine(Generic[S]):
         over_rule: the rule cited when an event arrives after the game is over.
         rulebook: how rule texts name the rulebook (e.g. ``"C.A.H.R.D. Official Rulebook
             1.0"``), for the seat and player-count refusals.
+        stored_defaults: for options added after tables were first stored, the value that
+            gives a table stored without them the rules it was played under (today's default
+            may read the rules differently); see :meth:`stored_options`.
     """
 
     def __init__(self, *, game_id: str, title: str, min_players: int, max_players: int,
                  options: type[Model], state: type[S], setup: Callable[[tuple[str, ...], Any, Any], S],
-                 over_rule: str, rulebook: str):
+                 over_rule: str, rulebook: str, stored_defaults: Mapping[str, Any] | None = None):
         self.game_id = game_id
         self.title = title
         self.min_players = min_players
@@ -288,6 +292,7 @@ class Engine(Generic[S]):
         self.over_rule = over_rule
         self.rulebook = rulebook
         self._setup = setup
+        self.stored_defaults = dict(stored_defaults or {})
         self.events: dict[str, type[Event]] = {}
 
     def __repr__(self) -> str:
@@ -314,6 +319,12 @@ class Engine(Generic[S]):
         except ValidationError as exc:
             raise InvalidInput("invalid options", Problem.from_validation_error(exc, data=data,
                                                                                 prefix="options")) from None
+
+    def stored_options(self, stored: Mapping[str, Any]) -> dict[str, Any]:
+        """A table's options as stored, with :attr:`stored_defaults` for those it was stored
+        without: a table keeps the readings it was started with. (A new table stores every
+        option, so a missing one means the table predates it.)"""
+        return {**self.stored_defaults, **stored}
 
     def new_state(self, players: Sequence[str], options: Mapping[str, Any] | Model | None, game: Any) -> S:
         """A new table for ``players`` (names by seat) with ``options`` (model or JSON).
@@ -367,10 +378,6 @@ class Engine(Generic[S]):
         if isinstance(result, Step):
             return result
         return Step(result, event.describe(state, result))
-
-    def event_json(self, event: Event) -> dict[str, Any]:
-        """``event`` as the stored log holds it (see :meth:`Event.to_json`)."""
-        return event.to_json()
 
     def apply(self, state: S, event: Event | Mapping[str, Any]) -> S:
         """The state after ``event``; see :meth:`step`."""

@@ -24,7 +24,11 @@ from card_data.schema import Card, DeckList, GameSpec, Slug, Strict
 RULEBOOK = "Official Rulebook 1.0"
 
 S_RANK_VALUE = 10
-"""What a printed S rank counts as in card effects and in battle (Glossary of Terms: Stats)."""
+"""What a printed S rank counts as in card effects and in battle (Glossary of Terms: Stats).
+The rulebook is silent on S in the Recruitment Step: see :mod:`.ranks`."""
+
+HIGHEST_PRINTED_RANK = 5
+"""Stats are printed at rank 1 to 5, or S (Glossary of Terms: Stats)."""
 
 STAT_NAMES = ("ldr", "war", "int", "chm")
 
@@ -34,14 +38,17 @@ ARMY_DECK_MAX_ITEM_OR_TACTIC_COPIES = 3
 STRATEGY_DECK_MAX_CARDS = 10
 
 
-def _printed_rank(value: object) -> object:
+def printed_rank(value: object) -> int | str:
+    """``value`` if it is a rank printed on an officer, 1 to 5 or ``"S"`` (Glossary of Terms:
+    Stats); raises ``ValueError`` otherwise."""
     # bool is an int in Python; "yes" in YAML must not pass as rank 1.
-    if value == "S" or (isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 5):
+    if value == "S" or (isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= HIGHEST_PRINTED_RANK):
         return value
-    raise ValueError(f"a printed stat is 1 to 5 or S (got {value!r}); ranks 6 to 9 come only from card effects")
+    raise ValueError(f"a printed stat is 1 to {HIGHEST_PRINTED_RANK} or S (got {value!r}); "
+                     "ranks 6 to 9 come only from card effects")
 
 
-PrintedRank = Annotated[Union[int, Literal["S"]], BeforeValidator(_printed_rank)]
+PrintedRank = Annotated[Union[int, Literal["S"]], BeforeValidator(printed_rank)]
 """A stat as printed on an officer: 1-5, or ``"S"`` (Glossary of Terms: Stats)."""
 
 Reserves = Annotated[int, Field(ge=0)]
@@ -51,11 +58,14 @@ MenUnderCommand = Annotated[int, Field(ge=1)]
 
 
 def rank_value(printed: int | str) -> int:
-    """The number a printed rank counts as: ``1``-``5`` as printed, ``"S"`` as 10.
+    """The number a printed rank counts as in card effects and in battle: ``1``-``5`` as
+    printed, ``"S"`` as 10.
 
-    Implements Glossary of Terms: Stats. Raises ``ValueError`` for anything else.
+    Implements Glossary of Terms: Stats. (In the Recruitment Step's combined CHM the rulebook
+    is silent on S: see :func:`card_data.games.cahrd.ranks.recruitment_value`.) Raises
+    ``ValueError`` for anything else.
     """
-    return S_RANK_VALUE if printed == "S" else int(_printed_rank(printed))
+    return S_RANK_VALUE if printed == "S" else int(printed_rank(printed))
 
 
 def reserves_label(amount: int) -> str:

@@ -1,34 +1,68 @@
-"""C.A.H.R.D. scorekeeper: grain, reserves, officers, battles and the war (Official Rulebook 1.0).
+"""C.A.H.R.D. scorekeeper: grain, reserves, officers, zones, battles and the war (Official Rulebook 1.0).
 
 A table holds a whole war (How to Play: battles are played in sets of three, the first to win
-two takes the war). Each battle the players enter, in rulebook order:
+two takes the war). Each battle the players enter, in rulebook order, one event class each:
 
-1. ``set_up`` once per player: commander, strategist and the starting lieutenant(s), chosen
-   from the officers of the seat's army deck (Prepare for Battle, step 4). They stay face
-   down until their owner's first Draw Step (Glossary of Terms: Set).
-2. Each turn (Turn Structure): ``start_turn`` (Draw Step; ``cannot_draw`` instead loses the
-   battle), ``recruitment`` (Recruitment Step: combined CHM x the table's reserves per point),
-   ``recruit_lieutenant`` (Strategy Step only), then the Battle Step as often as the officers
-   allow: ``declare_attack`` (Declaration Step), ``vanguard`` (Vanguard Step: an officer, or
-   the attack goes through to the grain), ``damage_step`` (Damage Step: WAR compared, with the
-   WAR modifiers entered for that battle), and ``end_turn`` (End Step).
-3. ``card_effect`` records what a card did to men under command, grain or reserves (item
-   costs paid, trait damage, healing); ``stop_attack`` records a card that stopped an attack
-   before damage (Glossary of Terms: Battle/Battled).
-4. After a battle, ``next_battle``: the loser chooses who goes first (Prepare for Battle, step 5).
+1. Prepare for Battle: :class:`Mulligan` (step 3: an opening hand with too few officers is
+   shown to the opponent and mulliganed, as often as needed), then :class:`SetUp` once per
+   player (step 4: commander, strategist and the starting lieutenant(s), officers of the seat's
+   army deck). They stay face down until their owner's first Draw Step (Glossary of Terms: Set).
+2. Each turn (Turn Structure): :class:`StartTurn` (Draw Step; :class:`CannotDraw` instead
+   loses the battle), :class:`Recruitment` (Recruitment Step: combined CHM x the tables'
+   reserves per point), :class:`RecruitLieutenant` (Strategy Step only), then the Battle Step
+   as often as the officers allow: :class:`DeclareAttack` (Declaration Step),
+   :class:`Vanguard` (Vanguard Step: an officer, or the attack goes through to the grain),
+   :class:`DamageStep` (Damage Step: WAR compared, with the WAR modifiers entered for that
+   battle), and :class:`EndTurn` (End Step: active items and tactics are resolved).
+3. Cards: :class:`SetCard` (a tactic or an item set face down in its zone),
+   :class:`ActivateCard` (a set tactic or item turned face up, or an item played from the hand;
+   an item's reserve cost is paid), :class:`DiscardCard` (a card of the Tactics or Items Zone
+   sent to the discard pile), :class:`PlayStrategy` and :class:`DiscardStrategy` (The Game Mat
+   3). :class:`CardEffect` records what an effect did to men under command, grain or reserves
+   (trait damage, healing, costs), naming its card or not; :class:`StopAttack` records a card
+   that stopped an attack before damage (Glossary of Terms: Battle/Battled).
+4. After a battle, :class:`NextBattle`: the loser chooses who goes first (Prepare for Battle,
+   step 5).
 
 Every number (starting grain, reserves per CHM point, grain per WAR point, damage to a losing
-officer, lieutenants, battles of a war, what S counts as) comes from ``card_data/cahrd/tables.yaml``
-and every officer's stats from the card data; :func:`new_state` copies them into the state.
+officer, lieutenants, opening hand, battles of a war, what S counts as) comes from
+``card_data/cahrd/tables.yaml`` through :mod:`.ranks`, and every officer's stats from the card
+data; :func:`set_up` copies them into the state once (:class:`CardBook`).
 
-Readings of ours where the rulebook is unclear:
+Readings of ours where the rulebook is unclear or silent:
 
-- Defeat tokens: the Glossary (Defeated) gives the token for a defeated lieutenant to the
-  initiative player; Defeat three Lieutenants gives it to the player who defeated the officer.
-  We follow the Glossary; option ``defeat_token_to="defeating_player"`` follows the other
-  (for a battle, the winner's owner; for a card effect, the card's controller). A player
-  holding the tables' number of tokens (3) wins the battle. Under the Glossary reading a
-  lieutenant that falls on its owner's turn gives its owner the token, as written.
+- Winning by lieutenants: "You win the battle if ... you defeat three enemy Lieutenants". The
+  scorekeeper records who defeated each officer (the winner of the Damage Step, or the player
+  of the card effect) and a player wins on defeating the tables' number (3) of the enemy's
+  lieutenants, whoever holds the tokens. The physical token goes as option ``defeat_token_to``
+  says: to the initiative player (Glossary of Terms: Defeated; the default) or to the player
+  who defeated the officer (Defeat three Lieutenants). The two differ only when a lieutenant
+  falls on its owner's turn, and a token so held never counts toward its holder's win.
+- S in the Recruitment Step: S counts as 10 in battle and in card effects (Glossary of Terms:
+  Stats), but the rulebook is silent on the Recruitment Step's combined CHM. By default a CHM
+  of S counts there as the highest printed rank, 5; option ``s_rank_in_recruitment`` counts
+  it as 10 (:mod:`.ranks`).
+- Mulligans (Prepare for Battle, step 3) are entered before the player places their officers,
+  as often as needed, each with the number of officers the hand shown held (fewer than the
+  tables' 3); they are counted per battle.
+- Zones (The Game Mat 7 and 8): each army's Tactics Zone and Items Zone hold at most one card
+  per officer in play, the strategist not counted. Set cards are entered without their name
+  (they are face down) and named when activated. When the limit later shrinks (an officer is
+  defeated), no card is discarded, but no new card enters that zone until it is under the
+  limit again. Cards are set (and items played from the hand) by the initiative player in
+  their Strategy Step (Step 3: "Play Items, set tactics"). Only items and tactics of the
+  seat's army deck are activated (any, for an army ``"any"``).
+- Activation (Timings): during a turn, the initiative player may activate items, tactics and
+  strategies; the non-initiative player may respond with tactics, or with items and
+  strategies that disregard effects (the event says so in ``disregards``; the scorekeeper
+  cannot read card text). The End Step (Step 5) sends every active (face-up) item and tactic
+  of both armies to the discard pile, except those the player names as lasting.
+  :class:`CardEffect` only records what an effect did, so either player enters it during a turn.
+- Strategies (The Game Mat 3): one active strategy per player; playing another sends the old
+  one to the discard pile, as does :class:`DiscardStrategy` when its requirement no longer
+  holds. A strategy deck holds one copy of each strategy (Getting Started), so a strategy
+  sent to the discard pile cannot be played again that battle. Looking through the strategy
+  deck is limited to your Strategy Step; playing one follows Timings, as above.
 - "Recruit up to two more" lieutenants counts recruitments during the battle (the tables'
   ``max_extra_lieutenants``), so a defeated lieutenant's place is not refilled beyond that.
 - The attack marker (Declaration Step) stays on the officer until its owner's next
@@ -38,38 +72,57 @@ Readings of ours where the rulebook is unclear:
 - The strategist never attacks nor is declared a vanguard, except by a card effect: the
   event then names the card in ``allowed_by_card``. On a vanguard that card also lifts the
   attacked-on-the-previous-turn rule (e.g. Horse Master's trait).
-- ``cannot_draw`` is entered in place of the Draw Step of the player who cannot draw (Step 1).
-- A battle where both players meet a losing condition at once is drawn; a drawn battle
-  counts for nobody, and either player may go first in the next. After the tables' number
-  of battles (3) the player with more wins takes the war; equal wins draw the war.
-- Battle 1: whoever enters the first ``start_turn`` goes first (the players decide, step 5).
+- :class:`CannotDraw` is entered in place of the Draw Step of the player who cannot draw (Step 1).
+- A battle where both players meet a losing condition at once (e.g. an effect on both armies'
+  grain) is drawn; a drawn battle counts for nobody, and either player may choose who goes
+  first in the next. After the tables' number of battles (3) the player with more wins takes
+  the war; equal wins draw the war.
+- Battle 1: whoever enters the first :class:`StartTurn` goes first (the players decide, step 5).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal, Union
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import Field
 
-from card_data.engine import RuleError
-from card_data.engine.legacy import LegacyEngine as Engine
-from card_data.engine.legacy import Model, Outcome
+from card_data.engine import (
+    Choice,
+    Engine,
+    Event,
+    FormField,
+    GameState,
+    Model,
+    Move,
+    ReadOnlyDict,
+    RuleError,
+    Seat,
+)
+from card_data.games.cahrd import TITLE
 from card_data.games.cahrd.cards import RULEBOOK as EDITION
-
-if TYPE_CHECKING:
-    from card_data.loader import Game
+from card_data.games.cahrd.ranks import (
+    DEFAULT_S_RANK_IN_RECRUITMENT,
+    S_RANK_READINGS,
+    SRankInRecruitment,
+    battle_value,
+    recruitment_reserves,
+    recruitment_value,
+)
 
 BOOK = f"C.A.H.R.D. {EDITION}"
 ANY_ARMY = "any"
-"""Option value for an army that may field any officer of the card data."""
+"""Option value for an army that may field any officer, item and tactic of the card data."""
 
 
 def _rule(section: str, text: str) -> str:
     return f"{BOOK}, {section}: {text}"
 
 
-RULE_PLAYERS = _rule("How to Play", "a battle is fought between two armies")
 RULE_ARMY = _rule("Getting Started (Deck)", "each player commands an army deck of officers, items and tactics")
+RULE_MULLIGAN = _rule("Prepare for Battle (step 3)", "a player whose opening hand holds too few officers shows "
+                                                     "it to the opponent and mulligans, as often as needed, "
+                                                     "before placing officers")
 RULE_SETUP = _rule("Prepare for Battle (step 4)", "each player places a commander, a strategist and the starting "
                                                   "lieutenants, all different officers of their own army")
 RULE_ORDER = _rule("Turn Structure", "each turn runs Draw, Recruitment, Strategy, Battle and End Step, "
@@ -94,34 +147,72 @@ RULE_BATTLED = _rule("Glossary of Terms (Battle/Battled)", "an attack may stop b
 RULE_PAY = _rule("Glossary of Terms (Pay a Cost)", "a cost must be paid in full from what the player has")
 RULE_EFFECT = _rule("Glossary of Terms (Effects of Cards; Damage)", "a card effect changes men under command, "
                                                                    "grain or reserves as its text says")
+RULE_SET_CARDS = _rule("Step 3: Strategy Step; Item Card (How to Read)",
+                       "the initiative player plays items and sets tactics in their Strategy Step")
+RULE_TACTIC_SET_FIRST = _rule("Cards of CAHRD (Tactics); Tactics Card (How to read)",
+                              "a tactic must be set face down before it is activated")
+RULE_ITEM = _rule("Item Card (How to Read); Glossary of Terms (Pay a Cost)",
+                  "an item is activated from the hand or after being set, its reserve cost paid on activation")
+RULE_TIMINGS = _rule("Timings", "the initiative player may activate items, tactics, traits and strategies; the "
+                                "non-initiative player responds only with tactics, or with items, traits and "
+                                "strategies that disregard effects")
+RULE_STRATEGY = _rule("The Game Mat (3 - The Strategy Deck)",
+                      "one active strategy per player: a new one, or a requirement no longer met by its "
+                      "controller, sends it to the discard pile; a strategy deck holds one copy of each strategy")
+RULE_END_STEP = _rule("Step 5: The End Step", "active items and tactics not yet resolved are resolved, unless "
+                                              "their effect continues beyond the turn")
 RULE_BATTLE_OVER = _rule("Winning the Battle", "a battle ends when a player meets a victory condition")
-RULE_WAR = _rule("How to Play", "battles are played in a war; who wins most of its battles wins the war")
+RULE_WAR = _rule("How to Play", "battles are played in a war; the war ends once a player has won most of its "
+                                "battles, or after its last battle")
+
+ZONE_RULES = {
+    "tactics": _rule("The Game Mat (7 - Tactics Zone)", "the tactics in play are limited to the number of "
+                                                        "officers in play, the strategist not counted"),
+    "items": _rule("The Game Mat (8 - Items Zone)", "the items in play are limited to the number of officers "
+                                                    "in play, the strategist not counted"),
+}
 
 Position = Literal["commander", "strategist", "lieutenant"]
-Step = Literal["set_up", "between_turns", "draw", "strategy", "battle", "battle_over", "war_over"]
-"""``set_up``: officers being placed; ``between_turns``: waiting for the next Draw Step;
-``draw``: drawn, Recruitment Step next; ``strategy``: Strategy Step; ``battle``: Battle Step
-(an attack was declared this turn); ``battle_over``: waiting for ``next_battle``;
-``war_over``: the table's game has ended."""
+CardKind = Literal["officer", "item", "tactic", "strategy"]
+Zone = Literal["tactics", "items"]
+ZONE_NAMES = {"tactics": "Tactics Zone", "items": "Items Zone"}
+ZONE_KINDS: dict[str, CardKind] = {"tactics": "tactic", "items": "item"}
+CahrdStep = Literal["setting_up", "between_turns", "draw", "strategy", "battle", "battle_over"]
+"""The game's own steps: ``setting_up``: officers being placed (phase ``setup``);
+``between_turns``: waiting for the next Draw Step; ``draw``: drawn, Recruitment Step next;
+``strategy``: Strategy Step; ``battle``: Battle Step (an attack was declared this turn)
+(these four: phase ``play``); ``battle_over``: waiting for :class:`NextBattle` (phase
+``setup``), or the war's last battle (phase ``over``)."""
 
+STEP_PHASES = {"setting_up": "setup", "between_turns": "play", "draw": "play", "strategy": "play", "battle": "play",
+               "battle_over": "setup"}
 STEP_LABELS = {
-    "set_up": "Set-up: place your officers",
+    "setting_up": "Set-up: place your officers",
     "between_turns": "Next: Draw Step",
     "draw": "Draw Step done: Recruitment Step next",
     "strategy": "Strategy Step",
     "battle": "Battle Step",
     "battle_over": "Battle over",
-    "war_over": "War over",
 }
+TURN_STEPS = ("draw", "strategy", "battle")
+TOKEN_READINGS = {
+    "initiative_player": "the initiative player (Glossary of Terms: Defeated)",
+    "defeating_player": "the player who defeated the lieutenant (Defeat three Lieutenants)",
+}
+
+CardId = Annotated[str, Field(min_length=1)]
 
 
 class Options(Model):
     """Table options.
 
-    ``army_seat_1`` / ``army_seat_2``: the id of each seat's army deck in the card data (e.g.
-    ``"shield-wall"``), or ``"any"`` to field any officer of the card data.
-    ``defeat_token_to``: who gets the token for a defeated lieutenant: ``"initiative_player"``
-    (Glossary of Terms: Defeated; the default) or ``"defeating_player"`` (Defeat three Lieutenants).
+    Attributes:
+        army_seat_1, army_seat_2: the id of each seat's army deck in the card data (e.g.
+            ``"shield-wall"``), or ``"any"`` to field any officer, item and tactic of the card data.
+        defeat_token_to: who holds the token of a defeated lieutenant: ``"initiative_player"``
+            (Glossary of Terms: Defeated; the default) or ``"defeating_player"`` (Defeat three
+            Lieutenants). Either way the battle is won by defeating three enemy lieutenants.
+        s_rank_in_recruitment: what a CHM of S counts as in the Recruitment Step (see :mod:`.ranks`).
     """
 
     army_seat_1: str = Field("shield-wall", title="Army of seat 1",
@@ -130,9 +221,15 @@ class Options(Model):
                              description="army deck id from the card data, or 'any'")
     defeat_token_to: Literal["initiative_player", "defeating_player"] = Field(
         "initiative_player", title="Lieutenant defeat token goes to",
-        description="the initiative player (Glossary: Defeated) or the player who defeated it "
-                    "(Defeat three Lieutenants)")
+        description="the initiative player (Glossary: Defeated) or the player who defeated it (Defeat three "
+                    "Lieutenants); either way, defeating three enemy lieutenants wins the battle")
+    s_rank_in_recruitment: SRankInRecruitment = Field(
+        DEFAULT_S_RANK_IN_RECRUITMENT, title="A CHM of S in the Recruitment Step",
+        description="highest_printed_rank: " + S_RANK_READINGS["highest_printed_rank"] + "; s_rank_value: "
+                    + S_RANK_READINGS["s_rank_value"] + " (Glossary of Terms: Stats)")
 
+
+# ---- the card data, copied once --------------------------------------------------------------
 
 class Constants(Model):
     """The numbers of ``tables.yaml`` (``constants.<name>.value``) a scorekeeper uses."""
@@ -145,19 +242,51 @@ class Constants(Model):
     starting_lieutenants: int
     max_extra_lieutenants: int
     lieutenants_defeated_to_win: int
+    opening_hand: int
+    min_officers_in_opening_hand: int
     battles_per_war: int
     battles_to_win_war: int
 
 
 class OfficerStats(Model):
-    """An officer card's numbers, S already counted as the tables' ``s_rank_value``."""
+    """An officer card's numbers: ``war`` as it counts in battle (S as 10), ``chm`` as it counts
+    in this table's Recruitment Step (:mod:`.ranks`), and both as printed (``"S"`` or a digit)."""
 
     title: str
     war: int
     chm: int
+    printed_war: str
+    printed_chm: str
     men_under_command: int
     recruitment_cost: int
 
+
+class CardInfo(Model):
+    """Any card of the card data: its title, type and, for an item, its reserve cost."""
+
+    title: str
+    kind: CardKind
+    reserve_cost: int = 0
+
+
+class ArmyDeck(Model):
+    """A seat's army: the deck id (or ``"any"``) and the ids of the officers, items and tactics it holds."""
+
+    id: str
+    cards: tuple[str, ...]
+
+
+class CardBook(Model):
+    """Everything the table copies from the card data once (:func:`set_up`): the tables'
+    constants, every card by id, the officers' numbers and each seat's army deck."""
+
+    constants: Constants
+    cards: ReadOnlyDict[str, CardInfo]
+    officers: ReadOnlyDict[str, OfficerStats]
+    armies: tuple[ArmyDeck, ...]
+
+
+# ---- the battle ---------------------------------------------------------------------------------
 
 class FieldOfficer(Model):
     """An officer on the field: its card id, zone, men under command left, and whether the
@@ -170,27 +299,50 @@ class FieldOfficer(Model):
     attack_marker: bool = False
 
 
-class Army(Model):
-    """One player's side of a battle.
+class DefeatedOfficer(Model):
+    """An officer sent to the discard pile this battle: its card, the zone it held, and the seat
+    of the player who defeated it (the Damage Step's winner, or the player of the card effect)."""
 
-    ``army``: the deck id (or ``"any"``); ``officer_pool``: officer ids it may field;
-    ``grain``, ``reserves``: amounts; ``officers``: on the field; ``defeated``: officers sent
-    to the discard pile this battle, in order; ``lieutenants_recruited``: recruited after set-up;
-    ``defeat_tokens``: lieutenant defeat tokens this player holds; ``turns_taken`` this battle;
-    ``revealed``: the starting officers have been revealed (first Draw Step).
+    card: str
+    position: Position
+    defeated_by: int
+
+
+class ZoneCard(Model):
+    """A card in a Tactics or Items Zone: face down (set; ``card`` unknown until it is
+    activated) or face up (active, ``card`` named)."""
+
+    card: str | None = None
+    face_up: bool = False
+
+
+class Army(Model):
+    """One player's side of the current battle.
+
+    ``grain``, ``reserves``: amounts; ``officers``: on the field; ``defeated``: officers sent to
+    the discard pile this battle, in order; ``lieutenants_recruited``: recruited after set-up;
+    ``defeat_tokens``: lieutenant defeat tokens this player holds (see ``defeat_token_to``);
+    ``turns_taken`` this battle; ``set_up``: officers placed; ``revealed``: the starting
+    officers have been revealed (first Draw Step); ``mulligans``: opening hands shown and
+    mulliganed; ``tactics``, ``items``: the Tactics and Items Zones; ``strategy``: the active
+    strategy's id; ``discarded``: ids of the cards entered here as sent to the discard pile
+    (strategies, resolved items and tactics; defeated officers are in ``defeated``).
     """
 
-    army: str
-    officer_pool: list[str]
     grain: int
     reserves: int = 0
-    officers: list[FieldOfficer] = []
-    defeated: list[FieldOfficer] = []
+    officers: tuple[FieldOfficer, ...] = ()
+    defeated: tuple[DefeatedOfficer, ...] = ()
     lieutenants_recruited: int = 0
     defeat_tokens: int = 0
     turns_taken: int = 0
     set_up: bool = False
     revealed: bool = False
+    mulligans: int = 0
+    tactics: tuple[ZoneCard, ...] = ()
+    items: tuple[ZoneCard, ...] = ()
+    strategy: str | None = None
+    discarded: tuple[str, ...] = ()
 
     def officer(self, card: str) -> FieldOfficer | None:
         """The officer ``card`` if it is on this army's field, else ``None``."""
@@ -205,13 +357,16 @@ class Army(Model):
         return next((o for o in self.officers if o.position == "strategist"), None)
 
     @property
-    def lieutenants(self) -> list[FieldOfficer]:
-        return [o for o in self.officers if o.position == "lieutenant"]
+    def lieutenants(self) -> tuple[FieldOfficer, ...]:
+        return tuple(o for o in self.officers if o.position == "lieutenant")
 
-    def available(self) -> list[str]:
-        """Officer ids of the pool neither on the field nor defeated this battle."""
-        used = {o.card for o in self.officers} | {o.card for o in self.defeated}
-        return [card for card in self.officer_pool if card not in used]
+    def zone(self, zone: str) -> tuple[ZoneCard, ...]:
+        """The cards in the ``"tactics"`` or ``"items"`` zone."""
+        return self.tactics if zone == "tactics" else self.items
+
+    def lieutenants_defeated_by(self, seat: int) -> int:
+        """How many of this army's lieutenants player ``seat`` defeated this battle."""
+        return sum(1 for d in self.defeated if d.position == "lieutenant" and d.defeated_by == seat)
 
 
 class Attack(Model):
@@ -229,42 +384,102 @@ class BattleResult(Model):
     reason: str
 
 
-class State(Model):
+class State(GameState):
     """A C.A.H.R.D. table: a war of battles between two armies.
 
-    ``constants``, ``officer_cards`` (id -> stats) and ``card_titles`` (every card id -> title)
-    are copied from the card data. ``armies``: one per seat, for the current battle.
-    ``battle_number``: 1-based; ``results``: finished battles. ``step``: see :data:`Step`.
-    ``initiative``: whose turn it is (``None`` before the battle's first turn); ``turn``: turns
-    started this battle; ``first_seat``: who must go first, when the loser chose; ``attack``:
-    the attack in progress, if any.
+    Attributes:
+        phase: ``setup`` while officers are placed and between battles, ``play`` during the
+            turns of a battle, ``over`` once the war has ended.
+        step: the game's own step (:data:`CahrdStep`).
+        options: the table's :class:`Options`.
+        cards: the card data the table uses (:class:`CardBook`), copied once.
+        armies: one per seat, for the current battle.
+        battle_number: 1-based; ``results``: finished battles.
+        initiative: whose turn it is (``None`` before the battle's first turn); ``turn``: turns
+            started this battle; ``first_seat``: who must go first, when the loser chose;
+        attack: the attack in progress, if any.
     """
 
-    players: list[str]
+    score_label = "Battles won"
+
+    step: CahrdStep = "setting_up"
     options: Options
-    constants: Constants
-    officer_cards: dict[str, OfficerStats]
-    card_titles: dict[str, str]
-    armies: list[Army]
+    cards: CardBook
+    armies: tuple[Army, ...]
     battle_number: int = 1
-    results: list[BattleResult] = []
-    step: Step = "set_up"
+    results: tuple[BattleResult, ...] = ()
     initiative: int | None = None
     turn: int = 0
     first_seat: int | None = None
     attack: Attack | None = None
 
-    def title(self, card: str) -> str:
-        """A card's title by id (the id itself if unknown)."""
-        return self.card_titles.get(card, card)
+    # -- where the game stands --
 
-    def wins(self) -> list[int]:
+    def scores(self) -> tuple[float, ...]:
+        """Battles won by each seat."""
+        return tuple(float(w) for w in self.wins())
+
+    def winners(self) -> tuple[int, ...]:
+        """The seat with more battles won once the war is over; none for equal wins."""
+        wins = self.wins()
+        best = max(wins)
+        return (wins.index(best),) if self.finished and wins.count(best) == 1 else ()
+
+    def summary(self) -> str:
+        """``"Battle 2; battles won: Red 1 – Blue 0"``, or once the war is over ``"Red wins the
+        war, Red 2 – Blue 0 (Blue could not draw)"`` / ``"The war is drawn, ..."``."""
+        score = " – ".join(f"{name} {w}" for name, w in zip(self.players, self.wins()))
+        if not self.finished:
+            return f"Battle {self.battle_number}; battles won: {score}"
+        last = f" ({self.results[-1].reason})" if self.results else ""
+        winners = self.winners()
+        return (f"{self.players[winners[0]]} wins the war, {score}{last}" if winners
+                else f"The war is drawn, {score}{last}")
+
+    def wins(self) -> tuple[int, ...]:
         """Battles won by each seat so far."""
-        return [sum(1 for r in self.results if r.winner == seat) for seat in range(len(self.players))]
+        return tuple(sum(1 for r in self.results if r.winner == seat) for seat in range(len(self.players)))
 
     def step_label(self) -> str:
         """The current step for people, e.g. ``"Strategy Step"``."""
-        return STEP_LABELS[self.step]
+        return "War over" if self.finished else STEP_LABELS[self.step]
+
+    # -- the numbers a page shows --
+
+    @property
+    def constants(self) -> Constants:
+        """The tables' numbers this table plays with."""
+        return self.cards.constants
+
+    def title(self, card: str | None) -> str:
+        """A card's title by id (the id itself if unknown)."""
+        info = self.cards.cards.get(card) if card is not None else None
+        return info.title if info is not None else str(card)
+
+    def army_id(self, seat: int) -> str:
+        """The id of ``seat``'s army deck, or ``"any"``."""
+        return self.cards.armies[seat].id
+
+    def officer_pool(self, seat: int) -> tuple[str, ...]:
+        """Officer ids ``seat``'s army may field."""
+        return self.deck_cards(seat, "officer")
+
+    def deck_cards(self, seat: int, kind: CardKind) -> tuple[str, ...]:
+        """Ids of ``seat``'s army deck cards of type ``kind`` (every strategy for ``"strategy"``:
+        strategy decks are not chosen at this table)."""
+        cards = self.cards.cards if kind == "strategy" else self.cards.armies[seat].cards
+        return tuple(card for card in cards if self.cards.cards[card].kind == kind)
+
+    def officer_label(self, card: str) -> str:
+        """``"Oda Nobunaga (WAR 4, CHM 3, men 4)"``."""
+        o = self.cards.officers[card]
+        return f"{o.title} (WAR {o.printed_war}, CHM {o.printed_chm}, men {o.men_under_command})"
+
+    def available(self, seat: int) -> tuple[str, ...]:
+        """Officer ids of ``seat``'s pool neither on the field nor defeated this battle."""
+        army = self.armies[seat]
+        used = {o.card for o in army.officers} | {o.card for o in army.defeated}
+        return tuple(card for card in self.officer_pool(seat) if card not in used)
 
     def next_starter(self) -> int | None:
         """The seat whose turn starts next, or ``None`` when either may (a battle's first turn
@@ -274,33 +489,46 @@ class State(Model):
         return 1 - self.initiative
 
     def turn_in_progress(self) -> bool:
-        return self.step in ("draw", "strategy", "battle")
+        """Whether a turn is being played (Draw, Strategy or Battle Step)."""
+        return self.step in TURN_STEPS
+
+    def battle_going(self) -> bool:
+        """Whether a battle's turns are on (both set up, the battle not over)."""
+        return self.phase == "play"
 
     def marker_label(self, seat: int, officer: FieldOfficer) -> str:
         """What the attack marker on ``officer`` (of ``seat``) means now: ``"attacked this turn"``
         during its owner's turn after the Recruitment Step, ``"attacked the previous turn"``
         otherwise; ``""`` without a marker or once the battle is over."""
-        if not officer.attack_marker or self.step in ("battle_over", "war_over"):
+        if not officer.attack_marker or not self.battle_going():
             return ""
         if self.initiative == seat and self.step in ("strategy", "battle"):
             return "attacked this turn"
         return "attacked the previous turn"
+
+    def defending_seat(self) -> int | None:
+        """The seat defending against the attack in progress, if any."""
+        return None if self.attack is None else other(self.attack.seat)
 
     def may_attack(self) -> bool:
         """The initiative player may declare an attack now (first-turn rule included)."""
         return (self.step in ("strategy", "battle") and self.attack is None
                 and self.armies[self.initiative].turns_taken > 1)
 
+    def combined_chm(self, seat: int) -> int:
+        """The combined CHM of ``seat``'s officers on the field, as the Recruitment Step counts it."""
+        return sum(self.cards.officers[o.card].chm for o in self.armies[seat].officers)
+
     def recruitment_reserves(self, seat: int) -> int:
         """Reserves ``seat`` gains in a Recruitment Step now: the combined CHM of its officers on
         the field x the tables' reserves per CHM point (Step 2: The Recruitment Step)."""
-        chm = sum(self.officer_cards[o.card].chm for o in self.armies[seat].officers)
-        return chm * self.constants.reserves_per_chm_point
+        return recruitment_reserves([self.cards.officers[o.card].chm for o in self.armies[seat].officers],
+                                    self.constants.reserves_per_chm_point)
 
     def grain_damage(self, officer: str) -> int:
-        """Grain an attack by ``officer`` costs when let through: its base WAR x the tables'
-        grain per WAR point (Step 4: The Damage Step)."""
-        return self.officer_cards[officer].war * self.constants.grain_damage_per_war_point
+        """Grain an attack by ``officer`` costs when let through: its base WAR (S as 10) x the
+        tables' grain per WAR point (Step 4: The Damage Step)."""
+        return self.cards.officers[officer].war * self.constants.grain_damage_per_war_point
 
     def battle_loser(self) -> int | None:
         """The loser of the last finished battle (``None`` before any, or after a draw)."""
@@ -308,217 +536,152 @@ class State(Model):
             return None
         return 1 - self.results[-1].winner
 
+    def enemy_lieutenants_defeated(self, seat: int) -> int:
+        """Lieutenants of the enemy that ``seat`` defeated this battle (Defeat three Lieutenants)."""
+        return self.armies[1 - seat].lieutenants_defeated_by(seat)
 
-# ---- events ----------------------------------------------------------------------------------
+    def officers_in_play(self, seat: int) -> int:
+        """Officers on ``seat``'s field, the strategist not counted (The Game Mat 7 and 8)."""
+        return sum(1 for o in self.armies[seat].officers if o.position != "strategist")
 
-Seat = Annotated[int, Field(ge=0)]
-CardId = Annotated[str, Field(min_length=1)]
+    def zone_limit(self, seat: int) -> int:
+        """Cards ``seat``'s Tactics Zone, and its Items Zone, may hold (The Game Mat 7 and 8)."""
+        return self.officers_in_play(seat)
 
+    def zone_room(self, seat: int, zone: str) -> int:
+        """Cards that may still enter ``seat``'s ``zone``; 0 or less when full (a limit that
+        shrank below the cards already there discards nothing: see the module docstring)."""
+        return self.zone_limit(seat) - len(self.armies[seat].zone(zone))
 
-class SetUp(Model):
-    """Prepare for Battle, step 4: ``seat`` places ``commander``, ``strategist`` and
-    ``lieutenants`` (as many as the tables' ``starting_lieutenants``), officer ids of its army."""
+    def zones(self, seat: int) -> tuple[tuple[str, str, tuple[ZoneCard, ...]], ...]:
+        """``(zone, name, cards)`` of ``seat``'s Tactics Zone and Items Zone, for pages."""
+        return tuple((zone, name, self.armies[seat].zone(zone)) for zone, name in ZONE_NAMES.items())
 
-    type: Literal["set_up"]
-    seat: Seat
-    commander: CardId
-    strategist: CardId
-    lieutenants: list[CardId]
+    def s_rank_reading(self) -> str:
+        """What a CHM of S counts as in this table's Recruitment Step, in words."""
+        return S_RANK_READINGS[self.options.s_rank_in_recruitment]
 
+    def token_reading(self) -> str:
+        """Who gets a defeated lieutenant's token at this table, in words."""
+        return TOKEN_READINGS[self.options.defeat_token_to]
 
-class StartTurn(Model):
-    """Step 1, the Draw Step: ``seat`` starts its turn and draws a card."""
+    def face_down(self, seat: int, zone: str) -> int:
+        """Set (face-down) cards in ``seat``'s ``zone``."""
+        return sum(1 for c in self.armies[seat].zone(zone) if not c.face_up)
 
-    type: Literal["start_turn"]
-    seat: Seat
+    def active_cards(self) -> tuple[tuple[int, str, str], ...]:
+        """``(seat, zone, card)`` of every face-up item and tactic on the field."""
+        return tuple((seat, zone, c.card) for seat, army in enumerate(self.armies) for zone in ZONE_NAMES
+                     for c in army.zone(zone) if c.face_up)
 
-
-class CannotDraw(Model):
-    """Step 1: ``seat`` cannot draw at the start of its turn and loses the battle."""
-
-    type: Literal["cannot_draw"]
-    seat: Seat
-
-
-class Recruitment(Model):
-    """Step 2, the Recruitment Step of ``seat``: reserves gained, attack markers removed."""
-
-    type: Literal["recruitment"]
-    seat: Seat
-
-
-class RecruitLieutenant(Model):
-    """Step 3: ``seat`` recruits ``officer`` as a lieutenant, paying its recruitment cost."""
-
-    type: Literal["recruit_lieutenant"]
-    seat: Seat
-    officer: CardId
+    def may_activate(self, seat: int, disregards: bool, kind: CardKind) -> bool:
+        """Whether ``seat`` may activate a card of ``kind`` now (Timings; see the module docstring)."""
+        return self.turn_in_progress() and (seat == self.initiative or kind == "tactic" or disregards)
 
 
-class DeclareAttack(Model):
-    """Step 4, the Declaration Step: ``seat`` attacks with ``officer``. ``allowed_by_card``: the
-    id of the card whose effect lets the strategist attack."""
-
-    type: Literal["declare_attack"]
-    seat: Seat
-    officer: CardId
-    allowed_by_card: CardId | None = None
+def other(seat: int) -> int:
+    """The opponent's seat."""
+    return 1 - seat
 
 
-class Vanguard(Model):
-    """Step 4, the Vanguard Step: the defending ``seat`` names ``officer``, or ``to_grain`` lets
-    the attack through to the grain (exactly one of the two). ``allowed_by_card``: the card whose
-    effect lets the strategist, or an officer that attacked on the previous turn, defend."""
+# ---- set-up -------------------------------------------------------------------------------------
 
-    type: Literal["vanguard"]
-    seat: Seat
-    officer: CardId | None = None
-    to_grain: bool = False
-    allowed_by_card: CardId | None = None
-
-
-class DamageStep(Model):
-    """Step 4, the Damage Step of an officer-against-officer battle: WAR is compared after the
-    modifiers entered (items, tactics, traits, strategies in play for this battle)."""
-
-    type: Literal["damage_step"]
-    attacker_war_modifier: int = 0
-    vanguard_war_modifier: int = 0
-
-
-class StopAttack(Model):
-    """Glossary of Terms (Battle/Battled): ``card``, played by ``seat``, stops the attack in
-    progress before damage is calculated; the attacker still counts as having attacked."""
-
-    type: Literal["stop_attack"]
-    seat: Seat
-    card: CardId
-
-
-class CardEffect(Model):
-    """A card's effect, played by ``seat``, changes ``target_seat``'s army: ``officer``'s men
-    under command by ``men_change``, its ``grain_change`` and ``reserves_change`` (a negative
-    ``reserves_change`` on one's own army is a cost paid). Amounts may be negative."""
-
-    type: Literal["card_effect"]
-    seat: Seat
-    card: CardId
-    target_seat: Seat
-    officer: CardId | None = None
-    men_change: int = 0
-    grain_change: int = 0
-    reserves_change: int = 0
-
-
-class EndTurn(Model):
-    """Step 5, the End Step: ``seat`` ends its turn."""
-
-    type: Literal["end_turn"]
-    seat: Seat
-
-
-class NextBattle(Model):
-    """After a battle: ``seat`` (the loser; either seat after a draw) chooses ``first_seat`` to
-    go first in the next battle of the war (Prepare for Battle, step 5)."""
-
-    type: Literal["next_battle"]
-    seat: Seat
-    first_seat: Seat
-
-
-Event = Annotated[
-    Union[SetUp, StartTurn, CannotDraw, Recruitment, RecruitLieutenant, DeclareAttack, Vanguard, DamageStep,
-          StopAttack, CardEffect, EndTurn, NextBattle],
-    Field(discriminator="type"),
-]
-EVENT_ADAPTER: TypeAdapter = TypeAdapter(Event)
-
-
-# ---- set-up ----------------------------------------------------------------------------------
-
-def _officer_pool(army: str, game: Game) -> list[str]:
+def _army_deck(army: str, game: Any) -> ArmyDeck:
     if army == ANY_ARMY:
-        return [card.id for card in game.cards.values() if card.type == "officer"]
+        return ArmyDeck(id=army, cards=tuple(c.id for c in game.cards.values()
+                                             if c.type in ("officer", "item", "tactic")))
     deck = game.decks.get(army)
     if deck is None or deck.kind != "army":
         known = ", ".join(sorted(d.id for d in game.decks.values() if d.kind == "army"))
         raise RuleError(RULE_ARMY, f"there is no army deck {army!r} in the card data; choose one of: "
                                    f"{known}, or {ANY_ARMY!r}")
-    return [e.card for e in deck.cards if game.cards[e.card].type == "officer"]
+    return ArmyDeck(id=army, cards=tuple(dict.fromkeys(e.card for e in deck.cards)))
 
 
-def _fresh_army(army: str, pool: list[str], constants: Constants) -> Army:
-    return Army(army=army, officer_pool=pool, grain=constants.starting_grain)
+def _fresh_army(constants: Constants) -> Army:
+    return Army(grain=constants.starting_grain)
 
 
-def new_state(players: list[str], options: Options, game: Game) -> State:
+def set_up(players: tuple[str, ...], options: Options, game: Any) -> State:
     """A war about to start: two armies from the options' decks, the tables' constants.
 
-    ``players``: two names, in seat order; ``game``: the ``cahrd`` card data.
-    Raises :class:`RuleError` for another number of players, or an army that is not an army
-    deck of the card data (Getting Started), or one with too few officers to set up.
+    ``players``: two names, in seat order (the engine checks the count); ``game``: the
+    ``cahrd`` card data. Raises :class:`RuleError` for an army that is not an army deck of
+    the card data (Getting Started), or one with too few officers to set up.
     """
-    if len(players) != 2:
-        raise RuleError(RULE_PLAYERS, f"C.A.H.R.D. is played by 2 players (this table has {len(players)})")
     table = game.tables.constants
     constants = Constants(**{name: getattr(table, name).value for name in Constants.model_fields})
-
-    def rank(printed: int | str) -> int:
-        return constants.s_rank_value if printed == "S" else int(printed)
-
-    armies = []
-    for army in (options.army_seat_1, options.army_seat_2):
-        pool = _officer_pool(army, game)
-        if len(pool) < 2 + constants.starting_lieutenants:
-            raise RuleError(RULE_SETUP, f"army {army!r} has only {len(pool)} officers, too few to set up")
-        armies.append(_fresh_army(army, pool, constants))
-    officer_ids = {card for army in armies for card in army.officer_pool}
-    officer_cards = {
-        card.id: OfficerStats(title=card.title, war=rank(card.war), chm=rank(card.chm),
+    decks = tuple(_army_deck(army, game) for army in (options.army_seat_1, options.army_seat_2))
+    for deck in decks:
+        officers = [c for c in deck.cards if game.cards[c].type == "officer"]
+        if len(officers) < 2 + constants.starting_lieutenants:
+            raise RuleError(RULE_SETUP, f"army {deck.id!r} has only {len(officers)} officers, too few to set up")
+    officers = {
+        card.id: OfficerStats(title=card.title, war=battle_value(card.war, constants.s_rank_value),
+                              chm=recruitment_value(card.chm, options.s_rank_in_recruitment, constants.s_rank_value),
+                              printed_war=str(card.war), printed_chm=str(card.chm),
                               men_under_command=card.men_under_command, recruitment_cost=card.recruitment_cost)
-        for card in game.cards.values() if card.id in officer_ids
+        for card in game.cards.values() if card.type == "officer"
     }
-    return State(players=list(players), options=options, constants=constants, officer_cards=officer_cards,
-                 card_titles={card.id: card.title for card in game.cards.values()}, armies=armies)
+    cards = {card.id: CardInfo(title=card.title, kind=card.type, reserve_cost=getattr(card, "reserve_cost", 0))
+             for card in game.cards.values()}
+    book = CardBook(constants=constants, cards=cards, officers=officers, armies=decks)
+    return State(players=players, phase="setup", options=options, cards=book,
+                 armies=tuple(_fresh_army(constants) for _ in players))
 
 
-# ---- helpers ---------------------------------------------------------------------------------
+ENGINE: Engine[State] = Engine(
+    game_id="cahrd", title=TITLE, min_players=2, max_players=2, options=Options, state=State, setup=set_up,
+    over_rule=RULE_WAR, rulebook=BOOK,
+    # Tables stored before the option existed counted a CHM of S as 10 in the Recruitment Step.
+    stored_defaults={"s_rank_in_recruitment": "s_rank_value"})
 
-def _replace(items: list, index: int, value: object) -> list:
-    return [value if i == index else item for i, item in enumerate(items)]
+
+# ---- shared steps -------------------------------------------------------------------------------
+
+def _replace(items: tuple, index: int, value: object) -> tuple:
+    return tuple(value if i == index else item for i, item in enumerate(items))
+
+
+def _at(state: State, step: str, **changes: object) -> State:
+    """``state`` at ``step``, its phase following (:data:`STEP_PHASES`)."""
+    return state.evolve(step=step, phase=STEP_PHASES[step], **changes)
 
 
 def _with_army(state: State, seat: int, army: Army) -> State:
-    return state.model_copy(update={"armies": _replace(state.armies, seat, army)})
+    return state.evolve(armies=_replace(state.armies, seat, army))
 
 
 def _with_officer(army: Army, officer: FieldOfficer) -> Army:
-    return army.model_copy(update={"officers": [officer if o.card == officer.card else o for o in army.officers]})
+    return army.evolve(officers=tuple(officer if o.card == officer.card else o for o in army.officers))
 
 
-def _check_seat(state: State, seat: int, field: str = "seat") -> None:
-    if seat >= len(state.players):
-        raise RuleError(RULE_PLAYERS, f"{field} {seat} is not a seat at this table (seats 0 and 1)")
-
-
-def _check_card(state: State, card: str | None) -> None:
-    if card is not None and card not in state.card_titles:
+def _check_card(state: State, card: str | None, kind: CardKind | None = None) -> None:
+    if card is None:
+        return
+    info = state.cards.cards.get(card)
+    if info is None:
         raise RuleError(RULE_EFFECT, f"there is no card {card!r} in the C.A.H.R.D. card data")
+    if kind is not None and info.kind != kind:
+        raise RuleError(RULE_EFFECT, f"{info.title} is {_a(info.kind)}, not {_a(kind)}")
 
 
 def _check_battle_going(state: State) -> None:
     if state.step == "battle_over":
         raise RuleError(RULE_BATTLE_OVER, f"battle {state.battle_number} is over: start the next battle first")
-    if state.step == "set_up":
+    if state.step == "setting_up":
         raise RuleError(RULE_SETUP, "both players set up their officers first")
+
+
+def _check_turn(state: State, doing: str) -> None:
+    _check_battle_going(state)
+    if not state.turn_in_progress():
+        raise RuleError(RULE_ORDER, f"no turn is in progress: start a turn before {doing}")
 
 
 def _check_initiative(state: State, seat: int, doing: str) -> None:
     """``seat`` must be the initiative player with a turn in progress."""
-    _check_seat(state, seat)
-    _check_battle_going(state)
-    if not state.turn_in_progress():
-        raise RuleError(RULE_ORDER, f"no turn is in progress: start a turn before {doing}")
+    _check_turn(state, doing)
     if seat != state.initiative:
         raise RuleError(RULE_ORDER, f"it is {state.players[state.initiative]}'s turn, not "
                                     f"{state.players[seat]}'s ({doing} is for the initiative player)")
@@ -529,23 +692,35 @@ def _check_no_attack(state: State, doing: str) -> None:
         raise RuleError(RULE_DAMAGE, f"an attack is still being fought: finish it before {doing}")
 
 
+def _check_timing(state: State, seat: int, kind: CardKind, disregards: bool, doing: str) -> None:
+    """Timings: outside their turn a player only responds, with a tactic or a disregarding card."""
+    _check_turn(state, doing)
+    if not state.may_activate(seat, disregards, kind):
+        raise RuleError(RULE_TIMINGS, f"it is {state.players[state.initiative]}'s turn: {state.players[seat]} "
+                                      f"may respond only with a tactic, or with {_a(kind)} that disregards an effect")
+
+
+def _a(kind: str) -> str:
+    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
+
+
 def _defeat(state: State, seat: int, officer: FieldOfficer, by_seat: int) -> State:
-    """``officer`` of ``seat`` reached 0 men: to the discard pile; a lieutenant's token is given
-    per the ``defeat_token_to`` option (Glossary of Terms: Defeated; Defeat three Lieutenants)."""
+    """``officer`` of ``seat`` reached 0 men: to the discard pile, recording who defeated it; a
+    lieutenant's token goes as the ``defeat_token_to`` option says (Glossary of Terms:
+    Defeated; Defeat three Lieutenants)."""
     army = state.armies[seat]
-    army = army.model_copy(update={
-        "officers": [o for o in army.officers if o.card != officer.card],
-        "defeated": [*army.defeated, officer.model_copy(update={"men_under_command": 0, "attack_marker": False})],
-    })
+    army = army.evolve(officers=tuple(o for o in army.officers if o.card != officer.card),
+                       defeated=(*army.defeated, DefeatedOfficer(card=officer.card, position=officer.position,
+                                                                 defeated_by=by_seat)))
     state = _with_army(state, seat, army)
     if officer.position == "lieutenant":
         to = state.initiative if state.options.defeat_token_to == "initiative_player" else by_seat
         holder = state.armies[to]
-        state = _with_army(state, to, holder.model_copy(update={"defeat_tokens": holder.defeat_tokens + 1}))
+        state = _with_army(state, to, holder.evolve(defeat_tokens=holder.defeat_tokens + 1))
     attack = state.attack
     fighting = None if attack is None else attack.officer if attack.seat == seat else attack.vanguard
     if officer.card == fighting:
-        state = state.model_copy(update={"attack": None})  # one side of the fight is gone: no Damage Step
+        state = state.evolve(attack=None)  # one side of the fight is gone: no Damage Step
     return state
 
 
@@ -554,22 +729,21 @@ def _change_men(state: State, seat: int, card: str, change: int, by_seat: int) -
     men = officer.men_under_command + change
     if men <= 0:
         return _defeat(state, seat, officer, by_seat)
-    return _with_army(state, seat, _with_officer(state.armies[seat], officer.model_copy(
-        update={"men_under_command": men})))
+    return _with_army(state, seat, _with_officer(state.armies[seat], officer.evolve(men_under_command=men)))
 
 
 def _end_battle(state: State, winner: int | None, reason: str) -> State:
-    results = [*state.results, BattleResult(winner=winner, reason=reason)]
+    results = (*state.results, BattleResult(winner=winner, reason=reason))
     wins = [sum(1 for r in results if r.winner == seat) for seat in range(len(state.players))]
     over = max(wins) >= state.constants.battles_to_win_war or len(results) >= state.constants.battles_per_war
-    return state.model_copy(update={"results": results, "attack": None,
-                                    "step": "war_over" if over else "battle_over"})
+    after = _at(state, "battle_over", results=results, attack=None)
+    return after.evolve(phase="over") if over else after
 
 
 def _settle(state: State) -> State:
     """End the battle if a victory condition is met (Winning the Battle): an army whose commander
-    is defeated or whose grain is 0 or less loses; a player holding the tables' number of defeat
-    tokens wins. Both sides losing at once is a draw."""
+    is defeated or whose grain is 0 or less loses, and so does one whose enemy has defeated the
+    tables' number of its lieutenants. Both sides losing at once is a draw."""
     losers: set[int] = set()
     reasons: list[str] = []
     for seat, army in enumerate(state.armies):
@@ -580,284 +754,15 @@ def _settle(state: State) -> State:
         if army.grain <= 0:
             losers.add(seat)
             reasons.append(f"{name}'s grain was destroyed")
-        if army.defeat_tokens >= state.constants.lieutenants_defeated_to_win:
-            losers.add(1 - seat)
-            reasons.append(f"{name} holds {army.defeat_tokens} lieutenant defeat tokens")
+        defeated = army.lieutenants_defeated_by(other(seat))
+        if defeated >= state.constants.lieutenants_defeated_to_win:
+            losers.add(seat)
+            reasons.append(f"{state.players[other(seat)]} defeated {defeated} of {name}'s lieutenants")
     if not losers:
         return state
-    winner = None if len(losers) > 1 else 1 - losers.pop()
+    winner = None if len(losers) > 1 else other(losers.pop())
     return _end_battle(state, winner, "; ".join(reasons))
 
-
-# ---- event handlers --------------------------------------------------------------------------
-
-def _set_up(state: State, event: SetUp) -> State:
-    _check_seat(state, event.seat)
-    if state.step == "battle_over":
-        raise RuleError(RULE_BATTLE_OVER, f"battle {state.battle_number} is over: start the next battle first")
-    if state.step != "set_up":
-        raise RuleError(RULE_SETUP, "officers are placed before the battle's first turn")
-    army = state.armies[event.seat]
-    name = state.players[event.seat]
-    if army.set_up:
-        raise RuleError(RULE_SETUP, f"{name} has already set up for this battle")
-    need = state.constants.starting_lieutenants
-    if len(event.lieutenants) != need:
-        raise RuleError(RULE_SETUP, f"an army starts with {need} lieutenant(s), not {len(event.lieutenants)}")
-    chosen = [event.commander, event.strategist, *event.lieutenants]
-    if len(set(chosen)) != len(chosen):
-        raise RuleError(RULE_SETUP, "the commander, strategist and lieutenants must be different officers")
-    for card in chosen:
-        if card not in army.officer_pool:
-            raise RuleError(RULE_SETUP, f"{state.title(card)} is not an officer of {name}'s army ({army.army})")
-    positions: list[Position] = ["commander", "strategist", *["lieutenant"] * need]
-    officers = [FieldOfficer(card=card, position=pos, men_under_command=state.officer_cards[card].men_under_command)
-                for card, pos in zip(chosen, positions)]
-    state = _with_army(state, event.seat, army.model_copy(update={"officers": officers, "set_up": True}))
-    if all(a.set_up for a in state.armies):
-        state = state.model_copy(update={"step": "between_turns"})
-    return state
-
-
-def _check_turn_may_start(state: State, seat: int) -> None:
-    _check_seat(state, seat)
-    _check_battle_going(state)
-    if state.turn_in_progress():
-        raise RuleError(RULE_ORDER, f"{state.players[state.initiative]}'s turn is still going: end it first")
-    starter = state.next_starter()
-    if starter is not None and seat != starter:
-        rule = RULE_FIRST if state.turn == 0 else RULE_ORDER
-        why = "goes first this battle" if state.turn == 0 else "has the initiative this turn"
-        raise RuleError(rule, f"{state.players[starter]} {why}, not {state.players[seat]}")
-
-
-def _start_turn(state: State, event: StartTurn) -> State:
-    _check_turn_may_start(state, event.seat)
-    army = state.armies[event.seat]
-    army = army.model_copy(update={"turns_taken": army.turns_taken + 1, "revealed": True})
-    state = _with_army(state, event.seat, army)
-    return state.model_copy(update={"initiative": event.seat, "turn": state.turn + 1, "step": "draw"})
-
-
-def _cannot_draw(state: State, event: CannotDraw) -> State:
-    _check_turn_may_start(state, event.seat)
-    return _end_battle(state, 1 - event.seat, f"{state.players[event.seat]} could not draw")
-
-
-def _recruitment(state: State, event: Recruitment) -> State:
-    _check_initiative(state, event.seat, "the Recruitment Step")
-    if state.step != "draw":
-        raise RuleError(RULE_RECRUITMENT, f"{state.players[event.seat]} has already taken the Recruitment Step "
-                                          "this turn")
-    army = state.armies[event.seat]
-    army = army.model_copy(update={
-        "reserves": army.reserves + state.recruitment_reserves(event.seat),
-        "officers": [o.model_copy(update={"attack_marker": False}) for o in army.officers],
-    })
-    return _with_army(state, event.seat, army).model_copy(update={"step": "strategy"})
-
-
-def _recruit_lieutenant(state: State, event: RecruitLieutenant) -> State:
-    _check_initiative(state, event.seat, "recruiting")
-    if state.step != "strategy":
-        where = "take the Recruitment Step first" if state.step == "draw" else "the Battle Step has begun"
-        raise RuleError(RULE_RECRUIT, f"officers are recruited only in the Strategy Step: {where}")
-    army = state.armies[event.seat]
-    name = state.players[event.seat]
-    most = state.constants.max_extra_lieutenants
-    if army.lieutenants_recruited >= most:
-        raise RuleError(RULE_RECRUIT, f"{name} has already recruited {most} lieutenants this battle")
-    if event.officer not in army.available():
-        if event.officer not in army.officer_pool:
-            why = f"is not an officer of {name}'s army ({army.army})"
-        elif army.officer(event.officer) is not None:
-            why = "is already on the field"
-        else:
-            why = "was defeated this battle"
-        raise RuleError(RULE_RECRUIT, f"{state.title(event.officer)} {why}")
-    stats = state.officer_cards[event.officer]
-    if army.reserves < stats.recruitment_cost:
-        raise RuleError(RULE_RECRUIT, f"{stats.title} costs {stats.recruitment_cost} reserves and {name} has "
-                                      f"only {army.reserves}")
-    army = army.model_copy(update={
-        "reserves": army.reserves - stats.recruitment_cost,
-        "officers": [*army.officers, FieldOfficer(card=event.officer, position="lieutenant",
-                                                  men_under_command=stats.men_under_command)],
-        "lieutenants_recruited": army.lieutenants_recruited + 1,
-    })
-    return _with_army(state, event.seat, army)
-
-
-def _declare_attack(state: State, event: DeclareAttack) -> State:
-    _check_initiative(state, event.seat, "attacking")
-    _check_card(state, event.allowed_by_card)
-    name = state.players[event.seat]
-    if state.step == "draw":
-        raise RuleError(RULE_ORDER, "take the Recruitment Step before the Battle Step")
-    _check_no_attack(state, "declaring another")
-    army = state.armies[event.seat]
-    if army.turns_taken <= 1:
-        raise RuleError(RULE_FIRST_TURN, f"this is {name}'s first turn of the battle: no battle yet")
-    officer = army.officer(event.officer)
-    if officer is None:
-        raise RuleError(RULE_DECLARE, f"{state.title(event.officer)} is not on {name}'s field")
-    if officer.position == "strategist" and event.allowed_by_card is None:
-        raise RuleError(RULE_STRATEGIST, f"{state.title(officer.card)} is {name}'s strategist and cannot attack "
-                                         "(name the card whose effect allows it)")
-    if officer.attack_marker:
-        raise RuleError(RULE_DECLARE, f"{state.title(officer.card)} has already attacked this turn")
-    army = _with_officer(army, officer.model_copy(update={"attack_marker": True}))
-    state = _with_army(state, event.seat, army)
-    return state.model_copy(update={"attack": Attack(seat=event.seat, officer=officer.card), "step": "battle"})
-
-
-def _vanguard(state: State, event: Vanguard) -> State:
-    _check_seat(state, event.seat)
-    _check_battle_going(state)
-    _check_card(state, event.allowed_by_card)
-    attack = state.attack
-    if attack is None or attack.vanguard is not None:
-        raise RuleError(RULE_VANGUARD, "there is no attack waiting for a vanguard")
-    if event.seat == attack.seat:
-        raise RuleError(RULE_VANGUARD, f"the defender ({state.players[1 - attack.seat]}) declares the vanguard, "
-                                       f"not the attacker")
-    if (event.officer is None) == (not event.to_grain):
-        raise RuleError(RULE_VANGUARD, "name one vanguard officer, or let the attack through to the grain")
-    army = state.armies[event.seat]
-    name = state.players[event.seat]
-    if event.to_grain:
-        army = army.model_copy(update={"grain": army.grain - state.grain_damage(attack.officer)})
-        state = _with_army(state, event.seat, army).model_copy(update={"attack": None})
-        return _settle(state)
-    officer = army.officer(event.officer)
-    if officer is None:
-        raise RuleError(RULE_VANGUARD, f"{state.title(event.officer)} is not on {name}'s field")
-    if officer.position == "strategist" and event.allowed_by_card is None:
-        raise RuleError(RULE_STRATEGIST, f"{state.title(officer.card)} is {name}'s strategist and cannot be "
-                                         "attacked (name the card whose effect allows it)")
-    if officer.attack_marker and event.allowed_by_card is None:
-        raise RuleError(RULE_VANGUARD, f"{state.title(officer.card)} attacked the previous turn and cannot be "
-                                       "the vanguard")
-    return state.model_copy(update={"attack": attack.model_copy(update={"vanguard": officer.card})})
-
-
-def _damage_step(state: State, event: DamageStep) -> State:
-    _check_battle_going(state)
-    attack = state.attack
-    if attack is None or attack.vanguard is None:
-        raise RuleError(RULE_DAMAGE, "the Damage Step comes after an attack and its vanguard are declared")
-    defender = 1 - attack.seat
-    attacker_war = state.officer_cards[attack.officer].war + event.attacker_war_modifier
-    vanguard_war = state.officer_cards[attack.vanguard].war + event.vanguard_war_modifier
-    state = state.model_copy(update={"attack": None})
-    if attacker_war == vanguard_war:
-        return state
-    loser, card, winner = ((defender, attack.vanguard, attack.seat) if attacker_war > vanguard_war
-                           else (attack.seat, attack.officer, defender))
-    state = _change_men(state, loser, card, -state.constants.battle_damage_to_losing_officer, winner)
-    return _settle(state)
-
-
-def _stop_attack(state: State, event: StopAttack) -> State:
-    _check_seat(state, event.seat)
-    _check_battle_going(state)
-    _check_card(state, event.card)
-    if state.attack is None:
-        raise RuleError(RULE_BATTLED, "there is no attack to stop")
-    return state.model_copy(update={"attack": None})
-
-
-def _card_effect(state: State, event: CardEffect) -> State:
-    _check_seat(state, event.seat)
-    _check_seat(state, event.target_seat, "target_seat")
-    _check_battle_going(state)
-    _check_card(state, event.card)
-    if not state.turn_in_progress():
-        raise RuleError(RULE_ORDER, "cards are played during a turn: start the turn first")
-    if not (event.men_change or event.grain_change or event.reserves_change):
-        raise RuleError(RULE_EFFECT, "enter what the effect changed (men under command, grain or reserves)")
-    army = state.armies[event.target_seat]
-    name = state.players[event.target_seat]
-    if (event.officer is None) != (event.men_change == 0):
-        raise RuleError(RULE_EFFECT, "a change of men under command needs the officer, and an officer needs "
-                                     "a change of men under command")
-    if event.officer is not None and army.officer(event.officer) is None:
-        raise RuleError(RULE_EFFECT, f"{state.title(event.officer)} is not on {name}'s field")
-    reserves = army.reserves + event.reserves_change
-    if reserves < 0:
-        raise RuleError(RULE_PAY, f"{name} has only {army.reserves} reserves, {-event.reserves_change} needed")
-    state = _with_army(state, event.target_seat, army.model_copy(
-        update={"reserves": reserves, "grain": army.grain + event.grain_change}))
-    if event.officer is not None:
-        state = _change_men(state, event.target_seat, event.officer, event.men_change, event.seat)
-    return _settle(state)
-
-
-def _end_turn(state: State, event: EndTurn) -> State:
-    _check_initiative(state, event.seat, "ending the turn")
-    if state.step == "draw":
-        raise RuleError(RULE_RECRUITMENT, "take the Recruitment Step before ending the turn")
-    _check_no_attack(state, "the End Step")
-    return state.model_copy(update={"step": "between_turns"})
-
-
-def _next_battle(state: State, event: NextBattle) -> State:
-    _check_seat(state, event.seat)
-    _check_seat(state, event.first_seat, "first_seat")
-    if state.step != "battle_over":
-        raise RuleError(RULE_BATTLE_OVER, f"battle {state.battle_number} is still being fought")
-    loser = state.battle_loser()
-    if loser is not None and event.seat != loser:
-        raise RuleError(RULE_FIRST, f"{state.players[loser]} lost the battle and chooses who goes first, "
-                                    f"not {state.players[event.seat]}")
-    armies = [_fresh_army(a.army, a.officer_pool, state.constants) for a in state.armies]
-    return state.model_copy(update={"armies": armies, "battle_number": state.battle_number + 1, "step": "set_up",
-                                    "initiative": None, "turn": 0, "first_seat": event.first_seat,
-                                    "attack": None})
-
-
-_HANDLERS = {
-    "set_up": _set_up, "start_turn": _start_turn, "cannot_draw": _cannot_draw, "recruitment": _recruitment,
-    "recruit_lieutenant": _recruit_lieutenant, "declare_attack": _declare_attack, "vanguard": _vanguard,
-    "damage_step": _damage_step, "stop_attack": _stop_attack, "card_effect": _card_effect,
-    "end_turn": _end_turn, "next_battle": _next_battle,
-}
-
-
-def apply(state: State, event: object) -> State:
-    """``state`` after ``event`` (an event model above, or its JSON dict); ``state`` is not changed.
-
-    Raises :class:`RuleError` naming the Official Rulebook 1.0 section when the rules forbid the
-    event: out of turn or out of step (Turn Structure), set-up (Prepare for Battle), recruitment
-    (Steps 2 and 3), battle (Step 4; the Strategist Zone; first turn), costs (Pay a Cost), and
-    anything after the war has ended.
-    """
-    if isinstance(event, dict):
-        event = EVENT_ADAPTER.validate_python(event)
-    if state.step == "war_over":
-        raise RuleError(RULE_WAR, "the war is over")
-    return _HANDLERS[event.type](state, event)
-
-
-def outcome(state: State) -> Outcome:
-    """The war's standing: battles won per seat; finished when the war is over (Winning the
-    Battle; How to Play). The winner has more battles won; equal wins after the last battle
-    is a drawn war (no winners)."""
-    wins = state.wins()
-    finished = state.step == "war_over"
-    score = " – ".join(f"{name} {w}" for name, w in zip(state.players, wins))
-    last = f" ({state.results[-1].reason})" if state.results else ""
-    if not finished:
-        return Outcome(finished=False, scores=wins, score_label="Battles won",
-                       summary=f"Battle {state.battle_number}; battles won: {score}")
-    best = max(wins)
-    winners = [seat for seat, w in enumerate(wins) if w == best] if wins.count(best) == 1 else []
-    summary = (f"{state.players[winners[0]]} wins the war, {score}{last}" if winners
-               else f"The war is drawn, {score}{last}")
-    return Outcome(finished=True, winners=winners, scores=wins, score_label="Battles won", summary=summary)
-
-
-# ---- history lines ---------------------------------------------------------------------------
 
 def _men_line(before: State, after: State, seat: int, card: str) -> str:
     old = before.armies[seat].officer(card)
@@ -868,6 +773,9 @@ def _men_line(before: State, after: State, seat: int, card: str) -> str:
         if old.position == "lieutenant":
             holder = next(s for s in range(2) if after.armies[s].defeat_tokens > before.armies[s].defeat_tokens)
             line += f"; {after.players[holder]} gets a defeat token ({after.armies[holder].defeat_tokens})"
+            by = after.armies[seat].defeated[-1].defeated_by
+            if by != holder:
+                line += f", though {after.players[by]} defeated it"
         return line
     return f"{title} men under command {old.men_under_command} → {new.men_under_command}"
 
@@ -881,83 +789,931 @@ def _result_line(before: State, after: State) -> str:
     return f". {won}: {result.reason}"
 
 
-def describe(state: State, event: object) -> str:
-    """One history line for ``event`` applied to ``state``, e.g. ``"Red attacked with Oda Nobunaga
-    (WAR 4)"``. Raises :class:`RuleError` like :func:`apply` if the event is refused."""
-    if isinstance(event, dict):
-        event = EVENT_ADAPTER.validate_python(event)
-    after = apply(state, event)
-    p = state.players
-    t = state.title
-    seat = getattr(event, "seat", None)
-    if isinstance(event, SetUp):
-        return f"{p[seat]} placed a commander, a strategist and {len(event.lieutenants)} lieutenant(s), face down"
-    if isinstance(event, StartTurn):
-        line = f"{p[seat]}'s turn (turn {after.turn} of battle {after.battle_number}): drew a card"
-        if not state.armies[seat].revealed:
-            army = after.armies[seat]
+def _card_choices(state: State, cards: Sequence[str], note=None) -> list[Choice]:
+    return [Choice(card, state.title(card), note(card) if note else "") for card in cards]
+
+
+def _officer_choices(state: State, seat: int, note=None) -> list[Choice]:
+    return [Choice(o.card, state.officer_label(o.card), note(o) if note else "") for o in state.armies[seat].officers]
+
+
+class CahrdEvent(Event):
+    """Base of the C.A.H.R.D. events."""
+
+
+
+# ---- Prepare for Battle ---------------------------------------------------------------------------
+
+@ENGINE.event
+class Mulligan(CahrdEvent):
+    """Prepare for Battle, step 3: ``seat``'s opening hand held only ``officers_shown`` officers
+    (fewer than the tables' 3), so it was shown to the opponent and mulliganed. As often as
+    needed, before ``seat`` places its officers; counted per battle."""
+
+    label = "Show the opening hand and mulligan"
+    seat: Seat
+    officers_shown: int = Field(ge=0, title="Officers in the hand shown",
+                                description="a hand with fewer than the required officers is shown and mulliganed")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if state.step != "setting_up":
+            return []
+        c = state.constants
+        shown = [Choice(n, str(n)) for n in range(c.min_officers_in_opening_hand)]
+        return [cls.offer(state, seat=s, label=f"{state.players[s]}: fewer than {c.min_officers_in_opening_hand} "
+                                               f"officers in the opening hand, mulligan", officers_shown=shown)
+                for s, army in enumerate(state.armies) if not army.set_up]
+
+    def apply(self, state: State) -> State:
+        name = state.players[self.seat]
+        c = state.constants
+        if state.step == "battle_over":
+            raise RuleError(RULE_BATTLE_OVER, f"battle {state.battle_number} is over: start the next battle first")
+        if state.step != "setting_up" or state.armies[self.seat].set_up:
+            raise RuleError(RULE_MULLIGAN, f"{name} has already placed their officers: the opening hand is kept")
+        if self.officers_shown >= c.min_officers_in_opening_hand:
+            raise RuleError(RULE_MULLIGAN, f"a hand with {self.officers_shown} officers is kept: only one with fewer "
+                                           f"than {c.min_officers_in_opening_hand} is shown and mulliganed")
+        army = state.armies[self.seat]
+        return _with_army(state, self.seat, army.evolve(mulligans=army.mulligans + 1))
+
+    def describe(self, before: State, after: State) -> str:
+        army = after.armies[self.seat]
+        return (f"{before.players[self.seat]} showed {before.players[other(self.seat)]} an opening hand with "
+                f"{self.officers_shown} officer(s) and mulliganed (mulligan {army.mulligans} of battle "
+                f"{before.battle_number})")
+
+
+@ENGINE.event
+class SetUp(CahrdEvent):
+    """Prepare for Battle, step 4: ``seat`` places ``commander``, ``strategist`` and
+    ``lieutenants`` (as many as the tables' ``starting_lieutenants``), officer ids of its army,
+    face down until its first Draw Step."""
+
+    label = "Place your officers"
+    seat: Seat
+    commander: CardId = Field(title="Commander")
+    strategist: CardId = Field(title="Strategist")
+    lieutenants: tuple[CardId, ...] = Field(title="Starting lieutenant(s)")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if state.step != "setting_up":
+            return []
+        need = state.constants.starting_lieutenants
+        moves = []
+        for s, army in enumerate(state.armies):
+            if army.set_up:
+                continue
+            pool = [Choice(card, state.officer_label(card)) for card in state.officer_pool(s)]
+            lieutenants = FormField(name="lieutenants", label="Starting lieutenant(s)", kind="multi",
+                                    choices=tuple(pool), count=need, item_labels=("Lieutenant",) * need)
+            moves.append(cls.offer(state, seat=s, label=f"{state.players[s]}: place your officers", commander=pool,
+                                   strategist=pool, lieutenants=lieutenants))
+        return moves
+
+    def apply(self, state: State) -> State:
+        if state.step == "battle_over":
+            raise RuleError(RULE_BATTLE_OVER, f"battle {state.battle_number} is over: start the next battle first")
+        if state.step != "setting_up":
+            raise RuleError(RULE_SETUP, "officers are placed before the battle's first turn")
+        army = state.armies[self.seat]
+        name = state.players[self.seat]
+        if army.set_up:
+            raise RuleError(RULE_SETUP, f"{name} has already set up for this battle")
+        need = state.constants.starting_lieutenants
+        if len(self.lieutenants) != need:
+            raise RuleError(RULE_SETUP, f"an army starts with {need} lieutenant(s), not {len(self.lieutenants)}")
+        chosen = [self.commander, self.strategist, *self.lieutenants]
+        if len(set(chosen)) != len(chosen):
+            raise RuleError(RULE_SETUP, "the commander, strategist and lieutenants must be different officers")
+        pool = state.officer_pool(self.seat)
+        for card in chosen:
+            if card not in pool:
+                raise RuleError(RULE_SETUP, f"{state.title(card)} is not an officer of {name}'s army "
+                                            f"({state.army_id(self.seat)})")
+        positions = ["commander", "strategist", *["lieutenant"] * need]
+        officers = tuple(FieldOfficer(card=card, position=pos,
+                                      men_under_command=state.cards.officers[card].men_under_command)
+                         for card, pos in zip(chosen, positions))
+        state = _with_army(state, self.seat, army.evolve(officers=officers, set_up=True))
+        if all(a.set_up for a in state.armies):
+            state = _at(state, "between_turns")
+        return state
+
+    def describe(self, before: State, after: State) -> str:
+        return (f"{before.players[self.seat]} placed a commander, a strategist and {len(self.lieutenants)} "
+                f"lieutenant(s), face down")
+
+
+# ---- Steps 1 and 2: Draw and Recruitment ---------------------------------------------------------
+
+def _check_turn_may_start(state: State, seat: int) -> None:
+    _check_battle_going(state)
+    if state.turn_in_progress():
+        raise RuleError(RULE_ORDER, f"{state.players[state.initiative]}'s turn is still going: end it first")
+    starter = state.next_starter()
+    if starter is not None and seat != starter:
+        rule = RULE_FIRST if state.turn == 0 else RULE_ORDER
+        why = "goes first this battle" if state.turn == 0 else "has the initiative this turn"
+        raise RuleError(rule, f"{state.players[starter]} {why}, not {state.players[seat]}")
+
+
+def _starters(state: State) -> list[int]:
+    if state.step != "between_turns":
+        return []
+    starter = state.next_starter()
+    return list(range(len(state.players))) if starter is None else [starter]
+
+
+@ENGINE.event
+class StartTurn(CahrdEvent):
+    """Step 1, the Draw Step: ``seat`` starts its turn and draws a card; on its first turn of the
+    battle it then reveals its officers."""
+
+    label = "Start the turn: draw a card"
+    seat: Seat
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        return [cls.offer(state, seat=s, label=f"Start {state.players[s]}'s turn: draw a card")
+                for s in _starters(state)]
+
+    def apply(self, state: State) -> State:
+        _check_turn_may_start(state, self.seat)
+        army = state.armies[self.seat]
+        state = _with_army(state, self.seat, army.evolve(turns_taken=army.turns_taken + 1, revealed=True))
+        return _at(state, "draw", initiative=self.seat, turn=state.turn + 1)
+
+    def describe(self, before: State, after: State) -> str:
+        line = f"{before.players[self.seat]}'s turn (turn {after.turn} of battle {after.battle_number}): drew a card"
+        if not before.armies[self.seat].revealed:
+            army = after.armies[self.seat]
+            t = after.title
             line += (f"; revealed commander {t(army.commander.card)}, strategist {t(army.strategist.card)}, "
                      f"lieutenant(s) {', '.join(t(o.card) for o in army.lieutenants)}")
         return line
-    if isinstance(event, CannotDraw):
-        return f"{p[seat]} could not draw and loses battle {state.battle_number}"
-    if isinstance(event, Recruitment):
-        old, new = state.armies[seat].reserves, after.armies[seat].reserves
-        chm = state.recruitment_reserves(seat) // state.constants.reserves_per_chm_point
-        return f"{p[seat]}'s Recruitment Step: combined CHM {chm}, reserves {old} → {new}"
-    if isinstance(event, RecruitLieutenant):
-        cost = state.officer_cards[event.officer].recruitment_cost
-        return (f"{p[seat]} recruited {t(event.officer)} as a lieutenant for {cost} reserves "
-                f"(reserves {after.armies[seat].reserves} left)")
-    if isinstance(event, DeclareAttack):
-        via = f" (by {t(event.allowed_by_card)})" if event.allowed_by_card else ""
-        return f"{p[seat]} attacked with {t(event.officer)} (WAR {state.officer_cards[event.officer].war}){via}"
-    if isinstance(event, Vanguard):
-        if event.to_grain:
-            old, new = state.armies[seat].grain, after.armies[seat].grain
-            return (f"{p[seat]} let {t(state.attack.officer)}'s attack through to the grain: grain {old} → {new}"
-                    + _result_line(state, after))
-        via = f" (by {t(event.allowed_by_card)})" if event.allowed_by_card else ""
-        return f"{p[seat]} declared {t(event.officer)} the vanguard{via}"
-    if isinstance(event, DamageStep):
+
+
+@ENGINE.event
+class CannotDraw(CahrdEvent):
+    """Step 1: ``seat`` cannot draw at the start of its turn and loses the battle."""
+
+    label = "Cannot draw: lose the battle"
+    seat: Seat
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        return [cls.offer(state, seat=s, label=f"{state.players[s]} cannot draw (loses the battle)")
+                for s in _starters(state)]
+
+    def apply(self, state: State) -> State:
+        _check_turn_may_start(state, self.seat)
+        return _end_battle(state, other(self.seat), f"{state.players[self.seat]} could not draw")
+
+    def describe(self, before: State, after: State) -> str:
+        return f"{before.players[self.seat]} could not draw and loses battle {before.battle_number}"
+
+
+@ENGINE.event
+class Recruitment(CahrdEvent):
+    """Step 2, the Recruitment Step of ``seat``: reserves gained at the army's combined CHM (a CHM
+    of S as the table's option says), its attack markers removed."""
+
+    label = "Recruitment Step"
+    seat: Seat
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if state.step != "draw":
+            return []
+        me = state.initiative
+        return [cls.offer(state, seat=me, label=f"Recruitment Step: +{state.recruitment_reserves(me)} reserves")]
+
+    def apply(self, state: State) -> State:
+        _check_initiative(state, self.seat, "the Recruitment Step")
+        if state.step != "draw":
+            raise RuleError(RULE_RECRUITMENT, f"{state.players[self.seat]} has already taken the Recruitment Step "
+                                              "this turn")
+        army = state.armies[self.seat]
+        army = army.evolve(reserves=army.reserves + state.recruitment_reserves(self.seat),
+                           officers=tuple(o.evolve(attack_marker=False) for o in army.officers))
+        return _at(_with_army(state, self.seat, army), "strategy")
+
+    def describe(self, before: State, after: State) -> str:
+        old, new = before.armies[self.seat].reserves, after.armies[self.seat].reserves
+        return (f"{before.players[self.seat]}'s Recruitment Step: combined CHM {before.combined_chm(self.seat)}, "
+                f"reserves {old} → {new}")
+
+
+# ---- Step 3: Strategy Step -------------------------------------------------------------------------
+
+@ENGINE.event
+class RecruitLieutenant(CahrdEvent):
+    """Step 3: ``seat`` recruits ``officer`` as a lieutenant, paying its recruitment cost."""
+
+    label = "Recruit a lieutenant"
+    seat: Seat
+    officer: CardId = Field(title="Officer")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if state.step != "strategy":
+            return []
+        me = state.initiative
+        army = state.armies[me]
+        if army.lieutenants_recruited >= state.constants.max_extra_lieutenants:
+            return []
+        stats = state.cards.officers
+        affordable = [card for card in state.available(me) if stats[card].recruitment_cost <= army.reserves]
+        if not affordable:
+            return []
+        return [cls.offer(state, seat=me, label=f"Recruit a lieutenant ({army.reserves} reserves)",
+                          officer=_card_choices(state, affordable,
+                                                lambda c: f"{stats[c].recruitment_cost} reserves, "
+                                                          f"WAR {stats[c].printed_war}, CHM {stats[c].printed_chm}"))]
+
+    def apply(self, state: State) -> State:
+        _check_initiative(state, self.seat, "recruiting")
+        if state.step != "strategy":
+            where = "take the Recruitment Step first" if state.step == "draw" else "the Battle Step has begun"
+            raise RuleError(RULE_RECRUIT, f"officers are recruited only in the Strategy Step: {where}")
+        army = state.armies[self.seat]
+        name = state.players[self.seat]
+        most = state.constants.max_extra_lieutenants
+        if army.lieutenants_recruited >= most:
+            raise RuleError(RULE_RECRUIT, f"{name} has already recruited {most} lieutenants this battle")
+        if self.officer not in state.available(self.seat):
+            if self.officer not in state.officer_pool(self.seat):
+                why = f"is not an officer of {name}'s army ({state.army_id(self.seat)})"
+            elif army.officer(self.officer) is not None:
+                why = "is already on the field"
+            else:
+                why = "was defeated this battle"
+            raise RuleError(RULE_RECRUIT, f"{state.title(self.officer)} {why}")
+        stats = state.cards.officers[self.officer]
+        if army.reserves < stats.recruitment_cost:
+            raise RuleError(RULE_RECRUIT, f"{stats.title} costs {stats.recruitment_cost} reserves and {name} has "
+                                          f"only {army.reserves}")
+        recruit = FieldOfficer(card=self.officer, position="lieutenant", men_under_command=stats.men_under_command)
+        army = army.evolve(reserves=army.reserves - stats.recruitment_cost, officers=(*army.officers, recruit),
+                           lieutenants_recruited=army.lieutenants_recruited + 1)
+        return _with_army(state, self.seat, army)
+
+    def describe(self, before: State, after: State) -> str:
+        cost = before.cards.officers[self.officer].recruitment_cost
+        return (f"{before.players[self.seat]} recruited {before.title(self.officer)} as a lieutenant for {cost} "
+                f"reserves (reserves {after.armies[self.seat].reserves} left)")
+
+
+# ---- Step 4: the Battle Step -------------------------------------------------------------------------
+
+def _all_cards(state: State) -> list[Choice]:
+    return [Choice(card, info.title) for card, info in state.cards.cards.items()]
+
+
+@ENGINE.event
+class DeclareAttack(CahrdEvent):
+    """Step 4, the Declaration Step: ``seat`` attacks with ``officer``. ``allowed_by_card``: the
+    id of the card whose effect lets the strategist attack."""
+
+    label = "Declare an attack"
+    seat: Seat
+    officer: CardId = Field(title="Attacking officer")
+    allowed_by_card: CardId | None = Field(None, title="By the effect of (the strategist only)",
+                                           description="the card whose effect lets the strategist attack")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if not state.may_attack():
+            return []
+        me = state.initiative
+        officers = [Choice(o.card, state.officer_label(o.card),
+                           "strategist: only by a card's effect" if o.position == "strategist" else o.position)
+                    for o in state.armies[me].officers if not o.attack_marker]
+        if not officers:
+            return []
+        return [cls.offer(state, seat=me, label=f"{state.players[me]}: declare an attack", officer=officers,
+                          allowed_by_card=_all_cards(state))]
+
+    def apply(self, state: State) -> State:
+        _check_initiative(state, self.seat, "attacking")
+        _check_card(state, self.allowed_by_card)
+        name = state.players[self.seat]
+        if state.step == "draw":
+            raise RuleError(RULE_ORDER, "take the Recruitment Step before the Battle Step")
+        _check_no_attack(state, "declaring another")
+        army = state.armies[self.seat]
+        if army.turns_taken <= 1:
+            raise RuleError(RULE_FIRST_TURN, f"this is {name}'s first turn of the battle: no battle yet")
+        officer = army.officer(self.officer)
+        if officer is None:
+            raise RuleError(RULE_DECLARE, f"{state.title(self.officer)} is not on {name}'s field")
+        if officer.position == "strategist" and self.allowed_by_card is None:
+            raise RuleError(RULE_STRATEGIST, f"{state.title(officer.card)} is {name}'s strategist and cannot attack "
+                                             "(name the card whose effect allows it)")
+        if officer.attack_marker:
+            raise RuleError(RULE_DECLARE, f"{state.title(officer.card)} has already attacked this turn")
+        state = _with_army(state, self.seat, _with_officer(army, officer.evolve(attack_marker=True)))
+        return _at(state, "battle", attack=Attack(seat=self.seat, officer=officer.card))
+
+    def describe(self, before: State, after: State) -> str:
+        via = f" (by {before.title(self.allowed_by_card)})" if self.allowed_by_card else ""
+        return (f"{before.players[self.seat]} attacked with {before.title(self.officer)} "
+                f"(WAR {before.cards.officers[self.officer].war}){via}")
+
+
+@ENGINE.event
+class Vanguard(CahrdEvent):
+    """Step 4, the Vanguard Step: the defending ``seat`` names ``officer``, or ``to_grain`` lets
+    the attack through to the grain (exactly one of the two). ``allowed_by_card``: the card whose
+    effect lets the strategist, or an officer that attacked on the previous turn, defend."""
+
+    label = "Vanguard Step"
+    seat: Seat
+    officer: CardId | None = Field(None, title="Vanguard")
+    to_grain: bool = Field(False, title="Let the attack through to the grain")
+    allowed_by_card: CardId | None = Field(None, title="By the effect of (strategist, or attacked the previous turn)",
+                                           description="the card whose effect lets this officer defend")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
         attack = state.attack
-        a_war = state.officer_cards[attack.officer].war + event.attacker_war_modifier
-        v_war = state.officer_cards[attack.vanguard].war + event.vanguard_war_modifier
+        if attack is None or attack.vanguard is not None:
+            return []
+        defender = other(attack.seat)
+        name = state.players[defender]
+
+        def note(o: FieldOfficer) -> str:
+            if o.position == "strategist":
+                return "strategist: only by a card's effect"
+            return "attacked the previous turn: only by a card's effect" if o.attack_marker else o.position
+
+        return [
+            cls.offer(state, seat=defender, label=f"{name}: let it through to the grain "
+                                                  f"(−{state.grain_damage(attack.officer)})",
+                      officer=None, to_grain=True, allowed_by_card=None),
+            cls.offer(state, seat=defender, label=f"{name}: declare the vanguard", to_grain=False,
+                      officer=_officer_choices(state, defender, note), allowed_by_card=_all_cards(state)),
+        ]
+
+    def apply(self, state: State) -> State:
+        _check_battle_going(state)
+        _check_card(state, self.allowed_by_card)
+        attack = state.attack
+        if attack is None or attack.vanguard is not None:
+            raise RuleError(RULE_VANGUARD, "there is no attack waiting for a vanguard")
+        if self.seat == attack.seat:
+            raise RuleError(RULE_VANGUARD, f"the defender ({state.players[other(attack.seat)]}) declares the "
+                                           f"vanguard, not the attacker")
+        if (self.officer is None) == (not self.to_grain):
+            raise RuleError(RULE_VANGUARD, "name one vanguard officer, or let the attack through to the grain")
+        army = state.armies[self.seat]
+        name = state.players[self.seat]
+        if self.to_grain:
+            army = army.evolve(grain=army.grain - state.grain_damage(attack.officer))
+            return _settle(_with_army(state, self.seat, army).evolve(attack=None))
+        officer = army.officer(self.officer)
+        if officer is None:
+            raise RuleError(RULE_VANGUARD, f"{state.title(self.officer)} is not on {name}'s field")
+        if officer.position == "strategist" and self.allowed_by_card is None:
+            raise RuleError(RULE_STRATEGIST, f"{state.title(officer.card)} is {name}'s strategist and cannot be "
+                                             "attacked (name the card whose effect allows it)")
+        if officer.attack_marker and self.allowed_by_card is None:
+            raise RuleError(RULE_VANGUARD, f"{state.title(officer.card)} attacked the previous turn and cannot be "
+                                           "the vanguard")
+        return state.evolve(attack=attack.evolve(vanguard=officer.card))
+
+    def describe(self, before: State, after: State) -> str:
+        name = before.players[self.seat]
+        if self.to_grain:
+            old, new = before.armies[self.seat].grain, after.armies[self.seat].grain
+            return (f"{name} let {before.title(before.attack.officer)}'s attack through to the grain: grain "
+                    f"{old} → {new}" + _result_line(before, after))
+        via = f" (by {before.title(self.allowed_by_card)})" if self.allowed_by_card else ""
+        return f"{name} declared {before.title(self.officer)} the vanguard{via}"
+
+
+@ENGINE.event
+class DamageStep(CahrdEvent):
+    """Step 4, the Damage Step of an officer-against-officer battle: WAR (S as 10) is compared
+    after the modifiers entered (items, tactics, traits, strategies in play for this battle);
+    the loser takes the tables' battle damage."""
+
+    label = "Damage Step: compare WAR"
+    attacker_war_modifier: int = Field(0, title="Attacker's WAR modifier")
+    vanguard_war_modifier: int = Field(0, title="Vanguard's WAR modifier")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        attack = state.attack
+        if attack is None or attack.vanguard is None:
+            return []
+        war = state.cards.officers
+
+        def modifier(name: str, card: str, role: str) -> FormField:
+            return FormField(name=name, label=f"{state.title(card)} ({role}, WAR {war[card].war}): WAR modifier",
+                             kind="number", required=False, default=0,
+                             help="from items, tactics, traits and strategies in this battle")
+
+        return [cls.offer(state, label="Damage Step: compare WAR",
+                          attacker_war_modifier=modifier("attacker_war_modifier", attack.officer, "the attacker"),
+                          vanguard_war_modifier=modifier("vanguard_war_modifier", attack.vanguard, "the vanguard"))]
+
+    def _wars(self, state: State) -> tuple[int, int]:
+        attack = state.attack
+        war = state.cards.officers
+        return (war[attack.officer].war + self.attacker_war_modifier,
+                war[attack.vanguard].war + self.vanguard_war_modifier)
+
+    def apply(self, state: State) -> State:
+        _check_battle_going(state)
+        attack = state.attack
+        if attack is None or attack.vanguard is None:
+            raise RuleError(RULE_DAMAGE, "the Damage Step comes after an attack and its vanguard are declared")
+        attacker_war, vanguard_war = self._wars(state)
+        state = state.evolve(attack=None)
+        if attacker_war == vanguard_war:
+            return state
+        loser, card, winner = ((other(attack.seat), attack.vanguard, attack.seat) if attacker_war > vanguard_war
+                               else (attack.seat, attack.officer, other(attack.seat)))
+        state = _change_men(state, loser, card, -state.constants.battle_damage_to_losing_officer, winner)
+        return _settle(state)
+
+    def describe(self, before: State, after: State) -> str:
+        attack = before.attack
+        a_war, v_war = self._wars(before)
+        t = before.title
         line = f"Damage Step: {t(attack.officer)} WAR {a_war} against {t(attack.vanguard)} WAR {v_war}: "
         if a_war == v_war:
             return line + "no winner, nothing happens"
-        loser_seat, card = (1 - attack.seat, attack.vanguard) if a_war > v_war else (attack.seat, attack.officer)
-        return line + _men_line(state, after, loser_seat, card) + _result_line(state, after)
-    if isinstance(event, StopAttack):
-        return f"{p[seat]}'s {t(event.card)} stopped {t(state.attack.officer)}'s attack before damage"
-    if isinstance(event, CardEffect):
-        target = event.target_seat
+        loser, card = (other(attack.seat), attack.vanguard) if a_war > v_war else (attack.seat, attack.officer)
+        return line + _men_line(before, after, loser, card) + _result_line(before, after)
+
+
+# ---- Step 5: the End Step, and the war -----------------------------------------------------------------
+
+@ENGINE.event
+class EndTurn(CahrdEvent):
+    """Step 5, the End Step: ``seat`` ends its turn. Every active (face-up) item and tactic of
+    both armies is resolved and sent to the discard pile, except the cards in ``lasting``,
+    whose effect continues beyond the turn."""
+
+    label = "End the turn"
+    seat: Seat
+    lasting: tuple[CardId, ...] | None = Field(None, title="Active cards whose effect lasts beyond this turn",
+                                               description="none: every active item and tactic is resolved")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if not state.turn_in_progress() or state.step == "draw" or state.attack is not None:
+            return []
+        me = state.initiative
+        active = list(dict.fromkeys(card for _, _, card in state.active_cards()))
+        lasting = (FormField(name="lasting", label="Active cards whose effect lasts beyond this turn", kind="multi",
+                             choices=tuple(_card_choices(state, active)), required=False,
+                             help="every other active item and tactic is resolved, to the discard pile")
+                   if active else None)
+        return [cls.offer(state, seat=me, label=f"End {state.players[me]}'s turn", lasting=lasting)]
+
+    def apply(self, state: State) -> State:
+        _check_initiative(state, self.seat, "ending the turn")
+        if state.step == "draw":
+            raise RuleError(RULE_RECRUITMENT, "take the Recruitment Step before ending the turn")
+        _check_no_attack(state, "the End Step")
+        active = {card for _, _, card in state.active_cards()}
+        lasting = self.lasting or ()
+        for card in lasting:
+            if card not in active:
+                raise RuleError(RULE_END_STEP, f"{state.title(card)} is not an active item or tactic")
+        armies = []
+        for army in state.armies:
+            for zone in ZONE_NAMES:
+                cards = army.zone(zone)
+                resolved = tuple(c.card for c in cards if c.face_up and c.card not in lasting)
+                kept = tuple(c for c in cards if not c.face_up or c.card in lasting)
+                army = _with_zone(army, zone, kept).evolve(discarded=(*army.discarded, *resolved))
+            armies.append(army)
+        return _at(state.evolve(armies=tuple(armies)), "between_turns")
+
+    def describe(self, before: State, after: State) -> str:
+        line = f"{before.players[self.seat]} ended the turn"
+        lasting = self.lasting or ()
+        resolved = [before.title(card) for _, _, card in before.active_cards() if card not in lasting]
+        if resolved:
+            line += f"; resolved, to the discard pile: {', '.join(resolved)}"
+        if lasting:
+            line += f"; still active: {', '.join(before.title(c) for c in lasting)}"
+        return line
+
+
+@ENGINE.event
+class NextBattle(CahrdEvent):
+    """After a battle: ``seat`` (the loser; either seat after a draw) chooses ``first_seat`` to
+    go first in the next battle of the war (Prepare for Battle, step 5)."""
+
+    label = "Start the next battle"
+    seat: Seat = Field(title="Chosen by")
+    first_seat: Seat = Field(title="Goes first")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if state.step != "battle_over":
+            return []
+        loser = state.battle_loser()
+        number = state.battle_number + 1
+        if loser is None:
+            return [cls.offer(state, label=f"Battle {number}: choose who goes first (battle drawn)")]
+        return [cls.offer(state, seat=loser, label=f"{state.players[loser]} chooses who goes first in battle {number}")]
+
+    def apply(self, state: State) -> State:
+        if state.step != "battle_over":
+            raise RuleError(RULE_BATTLE_OVER, f"battle {state.battle_number} is still being fought")
+        loser = state.battle_loser()
+        if loser is not None and self.seat != loser:
+            raise RuleError(RULE_FIRST, f"{state.players[loser]} lost the battle and chooses who goes first, "
+                                        f"not {state.players[self.seat]}")
+        return _at(state, "setting_up", armies=tuple(_fresh_army(state.constants) for _ in state.armies),
+                   battle_number=state.battle_number + 1, initiative=None, turn=0, first_seat=self.first_seat,
+                   attack=None)
+
+    def describe(self, before: State, after: State) -> str:
+        p = before.players
+        who = "to go first" if self.first_seat == self.seat else f"{p[self.first_seat]} to go first"
+        return f"Battle {after.battle_number} begins; {p[self.seat]} chose {who}"
+
+
+# ---- cards in play: zones, strategies and effects (The Game Mat; Timings) ---------------------------
+
+@ENGINE.event
+class StopAttack(CahrdEvent):
+    """Glossary of Terms (Battle/Battled): ``card``, played by ``seat``, stops the attack in
+    progress before damage is calculated; the attacker still counts as having attacked."""
+
+    label = "A card stopped the attack"
+    seat: Seat = Field(title="Played by")
+    card: CardId = Field(title="Card")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if state.attack is None:
+            return []
+        return [cls.offer(state, card=_all_cards(state), defaults={"seat": other(state.attack.seat)})]
+
+    def apply(self, state: State) -> State:
+        _check_battle_going(state)
+        _check_card(state, self.card)
+        if state.attack is None:
+            raise RuleError(RULE_BATTLED, "there is no attack to stop")
+        return state.evolve(attack=None)
+
+    def describe(self, before: State, after: State) -> str:
+        return (f"{before.players[self.seat]}'s {before.title(self.card)} stopped "
+                f"{before.title(before.attack.officer)}'s attack before damage")
+
+
+@ENGINE.event
+class CardEffect(CahrdEvent):
+    """Glossary of Terms (Effects of Cards; Damage): an effect, played by ``seat``, changes
+    ``target_seat``'s army: ``officer``'s men under command by ``men_change``, its
+    ``grain_change`` and ``reserves_change`` (a negative ``reserves_change`` on one's own army
+    is a cost paid). Amounts may be negative.
+
+    ``card``: the card whose effect it is, or ``None`` for an effect the players enter without
+    naming a card (a trait, a ruling, a house effect). ``target_seat`` ``None``: the effect
+    changes both armies' grain and reserves alike (an officer is then refused).
+    """
+
+    label = "Card effect: men, grain or reserves"
+    seat: Seat = Field(title="Played by")
+    card: CardId | None = Field(None, title="Card", description="leave out for an effect entered without naming a card")
+    target_seat: Seat | None = Field(None, title="Army changed", description="leave out for an effect on both armies")
+    officer: CardId | None = Field(None, title="Officer (for men under command)")
+    men_change: int = Field(0, title="Men under command change")
+    grain_change: int = Field(0, title="Grain change")
+    reserves_change: int = Field(0, title="Reserves change (a cost is negative)")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if not state.turn_in_progress():
+            return []
+        me = state.initiative
+        cards = _all_cards(state)
+        moves = [cls.offer(state, label=f"Card effect on {state.players[target]}'s army", target_seat=target,
+                           card=cards, officer=_officer_choices(state, target), defaults={"seat": me})
+                 for target in range(len(state.players))]
+        moves.append(cls.offer(state, label="Card effect on both armies' grain or reserves", target_seat=None,
+                               officer=None, men_change=0, card=cards, defaults={"seat": me}))
+        return moves
+
+    def apply(self, state: State) -> State:
+        _check_card(state, self.card)
+        _check_battle_going(state)
+        if not state.turn_in_progress():
+            raise RuleError(RULE_ORDER, "cards are played during a turn: start the turn first")
+        if not (self.men_change or self.grain_change or self.reserves_change):
+            raise RuleError(RULE_EFFECT, "enter what the effect changed (men under command, grain or reserves)")
+        if (self.officer is None) != (self.men_change == 0):
+            raise RuleError(RULE_EFFECT, "a change of men under command needs the officer, and an officer needs "
+                                         "a change of men under command")
+        targets = range(len(state.players)) if self.target_seat is None else [self.target_seat]
+        if self.target_seat is None and self.officer is not None:
+            raise RuleError(RULE_EFFECT, "an effect on both armies changes their grain or reserves: enter an "
+                                         "officer's men for one army")
+        for target in targets:
+            army = state.armies[target]
+            name = state.players[target]
+            if self.officer is not None and army.officer(self.officer) is None:
+                raise RuleError(RULE_EFFECT, f"{state.title(self.officer)} is not on {name}'s field")
+            reserves = army.reserves + self.reserves_change
+            if reserves < 0:
+                raise RuleError(RULE_PAY, f"{name} has only {army.reserves} reserves, {-self.reserves_change} needed")
+            state = _with_army(state, target, army.evolve(reserves=reserves, grain=army.grain + self.grain_change))
+            if self.officer is not None:
+                state = _change_men(state, target, self.officer, self.men_change, self.seat)
+        return _settle(state)
+
+    def describe(self, before: State, after: State) -> str:
+        p = before.players
         parts = []
-        if event.officer is not None:
-            parts.append(_men_line(state, after, target, event.officer))
-        if event.grain_change:
-            parts.append(f"{p[target]}'s grain {state.armies[target].grain} → {after.armies[target].grain}")
-        if event.reserves_change:
-            parts.append(f"{p[target]}'s reserves {state.armies[target].reserves} → {after.armies[target].reserves}")
-        return f"{p[seat]}'s {t(event.card)}: " + "; ".join(parts) + _result_line(state, after)
-    if isinstance(event, EndTurn):
-        return f"{p[seat]} ended the turn"
-    if isinstance(event, NextBattle):
-        who = "to go first" if event.first_seat == seat else f"{p[event.first_seat]} to go first"
-        return f"Battle {after.battle_number} begins; {p[seat]} chose {who}"
-    return event.type
+        targets = range(len(p)) if self.target_seat is None else [self.target_seat]
+        for target in targets:
+            if self.officer is not None:
+                parts.append(_men_line(before, after, target, self.officer))
+            if self.grain_change:
+                parts.append(f"{p[target]}'s grain {before.armies[target].grain} → {after.armies[target].grain}")
+            if self.reserves_change:
+                parts.append(f"{p[target]}'s reserves {before.armies[target].reserves} → "
+                             f"{after.armies[target].reserves}")
+        source = before.title(self.card) if self.card else "card effect (no card named)"
+        return f"{p[self.seat]}'s {source}: " + "; ".join(parts) + _result_line(before, after)
 
 
-ENGINE = Engine(
-    game_id="cahrd",
-    title="C.A.H.R.D.",
-    min_players=2,
-    max_players=2,
-    options_model=Options,
-    state_model=State,
-    event_adapter=EVENT_ADAPTER,
-    new_state_fn=new_state,
-    apply_fn=apply,
-    outcome_fn=outcome,
-    describe_fn=describe,
-)
+def _zone_field():
+    return Field(title="Zone", json_schema_extra={"labels": ZONE_NAMES})
+
+
+@ENGINE.event
+class SetCard(CahrdEvent):
+    """Step 3; The Game Mat 7 and 8: the initiative player ``seat`` sets a card face down in its
+    ``zone`` (a tactic in the Tactics Zone, an item in the Items Zone), unnamed until it is
+    activated. Refused beyond the zone's limit: one card per officer in play, the strategist
+    not counted."""
+
+    label = "Set a card face down"
+    seat: Seat
+    zone: Zone = _zone_field()
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if state.step != "strategy":
+            return []
+        me = state.initiative
+        zones = [Choice(zone, name, f"{len(state.armies[me].zone(zone))} of {state.zone_limit(me)}")
+                 for zone, name in ZONE_NAMES.items() if state.zone_room(me, zone) > 0]
+        return [cls.offer(state, seat=me, label=f"{state.players[me]}: set a tactic or item face down",
+                          zone=zones)] if zones else []
+
+    def apply(self, state: State) -> State:
+        _check_initiative(state, self.seat, "setting a card")
+        if state.step != "strategy":
+            raise RuleError(RULE_SET_CARDS, "cards are set in the Strategy Step"
+                                            + (": take the Recruitment Step first" if state.step == "draw" else ""))
+        _check_room(state, self.seat, self.zone)
+        army = state.armies[self.seat]
+        return _with_army(state, self.seat, _with_zone(army, self.zone, (*army.zone(self.zone), ZoneCard())))
+
+    def describe(self, before: State, after: State) -> str:
+        return (f"{before.players[self.seat]} set a card face down in the {ZONE_NAMES[self.zone]} "
+                f"({len(after.armies[self.seat].zone(self.zone))} of {after.zone_limit(self.seat)})")
+
+
+def _check_room(state: State, seat: int, zone: str) -> None:
+    if state.zone_room(seat, zone) <= 0:
+        held = len(state.armies[seat].zone(zone))
+        raise RuleError(ZONE_RULES[zone], f"{state.players[seat]}'s {ZONE_NAMES[zone]} holds {held} card(s) for "
+                                          f"{state.zone_limit(seat)} officer(s) in play: no room for another")
+
+
+def _with_zone(army: Army, zone: str, cards: tuple[ZoneCard, ...]) -> Army:
+    return army.evolve(**{zone: cards})
+
+
+@ENGINE.event
+class ActivateCard(CahrdEvent):
+    """Timings; Item Card; Tactics Card: ``seat`` activates ``card``, an item or a tactic.
+
+    A tactic is always one set earlier (``was_set``) in the Tactics Zone, turned face up. An
+    item is turned face up in the Items Zone if it was set there, or else played from the hand
+    into it (refused beyond the zone's limit); either way its reserve cost is paid now (Pay a
+    Cost). Outside their turn a player activates only tactics, or an item that disregards an
+    effect (``disregards``).
+    """
+
+    label = "Activate a card"
+    seat: Seat
+    card: CardId = Field(title="Card")
+    was_set: bool = Field(False, title="It was set face down earlier",
+                          description="a tactic always was; an item may also be played from the hand")
+    disregards: bool = Field(False, title="Its effect disregards another effect",
+                             description="outside their turn a player responds only with tactics, or with items "
+                                         "that disregard effects (Timings)")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if not state.turn_in_progress():
+            return []
+        moves = []
+        for s in range(len(state.players)):
+            name = state.players[s]
+            if state.face_down(s, "tactics"):
+                moves.append(cls.offer(state, seat=s, label=f"{name}: activate a set tactic", was_set=True,
+                                       disregards=False, card=_card_choices(state, state.deck_cards(s, "tactic"))))
+            reserves = state.armies[s].reserves
+            items = [c for c in state.deck_cards(s, "item") if state.cards.cards[c].reserve_cost <= reserves]
+            set_items, room = state.face_down(s, "items"), state.zone_room(s, "items") > 0
+            if not items or not (set_items or room):
+                continue
+            initiative = s == state.initiative
+            was_set = FormField(name="was_set", label="It was set face down earlier", kind="flag", required=False,
+                                default=bool(set_items)) if set_items and room else bool(set_items)
+            note = "" if initiative else "only an item that disregards an effect, in response (Timings)"
+            moves.append(cls.offer(state, seat=s, label=f"{name}: activate an item ({reserves} reserves)",
+                                   note=note, was_set=was_set, disregards=not initiative,
+                                   card=_card_choices(state, items,
+                                                      lambda c: f"{state.cards.cards[c].reserve_cost} reserves")))
+        return moves
+
+    def apply(self, state: State) -> State:
+        _check_card(state, self.card)
+        kind = state.cards.cards[self.card].kind
+        if kind not in ("item", "tactic"):
+            raise RuleError(RULE_ITEM, f"{state.title(self.card)} is {_a(kind)}: only items and tactics are "
+                                       f"activated from their zone")
+        _check_timing(state, self.seat, kind, self.disregards, "activating a card")
+        name = state.players[self.seat]
+        if self.card not in state.deck_cards(self.seat, kind):
+            raise RuleError(RULE_ARMY, f"{state.title(self.card)} is not a card of {name}'s army "
+                                       f"({state.army_id(self.seat)})")
+        zone = "tactics" if kind == "tactic" else "items"
+        army = state.armies[self.seat]
+        cards = army.zone(zone)
+        if kind == "tactic" and not self.was_set:
+            raise RuleError(RULE_TACTIC_SET_FIRST, f"{state.title(self.card)} is a tactic: set it face down first")
+        if self.was_set:
+            slot = next((i for i, c in enumerate(cards) if not c.face_up), None)
+            if slot is None:
+                rule = RULE_TACTIC_SET_FIRST if kind == "tactic" else RULE_ITEM
+                raise RuleError(rule, f"{name} has no face-down card in the {ZONE_NAMES[zone]}")
+            cards = _replace(cards, slot, ZoneCard(card=self.card, face_up=True))
+        else:
+            _check_room(state, self.seat, zone)
+            cards = (*cards, ZoneCard(card=self.card, face_up=True))
+        cost = state.cards.cards[self.card].reserve_cost
+        if army.reserves < cost:
+            raise RuleError(RULE_PAY, f"{state.title(self.card)} costs {cost} reserves and {name} has only "
+                                      f"{army.reserves}")
+        return _with_army(state, self.seat, _with_zone(army.evolve(reserves=army.reserves - cost), zone, cards))
+
+    def describe(self, before: State, after: State) -> str:
+        name = before.players[self.seat]
+        title = before.title(self.card)
+        kind = before.cards.cards[self.card].kind
+        where = "set earlier" if self.was_set else "from the hand"
+        line = f"{name} activated the {kind} {title} ({where})"
+        cost = before.cards.cards[self.card].reserve_cost
+        if kind == "item":
+            line += (f", paying {cost} reserves (reserves {before.armies[self.seat].reserves} → "
+                     f"{after.armies[self.seat].reserves})")
+        if self.disregards and self.seat != before.initiative:
+            line += ", in response, to disregard an effect"
+        return line
+
+
+@ENGINE.event
+class DiscardCard(CahrdEvent):
+    """The Game Mat (2 - The Discard Pile): ``seat`` sends the card in ``slot`` (1 = the first) of
+    its ``zone`` to the discard pile: used, disregarded, or destroyed by an effect."""
+
+    label = "Send a card of a zone to the discard pile"
+    seat: Seat
+    zone: Zone = _zone_field()
+    slot: int = Field(ge=1, title="Card")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if not state.battle_going():
+            return []
+        moves = []
+        for s, army in enumerate(state.armies):
+            for zone, zone_name in ZONE_NAMES.items():
+                cards = army.zone(zone)
+                if cards:
+                    moves.append(cls.offer(state, seat=s, zone=zone,
+                                           label=f"{state.players[s]}: a card of the {zone_name} to the discard pile",
+                                           slot=[Choice(i, f"{i}: {_zone_card(state, c)}")
+                                                 for i, c in enumerate(cards, start=1)]))
+        return moves
+
+    def apply(self, state: State) -> State:
+        _check_battle_going(state)
+        army = state.armies[self.seat]
+        cards = army.zone(self.zone)
+        if self.slot > len(cards):
+            raise RuleError(ZONE_RULES[self.zone], f"{state.players[self.seat]}'s {ZONE_NAMES[self.zone]} holds "
+                                                   f"{len(cards)} card(s): there is no card {self.slot}")
+        card = cards[self.slot - 1]
+        army = _with_zone(army, self.zone, cards[:self.slot - 1] + cards[self.slot:])
+        if card.card is not None:
+            army = army.evolve(discarded=(*army.discarded, card.card))
+        return _with_army(state, self.seat, army)
+
+    def describe(self, before: State, after: State) -> str:
+        card = before.armies[self.seat].zone(self.zone)[self.slot - 1]
+        return (f"{before.players[self.seat]} sent {_zone_card(before, card)} from the {ZONE_NAMES[self.zone]} "
+                f"to the discard pile")
+
+
+def _zone_card(state: State, card: ZoneCard) -> str:
+    return f"{state.title(card.card)} (face up)" if card.face_up else "a face-down card"
+
+
+@ENGINE.event
+class PlayStrategy(CahrdEvent):
+    """The Game Mat 3; Timings: ``seat`` plays the strategy ``card``, face up in front of its
+    strategy deck (its requirement met, as the players check). Its active strategy, if any,
+    goes to the discard pile. Outside their turn a player plays only a strategy that disregards
+    an effect (``disregards``), in response."""
+
+    label = "Play a strategy"
+    seat: Seat
+    card: CardId = Field(title="Strategy")
+    disregards: bool = Field(False, title="Its effect disregards another effect",
+                             description="outside their turn a player responds only with strategies that "
+                                         "disregard effects (Timings)")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if not state.turn_in_progress():
+            return []
+        moves = []
+        for s, army in enumerate(state.armies):
+            playable = [c for c in state.deck_cards(s, "strategy") if c != army.strategy and c not in army.discarded]
+            if not playable:
+                continue
+            initiative = s == state.initiative
+            replaces = f" (replaces {state.title(army.strategy)})" if army.strategy else ""
+            moves.append(cls.offer(state, seat=s, label=f"{state.players[s]}: play a strategy{replaces}",
+                                   note="" if initiative else "only one that disregards an effect, in response "
+                                                              "(Timings)",
+                                   disregards=not initiative, card=_card_choices(state, playable)))
+        return moves
+
+    def apply(self, state: State) -> State:
+        _check_card(state, self.card, "strategy")
+        _check_timing(state, self.seat, "strategy", self.disregards, "playing a strategy")
+        army = state.armies[self.seat]
+        name = state.players[self.seat]
+        if self.card == army.strategy:
+            raise RuleError(RULE_STRATEGY, f"{state.title(self.card)} is already {name}'s active strategy")
+        if self.card in army.discarded:
+            raise RuleError(RULE_STRATEGY, f"{state.title(self.card)} is in {name}'s discard pile: a strategy deck "
+                                           f"holds one copy of it")
+        discarded = (*army.discarded, army.strategy) if army.strategy else army.discarded
+        return _with_army(state, self.seat, army.evolve(strategy=self.card, discarded=discarded))
+
+    def describe(self, before: State, after: State) -> str:
+        old = before.armies[self.seat].strategy
+        line = f"{before.players[self.seat]} played the strategy {before.title(self.card)}"
+        if self.disregards and self.seat != before.initiative:
+            line += " in response, to disregard an effect"
+        return line + (f"; {before.title(old)} goes to the discard pile" if old else "")
+
+
+@ENGINE.event
+class DiscardStrategy(CahrdEvent):
+    """The Game Mat 3: ``seat``'s active strategy goes to the discard pile, its requirement no
+    longer met by its controller."""
+
+    label = "Strategy requirement no longer met"
+    seat: Seat
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if not state.battle_going():
+            return []
+        return [cls.offer(state, seat=s, label=f"{state.players[s]}'s {state.title(army.strategy)}: requirement no "
+                                               "longer met, to the discard pile")
+                for s, army in enumerate(state.armies) if army.strategy]
+
+    def apply(self, state: State) -> State:
+        _check_battle_going(state)
+        army = state.armies[self.seat]
+        if army.strategy is None:
+            raise RuleError(RULE_STRATEGY, f"{state.players[self.seat]} has no active strategy")
+        return _with_army(state, self.seat, army.evolve(strategy=None, discarded=(*army.discarded, army.strategy)))
+
+    def describe(self, before: State, after: State) -> str:
+        return (f"{before.players[self.seat]}'s strategy {before.title(before.armies[self.seat].strategy)} no "
+                f"longer meets its requirement and goes to the discard pile")

@@ -1,24 +1,47 @@
-"""Carpe Diem scorekeeper: phases and rounds, the banderole bar, scoring periods, final scoring.
+"""Carpe Diem scorekeeper: phases and rounds, building rewards, the banderole bar, scoring periods,
+final scoring.
 
 Sources (``/work/shared/rules``): ``carpe-diem-summary.txt`` (the "summary") and
 ``carpe-diem-published-rules-notes.md`` (notes on the published 2018 rulebook, the "2018
 rulebook"). Every number the components print as icons (starting VP, the unmet-card penalty,
-bread per card, the villa chimney table, the banderole bar VP, frame goals, the leftovers
-divisor) comes from ``card_data/carpe_diem/tables.yaml`` and the scoring and fountain cards,
-copied into the state by :func:`new_state`.
+bread per card, dwelling and landscape rewards, the villa chimney table, the banderole bar VP,
+frame goals, the leftovers divisor) comes from ``card_data/carpe_diem/tables.yaml`` and the
+scoring and fountain cards, copied into the state's :class:`Board` by :func:`set_up`.
 
-What the scorekeeper models, and what it leaves to the table:
+What the players enter, one event class each (in the order of a game):
 
-- Rounds are not checked tile by tile: players tap "round played" (or "phase ended") and
-  enter what changes their sheet: banderole bar moves and their holdings (wares, coins, bread).
+1. During a phase's rounds (``step`` ``rounds``): :class:`RoundPlayed` or :class:`PhaseEnded`;
+   what changes a sheet: :class:`BanderoleMove` (a banderole space built over),
+   :class:`SetResources` (holdings typed in), and the building rewards (summary, Actions:
+   Building Completions and Rewards): :class:`CompleteLandscape`, :class:`CompleteDwelling`,
+   :class:`CompleteVilla`, :class:`PlaceBuilding` (market, bakery, fountain).
+2. In each scoring period (``step`` ``scoring``): :class:`Score`, in banderole-bar order.
+3. After the fourth (``step`` ``final``): :class:`FinalScore`, once per player; then the game is over.
+
+What the scorekeeper models, and what it leaves to the table (our readings):
+
+- Rounds are not checked tile by tile: players tap "Round played" (or "End phase") and
+  enter what changes their sheet, in the rounds only (a scoring period places no tiles).
 - The banderole bar is kept as spaces plus one order of all discs, furthest ahead first; a
   disc arriving on an occupied space goes on top, i.e. ahead of the discs already there.
-- Scoring-card layout (our reading; the sources give only the counts): the scoring set for
-  the player count is laid out in rows, in deck-list order, and a circle space lies between
-  every two cards side by side or one above the other. The row width is the widest whose
-  grid has exactly the table's number of circles: 4 players 3 rows of 4 cards (17 circles),
-  3 players 2 rows of 5 (13), 2 players a row of 5 over a row of 3 (9). Circles are numbered
-  row by row: first the circles between cards of the row, left to right, then those below it.
+- Owned counts are tracked from play (2018 rulebook, Other rules a checker can hold): a
+  district starts empty (summary, Building Rules: the first tile goes on the shovel space), so
+  every count a scoring card or a fountain card asks for starts at 0 and the building events
+  add to it. ``chimney`` is not tracked: chimneys count in villas still being built, whose tiles
+  the scorekeeper does not see, so a card counting them needs the count entered. A count
+  entered at scoring wins, and becomes the count later buildings add to, so a table that
+  types its counts keeps working.
+- Villas give nothing at once, but a completed villa is entered (:class:`CompleteVilla`) with
+  its chimneys: it counts for the cards counting completed villas, and the final scoring uses
+  the villas recorded unless the player lists them.
+- Landscapes: the sources name two of the four kinds (ponds and gardens) and do not say which
+  ware each kind gives, so the player chooses the ware; any other kind is entered as "another
+  kind" and counts only as a completed landscape.
+- A craftsman dwelling's free dark green tile is placed at the table, not tracked: a
+  building it completes is entered as its own event.
+- A fountain records the fountain card kept (draw 2, keep 1). Swapping a card kept earlier at a
+  later fountain is not tracked; the fountain cards entered at the final scoring win.
+- Scoring-card layout: see :mod:`card_data.games.carpe_diem.layout`.
 - Red cards are paid wares first, coins covering only what the wares do not; over the two
   cards of one circle this never needs more coins than any other way of paying.
 - Victory points are plain numbers and may drop below zero after penalties.
@@ -26,20 +49,35 @@ What the scorekeeper models, and what it leaves to the table:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Annotated, Literal, Union
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
 
-from pydantic import Field, NonNegativeInt, PositiveInt, TypeAdapter
+from pydantic import Field, NonNegativeInt, PositiveInt
 
-from card_data.engine import RuleError
-from card_data.engine.legacy import LegacyEngine as Engine
-from card_data.engine.legacy import Model, Outcome
+from card_data.engine import (
+    Choice,
+    Engine,
+    Event,
+    FormField,
+    GameState,
+    Model,
+    Move,
+    ReadOnlyDict,
+    RuleError,
+    Seat,
+    Step,
+)
+from card_data.engine.forms import derive_field
+from card_data.games.carpe_diem import TITLE
 from card_data.games.carpe_diem.cards import (
     SCORING_SET_PLAYERS,
     BanderoleBar,
     CarpeDiemTables,
+    DwellingRewards,
     FountainCard,
     FrameGoal,
+    LandscapeReward,
     Leftovers,
     Need,
     Owned,
@@ -48,6 +86,7 @@ from card_data.games.carpe_diem.cards import (
     VillaChimneys,
     Ware,
 )
+from card_data.games.carpe_diem.layout import GridCell, Pair, Rows, grid, lay_out
 
 SUMMARY = "Carpe Diem summary (carpe-diem-summary.txt)"
 RULEBOOK = "Carpe Diem 2018 rulebook (carpe-diem-published-rules-notes.md)"
@@ -56,8 +95,70 @@ WARE_NAMES: tuple[str, ...] = Ware.__args__
 OWNED_NAMES: tuple[str, ...] = Owned.__args__
 RESOURCE_NAMES: tuple[str, ...] = (*WARE_NAMES, "coins", "bread")
 """The holdings a player enters: the four wares, coins and bread."""
+UNTRACKED: frozenset[str] = frozenset({"chimney"})
+"""Owned things the scorekeeper cannot count from play (chimneys of villas being built)."""
+TRACKED: tuple[str, ...] = tuple(t for t in OWNED_NAMES if t not in UNTRACKED)
+"""Owned things counted from play, each starting at 0 (see the module docstring)."""
 
-Stage = Literal["rounds", "scoring", "final", "finished"]
+OWNED_TITLES: dict[str, str] = {
+    "chimney": "Chimneys (in every villa, complete or not)",
+    "completed_villa": "Completed villas",
+    "completed_merchant_dwelling": "Completed merchant dwellings",
+    "completed_baker_dwelling": "Completed baker dwellings",
+    "completed_administrator_dwelling": "Completed administrator dwellings",
+    "completed_craftsman_dwelling": "Completed craftsman dwellings",
+    "completed_landscape": "Completed landscapes (any kind)",
+    "completed_pond": "Completed ponds",
+    "completed_garden": "Completed gardens",
+    "market": "Markets",
+    "bakery": "Bakeries",
+    "fountain": "Fountains",
+}
+"""What each owned thing is called on forms and on the page."""
+
+MARKET_COINS = 1
+BAKERY_BREAD = 1
+"""Summary, Actions (Building Completions and Rewards): "Markets: Place for 1 coin. Bakeries:
+Place for 1 bread." (stated in words, not printed as icons, so not in ``tables.yaml``)."""
+FOUNTAIN_DRAW, FOUNTAIN_KEEP = 2, 1
+"""Summary, Actions: "Fountains: Place to draw 2 fountain cards, keep 1"."""
+
+Step_ = Literal["rounds", "scoring", "final"]
+"""The game's own step: ``rounds`` (a phase's rounds are being played), ``scoring`` (the
+scoring period after the phase), ``final`` (the final scoring; it stays ``final`` once over)."""
+Landscape = Literal["pond", "garden", "other"]
+Dwelling = Literal["merchant", "baker", "administrator", "craftsman"]
+Building = Literal["market", "bakery", "fountain"]
+
+RULE_ROUNDS = (f"{SUMMARY}, Turn Structure: each phase is a set number of rounds followed by a scoring "
+               "period, in which no rounds are played")
+RULE_SCORING_ORDER = (f"{RULEBOOK}, Scoring periods: players score furthest along the banderole bar "
+                      "first, on one space the disc on top first, each placing one disc")
+RULE_CIRCLES = (f"{RULEBOOK}, Scoring periods: a disc goes on an empty circle space; discs from "
+                "earlier scoring periods block theirs for good")
+RULE_CARD_ORDER = (f"{SUMMARY}, Special Rules & Edge Cases: the disc triggers the two cards beside its "
+                   "circle, in the order the player picks")
+RULE_RED = (f"{RULEBOOK}, Scoring periods: a red card takes payment in wares, coins replacing any "
+            "ware; paying it k times gives the reward k times")
+RULE_GREEN = (f"{RULEBOOK}, Scoring periods: a green card counts what the player owns; every full "
+              "set owned gives the reward once")
+RULE_BREAD = f"{RULEBOOK}, Scoring periods: bread fulfils one scoring card of either colour once"
+RULE_FINAL = f"{RULEBOOK}, Final scoring: after the last scoring period each player scores once"
+RULE_VILLAS = f"{RULEBOOK}, Final scoring: each completed villa scores by its chimneys"
+RULE_FOUNTAINS = f"{RULEBOOK}, Final scoring: fountain cards score their own conditions"
+RULE_FRAME = f"{RULEBOOK}, Final scoring: frame goals"
+RULE_BAR = (f"{RULEBOOK}, Scoring periods: players only place discs and resolve cards, so only "
+            "scoring-card rewards move discs on the banderole bar")
+RULE_HOLDINGS = f"{SUMMARY}, Components: wares, coins and bread"
+RULE_BUILDING = (f"{SUMMARY}, Turn Structure: tiles are taken and placed in the rounds, and completed "
+                 "buildings and landscapes give their rewards at once")
+RULE_LANDSCAPE = (f"{SUMMARY}, Actions (Building Completions and Rewards): a landscape of 2-4 tiles "
+                  "gives (tiles - 1) matching wares")
+RULE_PLACE = (f"{SUMMARY}, Actions (Building Completions and Rewards): a market is placed for "
+              f"{MARKET_COINS} coin, a bakery for {BAKERY_BREAD} bread")
+RULE_FOUNTAIN = (f"{RULEBOOK}, Other rules a checker can hold: a fountain draws {FOUNTAIN_DRAW} "
+                 f"fountain cards and keeps {FOUNTAIN_KEEP}")
+RULE_OVER = f"{SUMMARY}, Scoring / Victory Conditions (End of game): the game ends with the final scoring"
 
 
 class Options(Model):
@@ -73,6 +174,8 @@ class Options(Model):
         title="Tie-breaker",
         description="summary: the tied player furthest ahead on the banderole bar wins; "
                     "rulebook (2018): the tied player furthest behind wins",
+        json_schema_extra={"labels": {"summary": "Summary: furthest ahead wins",
+                                      "rulebook": "2018 rulebook: furthest behind wins"}},
     )
 
 
@@ -97,10 +200,16 @@ class FinalSheet(Model):
 class PlayerSheet(Model):
     """One player's sheet.
 
-    ``vp``: victory points. ``space``: banderole bar space of the player's disc (start 0).
-    ``grapes``/``herbs``/``chicken``/``fish``/``coins``/``bread``: holdings. ``owned``: what the
-    player last entered owning (owned thing -> count), used to pre-fill the forms.
-    ``final``: the final scoring, once entered.
+    Attributes:
+        vp: victory points. ``space``: banderole bar space of the player's disc (start 0).
+        grapes, herbs, chicken, fish, coins, bread: holdings.
+        owned: what the player owns as far as the scorekeeper knows (owned thing -> count):
+            every :data:`TRACKED` thing from set-up (0) on, kept by the building events and
+            corrected by counts entered at scoring; ``chimney`` only as last entered (to
+            pre-fill forms, never used without an entry).
+        villas: the chimneys of each completed villa recorded in play (:class:`CompleteVilla`).
+        fountain_cards: fountain card ids kept when fountains were placed (:class:`PlaceBuilding`).
+        final: the final scoring, once entered.
     """
 
     vp: int
@@ -111,7 +220,9 @@ class PlayerSheet(Model):
     fish: NonNegativeInt = 0
     coins: NonNegativeInt = 0
     bread: NonNegativeInt = 0
-    owned: dict[str, NonNegativeInt] = {}
+    owned: ReadOnlyDict[Owned, NonNegativeInt] = Field(default_factory=dict, validate_default=True)
+    villas: tuple[PositiveInt, ...] = ()
+    fountain_cards: tuple[str, ...] = ()
     final: FinalSheet | None = None
 
     def wares(self) -> dict[str, int]:
@@ -121,6 +232,21 @@ class PlayerSheet(Model):
     def holdings(self) -> dict[str, int]:
         """Every resource the player enters (wares, coins, bread) -> how many they hold."""
         return {r: getattr(self, r) for r in RESOURCE_NAMES}
+
+    def tracked(self) -> dict[str, int]:
+        """The tracked counts (thing -> count), in :data:`Owned` order."""
+        return {t: self.owned[t] for t in TRACKED if t in self.owned}
+
+    def counts(self, entered: Mapping[str, int]) -> dict[str, int]:
+        """The owned counts a scoring uses: the tracked ones, with the ``entered`` ones winning."""
+        return {**self.tracked(), **entered}
+
+
+class Disc(Model):
+    """A scoring disc on a circle space: whose (``seat``) and from which scoring ``period``."""
+
+    seat: int
+    period: PositiveInt
 
 
 class Circle(Model):
@@ -141,79 +267,163 @@ class Tables(Model):
     rounds_per_phase: PositiveInt
     unmet_card_penalty_vp: PositiveInt
     bread_to_fulfil_card: PositiveInt
+    dwelling_rewards: DwellingRewards
+    landscape_reward: LandscapeReward
     leftovers: Leftovers
     villa_chimneys: VillaChimneys
     banderole_bar: BanderoleBar
-    frame_goals: list[FrameGoal]
+    frame_goals: tuple[FrameGoal, ...]
     tie_breaker: TieBreaker
 
 
-class GridCell(Model):
-    """One cell of the drawn layout: a card (``card`` id), a circle (``circle`` number) or a gap."""
+class Board(Model):
+    """What never changes after set-up, in one field so that a new state copies it by reference.
 
-    kind: Literal["card", "circle", "gap"]
-    card: str | None = None
-    circle: int | None = None
-    direction: Literal["across", "down"] | None = None
+    ``tables``: values from ``tables.yaml``. ``layout``: rows of scoring-card ids as laid out.
+    ``pairs``: the two cards of each circle space, in circle order. ``cards``: the laid-out
+    scoring cards by id. ``fountain_cards``: every fountain card by id.
+    """
+
+    tables: Tables
+    layout: Rows
+    pairs: tuple[Pair, ...]
+    cards: ReadOnlyDict[str, ScoringCard]
+    fountain_cards: ReadOnlyDict[str, FountainCard]
 
 
-class State(Model):
+class State(GameState):
     """A Carpe Diem table.
 
     Attributes:
         players: names by seat; seat 0 is the start player, the others follow clockwise.
+        phase: ``play`` while rounds are played, ``scoring`` in a scoring period and the final
+            scoring, ``over`` once every player has entered the final scoring.
+        step: the game's own step, see :data:`Step_`.
         options: the table's :class:`Options`.
-        stage: ``rounds`` (a phase is being played), ``scoring`` (the scoring period after
-            phase ``phase``), ``final`` (final scoring entries) or ``finished``.
-        phase / round: current phase (1-4) and, while ``rounds``, the round being played (1-7).
+        phase_number / round: the game's own phase (1-4, 7 rounds each) and, while ``rounds``,
+            the round being played (1-7).
         sheets: one :class:`PlayerSheet` per seat.
         bar_order: every seat, furthest ahead on the banderole bar first; on one space the disc
             on top comes first.
-        layout: rows of scoring-card ids as laid out. ``cards``: those cards by id.
-        circles: the circle spaces. ``scored``: seats done in this scoring period (or final scoring).
-        fountain_cards: the fountain cards by id. ``tables``: values from ``tables.yaml``.
+        discs: the scoring disc on each circle space (``None``: free), in circle order.
+        scored: seats done in this scoring period (or the final scoring).
+        board: the static data (:class:`Board`).
     """
 
-    players: list[str]
+    score_label = "VP"
+
+    step: Step_ = "rounds"
     options: Options
-    stage: Stage = "rounds"
-    phase: PositiveInt = 1
+    phase_number: PositiveInt = 1
     round: PositiveInt = 1
-    sheets: list[PlayerSheet]
-    bar_order: list[int]
-    layout: list[list[str]]
-    cards: dict[str, ScoringCard]
-    circles: list[Circle]
-    scored: list[int] = []
-    fountain_cards: dict[str, FountainCard]
-    tables: Tables
+    sheets: tuple[PlayerSheet, ...]
+    bar_order: tuple[int, ...]
+    discs: tuple[Disc | None, ...]
+    scored: tuple[int, ...] = ()
+    board: Board
 
-    def scoring_order(self) -> list[int]:
-        """Seats still to score this scoring period, in order (2018 rulebook, Scoring periods:
-        furthest along the banderole bar first, on one space the disc on top first). Empty
-        outside a scoring period."""
-        if self.stage != "scoring":
-            return []
-        return [s for s in self.bar_order if s not in self.scored]
+    # -- where the game stands --
 
-    def next_to_score(self) -> int | None:
-        """The seat whose turn it is to score, or ``None`` outside a scoring period."""
-        order = self.scoring_order()
-        return order[0] if order else None
+    def scores(self) -> tuple[float, ...]:
+        """Each seat's VP."""
+        return tuple(float(s.vp) for s in self.sheets)
+
+    def winners(self) -> tuple[int, ...]:
+        """The winning seat once the game is over (see :meth:`winner`)."""
+        return (self.winner(),) if self.finished else ()
+
+    def winner(self) -> int:
+        """The seat with most VP; among the tied, the tie-breaker the table chose (summary:
+        furthest ahead on the banderole bar; 2018 rulebook: furthest behind). Discs never share
+        a place in the bar order, so there is always one winner."""
+        best = max(s.vp for s in self.sheets)
+        tied = [seat for seat, s in enumerate(self.sheets) if s.vp == best]
+        return (min if self.ahead_wins_ties else max)(tied, key=self.bar_rank)
+
+    @property
+    def ahead_wins_ties(self) -> bool:
+        """Whether the tie-breaker in use favours the disc furthest ahead."""
+        return self.tables.tie_breaker.winner == "furthest_ahead_on_banderole_bar"
+
+    def summary(self) -> str:
+        """Where the game stands (``"Phase 1, round 2"``, ``"Scoring period 1"``, ``"Final
+        scoring"``) or who won, e.g. ``"Anna wins with 53 VP"``, naming the tie-breaker when it
+        decided."""
+        if not self.finished:
+            return {"rounds": f"Phase {self.phase_number}, round {self.round}",
+                    "scoring": f"Scoring period {self.phase_number}",
+                    "final": "Final scoring"}[self.step]
+        seat = self.winner()
+        vp = self.sheets[seat].vp
+        tied = [s for s, sheet in enumerate(self.sheets) if sheet.vp == vp and s != seat]
+        line = f"{self.players[seat]} wins with {vp} VP"
+        if tied:
+            where = "ahead of" if self.ahead_wins_ties else "behind"
+            line += (f", tied with {', '.join(self.players[s] for s in tied)} and {where} them on the "
+                     f"banderole bar ({self.options.tie_breaker} tie-breaker)")
+        return line
+
+    def status(self) -> str:
+        """The page's heading: ``"Phase 1 of 4 · round 2 of 7"``, ``"Scoring period 1: Bea
+        scores"``, ``"Final scoring"`` or ``"Final sheet"``."""
+        if self.finished:
+            return "Final sheet"
+        if self.step == "rounds":
+            return (f"Phase {self.phase_number} of {self.tables.phases} · round {self.round} of "
+                    f"{self.tables.rounds_per_phase}")
+        if self.step == "scoring":
+            return f"Scoring period {self.phase_number}: {self.players[self.next_to_score()]} scores"
+        return "Final scoring"
+
+    # -- the board --
+
+    @property
+    def tables(self) -> Tables:
+        """The values from ``tables.yaml``."""
+        return self.board.tables
+
+    @property
+    def layout(self) -> Rows:
+        """Rows of scoring-card ids as laid out."""
+        return self.board.layout
+
+    @property
+    def cards(self) -> Mapping[str, ScoringCard]:
+        """The laid-out scoring cards by id."""
+        return self.board.cards
+
+    @property
+    def fountain_cards(self) -> Mapping[str, FountainCard]:
+        """Every fountain card by id."""
+        return self.board.fountain_cards
+
+    @property
+    def circles(self) -> tuple[Circle, ...]:
+        """Every circle space, in number order, with the disc on it if any."""
+        return tuple(self._circle(n) for n in range(1, len(self.discs) + 1))
+
+    def _circle(self, number: int) -> Circle:
+        disc = self.discs[number - 1]
+        return Circle(number=number, cards=self.board.pairs[number - 1], seat=disc and disc.seat,
+                      period=disc and disc.period)
 
     def circle(self, number: int) -> Circle | None:
         """Circle ``number`` (1-based), or ``None``."""
-        return self.circles[number - 1] if 1 <= number <= len(self.circles) else None
+        return self._circle(number) if 1 <= number <= len(self.discs) else None
 
     def free_circles(self) -> list[Circle]:
         """Circles no disc has taken."""
-        return [c for c in self.circles if c.seat is None]
+        return [self._circle(n) for n, disc in enumerate(self.discs, start=1) if disc is None]
 
     def card_code(self, card_id: str) -> str:
         """Short label of a laid-out card: its type and its place among that type, e.g. ``"B2"``."""
         card = self.cards[card_id]
         same_type = [cid for row in self.layout for cid in row if self.cards[cid].scoring_type == card.scoring_type]
         return f"{card.scoring_type}{same_type.index(card_id) + 1}"
+
+    def card_label(self, card_id: str) -> str:
+        """``"B2 One of each ware"``."""
+        return f"{self.card_code(card_id)} {self.cards[card_id].title}"
 
     def green_things(self) -> list[str]:
         """Owned things the laid-out green cards count, in :data:`Owned` order."""
@@ -225,198 +435,63 @@ class State(Model):
         things = {n.what for c in self.fountain_cards.values() for n in c.condition}
         return [t for t in OWNED_NAMES if t in things]
 
+    def grid(self) -> tuple[tuple[GridCell, ...], ...]:
+        """The layout drawn as a grid (see :func:`card_data.games.carpe_diem.layout.grid`)."""
+        return grid(self.layout, self.board.pairs)
+
+    @staticmethod
+    def thing_title(thing: str) -> str:
+        """What an owned thing is called on the page, e.g. ``"Completed ponds"``."""
+        return OWNED_TITLES[thing]
+
+    @property
+    def tracked_things(self) -> tuple[str, ...]:
+        """The owned things counted from play (:data:`TRACKED`)."""
+        return TRACKED
+
+    # -- the banderole bar and the scoring order --
+
     def bar_rank(self, seat: int) -> int:
         """0 for the disc furthest ahead on the banderole bar, 1 for the next, and so on."""
         return self.bar_order.index(seat)
 
-    def grid(self) -> list[list[GridCell]]:
-        """The layout drawn as a grid: cards on even rows and columns, the circle between two
-        cards side by side in the odd column between them, the circle between two cards one
-        above the other in the odd row between them, gaps elsewhere."""
-        by_pair = {c.cards: c.number for c in self.circles}
-        width = max(len(row) for row in self.layout)
-        cells: list[list[GridCell]] = []
-        for r, row in enumerate(self.layout):
-            line = []
-            for c in range(width):
-                if c > 0:
-                    pair = (row[c - 1], row[c]) if c < len(row) else None
-                    line.append(GridCell(kind="circle", circle=by_pair[pair], direction="across") if pair
-                                else GridCell(kind="gap"))
-                line.append(GridCell(kind="card", card=row[c]) if c < len(row) else GridCell(kind="gap"))
-            cells.append(line)
-            if r + 1 < len(self.layout):
-                below = self.layout[r + 1]
-                line = []
-                for c in range(width):
-                    if c > 0:
-                        line.append(GridCell(kind="gap"))
-                    line.append(GridCell(kind="circle", circle=by_pair[(row[c], below[c])], direction="down")
-                                if c < len(below) else GridCell(kind="gap"))
-                cells.append(line)
-        return cells
+    def scoring_order(self) -> list[int]:
+        """Seats still to score this scoring period, in order (2018 rulebook, Scoring periods:
+        furthest along the banderole bar first, on one space the disc on top first). Empty
+        outside a scoring period."""
+        if self.step != "scoring":
+            return []
+        return [s for s in self.bar_order if s not in self.scored]
+
+    def next_to_score(self) -> int | None:
+        """The seat whose turn it is to score, or ``None`` outside a scoring period."""
+        order = self.scoring_order()
+        return order[0] if order else None
+
+    def bar_line(self, seat: int) -> str:
+        """``"space 5 (on top of Anna)"``: where ``seat``'s disc is on the banderole bar."""
+        space = self.sheets[seat].space
+        below = [self.players[s] for s in self.bar_order if s != seat and self.sheets[s].space == space]
+        return f"space {space}" + (f" (on top of {', '.join(below)})" if below else "")
+
+    def final_to_enter(self) -> list[int]:
+        """Seats whose final scoring is still to be entered (empty before the final scoring)."""
+        return [s for s in range(len(self.players)) if s not in self.scored] if self.step == "final" else []
+
+    def may_set_holdings(self, seat: int) -> bool:
+        """Whether ``seat``'s holdings may still change (not once their leftovers are scored)."""
+        return not (self.step == "final" and seat in self.scored)
 
 
-# --- events --------------------------------------------------------------------------------
+def set_up(players: tuple[str, ...], options: Options, game) -> State:
+    """A new table: starting VP by seat, discs stacked on space 0, the scoring set laid out.
 
-
-class OwnedCounts(Model):
-    """How many of each owned thing the player says they have; ``None`` = not entered.
-
-    One field per :data:`card_data.games.carpe_diem.cards.Owned` thing, named exactly like it
-    (``chimney`` counts chimneys in every villa, complete or not; ``completed_*`` finished
-    buildings and landscapes only).
-    """
-
-    chimney: NonNegativeInt | None = None
-    completed_villa: NonNegativeInt | None = None
-    completed_merchant_dwelling: NonNegativeInt | None = None
-    completed_baker_dwelling: NonNegativeInt | None = None
-    completed_administrator_dwelling: NonNegativeInt | None = None
-    completed_craftsman_dwelling: NonNegativeInt | None = None
-    completed_landscape: NonNegativeInt | None = None
-    completed_pond: NonNegativeInt | None = None
-    completed_garden: NonNegativeInt | None = None
-    market: NonNegativeInt | None = None
-    bakery: NonNegativeInt | None = None
-    fountain: NonNegativeInt | None = None
-
-    def given(self) -> dict[str, int]:
-        """The counts entered: thing -> count."""
-        return {t: getattr(self, t) for t in OWNED_NAMES if getattr(self, t) is not None}
-
-
-class RoundPlayed(Model):
-    """The table finished the current round; after the phase's last round its scoring period
-    begins (summary, Turn Structure)."""
-
-    type: Literal["round_played"] = "round_played"
-
-
-class PhaseEnded(Model):
-    """The table finished the current phase, whatever round the scorekeeper shows; its scoring
-    period begins (summary, Turn Structure)."""
-
-    type: Literal["phase_ended"] = "phase_ended"
-
-
-class BanderoleMove(Model):
-    """``seat`` advances ``spaces`` on the banderole bar (a banderole space built over, an
-    administrator dwelling...); the disc goes on top of any already on the new space."""
-
-    type: Literal["banderole_move"] = "banderole_move"
-    seat: NonNegativeInt
-    spaces: PositiveInt
-
-
-class SetResources(Model):
-    """``seat`` enters their holdings; each field given replaces the count on the sheet."""
-
-    type: Literal["set_resources"] = "set_resources"
-    seat: NonNegativeInt
-    grapes: NonNegativeInt | None = None
-    herbs: NonNegativeInt | None = None
-    chicken: NonNegativeInt | None = None
-    fish: NonNegativeInt | None = None
-    coins: NonNegativeInt | None = None
-    bread: NonNegativeInt | None = None
-
-    def given(self) -> dict[str, int]:
-        """Holdings entered: resource -> count."""
-        return {r: getattr(self, r) for r in RESOURCE_NAMES if getattr(self, r) is not None}
-
-
-class Score(OwnedCounts):
-    """``seat`` places a scoring disc on ``circle`` and resolves its two cards.
-
-    ``first_card``: the card id resolved first (default: the circle's first card in layout
-    order). ``times_first``/``times_second``: how many times to pay a red card (default as many
-    as the player can); not for green cards, which score every full set owned.
-    ``bread_first``/``bread_second``: hand in bread to fulfil that card once instead. The
-    owned counts (:class:`OwnedCounts`) are needed for each green card not paid with bread.
-    """
-
-    type: Literal["score"] = "score"
-    seat: NonNegativeInt
-    circle: PositiveInt
-    first_card: str | None = None
-    times_first: PositiveInt | None = None
-    times_second: PositiveInt | None = None
-    bread_first: bool = False
-    bread_second: bool = False
-
-
-class FinalScore(OwnedCounts):
-    """``seat``'s final-scoring entries after the last scoring period (2018 rulebook, Final scoring).
-
-    ``villa_chimneys``: the chimneys of each completed villa, one number per villa.
-    ``stored_tiles``: face-down building tiles in storage. ``fountain_cards``: fountain card
-    ids held (a card twice if held twice). ``frame_goals``: the frame goals met, each the
-    owned thing a goal in ``tables.frame_goals`` shows (once per goal met);
-    ``other_frame_vp``: VP of met frame goals the data does not hold. The owned counts are
-    needed for what the fountain cards count.
-    """
-
-    type: Literal["final_score"] = "final_score"
-    seat: NonNegativeInt
-    villa_chimneys: list[PositiveInt] = []
-    stored_tiles: NonNegativeInt = 0
-    fountain_cards: list[str] = []
-    frame_goals: list[Owned] = []
-    other_frame_vp: NonNegativeInt = 0
-
-
-Event = Annotated[
-    Union[RoundPlayed, PhaseEnded, BanderoleMove, SetResources, Score, FinalScore],
-    Field(discriminator="type"),
-]
-EVENT_ADAPTER: TypeAdapter = TypeAdapter(Event)
-
-
-# --- set-up --------------------------------------------------------------------------------
-
-
-def _grid_pairs(rows: list[list[str]]) -> list[tuple[str, str]]:
-    """Adjacent card pairs of a layout, numbered row by row: across the row, then down."""
-    pairs: list[tuple[str, str]] = []
-    for r, row in enumerate(rows):
-        pairs += list(zip(row, row[1:]))
-        if r + 1 < len(rows):
-            pairs += list(zip(row, rows[r + 1]))
-    return pairs
-
-
-def lay_out(card_ids: list[str], circles: int) -> tuple[list[list[str]], list[tuple[str, str]]]:
-    """Lay the scoring cards out in rows with ``circles`` circle spaces between them.
-
-    Returns ``(rows, pairs)``: rows of card ids (deck-list order, filled from the top left) in
-    the widest row width whose grid has exactly ``circles`` adjacent pairs, and those pairs in
-    circle order. Raises ``ValueError`` if no width gives that many. This layout is our
-    reading: the sources give only the card and circle counts (2018 rulebook, Set-up details).
-    """
-    for width in range(len(card_ids), 0, -1):
-        rows = [card_ids[i:i + width] for i in range(0, len(card_ids), width)]
-        pairs = _grid_pairs(rows)
-        if len(pairs) == circles:
-            return rows, pairs
-    raise ValueError(f"no row width lays out {len(card_ids)} cards with {circles} circle spaces")
-
-
-def new_state(players: list[str], options: Options, game) -> State:
-    """Set up a table: starting VP by seat, discs stacked on space 0, the scoring set laid out.
-
-    ``players``: names, start player first then clockwise. ``game``: the Carpe Diem
-    ``card_data.loader.Game``. Raises :class:`RuleError` for a player count the rules do not
-    cover (2-4) or data that lays out no scoring set for it.
+    ``players``: names, start player first then clockwise (the engine has checked there are
+    2-4). ``game``: the Carpe Diem ``card_data.loader.Game``. Raises :class:`RuleError` for data
+    that lays out no scoring set for the player count.
     Rulebook: 2018 rulebook, Set-up details (starting VP; the start player's disc on space 0,
     the others on top in clockwise order; scoring cards and circles by player count).
     """
-    if isinstance(options, dict):
-        options = Options.model_validate(options)
-    counts = sorted(SCORING_SET_PLAYERS.values())
-    if len(players) not in counts:
-        raise RuleError(f"{RULEBOOK}, Set-up details: Carpe Diem is for {counts[0]} to {counts[-1]} players",
-                        f"{len(players)} players cannot play")
     tables: CarpeDiemTables = game.tables
     n = len(players)
     kind = next(k for k, v in SCORING_SET_PLAYERS.items() if v == n)
@@ -431,77 +506,104 @@ def new_state(players: list[str], options: Options, game) -> State:
     except ValueError as err:
         raise RuleError(f"{RULEBOOK}, Set-up details: {circle_count} circle spaces for {n} players",
                         str(err)) from None
-    # Rulings are for the rulings pages; the scorekeeper needs only what a card asks and gives.
-    cards = {cid: game.cards[cid].model_copy(update={"rulings": [], "note": None}) for cid in card_ids}
-    fountains = {cid: c.model_copy(update={"rulings": [], "note": None})
-                 for cid, c in game.cards.items() if isinstance(c, FountainCard)}
-    start_vp = tables.starting_vp.for_players(n)
-    return State(
-        players=list(players),
-        options=options,
-        sheets=[PlayerSheet(vp=vp) for vp in start_vp],
-        bar_order=list(reversed(range(n))),
-        layout=rows,
-        cards=cards,
-        circles=[Circle(number=i + 1, cards=pair) for i, pair in enumerate(pairs)],
-        fountain_cards=fountains,
+    board = Board(
         tables=Tables(
             phases=tables.phases.count,
             rounds_per_phase=tables.phases.rounds_per_phase,
             unmet_card_penalty_vp=tables.unmet_card_penalty.vp,
             bread_to_fulfil_card=tables.bread_to_fulfil_card.bread,
+            dwelling_rewards=tables.dwelling_rewards,
+            landscape_reward=tables.landscape_reward,
             leftovers=tables.leftovers,
             villa_chimneys=tables.villa_chimneys,
             banderole_bar=tables.banderole_bar,
-            frame_goals=tables.frame_goals.examples,
+            frame_goals=tuple(tables.frame_goals.examples),
             tie_breaker=tables.tie_breakers.rule(options.tie_breaker),
         ),
+        layout=rows,
+        pairs=pairs,
+        cards={cid: _scorekeeper_copy(game.cards[cid]) for cid in card_ids},
+        fountain_cards={cid: _scorekeeper_copy(c) for cid, c in game.cards.items() if isinstance(c, FountainCard)},
+    )
+    start = {t: 0 for t in TRACKED}
+    return State(
+        players=players,
+        phase="play",
+        options=options,
+        sheets=tuple(PlayerSheet(vp=vp, owned=start) for vp in tables.starting_vp.for_players(n)),
+        bar_order=tuple(reversed(range(n))),
+        discs=(None,) * len(pairs),
+        board=board,
     )
 
 
-# --- apply ---------------------------------------------------------------------------------
-
-RULE_ROUNDS = (f"{SUMMARY}, Turn Structure: each phase is a set number of rounds followed by a scoring "
-               "period, in which no rounds are played")
-RULE_SCORING_ORDER = (f"{RULEBOOK}, Scoring periods: players score furthest along the banderole bar "
-                      "first, on one space the disc on top first, each placing one disc")
-RULE_CIRCLES = (f"{RULEBOOK}, Scoring periods: a disc goes on an empty circle space; discs from "
-                "earlier scoring periods block theirs for good")
-RULE_RED = (f"{RULEBOOK}, Scoring periods: a red card takes payment in wares, coins replacing any "
-            "ware; paying it k times gives the reward k times")
-RULE_GREEN = (f"{RULEBOOK}, Scoring periods: a green card counts what the player owns; every full "
-              "set owned gives the reward once")
-RULE_BREAD = f"{RULEBOOK}, Scoring periods: bread fulfils one scoring card of either colour once"
-RULE_FINAL = f"{RULEBOOK}, Final scoring: after the last scoring period each player scores once"
-RULE_BAR = (f"{RULEBOOK}, Scoring periods: players only place discs and resolve cards, so only "
-            "scoring-card rewards move discs on the banderole bar")
-RULE_OVER = f"{SUMMARY}, Scoring / Victory Conditions (End of game): the game ends with the final scoring"
+def _scorekeeper_copy(card):
+    """The card without its rulings and note: those are for the rulings pages, the scorekeeper
+    needs only what a card asks and gives (and the state's JSON stays small)."""
+    return type(card).model_validate({**card.model_dump(), "rulings": [], "note": None})
 
 
-def _check_seat(state: State, seat: int) -> None:
-    if seat >= len(state.players):
-        raise RuleError(f"{RULEBOOK}, Set-up details: one seat per player",
-                        f"there is no seat {seat} at this {len(state.players)}-player table")
+ENGINE: Engine[State] = Engine(
+    game_id="carpe_diem", title=TITLE,
+    min_players=min(SCORING_SET_PLAYERS.values()), max_players=max(SCORING_SET_PLAYERS.values()),
+    options=Options, state=State, setup=set_up, over_rule=RULE_OVER, rulebook=RULEBOOK)
 
 
-def _advance(state: State, seat: int, spaces: int) -> State:
-    """``seat``'s disc moves ``spaces`` ahead and goes on top of any disc on its new space."""
+# --- shared steps ---------------------------------------------------------------------------
+
+
+def _replace(items: tuple, index: int, value: object) -> tuple:
+    return tuple(value if i == index else item for i, item in enumerate(items))
+
+
+def with_sheet(state: State, seat: int, **changes) -> State:
+    """``state`` with ``seat``'s sheet changed (validated like a new sheet)."""
+    return state.evolve(sheets=_replace(state.sheets, seat, state.sheets[seat].evolve(**changes)))
+
+
+def owning_more(state: State, seat: int, *things: str) -> dict[str, int]:
+    """``seat``'s owned counts with one more of each of ``things``."""
+    owned = dict(state.sheets[seat].owned)
+    for thing in things:
+        owned[thing] = owned.get(thing, 0) + 1
+    return owned
+
+
+def advance(state: State, seat: int, spaces: int) -> State:
+    """``seat``'s disc moves ``spaces`` ahead and goes on top of any disc on its new space
+    (2018 rulebook, Set-up details)."""
     space = state.sheets[seat].space + spaces
-    sheets = list(state.sheets)
-    sheets[seat] = sheets[seat].model_copy(update={"space": space})
+    moved = with_sheet(state, seat, space=space)
     others = [s for s in state.bar_order if s != seat]
-    at = next((i for i, s in enumerate(others) if sheets[s].space <= space), len(others))
-    return state.model_copy(update={"sheets": sheets, "bar_order": others[:at] + [seat] + others[at:]})
+    at = next((i for i, s in enumerate(others) if moved.sheets[s].space <= space), len(others))
+    return moved.evolve(bar_order=(*others[:at], seat, *others[at:]))
 
 
-def _put_sheet(state: State, seat: int, sheet: PlayerSheet) -> State:
-    sheets = list(state.sheets)
-    sheets[seat] = sheet
-    return state.model_copy(update={"sheets": sheets})
+def require_rounds(state: State, seat: int, what: str) -> None:
+    """Refuse ``what`` outside a phase's rounds (tiles are placed only then)."""
+    name = state.players[seat]
+    if state.step == "scoring":
+        raise RuleError(RULE_BUILDING, f"no tiles are placed in scoring period {state.phase_number}: enter "
+                                       f"{name}'s {what} before the scoring period or after it")
+    if state.step == "final":
+        raise RuleError(RULE_BUILDING, f"the rounds are over: {name}'s {what} can no longer be entered")
 
 
-def _update_sheet(state: State, seat: int, **changes) -> State:
-    return _put_sheet(state, seat, state.sheets[seat].model_copy(update=changes))
+def _amount(what: str, count: int) -> str:
+    """``"4 coins"``, ``"3 bread"``, or a ware or owned thing as the cards print it (``"4× herbs"``)."""
+    if what == "coins":
+        return "1 coin" if count == 1 else f"{count} coins"
+    if what == "bread":
+        return f"{count} bread"
+    if not count:
+        return f"no {Need(what=what).label()}"
+    return Need(what=what, count=count).label()
+
+
+def _counted(state: State, seat: int, things: Sequence[str]) -> str:
+    """``"completed landscapes 2, completed ponds 1"``: ``seat``'s counts of ``things`` now."""
+    owned = state.sheets[seat].owned
+    return ", ".join(f"{OWNED_TITLES[t].split(' (')[0].lower()} {owned.get(t, 0)}" for t in things)
 
 
 @dataclass(frozen=True)
@@ -536,28 +638,19 @@ class CardResolution:
         return f"{title} met {self.times}× ({counted}) → {gained}"
 
 
-def _amount(what: str, count: int) -> str:
-    """``"4 coins"``, ``"3 bread"``, or a ware or owned thing as the cards print it (``"4× herbs"``)."""
-    if what == "coins":
-        return "1 coin" if count == 1 else f"{count} coins"
-    if what == "bread":
-        return f"{count} bread"
-    if not count:
-        return f"no {Need(what=what).label()}"
-    return Need(what=what, count=count).label()
-
-
-def _resolve_card(state: State, seat: int, card: ScoringCard, times: int | None, bread: bool,
-                  owned: dict[str, int]) -> tuple[State, CardResolution]:
+def resolve_card(state: State, seat: int, card: ScoringCard, times: int | None, bread: bool,
+                 owned: Mapping[str, int]) -> tuple[State, CardResolution]:
     """Resolve one scoring card for ``seat``; returns the new state and what happened.
 
-    Raises :class:`RuleError` for bread the player does not have, times they cannot pay or
-    times on a green card, and green-card counts not entered.
+    ``owned``: the counts a green card uses (tracked, entered ones winning). Raises
+    :class:`RuleError` for bread the player does not have, times they cannot pay or times on a
+    green card, and green-card counts neither tracked nor entered.
     Rulebook: 2018 rulebook, Scoring periods (green, red, coins, bread, multiples, penalty).
     """
     sheet = state.sheets[seat]
     paid: dict[str, int] = {}
     counted: dict[str, int] = {}
+    changes: dict[str, int] = {}
     if bread:
         need = state.tables.bread_to_fulfil_card
         if times is not None:
@@ -566,7 +659,7 @@ def _resolve_card(state: State, seat: int, card: ScoringCard, times: int | None,
             raise RuleError(RULE_BREAD, f"{state.players[seat]} has {sheet.bread} bread, "
                                         f"{need} are needed to fulfil {card.title}")
         how, k, paid = "bread", 1, {"bread": need}
-        sheet = sheet.model_copy(update={"bread": sheet.bread - need})
+        changes["bread"] = sheet.bread - need
     elif card.colour == "red":
         wares = sheet.wares()
         most = card.multiples(wares, coins=sheet.coins)
@@ -585,7 +678,7 @@ def _resolve_card(state: State, seat: int, card: ScoringCard, times: int | None,
                 paid[item.what] = from_wares
         if short:
             paid["coins"] = short
-        sheet = sheet.model_copy(update={**wares, "coins": sheet.coins - short})
+        changes.update(wares, coins=sheet.coins - short)
     else:
         if times is not None:
             raise RuleError(RULE_GREEN, f"{card.title} is a green card: every full set you own "
@@ -599,63 +692,16 @@ def _resolve_card(state: State, seat: int, card: ScoringCard, times: int | None,
         how = "met" if k else "unmet"
     if how == "unmet":
         vp_change = -state.tables.unmet_card_penalty_vp
-        sheet = sheet.model_copy(update={"vp": sheet.vp + vp_change})
-        state = _put_sheet(state, seat, sheet)
+        state = with_sheet(state, seat, **changes, vp=sheet.vp + vp_change)
         return state, CardResolution(card, how, 0, paid, counted, vp_change)
     reward = card.reward
     vp_change = reward.vp * k
-    sheet = sheet.model_copy(update={"vp": sheet.vp + vp_change, "coins": sheet.coins + reward.coins * k,
-                                     "bread": sheet.bread + reward.bread * k})
-    state = _put_sheet(state, seat, sheet)
+    state = with_sheet(state, seat, **{**changes, "vp": sheet.vp + vp_change,
+                                       "coins": changes.get("coins", sheet.coins) + reward.coins * k,
+                                       "bread": changes.get("bread", sheet.bread) + reward.bread * k})
     if reward.banderole:
-        state = _advance(state, seat, reward.banderole * k)
+        state = advance(state, seat, reward.banderole * k)
     return state, CardResolution(card, how, k, paid, counted, vp_change)
-
-
-def _score(state: State, event: Score) -> tuple[State, list[CardResolution]]:
-    """Apply a :class:`Score` event; returns the new state and both cards' resolutions."""
-    if state.stage != "scoring":
-        raise RuleError(RULE_SCORING_ORDER, "there is no scoring period now: "
-                        + ("finish the phase first" if state.stage == "rounds" else "the scoring periods are over"))
-    _check_seat(state, event.seat)
-    turn = state.next_to_score()
-    if event.seat != turn:
-        status = "has already scored this period" if event.seat in state.scored else "must wait"
-        raise RuleError(RULE_SCORING_ORDER, f"{state.players[event.seat]} {status}: "
-                                            f"it is {state.players[turn]}'s turn to score")
-    circle = state.circle(event.circle)
-    if circle is None:
-        raise RuleError(RULE_CIRCLES, f"there is no circle {event.circle} (circles 1-{len(state.circles)})")
-    if circle.seat is not None:
-        raise RuleError(RULE_CIRCLES, f"circle {circle.number} is taken by {state.players[circle.seat]}'s "
-                                      f"disc from scoring period {circle.period}")
-    first, second = circle.cards
-    if event.first_card is not None:
-        if event.first_card not in circle.cards:
-            title = state.cards[event.first_card].title if event.first_card in state.cards else event.first_card
-            raise RuleError(f"{SUMMARY}, Special Rules & Edge Cases: the disc triggers the two cards "
-                            "beside its circle, in the order the player picks",
-                            f"{title} is not beside circle {circle.number}")
-        if event.first_card == second:
-            first, second = second, first
-    owned = event.given()
-    results = []
-    for card_id, times, bread in ((first, event.times_first, event.bread_first),
-                                  (second, event.times_second, event.bread_second)):
-        state, result = _resolve_card(state, event.seat, state.cards[card_id], times, bread, owned)
-        results.append(result)
-    circles = list(state.circles)
-    circles[circle.number - 1] = circle.model_copy(update={"seat": event.seat, "period": state.phase})
-    sheet = state.sheets[event.seat]
-    state = _update_sheet(state, event.seat, owned={**sheet.owned, **owned})
-    scored = [*state.scored, event.seat]
-    update: dict = {"circles": circles, "scored": scored}
-    if len(scored) == len(state.players):
-        if state.phase == state.tables.phases:
-            update.update(stage="final", scored=[])
-        else:
-            update.update(stage="rounds", phase=state.phase + 1, round=1, scored=[])
-    return state.model_copy(update=update), results
 
 
 def final_sheet(state: State, event: FinalScore) -> FinalSheet:
@@ -664,187 +710,599 @@ def final_sheet(state: State, event: FinalScore) -> FinalSheet:
     space (``tables.banderole_bar``), fountain cards (their conditions) and frame goals
     (``tables.frame_goals`` plus ``other_frame_vp``).
 
-    Raises :class:`RuleError` for unknown fountain cards or frame goals, fountain conditions
-    whose counts are not entered, or villa entries that contradict the owned counts.
+    Villas and fountain cards not entered are the ones recorded in play; owned counts not
+    entered are the tracked ones. Raises :class:`RuleError` for unknown fountain cards or frame
+    goals, fountain conditions whose counts are neither tracked nor entered, or villas that
+    contradict the owned counts entered.
     """
     sheet = state.sheets[event.seat]
-    owned = event.given()
-    if "completed_villa" in owned and owned["completed_villa"] != len(event.villa_chimneys):
-        raise RuleError(f"{RULEBOOK}, Final scoring: each completed villa scores by its chimneys",
-                        f"you own {owned['completed_villa']} completed villas but listed chimneys "
-                        f"for {len(event.villa_chimneys)}")
-    if "chimney" in owned and sum(event.villa_chimneys) > owned["chimney"]:
-        raise RuleError(f"{RULEBOOK}, Final scoring: each completed villa scores by its chimneys",
-                        f"the completed villas have {sum(event.villa_chimneys)} chimneys, "
-                        f"more than the {owned['chimney']} you own")
+    entered = event.given()
+    owned = sheet.counts(entered)
+    villas = event.villa_chimneys or sheet.villas
+    how = "listed" if event.villa_chimneys else "recorded"
+    if "completed_villa" in entered and entered["completed_villa"] != len(villas):
+        raise RuleError(RULE_VILLAS, f"you own {entered['completed_villa']} completed villas but {how} "
+                                     f"chimneys for {len(villas)}")
+    if "chimney" in entered and sum(villas) > entered["chimney"]:
+        raise RuleError(RULE_VILLAS, f"the completed villas have {sum(villas)} chimneys, "
+                                     f"more than the {entered['chimney']} you own")
     fountain_vp = 0
-    for card_id in event.fountain_cards:
+    for card_id in event.fountain_cards or sheet.fountain_cards:
         card = state.fountain_cards.get(card_id)
         if card is None:
-            raise RuleError(f"{RULEBOOK}, Final scoring: fountain cards score their own conditions",
-                            f"there is no fountain card '{card_id}'")
+            raise RuleError(RULE_FOUNTAINS, f"there is no fountain card '{card_id}'")
         missing = [n.what for n in card.condition if n.what not in owned]
         if missing:
-            raise RuleError(f"{RULEBOOK}, Final scoring: fountain cards score their own conditions",
-                            f"enter how many you own of: {', '.join(m.replace('_', ' ') for m in missing)} "
-                            f"(for {card.title})")
+            raise RuleError(RULE_FOUNTAINS, f"enter how many you own of: "
+                                            f"{', '.join(m.replace('_', ' ') for m in missing)} (for {card.title})")
         fountain_vp += card.final_vp(owned)
     goals = {g.what: g.vp for g in state.tables.frame_goals}
     for goal in event.frame_goals:
         if goal not in goals:
-            raise RuleError(f"{RULEBOOK}, Final scoring: frame goals",
-                            f"no frame goal in the data shows {goal.replace('_', ' ')}; "
-                            "enter its VP as other frame VP")
+            raise RuleError(RULE_FRAME, f"no frame goal in the data shows {goal.replace('_', ' ')}; "
+                                        "enter its VP as other frame VP")
     leftovers = {"wares": sum(sheet.wares().values()), "coins": sheet.coins, "bread": sheet.bread,
                  "stored_tiles": event.stored_tiles}
+    tables = state.tables
     return FinalSheet(
-        villas=sum(state.tables.villa_chimneys.vp(c) for c in event.villa_chimneys),
-        leftovers=state.tables.leftovers.vp(sum(leftovers[k] for k in state.tables.leftovers.counted)),
-        banderole_bar=state.tables.banderole_bar.vp(sheet.space),
+        villas=sum(tables.villa_chimneys.vp(c) for c in villas),
+        leftovers=tables.leftovers.vp(sum(leftovers[k] for k in tables.leftovers.counted)),
+        banderole_bar=tables.banderole_bar.vp(sheet.space),
         fountain_cards=fountain_vp,
         frame_goals=sum(goals[g] for g in event.frame_goals) + event.other_frame_vp,
     )
 
 
-def _final(state: State, event: FinalScore) -> State:
-    if state.stage != "final":
-        raise RuleError(RULE_FINAL, f"the final scoring comes after scoring period {state.tables.phases}")
-    _check_seat(state, event.seat)
-    if event.seat in state.scored:
-        raise RuleError(RULE_FINAL, f"{state.players[event.seat]} has already entered the final scoring")
-    result = final_sheet(state, event)
-    sheet = state.sheets[event.seat]
-    state = _update_sheet(state, event.seat, final=result, vp=sheet.vp + result.total,
-                          owned={**sheet.owned, **event.given()})
-    scored = [*state.scored, event.seat]
-    stage = "finished" if len(scored) == len(state.players) else "final"
-    return state.model_copy(update={"scored": scored, "stage": stage})
+def pick(cls: type[Event], name: str, state: State, options: Sequence[Choice],
+         required: bool | None = None) -> FormField:
+    """Field ``name`` of ``cls`` as a pick among ``options`` (a select, whatever its type);
+    ``required`` overrides whether the form may leave it empty."""
+    derived = derive_field(cls, name, state)
+    return replace(derived, kind="choice", choices=tuple(options),
+                   required=derived.required if required is None else required)
 
 
-def apply(state: State, event) -> State:
-    """Apply one event to a copy of ``state`` and return it; ``state`` is never changed.
+def owned_fields_last(move: Move) -> Move:
+    """``move`` with its owned-count inputs after the event's own (they come from a base class)."""
+    own = [f for f in move.fields if f.name not in OWNED_TITLES]
+    return replace(move, fields=(*own, *(f for f in move.fields if f.name in OWNED_TITLES)))
 
-    ``event``: an event model (or its JSON dict). Raises :class:`RuleError` when the rules
-    forbid it: a round or phase during a scoring period, a score out of banderole-bar order or
-    on a taken circle, payments the player cannot make, holdings or bar moves for a player who
-    has finished, anything after the game has ended. Rulebook sections: see each event model.
+
+# --- events ----------------------------------------------------------------------------------
+
+
+class CarpeDiemEvent(Event):
+    """Base of the Carpe Diem events."""
+
+
+class OwnedCounts(CarpeDiemEvent):
+    """How many of each owned thing the player says they have; ``None`` = not entered (the
+    tracked count is used, see the module docstring).
+
+    One field per :data:`card_data.games.carpe_diem.cards.Owned` thing, named exactly like it
+    (``chimney`` counts chimneys in every villa, complete or not; ``completed_*`` finished
+    buildings and landscapes only).
     """
-    if isinstance(event, dict):
-        event = EVENT_ADAPTER.validate_python(event)
-    if state.stage == "finished":
-        raise RuleError(RULE_OVER, "the game is over; nothing more can be entered")
-    if isinstance(event, (RoundPlayed, PhaseEnded)):
-        if state.stage != "rounds":
-            waiting = (f"{state.players[state.next_to_score()]} scores next" if state.stage == "scoring"
-                       else "only final scoring entries remain")
-            raise RuleError(RULE_ROUNDS, f"phase {state.phase} is over: {waiting}")
-        if isinstance(event, RoundPlayed) and state.round < state.tables.rounds_per_phase:
-            return state.model_copy(update={"round": state.round + 1})
-        return state.model_copy(update={"stage": "scoring", "scored": []})
-    if isinstance(event, BanderoleMove):
-        _check_seat(state, event.seat)
-        if state.stage == "scoring":
-            raise RuleError(RULE_BAR, f"enter {state.players[event.seat]}'s move before the scoring period "
-                                      "or after it")
-        if state.stage == "final":
-            raise RuleError(RULE_FINAL, "the banderole bar no longer moves after the last scoring period")
-        return _advance(state, event.seat, event.spaces)
-    if isinstance(event, SetResources):
-        _check_seat(state, event.seat)
-        if not event.given():
-            raise RuleError(f"{SUMMARY}, Components: wares, coins and bread",
-                            "enter at least one of grapes, herbs, chicken, fish, coins, bread")
-        if state.stage == "final" and event.seat in state.scored:
-            raise RuleError(RULE_FINAL, f"{state.players[event.seat]}'s leftovers are already scored")
-        return _update_sheet(state, event.seat, **event.given())
-    if isinstance(event, Score):
-        return _score(state, event)[0]
-    return _final(state, event)
+
+    chimney: NonNegativeInt | None = Field(None, title=OWNED_TITLES["chimney"])
+    completed_villa: NonNegativeInt | None = Field(None, title=OWNED_TITLES["completed_villa"])
+    completed_merchant_dwelling: NonNegativeInt | None = Field(
+        None, title=OWNED_TITLES["completed_merchant_dwelling"])
+    completed_baker_dwelling: NonNegativeInt | None = Field(None, title=OWNED_TITLES["completed_baker_dwelling"])
+    completed_administrator_dwelling: NonNegativeInt | None = Field(
+        None, title=OWNED_TITLES["completed_administrator_dwelling"])
+    completed_craftsman_dwelling: NonNegativeInt | None = Field(
+        None, title=OWNED_TITLES["completed_craftsman_dwelling"])
+    completed_landscape: NonNegativeInt | None = Field(None, title=OWNED_TITLES["completed_landscape"])
+    completed_pond: NonNegativeInt | None = Field(None, title=OWNED_TITLES["completed_pond"])
+    completed_garden: NonNegativeInt | None = Field(None, title=OWNED_TITLES["completed_garden"])
+    market: NonNegativeInt | None = Field(None, title=OWNED_TITLES["market"])
+    bakery: NonNegativeInt | None = Field(None, title=OWNED_TITLES["bakery"])
+    fountain: NonNegativeInt | None = Field(None, title=OWNED_TITLES["fountain"])
+
+    def given(self) -> dict[str, int]:
+        """The counts entered: thing -> count."""
+        return {t: getattr(self, t) for t in OWNED_NAMES if getattr(self, t) is not None}
+
+    @classmethod
+    def offer_counts(cls, state: State, seat: int, things: Sequence[str], *, label: str,
+                     defaults: Mapping[str, object] | None = None, **values: object) -> Move:
+        """A form for ``seat`` asking only for the owned counts of ``things`` (each pre-filled
+        with the count the scorekeeper knows), after the event's own inputs."""
+        owned = state.sheets[seat].owned
+        known = {t: owned[t] for t in things if t in owned}
+        hidden = {t: None for t in OWNED_NAMES if t not in things}
+        move = cls.offer(state, seat=seat, label=label, defaults={**known, **(defaults or {})}, **hidden, **values)
+        return owned_fields_last(move)
 
 
-# --- outcome and history -------------------------------------------------------------------
+# --- rounds ----------------------------------------------------------------------------------
 
 
-def winner(state: State) -> int:
-    """The winning seat: most VP; among the tied, the tie-breaker the table chose (summary:
-    furthest ahead on the banderole bar; 2018 rulebook: furthest behind). Discs never share a
-    place in the bar order, so there is always one winner."""
-    best = max(s.vp for s in state.sheets)
-    tied = [seat for seat, s in enumerate(state.sheets) if s.vp == best]
-    ahead = state.tables.tie_breaker.winner == "furthest_ahead_on_banderole_bar"
-    return (min if ahead else max)(tied, key=state.bar_rank)
+def _round_refusal(state: State) -> RuleError:
+    waiting = (f"{state.players[state.next_to_score()]} scores next" if state.step == "scoring"
+               else "only final scoring entries remain")
+    return RuleError(RULE_ROUNDS, f"phase {state.phase_number} is over: {waiting}")
 
 
-def outcome(state: State) -> Outcome:
-    """Scores (VP by seat) and, once every player has entered the final scoring, the winner."""
-    scores = [float(s.vp) for s in state.sheets]
-    if state.stage != "finished":
-        where = {"rounds": f"Phase {state.phase}, round {state.round}",
-                 "scoring": f"Scoring period {state.phase}",
-                 "final": "Final scoring"}[state.stage]
-        return Outcome(finished=False, scores=scores, score_label="VP", summary=where)
-    seat = winner(state)
-    vp = state.sheets[seat].vp
-    tied = [s for s, sh in enumerate(state.sheets) if sh.vp == vp and s != seat]
-    summary = f"{state.players[seat]} wins with {vp} VP"
-    if tied:
-        where = "ahead of" if state.tables.tie_breaker.winner == "furthest_ahead_on_banderole_bar" else "behind"
-        summary += (f", tied with {', '.join(state.players[s] for s in tied)} and {where} them on the "
-                    f"banderole bar ({state.options.tie_breaker} tie-breaker)")
-    return Outcome(finished=True, winners=[seat], scores=scores, score_label="VP", summary=summary)
+def _scoring_begins(before: State, after: State) -> str:
+    """``"; scoring period 1 begins, Anna first"`` when the event ended the phase."""
+    if after.step != "scoring":
+        return ""
+    return f"; scoring period {before.phase_number} begins, {after.players[after.next_to_score()]} first"
 
 
-def _bar_line(state: State, seat: int) -> str:
-    space = state.sheets[seat].space
-    below = [state.players[s] for s in state.bar_order if s != seat and state.sheets[s].space == space]
-    return f"space {space}" + (f" (on top of {', '.join(below)})" if below else "")
+@ENGINE.event
+class RoundPlayed(CarpeDiemEvent):
+    """The table finished the current round; after the phase's last round its scoring period
+    begins (summary, Turn Structure)."""
+
+    label = "Round played"
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if state.step != "rounds":
+            return []
+        last = state.round >= state.tables.rounds_per_phase
+        return [cls.offer(state, label=f"Round {state.round} played" + (": score now" if last else ""))]
+
+    def apply(self, state: State) -> State:
+        if state.step != "rounds":
+            raise _round_refusal(state)
+        if state.round < state.tables.rounds_per_phase:
+            return state.evolve(round=state.round + 1)
+        return state.evolve(step="scoring", phase="scoring", scored=())
+
+    def describe(self, before: State, after: State) -> str:
+        return f"Round {before.round} of phase {before.phase_number} played{_scoring_begins(before, after)}"
 
 
-def describe(state: State, event) -> str:
-    """One history line for ``event`` applied to ``state``, e.g. ``"Bea scored circle 4:
-    Two herbs paid 2× (4 herbs) → 8 VP; Bakeries for VP met 1× (1 bakery) → 3 VP. VP 9 → 20"``.
-    Never raises: an event the rules refuse gets a plain line."""
-    if isinstance(event, dict):
-        event = EVENT_ADAPTER.validate_python(event)
-    try:
-        after = apply(state, event)
-    except RuleError as err:
-        return f"{event.type.replace('_', ' ')} (refused: {err.message})"
-    if isinstance(event, RoundPlayed | PhaseEnded):
-        what = (f"Round {state.round} of phase {state.phase} played" if isinstance(event, RoundPlayed)
-                else f"Phase {state.phase} ended in round {state.round}")
-        if after.stage == "scoring":
-            what += f"; scoring period {state.phase} begins, {after.players[after.next_to_score()]} first"
-        return what
-    name = state.players[event.seat]
-    if isinstance(event, BanderoleMove):
-        return (f"{name} advanced {event.spaces} on the banderole bar: space {state.sheets[event.seat].space}"
-                f" → {_bar_line(after, event.seat)}")
-    if isinstance(event, SetResources):
-        before = state.sheets[event.seat]
-        changes = [f"{r} {getattr(before, r)} → {n}" for r, n in event.given().items() if getattr(before, r) != n]
-        return f"{name}'s holdings: " + (", ".join(changes) if changes else "unchanged")
-    if isinstance(event, Score):
-        _, results = _score(state, event)
+@ENGINE.event
+class PhaseEnded(CarpeDiemEvent):
+    """The table finished the current phase, whatever round the scorekeeper shows; its scoring
+    period begins (summary, Turn Structure)."""
+
+    label = "Phase ended"
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if state.step != "rounds":
+            return []
+        return [cls.offer(state, label=f"End phase {state.phase_number}: score now")]
+
+    def apply(self, state: State) -> State:
+        if state.step != "rounds":
+            raise _round_refusal(state)
+        return state.evolve(step="scoring", phase="scoring", scored=())
+
+    def describe(self, before: State, after: State) -> str:
+        return f"Phase {before.phase_number} ended in round {before.round}{_scoring_begins(before, after)}"
+
+
+# --- scoring periods and final scoring (2018 rulebook, Scoring periods; Final scoring) ------------
+
+
+@ENGINE.event
+class Score(OwnedCounts):
+    """``seat`` places a scoring disc on ``circle`` and resolves its two cards (2018 rulebook,
+    Scoring periods; summary, Special Rules & Edge Cases).
+
+    ``first_card``: the card id resolved first (default: the circle's first card in layout
+    order). ``times_first``/``times_second``: how many times to pay a red card (default as many
+    as the player can); not for green cards, which score every full set owned.
+    ``bread_first``/``bread_second``: hand in bread to fulfil that card once instead. The
+    owned counts (:class:`OwnedCounts`) a green card needs are the tracked ones unless entered.
+    """
+
+    label = "Place a scoring disc"
+    seat: Seat
+    circle: PositiveInt = Field(title="Circle")
+    first_card: str | None = Field(None, title="Resolve first")
+    times_first: PositiveInt | None = Field(
+        None, title="Times to pay the card resolved first",
+        description="red cards only; empty: as many times as you can pay")
+    times_second: PositiveInt | None = Field(
+        None, title="Times to pay the card resolved second",
+        description="red cards only; empty: as many times as you can pay")
+    bread_first: bool = Field(False, title="Fulfil the card resolved first with bread")
+    bread_second: bool = Field(False, title="Fulfil the card resolved second with bread")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        turn = state.next_to_score()
+        if turn is None:
+            return []
+        name = state.players[turn]
+        moves = []
+        for circle in state.free_circles():
+            cards = [state.cards[c] for c in circle.cards]
+            order = [Choice(c.id, state.card_label(c.id),
+                            f"{'pay' if c.colour == 'red' else 'own'} {c.requirement_line()} → {c.reward_line()}")
+                     for c in cards]
+            things = [n.what for c in cards if c.colour == "green" for n in c.requirement]
+            red = any(c.colour == "red" for c in cards)
+            times = {} if red else {"times_first": None, "times_second": None}
+            moves.append(cls.offer_counts(
+                state, turn, things, circle=circle.number,
+                first_card=pick(cls, "first_card", state, order, required=True), **times,
+                label=f"{name}: circle {circle.number}, {state.card_label(circle.cards[0])} + "
+                      f"{state.card_label(circle.cards[1])}",
+                defaults={"first_card": circle.cards[0]}))
+        return moves
+
+    def apply(self, state: State) -> Step[State]:
+        name = state.players[self.seat]
+        if state.step != "scoring":
+            raise RuleError(RULE_SCORING_ORDER, "there is no scoring period now: " + (
+                "finish the phase first" if state.step == "rounds" else "the scoring periods are over"))
+        turn = state.next_to_score()
+        if self.seat != turn:
+            status = "has already scored this period" if self.seat in state.scored else "must wait"
+            raise RuleError(RULE_SCORING_ORDER, f"{name} {status}: it is {state.players[turn]}'s turn to score")
+        circle = state.circle(self.circle)
+        if circle is None:
+            raise RuleError(RULE_CIRCLES, f"there is no circle {self.circle} (circles 1-{len(state.discs)})")
+        if circle.seat is not None:
+            raise RuleError(RULE_CIRCLES, f"circle {circle.number} is taken by {state.players[circle.seat]}'s "
+                                          f"disc from scoring period {circle.period}")
+        first, second = circle.cards
+        if self.first_card is not None:
+            if self.first_card not in circle.cards:
+                title = state.cards[self.first_card].title if self.first_card in state.cards else self.first_card
+                raise RuleError(RULE_CARD_ORDER, f"{title} is not beside circle {circle.number}")
+            if self.first_card == second:
+                first, second = second, first
+        entered = self.given()
+        owned = state.sheets[self.seat].counts(entered)
+        work, results = state, []
+        for card_id, times, bread in ((first, self.times_first, self.bread_first),
+                                      (second, self.times_second, self.bread_second)):
+            work, result = resolve_card(work, self.seat, state.cards[card_id], times, bread, owned)
+            results.append(result)
+        work = with_sheet(work, self.seat, owned={**work.sheets[self.seat].owned, **entered})
+        scored = (*work.scored, self.seat)
+        changes: dict = {"discs": _replace(work.discs, circle.number - 1,
+                                           Disc(seat=self.seat, period=state.phase_number)),
+                         "scored": scored}
+        if len(scored) == len(state.players):
+            if state.phase_number == state.tables.phases:
+                changes.update(step="final", scored=())
+            else:
+                changes.update(step="rounds", phase="play", phase_number=state.phase_number + 1, round=1, scored=())
+        after = work.evolve(**changes)
         lines = "; ".join(r.line() for r in results)
-        return (f"{name} scored circle {event.circle}: {lines}. "
-                f"VP {state.sheets[event.seat].vp} → {after.sheets[event.seat].vp}")
-    final = after.sheets[event.seat].final
-    return (f"{name}'s final scoring: villas +{final.villas}, leftovers +{final.leftovers}, banderole bar "
-            f"+{final.banderole_bar}, fountain cards +{final.fountain_cards}, frame goals +{final.frame_goals}"
-            f" → {after.sheets[event.seat].vp} VP")
+        return Step(after, f"{name} scored circle {self.circle}: {lines}. "
+                           f"VP {state.sheets[self.seat].vp} → {after.sheets[self.seat].vp}")
 
 
-ENGINE = Engine(
-    game_id="carpe_diem",
-    title="Carpe Diem",
-    min_players=min(SCORING_SET_PLAYERS.values()),
-    max_players=max(SCORING_SET_PLAYERS.values()),
-    options_model=Options,
-    state_model=State,
-    event_adapter=EVENT_ADAPTER,
-    new_state_fn=new_state,
-    apply_fn=apply,
-    outcome_fn=outcome,
-    describe_fn=describe,
-)
+@ENGINE.event
+class FinalScore(OwnedCounts):
+    """``seat``'s final-scoring entries after the last scoring period (2018 rulebook, Final scoring).
+
+    ``villa_chimneys``: the chimneys of each completed villa, one number per villa (empty: the
+    villas recorded in play). ``stored_tiles``: face-down building tiles in storage.
+    ``fountain_cards``: fountain card ids held, a card twice if held twice (empty: the cards
+    kept when fountains were placed). ``frame_goals``: the frame goals met, each the owned thing
+    a goal in ``tables.frame_goals`` shows (once per goal met); ``other_frame_vp``: VP of met
+    frame goals the data does not hold. The owned counts the fountain cards need are the
+    tracked ones unless entered.
+    """
+
+    label = "Final scoring"
+    seat: Seat
+    villa_chimneys: tuple[PositiveInt, ...] = Field(
+        (), title="Chimneys of each completed villa",
+        description="one number per completed villa; empty: the villas recorded in play")
+    stored_tiles: NonNegativeInt = Field(0, title="Face-down tiles in storage")
+    fountain_cards: tuple[str, ...] = Field(
+        (), title="Fountain cards held", description="none ticked: the cards kept when fountains were placed")
+    frame_goals: tuple[Owned, ...] = Field((), title="Frame goals met")
+    other_frame_vp: NonNegativeInt = Field(0, title="VP of other frame goals met")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if state.step != "final":
+            return []
+        fountains = [Choice(c.id, c.title, f"{c.vp} VP per {c.condition_line()}")
+                     for c in state.fountain_cards.values()]
+        goals = [Choice(g.what, Need(what=g.what).label().capitalize(), f"{g.vp} VP")
+                 for g in state.tables.frame_goals]
+        moves = []
+        for s, sheet in enumerate(state.sheets):
+            if s in state.scored:
+                continue
+            values: dict[str, object] = {"frame_goals": goals} if goals else {}
+            if fountains:
+                # Not pre-ticked: a card kept twice cannot be ticked twice, and none ticked uses them all.
+                kept = ", ".join(state.fountain_cards[c].title for c in sheet.fountain_cards) or "none"
+                values["fountain_cards"] = replace(derive_field(cls, "fountain_cards", state), choices=tuple(fountains),
+                                                   help=f"none ticked: the cards kept in play ({kept})")
+            moves.append(cls.offer_counts(state, s, state.fountain_things(),
+                                          label=f"{state.players[s]}'s final scoring",
+                                          defaults={"villa_chimneys": sheet.villas}, **values))
+        return moves
+
+    def apply(self, state: State) -> State:
+        if state.step != "final":
+            raise RuleError(RULE_FINAL, f"the final scoring comes after scoring period {state.tables.phases}")
+        if self.seat in state.scored:
+            raise RuleError(RULE_FINAL, f"{state.players[self.seat]} has already entered the final scoring")
+        result = final_sheet(state, self)
+        sheet = state.sheets[self.seat]
+        after = with_sheet(state, self.seat, final=result, vp=sheet.vp + result.total,
+                           owned={**sheet.owned, **self.given()})
+        scored = (*state.scored, self.seat)
+        return after.evolve(scored=scored, phase="over" if len(scored) == len(state.players) else "scoring")
+
+    def describe(self, before: State, after: State) -> str:
+        final = after.sheets[self.seat].final
+        return (f"{before.players[self.seat]}'s final scoring: villas +{final.villas}, leftovers "
+                f"+{final.leftovers}, banderole bar +{final.banderole_bar}, fountain cards "
+                f"+{final.fountain_cards}, frame goals +{final.frame_goals} → {after.sheets[self.seat].vp} VP")
+
+
+# --- the banderole bar --------------------------------------------------------------------------
+
+
+@ENGINE.event
+class BanderoleMove(CarpeDiemEvent):
+    """``seat`` advances ``spaces`` on the banderole bar (a banderole space built over...); the
+    disc goes on top of any already on the new space (summary, Building Rules; 2018 rulebook,
+    Set-up details). An administrator dwelling's move comes with :class:`CompleteDwelling`."""
+
+    label = "Banderole bar move"
+    seat: Seat
+    spaces: PositiveInt = Field(title="Spaces forward")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        return [cls.offer(state, defaults={"spaces": 1})] if state.step == "rounds" else []
+
+    def apply(self, state: State) -> State:
+        if state.step == "scoring":
+            raise RuleError(RULE_BAR, f"enter {state.players[self.seat]}'s move before the scoring period "
+                                      "or after it")
+        if state.step == "final":
+            raise RuleError(RULE_FINAL, "the banderole bar no longer moves after the last scoring period")
+        return advance(state, self.seat, self.spaces)
+
+    def describe(self, before: State, after: State) -> str:
+        return (f"{before.players[self.seat]} advanced {self.spaces} on the banderole bar: space "
+                f"{before.sheets[self.seat].space} → {after.bar_line(self.seat)}")
+
+
+# --- building rewards (summary, Actions: Building Completions and Rewards) ----------------------
+
+
+@ENGINE.event
+class CompleteLandscape(CarpeDiemEvent):
+    """``seat`` completed a landscape of ``tiles`` tiles: (tiles - 1) wares of ``ware`` (summary,
+    Actions; 2018 rulebook, Other rules a checker can hold). ``kind``: a pond or a garden also
+    counts as such for the cards that ask for them; "other" is any of the kinds the sources do
+    not name. The sources do not say which ware each kind gives: the player chooses it."""
+
+    label = "Complete a landscape"
+    seat: Seat
+    kind: Landscape = Field(title="Landscape", json_schema_extra={"labels": {
+        "pond": "Pond", "garden": "Garden", "other": "Another kind (the sources name only ponds and gardens)"}})
+    tiles: PositiveInt = Field(title="Tiles in the landscape")
+    ware: Ware = Field(title="Matching ware", description="the sources do not say which ware each landscape gives",
+                       json_schema_extra={"labels": {"grapes": "Grapes", "herbs": "Herbs", "chicken": "Chicken",
+                                                     "fish": "Fish"}})
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if state.step != "rounds":
+            return []
+        reward = state.tables.landscape_reward
+        sizes = [Choice(n, f"{n} tiles", f"{reward.wares_for(n)} wares")
+                 for n in range(reward.min_tiles, reward.max_tiles + 1)]
+        return [cls.offer(state, tiles=pick(cls, "tiles", state, sizes))]
+
+    def apply(self, state: State) -> State:
+        require_rounds(state, self.seat, "landscape")
+        reward = state.tables.landscape_reward
+        if not reward.min_tiles <= self.tiles <= reward.max_tiles:
+            raise RuleError(RULE_LANDSCAPE, f"a landscape has {reward.min_tiles}-{reward.max_tiles} tiles, "
+                                            f"not {self.tiles}")
+        sheet = state.sheets[self.seat]
+        return with_sheet(state, self.seat, owned=owning_more(state, self.seat, *self.things()),
+                          **{self.ware: getattr(sheet, self.ware) + reward.wares_for(self.tiles)})
+
+    def describe(self, before: State, after: State) -> str:
+        what = "landscape" if self.kind == "other" else self.kind
+        was, now = getattr(before.sheets[self.seat], self.ware), getattr(after.sheets[self.seat], self.ware)
+        return (f"{before.players[self.seat]} completed a {what} of {self.tiles} tiles: +{now - was} {self.ware} "
+                f"({self.ware} {was} → {now}); {_counted(after, self.seat, self.things())}")
+
+    def things(self) -> list[str]:
+        """The owned things this landscape counts as: a completed landscape, and a completed
+        pond or garden for those kinds."""
+        return ["completed_landscape"] + ([f"completed_{self.kind}"] if self.kind != "other" else [])
+
+
+@ENGINE.event
+class CompleteDwelling(CarpeDiemEvent):
+    """``seat`` completed a dwelling (summary, Actions and Player Reference; numbers from
+    ``tables.dwelling_rewards``): merchant (red roof): every ware back to the supply, that many
+    coins + 1; baker (brown): bread; administrator (blue): banderole bar spaces; craftsman
+    (green): recorded only (its free dark green tile is placed at the table, not tracked)."""
+
+    label = "Complete a dwelling"
+    seat: Seat
+    dwelling: Dwelling = Field(title="Dwelling", json_schema_extra={"labels": {
+        "merchant": "Merchant (red roof)", "baker": "Baker (brown roof)",
+        "administrator": "Administrator (blue roof)", "craftsman": "Craftsman (green roof)"}})
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if state.step != "rounds":
+            return []
+        rewards = state.tables.dwelling_rewards
+        labels = cls.model_fields["dwelling"].json_schema_extra["labels"]
+        notes = {"merchant": f"every ware back: {rewards.merchant.coins_per_ware} coin each "
+                             f"+ {rewards.merchant.bonus_coins}",
+                 "baker": f"{rewards.baker.bread} bread",
+                 "administrator": f"{rewards.administrator.banderole} banderole bar spaces",
+                 "craftsman": "a dark green tile, placed at the table"}
+        return [cls.offer(state, dwelling=[Choice(d, labels[d], notes[d]) for d in Dwelling.__args__])]
+
+    def apply(self, state: State) -> State:
+        require_rounds(state, self.seat, "dwelling")
+        rewards = state.tables.dwelling_rewards
+        sheet = state.sheets[self.seat]
+        owned = owning_more(state, self.seat, f"completed_{self.dwelling}_dwelling")
+        if self.dwelling == "merchant":
+            returned = sum(sheet.wares().values())
+            return with_sheet(state, self.seat, owned=owned, coins=sheet.coins + rewards.merchant.coins_for(returned),
+                              **{w: 0 for w in WARE_NAMES})
+        if self.dwelling == "baker":
+            return with_sheet(state, self.seat, owned=owned, bread=sheet.bread + rewards.baker.bread)
+        if self.dwelling == "administrator":
+            return advance(with_sheet(state, self.seat, owned=owned), self.seat, rewards.administrator.banderole)
+        return with_sheet(state, self.seat, owned=owned)
+
+    def describe(self, before: State, after: State) -> str:
+        was, now = before.sheets[self.seat], after.sheets[self.seat]
+        what = {
+            "merchant": f"{sum(was.wares().values())} wares back to the supply, +{now.coins - was.coins} coins "
+                        f"(coins {was.coins} → {now.coins})",
+            "baker": f"+{now.bread - was.bread} bread (bread {was.bread} → {now.bread})",
+            "administrator": f"advanced {now.space - was.space} on the banderole bar: space {was.space} → "
+                             f"{after.bar_line(self.seat)}",
+            "craftsman": "its dark green tile is placed at the table",
+        }[self.dwelling]
+        thing = f"completed_{self.dwelling}_dwelling"
+        article = "an" if self.dwelling[0] in "aeiou" else "a"
+        return (f"{before.players[self.seat]} completed {article} {self.dwelling} dwelling: {what}; "
+                f"{_counted(after, self.seat, [thing])}")
+
+
+@ENGINE.event
+class CompleteVilla(CarpeDiemEvent):
+    """``seat`` completed a villa with ``chimneys`` chimneys (summary, Actions: no reward at
+    once; it scores by its chimneys at the end, 2018 rulebook, Final scoring). Recorded for the
+    cards counting completed villas and for the final scoring."""
+
+    label = "Complete a villa"
+    seat: Seat
+    chimneys: PositiveInt = Field(title="Chimneys in the villa")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        return [cls.offer(state)] if state.step == "rounds" else []
+
+    def apply(self, state: State) -> State:
+        require_rounds(state, self.seat, "villa")
+        sheet = state.sheets[self.seat]
+        return with_sheet(state, self.seat, owned=owning_more(state, self.seat, "completed_villa"),
+                          villas=(*sheet.villas, self.chimneys))
+
+    def describe(self, before: State, after: State) -> str:
+        return (f"{before.players[self.seat]} completed a villa with {self.chimneys} chimneys; "
+                f"{_counted(after, self.seat, ['completed_villa'])}")
+
+
+@ENGINE.event
+class PlaceBuilding(CarpeDiemEvent):
+    """``seat`` placed a market (for coins), a bakery (for bread) or a fountain (draw fountain
+    cards, keep one: ``fountain_card``, if the table knows it) (summary, Actions; 2018
+    rulebook, Other rules a checker can hold). Refused without the coin or bread to pay."""
+
+    label = "Place a building"
+    seat: Seat
+    building: Building = Field(title="Building", json_schema_extra={"labels": {
+        "market": "Market", "bakery": "Bakery", "fountain": "Fountain"}})
+    fountain_card: str | None = Field(None, title="Fountain card kept (a fountain only)")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        if state.step != "rounds":
+            return []
+        kept = [Choice(c.id, c.title, f"{c.vp} VP per {c.condition_line()}") for c in state.fountain_cards.values()]
+        fountain_card = pick(cls, "fountain_card", state, kept) if kept else None
+        moves = []
+        for s, sheet in enumerate(state.sheets):
+            choices = []
+            if sheet.coins >= MARKET_COINS:
+                choices.append(Choice("market", "Market", f"pay {MARKET_COINS} coin of {sheet.coins}"))
+            if sheet.bread >= BAKERY_BREAD:
+                choices.append(Choice("bakery", "Bakery", f"pay {BAKERY_BREAD} bread of {sheet.bread}"))
+            choices.append(Choice("fountain", "Fountain", f"draw {FOUNTAIN_DRAW} fountain cards, keep {FOUNTAIN_KEEP}"))
+            moves.append(cls.offer(state, seat=s, label=f"{state.players[s]} places a building", building=choices,
+                                   fountain_card=fountain_card))
+        return moves
+
+    def apply(self, state: State) -> State:
+        require_rounds(state, self.seat, self.building)
+        sheet = state.sheets[self.seat]
+        name = state.players[self.seat]
+        owned = owning_more(state, self.seat, self.building)
+        if self.building != "fountain" and self.fountain_card is not None:
+            raise RuleError(RULE_FOUNTAIN, f"only a fountain draws fountain cards, not a {self.building}")
+        if self.building == "market":
+            if sheet.coins < MARKET_COINS:
+                raise RuleError(RULE_PLACE, f"{name} has {sheet.coins} coins: a market costs {MARKET_COINS}")
+            return with_sheet(state, self.seat, owned=owned, coins=sheet.coins - MARKET_COINS)
+        if self.building == "bakery":
+            if sheet.bread < BAKERY_BREAD:
+                raise RuleError(RULE_PLACE, f"{name} has {sheet.bread} bread: a bakery costs {BAKERY_BREAD}")
+            return with_sheet(state, self.seat, owned=owned, bread=sheet.bread - BAKERY_BREAD)
+        kept = sheet.fountain_cards
+        if self.fountain_card is not None:
+            if self.fountain_card not in state.fountain_cards:
+                raise RuleError(RULE_FOUNTAIN, f"there is no fountain card '{self.fountain_card}'")
+            kept = (*kept, self.fountain_card)
+        return with_sheet(state, self.seat, owned=owned, fountain_cards=kept)
+
+    def describe(self, before: State, after: State) -> str:
+        was, now = before.sheets[self.seat], after.sheets[self.seat]
+        what = {
+            "market": f" for {MARKET_COINS} coin (coins {was.coins} → {now.coins})",
+            "bakery": f" for {BAKERY_BREAD} bread (bread {was.bread} → {now.bread})",
+            "fountain": (f" and kept {before.fountain_cards[self.fountain_card].title}" if self.fountain_card
+                         else f" (drew {FOUNTAIN_DRAW} fountain cards, kept {FOUNTAIN_KEEP})"),
+        }[self.building]
+        return (f"{before.players[self.seat]} placed a {self.building}{what}; "
+                f"{_counted(after, self.seat, [self.building])}")
+
+
+# --- holdings (summary, Components) ---------------------------------------------------------------
+
+
+@ENGINE.event
+class SetResources(CarpeDiemEvent):
+    """``seat`` enters their holdings; each field given replaces the count on the sheet
+    (summary, Components). Building rewards and scoring cards change holdings themselves:
+    this is for everything else (and for corrections)."""
+
+    label = "Set holdings"
+    seat: Seat
+    grapes: NonNegativeInt | None = Field(None, title="Grapes")
+    herbs: NonNegativeInt | None = Field(None, title="Herbs")
+    chicken: NonNegativeInt | None = Field(None, title="Chicken")
+    fish: NonNegativeInt | None = Field(None, title="Fish")
+    coins: NonNegativeInt | None = Field(None, title="Coins")
+    bread: NonNegativeInt | None = Field(None, title="Bread")
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        return [cls.offer(state, seat=s, label=f"{state.players[s]}'s holdings",
+                          defaults=state.sheets[s].holdings())
+                for s in range(len(state.players)) if state.may_set_holdings(s)]
+
+    def given(self) -> dict[str, int]:
+        """Holdings entered: resource -> count."""
+        return {r: getattr(self, r) for r in RESOURCE_NAMES if getattr(self, r) is not None}
+
+    def apply(self, state: State) -> State:
+        if not self.given():
+            raise RuleError(RULE_HOLDINGS, "enter at least one of grapes, herbs, chicken, fish, coins, bread")
+        if not state.may_set_holdings(self.seat):
+            raise RuleError(RULE_FINAL, f"{state.players[self.seat]}'s leftovers are already scored")
+        return with_sheet(state, self.seat, **self.given())
+
+    def describe(self, before: State, after: State) -> str:
+        sheet = before.sheets[self.seat]
+        changes = [f"{r} {getattr(sheet, r)} → {n}" for r, n in self.given().items() if getattr(sheet, r) != n]
+        return f"{before.players[self.seat]}'s holdings: " + (", ".join(changes) if changes else "unchanged")
