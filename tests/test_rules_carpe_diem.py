@@ -147,9 +147,9 @@ def test_scoring_cards_and_circles_by_player_count__setup_details(players):
     3p 2A 3B 2C 3D, 4p 3A 3B 2C 4D) with 9 / 13 / 17 circles between them."""
     state = start(players)
     deck = next(d for d in GAME.decks.values() if SCORING_SET_PLAYERS.get(d.kind) == players)
-    laid = [cid for row in state.layout for cid in row]
+    laid = [cid for row in state.board.layout for cid in row]
     assert laid == [e.card for e in deck.cards]
-    types = [state.cards[cid].scoring_type for cid in laid]
+    types = [state.board.cards[cid].scoring_type for cid in laid]
     assert {t: types.count(t) for t in "ABCD"} == SCORING_CARDS_BY_PLAYERS[players]
     circles = {2: TABLES.circle_spaces.p2, 3: TABLES.circle_spaces.p3, 4: TABLES.circle_spaces.p4}[players]
     assert len(state.circles) == circles == {2: 9, 3: 13, 4: 17}[players]
@@ -159,7 +159,7 @@ def test_scoring_cards_and_circles_by_player_count__setup_details(players):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_each_circle_lies_between_two_adjacent_cards(players):
     state = start(players)
-    place = {cid: (r, c) for r, row in enumerate(state.layout) for c, cid in enumerate(row)}
+    place = {cid: (r, c) for r, row in enumerate(state.board.layout) for c, cid in enumerate(row)}
     pairs = set()
     for circle in state.circles:
         (r1, c1), (r2, c2) = place[circle.cards[0]], place[circle.cards[1]]
@@ -182,7 +182,7 @@ def test_layout_rows_follow_the_circle_count():
 
 def test_layout_is_driven_by_the_tables__setup_details():
     circles = TABLES.circle_spaces.model_copy(update={"p2": 10})
-    assert [len(r) for r in start(2, with_tables(circle_spaces=circles)).layout] == [4, 4]
+    assert [len(r) for r in start(2, with_tables(circle_spaces=circles)).board.layout] == [4, 4]
     impossible = TABLES.circle_spaces.model_copy(update={"p2": 50})
     with pytest.raises(RuleError) as caught:
         start(2, with_tables(circle_spaces=impossible))

@@ -153,15 +153,15 @@ def test_a_duel_is_for_two_players__2019_setup(game):
 def test_decks_and_values_come_from_the_card_data__2019_setup(game):
     state = new(game)
     assert (state.phase, state.step) == ("setup", "pick")
-    assert sorted(state.decks) == sorted(game.decks)
-    knight = state.decks["knight"]
+    assert sorted(state.catalog.decks) == sorted(game.decks)
+    knight = state.catalog.decks["knight"]
     assert len(knight.cards) == 12 and "knight-reference" not in knight.cards
-    assert state.cards["knight-boast"].points == game.cards["knight-boast"].score_points == 2
-    assert state.cards["lance-charge"].power == game.cards["lance-charge"].power
-    assert state.cards["parry"].effects == tuple(game.cards["parry"].effects)
-    assert state.first_blood.points == game.cards["first-blood"].bonus_points
-    assert state.finisher.title == "Finisher"
-    assert state.tag_card is None
+    assert state.catalog.cards["knight-boast"].points == game.cards["knight-boast"].score_points == 2
+    assert state.catalog.cards["lance-charge"].power == game.cards["lance-charge"].power
+    assert state.catalog.cards["parry"].effects == tuple(game.cards["parry"].effects)
+    assert state.catalog.first_blood.points == game.cards["first-blood"].bonus_points
+    assert state.catalog.finisher.title == "Finisher"
+    assert state.catalog.tag_card is None
 
 
 def test_states_are_immutable_and_the_card_data_is_shared(game):
@@ -169,7 +169,7 @@ def test_states_are_immutable_and_the_card_data_is_shared(game):
     with pytest.raises(ValidationError):
         state.round = 3
     with pytest.raises(TypeError):
-        state.decks["wizard"] = state.decks["knight"]
+        state.catalog.decks["wizard"] = state.catalog.decks["knight"]
     assert isinstance(state.hands, tuple) and isinstance(state.hands[0], tuple)
     after = play(state, reveal("knight-5", "fencer-4"))
     assert after.catalog is state.catalog  # the card data is carried over, not copied
@@ -187,7 +187,7 @@ def test_each_player_takes_their_own_deck__2019_setup(game):
     refused(state, ban(1, "fencer"), "Appendix I: Draft Mode", "does not use draft mode")
     state = play(state, pick(1, "fencer"))
     assert (state.phase, state.step, state.round) == ("play", "ready", 1)
-    assert state.hands == (state.decks["knight"].cards, state.decks["fencer"].cards)
+    assert state.hands == (state.catalog.decks["knight"].cards, state.catalog.decks["fencer"].cards)
     refused(state, pick(1, "hunter"), "2019 rulebook, Setup", "under way")
 
 
@@ -559,7 +559,7 @@ def concede(state: State, winner: int) -> State:
     """Play the current game out so that side ``winner`` wins it: each round the loser
     readies their weakest card (actions last) and the winner a card that beats it, if any."""
     def weakness(card_id):
-        card = state.cards[card_id]
+        card = state.catalog.cards[card_id]
         return (card.kind == "action", -1 if card.power is None else card.power)
 
     games = len(state.results)
@@ -581,7 +581,7 @@ def test_best_of_three_stops_when_decided__2017_ending_the_game(game):
     refused(state, reveal("knight-5", "fencer-5"), "2019 rulebook, Setup", "not picked yet")
     # "best of 3 ... with the same or different decks": new picks for game 2
     state = play(state, pick(0, "fencer"), pick(1, "knight"))
-    assert state.hands[0] == state.decks["fencer"].cards and state.score_piles == ((), ())
+    assert state.hands[0] == state.catalog.decks["fencer"].cards and state.score_piles == ((), ())
     assert state.first_blood_side is None and state.round == 1
     state = concede(state, winner=0)
     assert state.phase == "over" and state.games_won == (2, 0) and len(state.results) == 2
@@ -754,7 +754,7 @@ def test_only_the_duelling_players_react_and_the_winner_follows_up__2017_appendi
 
 def test_tag_in_with_a_tag_card__2017_appendix_iii(game):
     state = tag_table(game, edition="2017")
-    assert state.tag_card == "tag" and state.tags_left == (3, 3, 3, 3)
+    assert state.catalog.tag_card == "tag" and state.tags_left == (3, 3, 3, 3)
     state = play(state, reveal("knight-2", "fencer-5"))
     assert [m.seat for m in moves_of(state)[Tag]] == [2, 3]
     refused(state, reaction(2, "brace"), "2017 rulebook, Reactions", "Cid is not in this round's duel")
@@ -818,7 +818,7 @@ def test_forms_offer_only_what_the_rules_allow(game):
     state = new(game)
     offered = moves_of(state)
     assert set(offered) == {PickDeck} and [m.seat for m in offered[PickDeck]] == [0, 1]
-    assert choice_values(offered[PickDeck][0], "deck") == list(state.decks)
+    assert choice_values(offered[PickDeck][0], "deck") == list(state.catalog.decks)
     state = play(state, pick(0, "knight"))
     offered = moves_of(state)
     assert [m.seat for m in offered[PickDeck]] == [1] and "knight" not in choice_values(offered[PickDeck][0], "deck")

@@ -110,6 +110,13 @@ class Model(BaseModel):
 
 K = TypeVar("K")
 V = TypeVar("V")
+T = TypeVar("T")
+
+
+def replace_at(items: Sequence[T], index: int, value: T) -> tuple[T, ...]:
+    """``items`` as a tuple with item ``index`` replaced by ``value``: how a state's per-seat
+    tuples change (``replace_at(state.morale, seat, 12)``)."""
+    return tuple(value if i == index else item for i, item in enumerate(items))
 
 
 def _read_only(mapping: dict) -> Mapping:

@@ -98,6 +98,7 @@ from card_data.engine import (
     ReadOnlyDict,
     RuleError,
     Seat,
+    replace_at,
 )
 from card_data.games.cahrd import TITLE
 from card_data.games.cahrd.cards import RULEBOOK as EDITION
@@ -639,17 +640,13 @@ ENGINE: Engine[State] = Engine(
 
 # ---- shared steps -------------------------------------------------------------------------------
 
-def _replace(items: tuple, index: int, value: object) -> tuple:
-    return tuple(value if i == index else item for i, item in enumerate(items))
-
-
 def _at(state: State, step: str, **changes: object) -> State:
     """``state`` at ``step``, its phase following (:data:`STEP_PHASES`)."""
     return state.evolve(step=step, phase=STEP_PHASES[step], **changes)
 
 
 def _with_army(state: State, seat: int, army: Army) -> State:
-    return state.evolve(armies=_replace(state.armies, seat, army))
+    return state.evolve(armies=replace_at(state.armies, seat, army))
 
 
 def _with_officer(army: Army, officer: FieldOfficer) -> Army:
@@ -1566,7 +1563,7 @@ class ActivateCard(CahrdEvent):
             if slot is None:
                 rule = RULE_TACTIC_SET_FIRST if kind == "tactic" else RULE_ITEM
                 raise RuleError(rule, f"{name} has no face-down card in the {ZONE_NAMES[zone]}")
-            cards = _replace(cards, slot, ZoneCard(card=self.card, face_up=True))
+            cards = replace_at(cards, slot, ZoneCard(card=self.card, face_up=True))
         else:
             _check_room(state, self.seat, zone)
             cards = (*cards, ZoneCard(card=self.card, face_up=True))

@@ -65,6 +65,7 @@ from card_data.engine import (
     RuleError,
     Seat,
     Step,
+    replace_at,
 )
 from card_data.games.carpe_cras import TITLE
 from card_data.games.carpe_cras.cards import AGENCY_DECK_SIZE
@@ -311,10 +312,6 @@ ENGINE: Engine[State] = Engine(
 # --- Shared steps --------------------------------------------------------------------------------
 
 
-def _replace(items: tuple, index: int, value: object) -> tuple:
-    return tuple(value if i == index else item for i, item in enumerate(items))
-
-
 def gain(state: State, seat: int, lane: int | None, source: str = "agency_deck",
          at_round_start: bool = False) -> tuple[State, Where]:
     """``state`` after ``seat`` gains one agency placed in ``lane``, and where it went.
@@ -355,8 +352,8 @@ def gain(state: State, seat: int, lane: int | None, source: str = "agency_deck",
     if lane not in room:
         raise RuleError(RULE_CITY_SPACE, f"{name}'s city space in lane {lane} already holds "
                                          f"{CITY_SPACE_CAPACITY} agency")
-    row = _replace(state.city_agency[seat], lane - 1, state.city_agency[seat][lane - 1] + 1)
-    return state.evolve(city_agency=_replace(state.city_agency, seat, row), agency_set_aside=set_aside), "lane"
+    row = replace_at(state.city_agency[seat], lane - 1, state.city_agency[seat][lane - 1] + 1)
+    return state.evolve(city_agency=replace_at(state.city_agency, seat, row), agency_set_aside=set_aside), "lane"
 
 
 def lane_field(name: str, label: str, room: list[Choice]) -> FormField:
@@ -459,7 +456,7 @@ class Mulligan(CarpeCrasEvent):
             raise RuleError(RULE_MULLIGAN, "the first round has started: no more mulligans")
         if state.mulligans[self.seat]:
             raise RuleError(RULE_MULLIGAN, f"{name} has already taken their mulligan")
-        return state.evolve(mulligans=_replace(state.mulligans, self.seat, True))
+        return state.evolve(mulligans=replace_at(state.mulligans, self.seat, True))
 
     def describe(self, before: State, after: State) -> str:
         return f"{before.players[self.seat]} mulliganed: shuffled the opening hand back and drew 5"
@@ -680,10 +677,10 @@ class StrikeCity(TurnOrEffect):
         if self.sacrificed > self.power:
             raise RuleError(RULE_STRIKE_CITY, f"sacrificing {self.sacrificed} agency prevents at most "
                                               f"{self.power} damage (the strike's power): sacrifice no more")
-        row = _replace(state.city_agency[defender], self.lane - 1, there - self.sacrificed)
+        row = replace_at(state.city_agency[defender], self.lane - 1, there - self.sacrificed)
         morale = max(0, state.morale[defender] - (self.power - self.sacrificed))
-        struck = state.evolve(city_agency=_replace(state.city_agency, defender, row),
-                              morale=_replace(state.morale, defender, morale))
+        struck = state.evolve(city_agency=replace_at(state.city_agency, defender, row),
+                              morale=replace_at(state.morale, defender, morale))
         return check_morale(self.end_turn(state, struck))
 
     def describe(self, before: State, after: State) -> str:
@@ -773,7 +770,7 @@ class RecoverMorale(TurnOrEffect):
     def apply(self, state: State) -> State:
         self.turn_checked(state, "recovering morale as the turn's action")
         morale = min(state.options.starting_morale, state.morale[self.seat] + self.amount)
-        return self.end_turn(state, state.evolve(morale=_replace(state.morale, self.seat, morale)))
+        return self.end_turn(state, state.evolve(morale=replace_at(state.morale, self.seat, morale)))
 
     def describe(self, before: State, after: State) -> str:
         start = before.options.starting_morale

@@ -67,6 +67,7 @@ from card_data.engine import (
     RuleError,
     Seat,
     Step,
+    replace_at,
 )
 from card_data.engine.forms import derive_field
 from card_data.games.carpe_diem import TITLE
@@ -343,7 +344,7 @@ class State(GameState):
     @property
     def ahead_wins_ties(self) -> bool:
         """Whether the tie-breaker in use favours the disc furthest ahead."""
-        return self.tables.tie_breaker.winner == "furthest_ahead_on_banderole_bar"
+        return self.board.tables.tie_breaker.winner == "furthest_ahead_on_banderole_bar"
 
     def summary(self) -> str:
         """Where the game stands (``"Phase 1, round 2"``, ``"Scoring period 1"``, ``"Final
@@ -369,33 +370,13 @@ class State(GameState):
         if self.finished:
             return "Final sheet"
         if self.step == "rounds":
-            return (f"Phase {self.phase_number} of {self.tables.phases} · round {self.round} of "
-                    f"{self.tables.rounds_per_phase}")
+            return (f"Phase {self.phase_number} of {self.board.tables.phases} · round {self.round} of "
+                    f"{self.board.tables.rounds_per_phase}")
         if self.step == "scoring":
             return f"Scoring period {self.phase_number}: {self.players[self.next_to_score()]} scores"
         return "Final scoring"
 
     # -- the board --
-
-    @property
-    def tables(self) -> Tables:
-        """The values from ``tables.yaml``."""
-        return self.board.tables
-
-    @property
-    def layout(self) -> Rows:
-        """Rows of scoring-card ids as laid out."""
-        return self.board.layout
-
-    @property
-    def cards(self) -> Mapping[str, ScoringCard]:
-        """The laid-out scoring cards by id."""
-        return self.board.cards
-
-    @property
-    def fountain_cards(self) -> Mapping[str, FountainCard]:
-        """Every fountain card by id."""
-        return self.board.fountain_cards
 
     @property
     def circles(self) -> tuple[Circle, ...]:
@@ -417,27 +398,27 @@ class State(GameState):
 
     def card_code(self, card_id: str) -> str:
         """Short label of a laid-out card: its type and its place among that type, e.g. ``"B2"``."""
-        card = self.cards[card_id]
-        same_type = [cid for row in self.layout for cid in row if self.cards[cid].scoring_type == card.scoring_type]
+        card = self.board.cards[card_id]
+        same_type = [cid for row in self.board.layout for cid in row if self.board.cards[cid].scoring_type == card.scoring_type]
         return f"{card.scoring_type}{same_type.index(card_id) + 1}"
 
     def card_label(self, card_id: str) -> str:
         """``"B2 One of each ware"``."""
-        return f"{self.card_code(card_id)} {self.cards[card_id].title}"
+        return f"{self.card_code(card_id)} {self.board.cards[card_id].title}"
 
     def green_things(self) -> list[str]:
         """Owned things the laid-out green cards count, in :data:`Owned` order."""
-        things = {n.what for c in self.cards.values() if c.colour == "green" for n in c.requirement}
+        things = {n.what for c in self.board.cards.values() if c.colour == "green" for n in c.requirement}
         return [t for t in OWNED_NAMES if t in things]
 
     def fountain_things(self) -> list[str]:
         """Owned things the fountain cards count, in :data:`Owned` order."""
-        things = {n.what for c in self.fountain_cards.values() for n in c.condition}
+        things = {n.what for c in self.board.fountain_cards.values() for n in c.condition}
         return [t for t in OWNED_NAMES if t in things]
 
     def grid(self) -> tuple[tuple[GridCell, ...], ...]:
         """The layout drawn as a grid (see :func:`card_data.games.carpe_diem.layout.grid`)."""
-        return grid(self.layout, self.board.pairs)
+        return grid(self.board.layout, self.board.pairs)
 
     @staticmethod
     def thing_title(thing: str) -> str:
@@ -552,13 +533,9 @@ ENGINE: Engine[State] = Engine(
 # --- shared steps ---------------------------------------------------------------------------
 
 
-def _replace(items: tuple, index: int, value: object) -> tuple:
-    return tuple(value if i == index else item for i, item in enumerate(items))
-
-
 def with_sheet(state: State, seat: int, **changes) -> State:
     """``state`` with ``seat``'s sheet changed (validated like a new sheet)."""
-    return state.evolve(sheets=_replace(state.sheets, seat, state.sheets[seat].evolve(**changes)))
+    return state.evolve(sheets=replace_at(state.sheets, seat, state.sheets[seat].evolve(**changes)))
 
 
 def owning_more(state: State, seat: int, *things: str) -> dict[str, int]:
@@ -652,7 +629,7 @@ def resolve_card(state: State, seat: int, card: ScoringCard, times: int | None, 
     counted: dict[str, int] = {}
     changes: dict[str, int] = {}
     if bread:
-        need = state.tables.bread_to_fulfil_card
+        need = state.board.tables.bread_to_fulfil_card
         if times is not None:
             raise RuleError(RULE_BREAD, f"bread fulfils {card.title} once; leave its times empty")
         if sheet.bread < need:
@@ -691,7 +668,7 @@ def resolve_card(state: State, seat: int, card: ScoringCard, times: int | None, 
         k = card.multiples(owned)
         how = "met" if k else "unmet"
     if how == "unmet":
-        vp_change = -state.tables.unmet_card_penalty_vp
+        vp_change = -state.board.tables.unmet_card_penalty_vp
         state = with_sheet(state, seat, **changes, vp=sheet.vp + vp_change)
         return state, CardResolution(card, how, 0, paid, counted, vp_change)
     reward = card.reward
@@ -728,7 +705,7 @@ def final_sheet(state: State, event: FinalScore) -> FinalSheet:
                                      f"more than the {entered['chimney']} you own")
     fountain_vp = 0
     for card_id in event.fountain_cards or sheet.fountain_cards:
-        card = state.fountain_cards.get(card_id)
+        card = state.board.fountain_cards.get(card_id)
         if card is None:
             raise RuleError(RULE_FOUNTAINS, f"there is no fountain card '{card_id}'")
         missing = [n.what for n in card.condition if n.what not in owned]
@@ -736,14 +713,14 @@ def final_sheet(state: State, event: FinalScore) -> FinalSheet:
             raise RuleError(RULE_FOUNTAINS, f"enter how many you own of: "
                                             f"{', '.join(m.replace('_', ' ') for m in missing)} (for {card.title})")
         fountain_vp += card.final_vp(owned)
-    goals = {g.what: g.vp for g in state.tables.frame_goals}
+    goals = {g.what: g.vp for g in state.board.tables.frame_goals}
     for goal in event.frame_goals:
         if goal not in goals:
             raise RuleError(RULE_FRAME, f"no frame goal in the data shows {goal.replace('_', ' ')}; "
                                         "enter its VP as other frame VP")
     leftovers = {"wares": sum(sheet.wares().values()), "coins": sheet.coins, "bread": sheet.bread,
                  "stored_tiles": event.stored_tiles}
-    tables = state.tables
+    tables = state.board.tables
     return FinalSheet(
         villas=sum(tables.villa_chimneys.vp(c) for c in villas),
         leftovers=tables.leftovers.vp(sum(leftovers[k] for k in tables.leftovers.counted)),
@@ -843,13 +820,13 @@ class RoundPlayed(CarpeDiemEvent):
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
         if state.step != "rounds":
             return []
-        last = state.round >= state.tables.rounds_per_phase
+        last = state.round >= state.board.tables.rounds_per_phase
         return [cls.offer(state, label=f"Round {state.round} played" + (": score now" if last else ""))]
 
     def apply(self, state: State) -> State:
         if state.step != "rounds":
             raise _round_refusal(state)
-        if state.round < state.tables.rounds_per_phase:
+        if state.round < state.board.tables.rounds_per_phase:
             return state.evolve(round=state.round + 1)
         return state.evolve(step="scoring", phase="scoring", scored=())
 
@@ -915,7 +892,7 @@ class Score(OwnedCounts):
         name = state.players[turn]
         moves = []
         for circle in state.free_circles():
-            cards = [state.cards[c] for c in circle.cards]
+            cards = [state.board.cards[c] for c in circle.cards]
             order = [Choice(c.id, state.card_label(c.id),
                             f"{'pay' if c.colour == 'red' else 'own'} {c.requirement_line()} → {c.reward_line()}")
                      for c in cards]
@@ -948,7 +925,7 @@ class Score(OwnedCounts):
         first, second = circle.cards
         if self.first_card is not None:
             if self.first_card not in circle.cards:
-                title = state.cards[self.first_card].title if self.first_card in state.cards else self.first_card
+                title = state.board.cards[self.first_card].title if self.first_card in state.board.cards else self.first_card
                 raise RuleError(RULE_CARD_ORDER, f"{title} is not beside circle {circle.number}")
             if self.first_card == second:
                 first, second = second, first
@@ -957,15 +934,15 @@ class Score(OwnedCounts):
         work, results = state, []
         for card_id, times, bread in ((first, self.times_first, self.bread_first),
                                       (second, self.times_second, self.bread_second)):
-            work, result = resolve_card(work, self.seat, state.cards[card_id], times, bread, owned)
+            work, result = resolve_card(work, self.seat, state.board.cards[card_id], times, bread, owned)
             results.append(result)
         work = with_sheet(work, self.seat, owned={**work.sheets[self.seat].owned, **entered})
         scored = (*work.scored, self.seat)
-        changes: dict = {"discs": _replace(work.discs, circle.number - 1,
+        changes: dict = {"discs": replace_at(work.discs, circle.number - 1,
                                            Disc(seat=self.seat, period=state.phase_number)),
                          "scored": scored}
         if len(scored) == len(state.players):
-            if state.phase_number == state.tables.phases:
+            if state.phase_number == state.board.tables.phases:
                 changes.update(step="final", scored=())
             else:
                 changes.update(step="rounds", phase="play", phase_number=state.phase_number + 1, round=1, scored=())
@@ -1004,9 +981,9 @@ class FinalScore(OwnedCounts):
         if state.step != "final":
             return []
         fountains = [Choice(c.id, c.title, f"{c.vp} VP per {c.condition_line()}")
-                     for c in state.fountain_cards.values()]
+                     for c in state.board.fountain_cards.values()]
         goals = [Choice(g.what, Need(what=g.what).label().capitalize(), f"{g.vp} VP")
-                 for g in state.tables.frame_goals]
+                 for g in state.board.tables.frame_goals]
         moves = []
         for s, sheet in enumerate(state.sheets):
             if s in state.scored:
@@ -1014,7 +991,7 @@ class FinalScore(OwnedCounts):
             values: dict[str, object] = {"frame_goals": goals} if goals else {}
             if fountains:
                 # Not pre-ticked: a card kept twice cannot be ticked twice, and none ticked uses them all.
-                kept = ", ".join(state.fountain_cards[c].title for c in sheet.fountain_cards) or "none"
+                kept = ", ".join(state.board.fountain_cards[c].title for c in sheet.fountain_cards) or "none"
                 values["fountain_cards"] = replace(derive_field(cls, "fountain_cards", state), choices=tuple(fountains),
                                                    help=f"none ticked: the cards kept in play ({kept})")
             moves.append(cls.offer_counts(state, s, state.fountain_things(),
@@ -1024,7 +1001,7 @@ class FinalScore(OwnedCounts):
 
     def apply(self, state: State) -> State:
         if state.step != "final":
-            raise RuleError(RULE_FINAL, f"the final scoring comes after scoring period {state.tables.phases}")
+            raise RuleError(RULE_FINAL, f"the final scoring comes after scoring period {state.board.tables.phases}")
         if self.seat in state.scored:
             raise RuleError(RULE_FINAL, f"{state.players[self.seat]} has already entered the final scoring")
         result = final_sheet(state, self)
@@ -1094,14 +1071,14 @@ class CompleteLandscape(CarpeDiemEvent):
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
         if state.step != "rounds":
             return []
-        reward = state.tables.landscape_reward
+        reward = state.board.tables.landscape_reward
         sizes = [Choice(n, f"{n} tiles", f"{reward.wares_for(n)} wares")
                  for n in range(reward.min_tiles, reward.max_tiles + 1)]
         return [cls.offer(state, tiles=pick(cls, "tiles", state, sizes))]
 
     def apply(self, state: State) -> State:
         require_rounds(state, self.seat, "landscape")
-        reward = state.tables.landscape_reward
+        reward = state.board.tables.landscape_reward
         if not reward.min_tiles <= self.tiles <= reward.max_tiles:
             raise RuleError(RULE_LANDSCAPE, f"a landscape has {reward.min_tiles}-{reward.max_tiles} tiles, "
                                             f"not {self.tiles}")
@@ -1138,7 +1115,7 @@ class CompleteDwelling(CarpeDiemEvent):
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
         if state.step != "rounds":
             return []
-        rewards = state.tables.dwelling_rewards
+        rewards = state.board.tables.dwelling_rewards
         labels = cls.model_fields["dwelling"].json_schema_extra["labels"]
         notes = {"merchant": f"every ware back: {rewards.merchant.coins_per_ware} coin each "
                              f"+ {rewards.merchant.bonus_coins}",
@@ -1149,7 +1126,7 @@ class CompleteDwelling(CarpeDiemEvent):
 
     def apply(self, state: State) -> State:
         require_rounds(state, self.seat, "dwelling")
-        rewards = state.tables.dwelling_rewards
+        rewards = state.board.tables.dwelling_rewards
         sheet = state.sheets[self.seat]
         owned = owning_more(state, self.seat, f"completed_{self.dwelling}_dwelling")
         if self.dwelling == "merchant":
@@ -1219,7 +1196,7 @@ class PlaceBuilding(CarpeDiemEvent):
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
         if state.step != "rounds":
             return []
-        kept = [Choice(c.id, c.title, f"{c.vp} VP per {c.condition_line()}") for c in state.fountain_cards.values()]
+        kept = [Choice(c.id, c.title, f"{c.vp} VP per {c.condition_line()}") for c in state.board.fountain_cards.values()]
         fountain_card = pick(cls, "fountain_card", state, kept) if kept else None
         moves = []
         for s, sheet in enumerate(state.sheets):
@@ -1250,7 +1227,7 @@ class PlaceBuilding(CarpeDiemEvent):
             return with_sheet(state, self.seat, owned=owned, bread=sheet.bread - BAKERY_BREAD)
         kept = sheet.fountain_cards
         if self.fountain_card is not None:
-            if self.fountain_card not in state.fountain_cards:
+            if self.fountain_card not in state.board.fountain_cards:
                 raise RuleError(RULE_FOUNTAIN, f"there is no fountain card '{self.fountain_card}'")
             kept = (*kept, self.fountain_card)
         return with_sheet(state, self.seat, owned=owned, fountain_cards=kept)
@@ -1260,7 +1237,7 @@ class PlaceBuilding(CarpeDiemEvent):
         what = {
             "market": f" for {MARKET_COINS} coin (coins {was.coins} → {now.coins})",
             "bakery": f" for {BAKERY_BREAD} bread (bread {was.bread} → {now.bread})",
-            "fountain": (f" and kept {before.fountain_cards[self.fountain_card].title}" if self.fountain_card
+            "fountain": (f" and kept {before.board.fountain_cards[self.fountain_card].title}" if self.fountain_card
                          else f" (drew {FOUNTAIN_DRAW} fountain cards, kept {FOUNTAIN_KEEP})"),
         }[self.building]
         return (f"{before.players[self.seat]} placed a {self.building}{what}; "

@@ -78,7 +78,7 @@ whole team is out of cards.
 from __future__ import annotations
 
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Annotated, Literal
 
 from pydantic import (
@@ -100,6 +100,7 @@ from card_data.engine import (
     ReadOnlyDict,
     RuleError,
     Seat,
+    replace_at,
 )
 from card_data.games.cartisora import TITLE
 from card_data.games.cartisora.cards import (
@@ -472,30 +473,6 @@ class State(GameState):
             return f"Game {self.game}: choosing decks"
         return f"Game {self.game}, round {self.round}"
 
-    # -- the card data --
-
-    @property
-    def decks(self) -> Mapping[str, DeckInfo]:
-        """Every character deck on offer, by id (see :class:`Catalog`)."""
-        return self.catalog.decks
-
-    @property
-    def cards(self) -> Mapping[str, CardInfo]:
-        """Every playing card of the decks on offer, by id."""
-        return self.catalog.cards
-
-    @property
-    def first_blood(self) -> Token:
-        return self.catalog.first_blood
-
-    @property
-    def finisher(self) -> Token:
-        return self.catalog.finisher
-
-    @property
-    def tag_card(self) -> str | None:
-        return self.catalog.tag_card
-
     # -- sides and scores --
 
     @property
@@ -524,9 +501,9 @@ class State(GameState):
         (2019 Ending the Game; Bonus Points)."""
         pile = self.score_piles[side]
         cards = len(pile)
-        boast = sum(self.cards[c].points - 1 for c in pile if c in self.cards)
-        blood = self.first_blood.points if self.first_blood_side == side else 0
-        finish = self.finisher.points if self.finisher_side == side else 0
+        boast = sum(self.catalog.cards[c].points - 1 for c in pile if c in self.catalog.cards)
+        blood = self.catalog.first_blood.points if self.first_blood_side == side else 0
+        finish = self.catalog.finisher.points if self.finisher_side == side else 0
         return Score(cards=cards, boast_bonus=boast, first_blood=blood, finisher=finish,
                      total=cards + boast + blood + finish)
 
@@ -534,13 +511,13 @@ class State(GameState):
 
     def hand_of_kind(self, seat: int, kind: str) -> tuple[str, ...]:
         """The seat's cards in hand of one card kind (:data:`REACTION`, :data:`MANEUVER`, ...)."""
-        return tuple(c for c in self.hands[seat] if self.cards[c].kind == kind)
+        return tuple(c for c in self.hands[seat] if self.catalog.cards[c].kind == kind)
 
     def draft_turn(self) -> tuple[str, int] | None:
         """``("ban" | "pick", seat)`` for the next draft step, or ``None`` outside the draft."""
         if self.step != "draft":
             return None
-        if len(self.decks) > BASE_SET_CHARACTER_DECKS and len(self.bans) < len(DRAFT_BAN_ORDER):
+        if len(self.catalog.decks) > BASE_SET_CHARACTER_DECKS and len(self.bans) < len(DRAFT_BAN_ORDER):
             return "ban", DRAFT_BAN_ORDER[len(self.bans)]
         return "pick", DRAFT_PICK_ORDER[len(self.picks)]
 
@@ -560,7 +537,7 @@ class State(GameState):
             taken = {b.deck for b in self.bans} | {p.deck for p in self.picks}
         else:
             taken = {d for d in self.game_decks if d}
-        return tuple(d for d in self.decks if d not in taken)
+        return tuple(d for d in self.catalog.decks if d not in taken)
 
     def may_react(self, seat: int) -> bool:
         """Whether the seat may play a reaction now: after the reveal and before the round
@@ -578,7 +555,7 @@ class State(GameState):
     def can_tag(self, seat: int) -> bool:
         """Whether the seat may tag in now (2017 tag team, resting player, once per team per
         round, Tag cards left, the partner's card not readied face up)."""
-        if self.step != "react" or self.tag_card is None or seat in self.active:
+        if self.step != "react" or self.catalog.tag_card is None or seat in self.active:
             return False
         side = self.side_of(seat)
         return not self.tagged[side] and self.tags_left[seat] > 0 and not self.face_up[side]
@@ -606,9 +583,9 @@ class State(GameState):
     def card_label(self, card_id: str) -> str:
         """A card for people, e.g. ``"Knight 5 (5)"`` (see :attr:`CardInfo.label`); the Tag card
         as ``"Tag card"``."""
-        card = self.cards.get(card_id)
+        card = self.catalog.cards.get(card_id)
         if card is None:
-            return "Tag card" if card_id == self.tag_card else card_id
+            return "Tag card" if card_id == self.catalog.tag_card else card_id
         return card.label
 
     def result_words(self, contest: Contest) -> str:
@@ -621,7 +598,7 @@ class State(GameState):
 
     def round_words(self, contest: Contest) -> str:
         """One resolved round, e.g. "Ann: Knight 5 vs Bob: Fencer 4 – 5 to 4, Bob wins (undercut)"."""
-        sides = " vs ".join(f"{self.players[contest.seats[s]]}: {self.cards[contest.cards[s]].title}" for s in (0, 1))
+        sides = " vs ".join(f"{self.players[contest.seats[s]]}: {self.catalog.cards[contest.cards[s]].title}" for s in (0, 1))
         if contest.how == "nullified":
             result = "nullified"
         elif contest.winner is None:
@@ -727,11 +704,11 @@ def _at(state: State, step: str, **changes: object) -> State:
 
 def _start_game(state: State, decks: Sequence[str]) -> State:
     """The state at round 1 of a new game with ``decks[seat]`` as each seat's hand."""
-    return _at(state, "ready", game_decks=tuple(decks), hands=tuple(state.decks[d].cards for d in decks),
+    return _at(state, "ready", game_decks=tuple(decks), hands=tuple(state.catalog.decks[d].cards for d in decks),
                active=(0, 1), round=1, readied=(), face_up=(False, False), reactions=(), maneuvers=(),
                carried=(), next_cards=(), contest=None, modifiers=(), next_modifiers=(), score_piles=((), ()),
                tie_pool=(), uncounted=(), first_blood_side=None, finisher_side=None,
-               tags_left=(state.catalog.tag_copies,) * len(state.players) if state.tag_card else (),
+               tags_left=(state.catalog.tag_copies,) * len(state.players) if state.catalog.tag_card else (),
                tagged=(False, False), round_log=())
 
 
@@ -781,7 +758,7 @@ def _moved_and_acting(state: State, readied: list[CardInfo], notes: list[str]) -
             sources.append((side, card, True))
         elif card.kind in (REACTION, MANEUVER):
             notes.append(f"{card.title} was readied normally: power 0, no effect")
-    sources += [(state.side_of(p.seat), state.cards[p.card], False) for p in state.reactions]
+    sources += [(state.side_of(p.seat), state.catalog.cards[p.card], False) for p in state.reactions]
     moved = [False, False]
     for side, card, _ in sources:
         for effect in card.effects:
@@ -869,7 +846,7 @@ def _judge(state: State) -> Contest:
     comparison (:func:`_compare`) when nothing is forced; last, "wins against ties" turns a
     tie, forced or not, into a win for the one side that has it (Brutal Strike vs Parry).
     """
-    readied = [state.cards[c] for c in state.readied]
+    readied = [state.catalog.cards[c] for c in state.readied]
     notes: list[str] = []
     moved, effects = _moved_and_acting(state, readied, notes)
     powers = _powers(state, readied, moved, effects, notes)
@@ -979,11 +956,11 @@ def _check_in_hand(state: State, seat: int, card_id: str, topic: str) -> CardInf
     already played or is not in the seat's deck at all."""
     edition = state.options.edition
     name = state.players[seat]
-    deck = state.decks[state.game_decks[seat]]
+    deck = state.catalog.decks[state.game_decks[seat]]
     rule = _rule(edition, topic, "a player plays only cards still in their hand, from their own character deck")
     if card_id not in deck.cards:
         raise RuleError(rule, f"'{card_id}' is not a card of {name}'s deck ({deck.title})")
-    card = state.cards[card_id]
+    card = state.catalog.cards[card_id]
     if card_id not in state.hands[seat]:
         raise RuleError(rule, f"{card.title} was already played: it is not in {name}'s hand")
     return card
@@ -991,10 +968,6 @@ def _check_in_hand(state: State, seat: int, card_id: str, topic: str) -> CardInf
 
 def _without(hand: tuple[str, ...], card_id: str) -> tuple[str, ...]:
     return tuple(c for c in hand if c != card_id)
-
-
-def _replace(items: tuple, index: int, value: object) -> tuple:
-    return tuple(value if i == index else item for i, item in enumerate(items))
 
 
 def _contest_line(state: State, contest: Contest) -> str:
@@ -1016,18 +989,18 @@ def _first_blood_note(state: State) -> str:
     winner = state.contest.winner if state.contest and state.contest.how != "nullified" else None
     if winner is None or state.first_blood_side is not None:
         return ""
-    return f"; {state.side_name(winner)} takes {state.first_blood.title}"
+    return f"; {state.side_name(winner)} takes {state.catalog.first_blood.title}"
 
 
 def _card_choices(state: State, cards: Sequence[str], owner: bool = False) -> list[Choice]:
     """The cards as form choices, the printed effect (or, with ``owner``, the holder) as the note."""
     holder = {c: state.players[s] for s, hand in enumerate(state.hands) for c in hand}
-    return [Choice(c, state.card_label(c), holder.get(c, "") if owner else state.cards[c].text) for c in cards]
+    return [Choice(c, state.card_label(c), holder.get(c, "") if owner else state.catalog.cards[c].text) for c in cards]
 
 
 def _deck_choices(state: State) -> list[Choice]:
     """The decks still open, by name."""
-    return [Choice(d, state.decks[d].title) for d in state.decks_open()]
+    return [Choice(d, state.catalog.decks[d].title) for d in state.decks_open()]
 
 
 # --- Events -------------------------------------------------------------------------------
@@ -1060,13 +1033,13 @@ def _draft(state: State, seat: int, deck: str, action: str) -> State:
         what = ("ban" if step == "ban" else f"pick {len(state.picks) + 1}")
         raise RuleError(_rule(edition, "draft", "bans start with Player 1; picks go in the order 1-2-2-1-1-2"),
                         f"the next {what} is {state.players[turn_seat]}'s, not {state.players[seat]}'s")
-    if deck not in state.decks:
+    if deck not in state.catalog.decks:
         raise RuleError(_rule(edition, "draft", "the decks are the character decks available"),
-                        f"there is no character deck '{deck}' (decks: {', '.join(state.decks)})")
+                        f"there is no character deck '{deck}' (decks: {', '.join(state.catalog.decks)})")
     if deck not in state.decks_open():
         raise RuleError(_rule(edition, "draft", "each deck is banned or picked at most once; "
                               "each player plays 3 different decks"),
-                        f"{state.decks[deck].title} is already banned or picked")
+                        f"{state.catalog.decks[deck].title} is already banned or picked")
     entry = Pick(seat=seat, deck=deck)
     if action == "ban":
         return state.evolve(bans=(*state.bans, entry))
@@ -1109,22 +1082,22 @@ class PickDeck(CartisoraEvent):
                             f"game {state.game} is under way; decks are picked before a game")
         if state.game_decks[self.seat] is not None:
             raise RuleError(_rule(edition, "setup", "each player takes 1 deck as their hand"),
-                            f"{name} already took {state.decks[state.game_decks[self.seat]].title}")
-        if self.deck not in state.decks:
+                            f"{name} already took {state.catalog.decks[state.game_decks[self.seat]].title}")
+        if self.deck not in state.catalog.decks:
             raise RuleError(_rule(edition, "setup", "the decks are the character decks of the set"),
-                            f"there is no character deck '{self.deck}' (decks: {', '.join(state.decks)})")
+                            f"there is no character deck '{self.deck}' (decks: {', '.join(state.catalog.decks)})")
         taken_by = [s for s, d in enumerate(state.game_decks) if d == self.deck]
         if taken_by:
             raise RuleError(_rule(edition, "setup", "each player takes their own deck; the set holds one of each"),
-                            f"{state.players[taken_by[0]]} already took {state.decks[self.deck].title}")
-        decks = _replace(state.game_decks, self.seat, self.deck)
+                            f"{state.players[taken_by[0]]} already took {state.catalog.decks[self.deck].title}")
+        decks = replace_at(state.game_decks, self.seat, self.deck)
         if all(decks):
             return _start_game(state, decks)
         return state.evolve(game_decks=decks)
 
     def describe(self, before: State, after: State) -> str:
         verb = f"drafted (pick {len(before.picks) + 1})" if before.step == "draft" else "took"
-        line = f"{before.players[self.seat]} {verb} {before.decks[self.deck].title}"
+        line = f"{before.players[self.seat]} {verb} {before.catalog.decks[self.deck].title}"
         if after.step == "ready":
             line += f"; game {after.game} begins"
         return line
@@ -1149,7 +1122,7 @@ class BanDeck(CartisoraEvent):
         return _draft(state, self.seat, self.deck, "ban")
 
     def describe(self, before: State, after: State) -> str:
-        return f"{before.players[self.seat]} banned {before.decks[self.deck].title}"
+        return f"{before.players[self.seat]} banned {before.catalog.decks[self.deck].title}"
 
 
 @ENGINE.event
@@ -1214,7 +1187,7 @@ class Reveal(CartisoraEvent):
         return revealed.evolve(contest=_judge(revealed))
 
     def describe(self, before: State, after: State) -> str:
-        shown = ", ".join(f"{before.players[before.active[side]]} revealed {before.cards[c].title}"
+        shown = ", ".join(f"{before.players[before.active[side]]} revealed {before.catalog.cards[c].title}"
                           f"{' (readied face up)' if side in self.face_up else ''}"
                           for side, c in enumerate(self.cards))
         return _with_notes(f"Round {before.round}: {shown} – {_contest_line(after, after.contest)}", after.contest)
@@ -1271,14 +1244,14 @@ class Reaction(PlayCard):
         if card.kind != REACTION:
             raise RuleError(rule, f"{card.title} is not a reaction card; only reactions are played after the reveal")
         played = Played(seat=self.seat, card=self.card)
-        hands = _replace(state.hands, self.seat, _without(state.hands[self.seat], self.card))
+        hands = replace_at(state.hands, self.seat, _without(state.hands[self.seat], self.card))
         if state.step == "resolved":  # 2019 tag team: it acts on the next round
             return state.evolve(hands=hands, next_cards=(*state.next_cards, played))
         reacted = state.evolve(hands=hands, reactions=(*state.reactions, played))
         return reacted.evolve(contest=_judge(reacted)) if state.step == "react" else reacted
 
     def describe(self, before: State, after: State) -> str:
-        played = f"{before.players[self.seat]} played {before.cards[self.card].title} (reaction)"
+        played = f"{before.players[self.seat]} played {before.catalog.cards[self.card].title} (reaction)"
         if before.step == "ready":
             return f"{played} before the reveal: it acts on round {before.round}'s contest"
         if before.step == "resolved":
@@ -1308,7 +1281,7 @@ class Tag(CartisoraEvent):
         rule = _rule(edition, "tag_team", "the resting partner tags in as a reaction with a Tag card (3 each), "
                      "once per team per round; the partner's card returns to their hand and the enemy "
                      "scores the Tag card")
-        if state.tag_card is None:
+        if state.catalog.tag_card is None:
             raise RuleError(rule, "Tag cards are used only in the 2017 tag team")
         if state.step != "react":
             raise RuleError(rule, "tagging in is a reaction: after the reveal, before the round resolves")
@@ -1324,23 +1297,23 @@ class Tag(CartisoraEvent):
         if state.face_up[side]:
             raise RuleError(_rule(edition, "face_up", "if a card must be readied face up it cannot be exchanged "
                                   "willingly for another card"),
-                            f"{state.players[partner]}'s {state.cards[returned].title} was readied face up: "
+                            f"{state.players[partner]}'s {state.catalog.cards[returned].title} was readied face up: "
                             f"tagging in cannot exchange it")
         _check_in_hand(state, self.seat, self.card, "tag_team")
-        order = state.decks[state.game_decks[partner]].cards
-        hands = _replace(state.hands, self.seat, _without(state.hands[self.seat], self.card))
-        hands = _replace(hands, partner, tuple(c for c in order if c in state.hands[partner] or c == returned))
-        piles = _replace(state.score_piles, 1 - side, (*state.score_piles[1 - side], state.tag_card))
-        tagged = state.evolve(hands=hands, readied=_replace(state.readied, side, self.card),
-                              active=_replace(state.active, side, self.seat),
-                              tags_left=_replace(state.tags_left, self.seat, state.tags_left[self.seat] - 1),
-                              tagged=_replace(state.tagged, side, True), score_piles=piles)
+        order = state.catalog.decks[state.game_decks[partner]].cards
+        hands = replace_at(state.hands, self.seat, _without(state.hands[self.seat], self.card))
+        hands = replace_at(hands, partner, tuple(c for c in order if c in state.hands[partner] or c == returned))
+        piles = replace_at(state.score_piles, 1 - side, (*state.score_piles[1 - side], state.catalog.tag_card))
+        tagged = state.evolve(hands=hands, readied=replace_at(state.readied, side, self.card),
+                              active=replace_at(state.active, side, self.seat),
+                              tags_left=replace_at(state.tags_left, self.seat, state.tags_left[self.seat] - 1),
+                              tagged=replace_at(state.tagged, side, True), score_piles=piles)
         return tagged.evolve(contest=_judge(tagged))
 
     def describe(self, before: State, after: State) -> str:
         side = before.side_of(self.seat)
         return (f"{before.players[self.seat]} tagged in for {before.players[before.active[side]]} with "
-                f"{before.cards[self.card].title}; {before.side_name(1 - side)} scores the Tag card – now "
+                f"{before.catalog.cards[self.card].title}; {before.side_name(1 - side)} scores the Tag card – now "
                 f"{_contest_line(after, after.contest)}")
 
 
@@ -1399,19 +1372,19 @@ class Maneuver(PlayCard):
         carried = tuple(Modifier(side=_target(e.player, side), amount=e.amount, source=card.title)
                         for e in card.effects if isinstance(e, PowerModifier))
         played = Played(seat=self.seat, card=self.card)
-        hands = _replace(state.hands, self.seat, _without(state.hands[self.seat], self.card))
+        hands = replace_at(state.hands, self.seat, _without(state.hands[self.seat], self.card))
         if not follow_up:  # 2019 tag team, any time: a card in play of the next round
             return state.evolve(hands=hands, maneuvers=(*state.maneuvers, played),
                                 next_cards=(*state.next_cards, played),
                                 next_modifiers=(*state.next_modifiers, *carried))
         if state.step == "react":
             state = _resolve(state)
-        return state.evolve(hands=hands, score_piles=_replace(state.score_piles, side, (*state.score_piles[side],
+        return state.evolve(hands=hands, score_piles=replace_at(state.score_piles, side, (*state.score_piles[side],
                                                                                          self.card)),
                             maneuvers=(*state.maneuvers, played), next_modifiers=(*state.next_modifiers, *carried))
 
     def describe(self, before: State, after: State) -> str:
-        card = before.cards[self.card]
+        card = before.catalog.cards[self.card]
         line = f"{before.players[self.seat]} played {card.title} (maneuver) for next round: {card.text}"
         if self.seat not in before.follow_up_seats():
             return f"{line} Its card goes with round {before.round + 1}'s cards."
@@ -1465,8 +1438,8 @@ class NextRound(CartisoraEvent):
         if any(out):
             return _end_game(state, out)
         return _at(state, "ready", round=state.round + 1, readied=(), face_up=(False, False),
-                   reactions=tuple(p for p in state.next_cards if state.cards[p.card].kind == REACTION),
-                   carried=tuple(p for p in state.next_cards if state.cards[p.card].kind != REACTION),
+                   reactions=tuple(p for p in state.next_cards if state.catalog.cards[p.card].kind == REACTION),
+                   carried=tuple(p for p in state.next_cards if state.catalog.cards[p.card].kind != REACTION),
                    maneuvers=(), next_cards=(), contest=None, modifiers=state.next_modifiers, next_modifiers=(),
                    tagged=(False, False))
 
@@ -1479,7 +1452,7 @@ class NextRound(CartisoraEvent):
         if len(after.results) > len(before.results):
             result = after.results[-1]
             if before.next_cards:
-                titles = ", ".join(before.cards[p.card].title for p in before.next_cards)
+                titles = ", ".join(before.catalog.cards[p.card].title for p in before.next_cards)
                 line += f"; no next round for {titles}: to their players' own score piles"
             if result.leftover:
                 cards = "card goes" if result.leftover == 1 else "cards go"
