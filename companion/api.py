@@ -49,6 +49,7 @@ class ErrorOut(BaseModel):
     error: str
     rule: str | None = None
     errors: list[ProblemOut] = []
+    changes: list[str] = Field([], description="409 only: what changed since the version you sent, oldest first.")
 
 
 class HistoryLineOut(BaseModel):
@@ -142,7 +143,7 @@ def _rule_error(exc: RuleError):
 
 @bp.errorhandler(StaleVersion)
 def _stale(exc: StaleVersion):
-    return _error(409, "the table changed, reload")
+    return _error(409, "the table changed since the version you sent: reload", changes=[h.text for h in exc.since])
 
 
 @bp.errorhandler(HTTPException)

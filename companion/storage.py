@@ -1,17 +1,26 @@
 """The tables' event logs in a real database, through SQLAlchemy (SQLite or PostgreSQL).
 
 Persistence only: this module knows nothing of the rules. A table row holds the game,
-players, options and a ``version`` that every change bumps with a compare-and-set, so two
-phones acting at once can never overwrite each other's event: the loser of the race sees
-:class:`Conflict` and the service retries on the fresh log (or refuses, if the client said
-which version it saw).
+players, options, colours and a ``version`` that every change bumps. Changes go through
+:meth:`TableStore.writing`, one transaction holding the table's lock (``SELECT ... FOR
+UPDATE`` on PostgreSQL, ``BEGIN IMMEDIATE`` on SQLite): writers to one table take turns, so
+none of them fails for having raced another, and a client that says which version it saw is
+refused exactly when that version is stale. Reads of a table and its log come from one
+transaction (:meth:`TableStore.snapshot`), so a version is never paired with another
+version's events.
+
+The schema is migrated on start by Alembic (``companion/migrations``): existing tables are
+kept; ``companion init-db`` runs the same migrations explicitly.
 """
 
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
@@ -28,9 +37,10 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 metadata = MetaData()
@@ -45,6 +55,9 @@ game_tables = Table(
     Column("options", JSON, nullable=False),
     Column("version", Integer, nullable=False, default=0),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("colours", JSON, nullable=True),
+    # The table a rematch of this one started (its token), once someone started it.
+    Column("rematch_token", String(32), nullable=True),
 )
 
 table_events = Table(
@@ -57,8 +70,13 @@ table_events = Table(
     Column("status", String(12), nullable=False, default="active"),
     Column("corrects", Integer, nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # The table version the row's write produced, and the one that undid it (what changed since v).
+    Column("at_version", Integer, nullable=True),
+    Column("undone_at_version", Integer, nullable=True),
     UniqueConstraint("table_id", "seq", name="uq_event_seq"),
 )
+
+MIGRATIONS = Path(__file__).parent / "migrations"
 
 # Short codes are read aloud and typed on phones: no 0/O, 1/I/L.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -72,7 +90,9 @@ class Conflict(Exception):
 
 @dataclass(frozen=True)
 class TableRecord:
-    """A table's row: ``token`` (the unguessable link part), ``code`` (the short join code)."""
+    """A table's row: ``token`` (the unguessable link part), ``code`` (the short join code),
+    ``colours`` (one colour name per seat, or empty), ``rematch_token`` (the token of the
+    table a rematch started, if any)."""
 
     id: int
     token: str
@@ -82,18 +102,24 @@ class TableRecord:
     options: dict[str, Any]
     version: int
     created_at: datetime
+    colours: tuple[str, ...] = ()
+    rematch_token: str | None = None
 
 
 @dataclass(frozen=True)
 class EventRecord:
     """One logged event: ``seq`` (1-based order), the event ``payload`` (JSON dict) and its
-    ``status`` (``active``, ``undone`` or ``corrected``); ``corrects`` is the seq it replaced."""
+    ``status`` (``active``, ``undone`` or ``corrected``); ``corrects`` is the seq it replaced;
+    ``at_version`` the table version its write produced, ``undone_at_version`` the one that
+    undid it (``None`` for rows written before these were kept)."""
 
     seq: int
     payload: dict[str, Any]
     status: str
     corrects: int | None
     created_at: datetime
+    at_version: int | None = None
+    undone_at_version: int | None = None
 
 
 def _now() -> datetime:
@@ -102,30 +128,127 @@ def _now() -> datetime:
 
 def _record(row) -> TableRecord:
     return TableRecord(row.id, row.token, row.code, row.game, list(row.players), dict(row.options), row.version,
-                       row.created_at)
+                       row.created_at, tuple(row.colours or ()), row.rematch_token)
+
+
+def _event(row) -> EventRecord:
+    return EventRecord(row.seq, dict(row.payload), row.status, row.corrects, row.created_at, row.at_version,
+                       row.undone_at_version)
+
+
+@dataclass
+class TableWriter:
+    """One write transaction on one table, holding its lock (see :meth:`TableStore.writing`).
+
+    ``record`` is the table as it stands inside the transaction; each change bumps its
+    version by one and returns the new version.
+    """
+
+    conn: Connection
+    record: TableRecord
+    _events: list[EventRecord] | None = field(default=None, repr=False)
+
+    def events(self) -> list[EventRecord]:
+        """The whole log as it stands inside the transaction."""
+        if self._events is None:
+            rows = self.conn.execute(select(table_events).where(table_events.c.table_id == self.record.id)
+                                     .order_by(table_events.c.seq)).all()
+            self._events = [_event(r) for r in rows]
+        return self._events
+
+    def _bump(self) -> int:
+        version = self.record.version + 1
+        self.conn.execute(update(game_tables).where(game_tables.c.id == self.record.id).values(version=version))
+        self.record = TableRecord(**{**self.record.__dict__, "version": version})
+        self._events = None
+        return version
+
+    def _next_seq(self) -> int:
+        last = self.conn.execute(select(table_events.c.seq).where(table_events.c.table_id == self.record.id)
+                                 .order_by(table_events.c.seq.desc()).limit(1)).scalar()
+        return (last or 0) + 1
+
+    def append(self, payload: dict[str, Any], corrects: int | None = None) -> EventRecord:
+        """Append an event (a correction of entry ``corrects`` if given); returns its row."""
+        seq = self._next_seq()
+        version = self._bump()
+        row = EventRecord(seq, payload, "active", corrects, _now(), version)
+        self.conn.execute(insert(table_events).values(table_id=self.record.id, seq=seq, payload=payload,
+                                                      status="active", corrects=corrects,
+                                                      created_at=row.created_at, at_version=version))
+        return row
+
+    def set_status(self, seq: int, status: str) -> int:
+        """Mark event ``seq`` ``undone`` or ``corrected``; returns the new version."""
+        version = self._bump()
+        self.conn.execute(update(table_events).where(table_events.c.table_id == self.record.id,
+                                                     table_events.c.seq == seq)
+                          .values(status=status, undone_at_version=version))
+        return version
+
+    def correct(self, seq: int, payload: dict[str, Any]) -> EventRecord:
+        """Replace event ``seq`` by ``payload``: the old row is kept as ``corrected`` for the
+        history, the new one takes its place in the order. One version for both."""
+        seq_new = self._next_seq()
+        version = self._bump()
+        self.conn.execute(update(table_events).where(table_events.c.table_id == self.record.id,
+                                                     table_events.c.seq == seq)
+                          .values(status="corrected", undone_at_version=version))
+        row = EventRecord(seq_new, payload, "active", seq, _now(), version)
+        self.conn.execute(insert(table_events).values(table_id=self.record.id, seq=seq_new, payload=payload,
+                                                      status="active", corrects=seq, created_at=row.created_at,
+                                                      at_version=version))
+        return row
 
 
 class TableStore:
     """Tables and their event logs in the database at ``url`` (any SQLAlchemy URL).
 
-    The schema is created on first use; existing tables are never dropped or altered.
-    Raises SQLAlchemy errors for an unreachable database.
+    Migrates the schema on start (Alembic; existing tables are never dropped). Raises
+    SQLAlchemy errors for an unreachable database.
     """
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, migrate: bool = True):
         kwargs: dict[str, Any] = {"future": True}
-        if url.startswith("sqlite"):
+        self.sqlite = url.startswith("sqlite")
+        if self.sqlite:
             # Writers wait for each other instead of failing with "database is locked".
             kwargs["connect_args"] = {"timeout": 30, "check_same_thread": False}
         self.engine: Engine = create_engine(url, **kwargs)
-        if url.startswith("sqlite"):
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine, checkfirst=True)
+        if self.sqlite:
+            event.listen(self.engine, "connect", _sqlite_connect)
+            event.listen(self.engine, "begin", _sqlite_begin)
+        if migrate:
+            self.migrate()
 
     def dispose(self) -> None:
         self.engine.dispose()
 
-    def create_table(self, game: str, players: list[str], options: dict[str, Any]) -> TableRecord:
+    def migrate(self) -> None:
+        """Bring the schema up to date (Alembic ``upgrade head``), one process at a time."""
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with self._locked_connection() as conn:
+            if not self.sqlite:
+                conn.execute(text("SELECT pg_advisory_xact_lock(7889)"))  # one migrating process
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+
+    @contextmanager
+    def _locked_connection(self) -> Iterator[Connection]:
+        """A transaction that holds the database's write lock on SQLite from its start."""
+        with self.engine.connect() as conn:
+            conn.execution_options(sqlite_immediate=True)
+            with conn.begin():
+                yield conn
+
+    # -- tables ---------------------------------------------------------------------------------
+
+    def create_table(self, game: str, players: list[str], options: dict[str, Any],
+                     colours: list[str] | None = None) -> TableRecord:
         """A new table with a fresh token and short code (retried on the rare collision)."""
         for _ in range(20):
             token = secrets.token_urlsafe(TOKEN_BYTES)
@@ -134,7 +257,7 @@ class TableStore:
                 with self.engine.begin() as conn:
                     result = conn.execute(insert(game_tables).values(
                         token=token, code=code, game=game, players=players, options=options, version=0,
-                        created_at=_now()))
+                        created_at=_now(), colours=list(colours or [])))
                     table_id = result.inserted_primary_key[0]
                 return self.get(table_id)
             except IntegrityError:
@@ -154,74 +277,84 @@ class TableStore:
                 row = conn.execute(select(game_tables).where(game_tables.c.code == key.upper())).first()
         return _record(row) if row is not None else None
 
+    def set_rematch(self, table_id: int, token: str) -> str:
+        """Record that a rematch of table ``table_id`` started at ``token``, unless one already
+        did; returns the rematch's token (the first one recorded)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(game_tables).where(game_tables.c.id == table_id,
+                                                   game_tables.c.rematch_token.is_(None))
+                         .values(rematch_token=token))
+            return conn.execute(select(game_tables.c.rematch_token).where(game_tables.c.id == table_id)).scalar()
+
+    # -- logs -----------------------------------------------------------------------------------
+
     def events(self, table_id: int) -> list[EventRecord]:
         """The whole log in order, undone and corrected events included."""
         with self.engine.connect() as conn:
             rows = conn.execute(select(table_events).where(table_events.c.table_id == table_id)
                                 .order_by(table_events.c.seq)).all()
-        return [EventRecord(r.seq, dict(r.payload), r.status, r.corrects, r.created_at) for r in rows]
+        return [_event(r) for r in rows]
 
-    def _bump(self, conn, table_id: int, expected_version: int) -> int:
-        result = conn.execute(update(game_tables)
-                              .where(game_tables.c.id == table_id, game_tables.c.version == expected_version)
-                              .values(version=expected_version + 1))
-        if result.rowcount != 1:
-            raise Conflict()
-        return expected_version + 1
+    def snapshot(self, table_id: int) -> tuple[TableRecord, list[EventRecord]]:
+        """The table and its whole log as of one moment (one repeatable-read transaction)."""
+        with self.engine.connect() as conn:
+            if not self.sqlite:
+                conn.execution_options(isolation_level="REPEATABLE READ")
+            with conn.begin():
+                row = conn.execute(select(game_tables).where(game_tables.c.id == table_id)).one()
+                rows = conn.execute(select(table_events).where(table_events.c.table_id == table_id)
+                                    .order_by(table_events.c.seq)).all()
+        return _record(row), [_event(r) for r in rows]
 
-    def _next_seq(self, conn, table_id: int) -> int:
-        last = conn.execute(select(table_events.c.seq).where(table_events.c.table_id == table_id)
-                            .order_by(table_events.c.seq.desc()).limit(1)).scalar()
-        return (last or 0) + 1
+    @contextmanager
+    def writing(self, table_id: int) -> Iterator[TableWriter]:
+        """A write transaction on one table, holding its lock until it ends: committed when
+        the block ends, rolled back (nothing written) if it raises."""
+        with self._locked_connection() as conn:
+            query = select(game_tables).where(game_tables.c.id == table_id)
+            row = conn.execute(query if self.sqlite else query.with_for_update()).one()
+            yield TableWriter(conn, _record(row))
+
+    # -- compare-and-set writes (for clients that hold a version) ---------------------------------
 
     def append(self, table_id: int, expected_version: int, payload: dict[str, Any]) -> int:
         """Append an event if the table is still at ``expected_version``; returns the new version.
 
         Raises :class:`Conflict` if another change got there first.
         """
-        return self.append_event(table_id, expected_version, payload)[0]
-
-    def append_event(self, table_id: int, expected_version: int,
-                     payload: dict[str, Any]) -> tuple[int, EventRecord]:
-        """:meth:`append`, returning the new version and the row written."""
-        created = _now()
-        try:
-            with self.engine.begin() as conn:
-                version = self._bump(conn, table_id, expected_version)
-                seq = self._next_seq(conn, table_id)
-                conn.execute(insert(table_events).values(table_id=table_id, seq=seq, payload=payload,
-                                                         status="active", created_at=created))
-            return version, EventRecord(seq, payload, "active", None, created)
-        except IntegrityError:
-            raise Conflict() from None
+        with self._expecting(table_id, expected_version) as writer:
+            return writer.append(payload).at_version
 
     def set_status(self, table_id: int, expected_version: int, seq: int, status: str) -> int:
         """Mark event ``seq`` (e.g. ``undone``); returns the new version. Raises :class:`Conflict`."""
-        with self.engine.begin() as conn:
-            version = self._bump(conn, table_id, expected_version)
-            conn.execute(update(table_events).where(table_events.c.table_id == table_id, table_events.c.seq == seq)
-                         .values(status=status))
-        return version
+        with self._expecting(table_id, expected_version) as writer:
+            return writer.set_status(seq, status)
 
     def correct(self, table_id: int, expected_version: int, seq: int, payload: dict[str, Any]) -> int:
-        """Replace event ``seq`` by ``payload``: the old row is kept as ``corrected`` for the
-        history and the new one takes its place in the order. Returns the new version."""
-        try:
-            with self.engine.begin() as conn:
-                version = self._bump(conn, table_id, expected_version)
-                conn.execute(update(table_events).where(table_events.c.table_id == table_id,
-                                                        table_events.c.seq == seq).values(status="corrected"))
-                conn.execute(insert(table_events).values(table_id=table_id, seq=self._next_seq(conn, table_id),
-                                                         payload=payload, status="active", corrects=seq,
-                                                         created_at=_now()))
-            return version
-        except IntegrityError:
-            raise Conflict() from None
+        """Replace event ``seq`` by ``payload`` (see :meth:`TableWriter.correct`); returns the new
+        version. Raises :class:`Conflict`."""
+        with self._expecting(table_id, expected_version) as writer:
+            return writer.correct(seq, payload).at_version
+
+    @contextmanager
+    def _expecting(self, table_id: int, expected_version: int) -> Iterator[TableWriter]:
+        with self.writing(table_id) as writer:
+            if writer.record.version != expected_version:
+                raise Conflict()
+            yield writer
 
 
-def _sqlite_pragmas(dbapi_connection, _record) -> None:
+def _sqlite_connect(dbapi_connection, _record) -> None:
+    # SQLAlchemy issues BEGIN itself (see _sqlite_begin): the driver's own implicit BEGIN would
+    # start every transaction deferred, and a writer could then lose its lock to another.
+    dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     # WAL lets pages read while another phone writes; foreign keys for the cascade.
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def _sqlite_begin(conn: Connection) -> None:
+    immediate = conn.get_execution_options().get("sqlite_immediate")
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from threading import Lock
 from typing import Any
@@ -26,9 +26,8 @@ from card_data.engine import Engine, Outcome, RuleError, Step
 from card_data.games import registry
 from card_data.loader import Database
 from card_data.problems import InvalidInput, Problem
-from companion.storage import Conflict, EventRecord, TableRecord, TableStore
+from companion.storage import EventRecord, TableRecord, TableStore, TableWriter
 
-MAX_RETRIES = 8
 CHECKPOINT_EVERY = 64
 """A replay starts at most this many events before the entry it must change."""
 CACHED_TABLES = 128
@@ -39,7 +38,16 @@ class TableNotFound(Exception):
 
 
 class StaleVersion(Exception):
-    """The client acted on a version of the table that is no longer current: reload."""
+    """The client acted on a version of the table that is no longer current.
+
+    ``view``: the table as it is now; ``since``: the history lines of what changed after the
+    version the client saw, oldest first (what to tell the player before they try again).
+    """
+
+    def __init__(self, view: TableView | None = None, since: list[HistoryLine] | None = None):
+        self.view = view
+        self.since = since or []
+        super().__init__("the table changed")
 
 
 @dataclass(frozen=True)
@@ -88,9 +96,6 @@ class TableFold:
     state: BaseModel
     texts: dict[int, str] = field(default_factory=dict)
 
-    def at_version(self, version: int) -> TableFold:
-        """This fold, as the table version a change has just written."""
-        return replace(self, version=version)
 
 
 class TableView:
@@ -166,8 +171,8 @@ class TableService:
         return self.view_record(self.find(key))
 
     def view_record(self, record: TableRecord) -> TableView:
-        """The table as of ``record.version`` (folded again only where the log changed)."""
-        return self._view(record, self._fold(record))
+        """The table as of ``record.version`` or later (folded again only where the log changed)."""
+        return self._view(*self._fold(record))
 
     def _view(self, record: TableRecord, fold: TableFold) -> TableView:
         return TableView(record, self.engines[record.game], fold)
@@ -175,7 +180,7 @@ class TableService:
     def state_before(self, record: TableRecord, seq: int) -> BaseModel:
         """The table's state just before the active entry ``seq`` (folded from the checkpoint
         before it). Raises ``KeyError`` if ``seq`` is not an active entry."""
-        fold = self._fold(record)
+        _, fold = self._fold(record)
         position = fold.order.index(seq) if seq in fold.order else None
         if position is None:
             raise KeyError(seq)
@@ -188,14 +193,33 @@ class TableService:
 
     # -- folding -------------------------------------------------------------------------------
 
-    def _fold(self, record: TableRecord) -> TableFold:
+    def _fold(self, record: TableRecord) -> tuple[TableRecord, TableFold]:
+        """The table and its fold at ``record.version``, or at the version a fresh, consistent
+        read of the database finds (a snapshot of the row and its log together)."""
         with self._lock:
             cached = self._folds.get(record.id)
         if cached is not None and cached.version == record.version:
-            return cached
-        fold = self._refold(record, self.store.events(record.id), cached)
+            return record, cached
+        current, events = self.store.snapshot(record.id)
+        fold = self._refold(current, events, cached)
         self._remember(record.id, fold)
-        return fold
+        return current, fold
+
+    def _fold_in(self, writer: TableWriter) -> TableFold:
+        """The fold at the version the write transaction sees (the log read inside it)."""
+        with self._lock:
+            cached = self._folds.get(writer.record.id)
+        if cached is not None and cached.version == writer.record.version:
+            return cached
+        return self._refold(writer.record, writer.events(), cached)
+
+    def changes_since(self, view: TableView, version: int) -> list[HistoryLine]:
+        """The history lines of the entries written, undone or corrected after ``version``,
+        oldest first (rows written before versions were kept count as changed)."""
+        changed = [line for line, e in zip(view.history, view._fold.events.values())
+                   if e.at_version is None or e.at_version > version
+                   or (e.undone_at_version is not None and e.undone_at_version > version)]
+        return changed
 
     def _remember(self, table_id: int, fold: TableFold) -> None:
         with self._lock:
@@ -263,24 +287,20 @@ class TableService:
         return self.view_record(record)
 
     def _change(self, key: str, expected_version: int | None,
-                attempt: Callable[[TableRecord, TableFold], TableFold]) -> TableView:
-        """Run ``attempt(record, fold) -> new fold`` against the current table, retrying on a
-        lost race unless the client pinned ``expected_version``."""
-        for _ in range(MAX_RETRIES):
-            record = self.find(key)
-            if expected_version is not None and expected_version != record.version:
-                raise StaleVersion()
-            try:
-                fold = attempt(record, self._fold(record))
-            except Conflict:
-                if expected_version is not None:
-                    raise StaleVersion() from None
-                continue
-            self._remember(record.id, fold)
-            stored = TableRecord(record.id, record.token, record.code, record.game, record.players,
-                                 record.options, fold.version, record.created_at)
-            return self._view(stored, fold)
-        raise StaleVersion()
+                attempt: Callable[[TableWriter, TableFold], TableFold]) -> TableView:
+        """Run ``attempt(writer, fold) -> new fold`` in one write transaction holding the
+        table's lock: writers take turns, so an unpinned change never fails for a race. With
+        ``expected_version``, a table that moved on since is refused (:class:`StaleVersion`),
+        changing nothing."""
+        record = self.find(key)
+        with self.store.writing(record.id) as writer:
+            fold = self._fold_in(writer)
+            if expected_version is not None and expected_version != writer.record.version:
+                view = self._view(writer.record, fold)
+                raise StaleVersion(view, self.changes_since(view, expected_version))
+            fold = attempt(writer, fold)
+        self._remember(record.id, fold)  # only once committed
+        return self._view(writer.record, fold)
 
     def act(self, key: str, payload: Any, expected_version: int | None = None) -> TableView:
         """Check ``payload`` (a JSON event) against the rules and append it.
@@ -292,21 +312,25 @@ class TableService:
         engine = self.engines[record.game]
         event = engine.parse_event(payload)
 
-        def attempt(rec: TableRecord, fold: TableFold) -> TableFold:
+        def attempt(writer: TableWriter, fold: TableFold) -> TableFold:
             step = engine.step(fold.state, event)
-            version, row = self.store.append_event(rec.id, rec.version, event.to_json())
-            return self._appended(fold, version, row, step)
+            row = writer.append(event.to_json())
+            return self._appended(fold, row.at_version, row, step)
 
         return self._change(key, expected_version, attempt)
 
-    def undo(self, key: str, expected_version: int | None = None) -> TableView:
-        """Undo the last event that counts. Raises :class:`RuleError` if there is none."""
+    def undo(self, key: str, expected_version: int | None = None, seq: int | None = None) -> TableView:
+        """Undo the last event that counts (when ``seq`` is given, only if that is still it:
+        else :class:`StaleVersion`). Raises :class:`RuleError` if there is nothing to undo."""
 
-        def attempt(rec: TableRecord, fold: TableFold) -> TableFold:
+        def attempt(writer: TableWriter, fold: TableFold) -> TableFold:
             if not fold.order:
                 raise RuleError("Undo", "there is nothing to undo")
-            version = self.store.set_status(rec.id, rec.version, fold.order[-1], "undone")
-            return self._refold(rec, self.store.events(rec.id), fold).at_version(version)
+            if seq is not None and fold.order[-1] != seq:
+                view = self._view(writer.record, fold)
+                raise StaleVersion(view, [h for h in view.history if h.seq > seq or h.seq == fold.order[-1]])
+            writer.set_status(fold.order[-1], "undone")
+            return self._refold(writer.record, writer.events(), fold)
 
         return self._change(key, expected_version, attempt)
 
@@ -317,7 +341,7 @@ class TableService:
         engine = self.engines[record.game]
         stored = engine.parse_event(payload).to_json()
 
-        def attempt(rec: TableRecord, fold: TableFold) -> TableFold:
+        def attempt(writer: TableWriter, fold: TableFold) -> TableFold:
             events = list(fold.events.values())
             target = next((e for e in play_order(events) if e.seq == seq or e.corrects == seq), None)
             if target is None:
@@ -325,9 +349,9 @@ class TableService:
             trial = [e for e in events if e.seq != target.seq]
             trial.append(EventRecord(target.seq, stored, "active", target.corrects, target.created_at))
             trial.sort(key=lambda e: e.seq)
-            self._refold(rec, trial, fold)  # raises RuleError, storing nothing, if a later entry breaks
-            version = self.store.correct(rec.id, rec.version, target.seq, stored)
-            return self._refold(rec, self.store.events(rec.id), fold).at_version(version)
+            self._refold(writer.record, trial, fold)  # raises RuleError, storing nothing, if a later entry breaks
+            writer.correct(target.seq, stored)
+            return self._refold(writer.record, writer.events(), fold)
 
         return self._change(key, expected_version, attempt)
 

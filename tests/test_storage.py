@@ -90,3 +90,35 @@ def test_restart_keeps_everything_and_never_drops_tables(database_url):
     assert [e.payload for e in again.events(t.id)] == [{"type": "x", "n": 1}]
     assert {"game_tables", "table_events"} <= set(inspect(again.engine).get_table_names())
     again.dispose()
+
+
+def test_a_database_of_the_schema_before_migrations_is_migrated_and_kept(tmp_path):
+    """A database the companion created before it used Alembic (its two tables, no
+    alembic_version) gains the new columns on start; every table and entry is kept."""
+    from sqlalchemy import create_engine, text
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite'}"
+    old = create_engine(url)
+    with old.begin() as conn:
+        conn.execute(text("CREATE TABLE game_tables (id INTEGER PRIMARY KEY, token VARCHAR(32) NOT NULL UNIQUE, "
+                          "code VARCHAR(8) NOT NULL UNIQUE, game VARCHAR(32) NOT NULL, players JSON NOT NULL, "
+                          "options JSON NOT NULL, version INTEGER NOT NULL, created_at DATETIME NOT NULL)"))
+        conn.execute(text("CREATE TABLE table_events (id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL "
+                          "REFERENCES game_tables(id) ON DELETE CASCADE, seq INTEGER NOT NULL, payload JSON NOT NULL, "
+                          "status VARCHAR(12) NOT NULL, corrects INTEGER, created_at DATETIME NOT NULL, "
+                          "CONSTRAINT uq_event_seq UNIQUE (table_id, seq))"))
+        conn.execute(text("INSERT INTO game_tables VALUES (1, 'tok', 'ABCDEF', 'carpe_diem', '[\"A\", \"B\"]', "
+                          "'{}', 1, '2026-11-01 10:00:00')"))
+        conn.execute(text("INSERT INTO table_events VALUES (1, 1, 1, '{\"type\": \"round_played\"}', 'active', "
+                          "NULL, '2026-11-01 10:01:00')"))
+    old.dispose()
+    store = TableStore(url)
+    record = store.find("ABCDEF")
+    assert (record.players, record.version, record.colours, record.rematch_token) == (["A", "B"], 1, (), None)
+    assert [(e.seq, e.payload, e.at_version) for e in store.events(record.id)] == [
+        (1, {"type": "round_played"}, None)]
+    assert "alembic_version" in inspect(store.engine).get_table_names()
+    with store.writing(record.id) as writer:
+        assert writer.append({"type": "phase_ended"}).at_version == 2
+    TableStore(url).dispose()  # a second start finds nothing to migrate
+    store.dispose()
