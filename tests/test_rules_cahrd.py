@@ -1095,3 +1095,19 @@ def test_the_core_docs_worked_example_adds_an_event_in_one_class(game):
     with pytest.raises(RuleError, match="only the initiative player concedes"):
         engine.apply(state, {"type": "concede", "seat": 1})
     assert [m.seat for m in engine.allowed(state) if m.event is concede] == [RED]
+
+
+def test_grain_and_reserves_counters_are_card_effects__effects_of_cards(game):
+    """Grain and reserves change by one tap during a turn, each tap a card effect checked by the
+    rules (no reserves below 0: Pay a Cost)."""
+    assert ready(game).counters() == []  # no turn in progress
+    state = play(ready(game), start(RED), recruitment(RED))
+    counters = {c.label: c for c in state.counters()}
+    grain = counters["Blue's grain"]
+    assert grain.value == const(game, "starting_grain") and grain.step == const(game, "grain_damage_per_war_point")
+    after = play(state, ENGINE.parse_event({"type": grain.minus.type_name, **grain.minus.fixed}))
+    assert after.armies[BLUE].grain == grain.value - grain.step
+    assert counters["Blue's reserves"].minus is None  # Blue has no reserves yet
+    red = counters["Red's reserves"]
+    spent = play(state, ENGINE.parse_event({"type": red.minus.type_name, **red.minus.fixed}))
+    assert spent.armies[RED].reserves == state.armies[RED].reserves - red.step

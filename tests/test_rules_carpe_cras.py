@@ -643,3 +643,26 @@ def _fits(move, event) -> bool:
             if values[form_field.name] not in {c.value for c in form_field.choices}:
                 return False
     return True
+
+
+def test_a_cards_effect_damages_morale_outside_a_strike__glossary_effect_damage(game):
+    state = started(game)
+    after = play(state, cc.LoseMorale(seat=BLUE, amount=3))
+    assert after.morale == (15, 12) and after.turn == state.turn  # not a turn's action
+    assert line(state, cc.LoseMorale(seat=BLUE, amount=3)) == "Blue's city lost 3 morale to an effect: 15 → 12"
+    over = play(state, cc.LoseMorale(seat=RED, amount=20))
+    assert over.morale[RED] == 0 and ENGINE.outcome(over).winners == (BLUE,)
+    refused(new(game), cc.LoseMorale(seat=RED, amount=1), "Round Start", "not started")
+
+
+def test_morale_counters_are_one_tap_events__morale(game):
+    """Each city's morale is a counter whose − and + are moves of the rules: one tap, one event."""
+    assert new(game).counters() == []
+    state = play(started(game), strike(RED, 1, 2))
+    blue = state.counters()[BLUE]
+    assert (blue.label, blue.value) == ("Blue's morale", 13)
+    assert blue.minus.fixed == {"seat": BLUE, "amount": 1} and not blue.minus.fields
+    assert blue.plus.fixed == {"seat": BLUE, "amount": 1, "ends_turn": False} and not blue.plus.fields
+    after = play(state, ENGINE.parse_event({"type": blue.minus.type_name, **blue.minus.fixed}))
+    assert after.morale[BLUE] == 12
+    assert state.counters()[RED].plus is None  # Red is at 15: nothing to recover

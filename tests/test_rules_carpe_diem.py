@@ -13,6 +13,7 @@ import dataclasses
 import re
 from types import SimpleNamespace
 
+import pydantic
 import pytest
 import scenarios_carpe_diem as scenario
 
@@ -796,7 +797,8 @@ def test_the_engine_is_on_the_game_core():
         "round_played": "RoundPlayed", "phase_ended": "PhaseEnded", "banderole_move": "BanderoleMove",
         "set_resources": "SetResources", "complete_landscape": "CompleteLandscape",
         "complete_dwelling": "CompleteDwelling", "complete_villa": "CompleteVilla",
-        "place_building": "PlaceBuilding", "score": "Score", "final_score": "FinalScore"}
+        "place_building": "PlaceBuilding", "score": "Score", "final_score": "FinalScore",
+        "adjust_victory_points": "AdjustVictoryPoints"}
     assert all(issubclass(cls, cd.CarpeDiemEvent) for cls in ENGINE.events.values())
 
 
@@ -1013,7 +1015,7 @@ def test_page_shows_rounds_bar_holdings_and_what_is_owned(page):
     assert "<td>3</td><td>—</td>" in html  # Anna's villa with 3 chimneys
     assert {m.event for m in ENGINE.allowed(state)} == {
         cd.RoundPlayed, cd.PhaseEnded, cd.BanderoleMove, cd.SetResources, cd.CompleteLandscape,
-        cd.CompleteDwelling, cd.CompleteVilla, cd.PlaceBuilding}
+        cd.CompleteDwelling, cd.CompleteVilla, cd.PlaceBuilding, cd.AdjustVictoryPoints}
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -1055,3 +1057,17 @@ def test_the_table_page_shows_the_sheet_and_the_rules_forms(client):
     finished = client.get(url).get_data(as_text=True)
     assert "Final sheet" in finished and "&lt;b&gt;Anna&lt;/b&gt; wins with 53 VP" in finished
     assert 'id="cd-final-sheet"' in finished and 'id="moves"' not in finished
+
+
+def test_vp_are_adjusted_by_hand_one_tap_each__components():
+    """VP the scorekeeper does not work out are handed out or back as an event: the counter's
+    − and + are that event, fully filled in (summary, Components: victory point cards)."""
+    state = ENGINE.new_state(scenario.PLAYERS, scenario.OPTIONS, GAME)
+    anna = state.counters()[0]
+    assert (anna.label, anna.value) == ("Anna's VP", state.sheets[0].vp)
+    after = ENGINE.apply(state, ENGINE.parse_event({"type": anna.minus.type_name, **anna.minus.fixed}))
+    assert after.sheets[0].vp == state.sheets[0].vp - 1
+    step = ENGINE.step(state, cd.AdjustVictoryPoints(seat=1, change=5, note="house rule"))
+    assert step.line == f"Bea's VP adjusted by +5 (house rule): {state.sheets[1].vp} → {state.sheets[1].vp + 5}"
+    with pytest.raises(pydantic.ValidationError):
+        cd.AdjustVictoryPoints(seat=0, change=0)

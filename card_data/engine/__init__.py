@@ -19,8 +19,8 @@ from card_data.engine.core import (
     outcome,
     replace_at,
 )
-from card_data.engine.forms import Choice, FormField, Move, choices
+from card_data.engine.forms import Choice, Counter, FormField, Move, choices
 from card_data.engine.seats import MAX_SEATS, Seat
 
 __all__ = ["MAX_SEATS", "Engine", "Event", "GameState", "Model", "Outcome", "Phase", "ReadOnlyDict", "RuleError",
-           "Seat", "Step", "outcome", "replace_at", "Choice", "FormField", "Move", "choices"]
+           "Seat", "Step", "outcome", "replace_at", "Choice", "Counter", "FormField", "Move", "choices"]

@@ -68,7 +68,7 @@ from pydantic import (
     WrapSerializer,
 )
 
-from card_data.engine.forms import Move, offer
+from card_data.engine.forms import Counter, Move, offer
 from card_data.engine.seats import SEAT
 from card_data.problems import InvalidInput, Problem
 
@@ -181,6 +181,10 @@ class GameState(Model):
     def summary(self) -> str:
         """One line for people: who won and why, or where the game stands."""
         raise NotImplementedError
+
+    def counters(self) -> list[Counter]:
+        """The numbers players change by hand most, with their −/+ moves (none by default)."""
+        return []
 
     def seat_choices(self) -> tuple[tuple[int, str], ...]:
         """``(seat, name)`` of every player, for forms."""

@@ -120,6 +120,21 @@ class Move:
                        fields=tuple(f for f in self.fields if f.name != "seat"))
 
 
+@dataclass(frozen=True)
+class Counter:
+    """A number players change by hand, shown big with a − and a + button: ``label``, the
+    ``value`` now, whose it is (``seat``, or ``None`` for the table), and the moves the two
+    buttons make (each fully fixed, so one tap is one event; ``None`` where the rules allow
+    none now). ``step`` is how much one tap changes it."""
+
+    label: str
+    value: float
+    seat: int | None
+    minus: Move | None
+    plus: Move | None
+    step: int = 1
+
+
 def offer(cls: type[BaseModel], state: Any, *, label: str | None = None, seat: int | None = None, note: str = "",
           defaults: Mapping[str, Any] | None = None, **values: Any) -> Move:
     """A :class:`Move` for event class ``cls`` on ``state``.

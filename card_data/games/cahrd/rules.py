@@ -89,6 +89,7 @@ from pydantic import Field
 
 from card_data.engine import (
     Choice,
+    Counter,
     Engine,
     Event,
     FormField,
@@ -488,6 +489,32 @@ class State(GameState):
         if self.turn == 0:
             return self.first_seat
         return 1 - self.initiative
+
+    def counters(self) -> list[Counter]:
+        """Each army's grain and reserves, one tap to change them by a grain-damage point
+        (100 grain) or a CHM point's worth (1000 reserves) during a turn: a card effect entered
+        without naming a card (:class:`CardEffect`), checked like any other (Pay a Cost: no
+        reserves below 0; Destroy the enemy Grain: grain at 0 ends the battle)."""
+        if not self.turn_in_progress():
+            return []
+        grain_step = self.constants.grain_damage_per_war_point
+        reserves_step = self.constants.reserves_per_chm_point
+        counters = []
+        for seat, name in enumerate(self.players):
+            army = self.armies[seat]
+
+            def tap(label: str, **change: int) -> Move:
+                return CardEffect.offer(self, label=label, seat=seat, card=None, target_seat=seat, officer=None,
+                                        men_change=0, **{"grain_change": 0, "reserves_change": 0, **change})
+
+            counters.append(Counter(label=f"{name}'s grain", value=army.grain, seat=seat, step=grain_step,
+                                    minus=tap(f"{name}: −{grain_step} grain", grain_change=-grain_step),
+                                    plus=tap(f"{name}: +{grain_step} grain", grain_change=grain_step)))
+            counters.append(Counter(label=f"{name}'s reserves", value=army.reserves, seat=seat, step=reserves_step,
+                                    minus=tap(f"{name}: −{reserves_step} reserves", reserves_change=-reserves_step)
+                                    if army.reserves >= reserves_step else None,
+                                    plus=tap(f"{name}: +{reserves_step} reserves", reserves_change=reserves_step)))
+        return counters
 
     def turn_in_progress(self) -> bool:
         """Whether a turn is being played (Draw, Strategy or Battle Step)."""

@@ -56,6 +56,7 @@ from pydantic import Field
 
 from card_data.engine import (
     Choice,
+    Counter,
     Engine,
     Event,
     FormField,
@@ -280,6 +281,18 @@ class State(GameState):
         """The lanes where ``seat`` may place a gained agency, with what each holds."""
         return [Choice(lane, f"Lane {lane}", f"{self.city_agency[seat][lane - 1]} of {CITY_SPACE_CAPACITY}")
                 for lane in self.lanes_with_room(seat)]
+
+    def counters(self) -> list[Counter]:
+        """Each city's morale, one tap to lose or recover 1 (:class:`LoseMorale`,
+        :class:`RecoverMorale`), once round 1 has started."""
+        if self.round == 0:
+            return []
+        return [Counter(label=f"{name}'s morale", value=self.morale[seat], seat=seat, step=1,
+                        minus=LoseMorale.offer(self, seat=seat, label=f"{name}: −1 morale", amount=1),
+                        plus=RecoverMorale.offer(self, seat=seat, label=f"{name}: +1 morale", amount=1,
+                                                 ends_turn=False)
+                        if self.morale[seat] < self.options.starting_morale else None)
+                for seat, name in enumerate(self.players)]
 
     def gain_rule(self) -> str:
         return RULE_GAIN_MAIN if self.options.full_city_agency == "bottom_of_deck" else RULE_GAIN_GLOSSARY
@@ -777,6 +790,32 @@ class RecoverMorale(TurnOrEffect):
         capped = " (already full)" if before.morale[self.seat] >= start else ""
         return (f"{before.players[self.seat]} recovered {self.amount} morale: {before.morale[self.seat]} → "
                 f"{after.morale[self.seat]} (at most {start}){capped}{round_end_note(before, after)}")
+
+
+@ENGINE.event
+class LoseMorale(CarpeCrasEvent):
+    """A card's effect damages ``seat``'s city: it loses ``amount`` morale outside a strike on a
+    city space (Glossary: effect damage, "effects that deal damage outside of combat"; our
+    reading: such damage to a city comes off its morale). Morale stops at 0, which ends the game
+    (Morale). Not a turn's action."""
+
+    label = "Lose morale"
+    seat: Seat = Field(title="City")
+    amount: Annotated[int, Field(ge=1, title="Morale lost")]
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        return [cls.offer(state, seat=s, label=f"{state.players[s]} loses morale to an effect", defaults={"amount": 1})
+                for s in TurnOrEffect.effect_seats(state)]
+
+    def apply(self, state: State) -> State:
+        require_started(state)
+        morale = max(0, state.morale[self.seat] - self.amount)
+        return check_morale(state.evolve(morale=replace_at(state.morale, self.seat, morale)))
+
+    def describe(self, before: State, after: State) -> str:
+        return (f"{before.players[self.seat]}'s city lost {self.amount} morale to an effect: "
+                f"{before.morale[self.seat]} → {after.morale[self.seat]}")
 
 
 # --- Tempo helper -------------------------------------------------------------------------------------

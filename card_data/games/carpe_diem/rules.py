@@ -51,12 +51,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, NonNegativeInt, PositiveInt
+from pydantic import Field, NonNegativeInt, PositiveInt, field_validator
 
 from card_data.engine import (
     Choice,
+    Counter,
     Engine,
     Event,
     FormField,
@@ -160,6 +161,8 @@ RULE_PLACE = (f"{SUMMARY}, Actions (Building Completions and Rewards): a market 
 RULE_FOUNTAIN = (f"{RULEBOOK}, Other rules a checker can hold: a fountain draws {FOUNTAIN_DRAW} "
                  f"fountain cards and keeps {FOUNTAIN_KEEP}")
 RULE_OVER = f"{SUMMARY}, Scoring / Victory Conditions (End of game): the game ends with the final scoring"
+RULE_VP = (f"{SUMMARY}, Components: victory point cards (values 1, 3, 5, 10, 25) are taken and handed back "
+           "as players gain and lose points")
 
 
 class Options(Model):
@@ -324,6 +327,13 @@ class State(GameState):
     board: Board
 
     # -- where the game stands --
+
+    def counters(self) -> list[Counter]:
+        """Each player's VP, one tap to hand back or gain 1 (:class:`AdjustVictoryPoints`)."""
+        return [Counter(label=f"{name}'s VP", value=self.sheets[seat].vp, seat=seat, step=1,
+                        minus=AdjustVictoryPoints.offer(self, seat=seat, label=f"{name}: −1 VP", change=-1, note=""),
+                        plus=AdjustVictoryPoints.offer(self, seat=seat, label=f"{name}: +1 VP", change=1, note=""))
+                for seat, name in enumerate(self.players)]
 
     def scores(self) -> tuple[float, ...]:
         """Each seat's VP."""
@@ -1283,3 +1293,36 @@ class SetResources(CarpeDiemEvent):
         sheet = before.sheets[self.seat]
         changes = [f"{r} {getattr(sheet, r)} → {n}" for r, n in self.given().items() if getattr(sheet, r) != n]
         return f"{before.players[self.seat]}'s holdings: " + (", ".join(changes) if changes else "unchanged")
+
+
+@ENGINE.event
+class AdjustVictoryPoints(CarpeDiemEvent):
+    """``seat`` gains (``change`` > 0) or hands back (< 0) victory points the scorekeeper does not
+    work out itself, with what it was for (summary, Components: VP cards). The scoring periods
+    and the final scoring add their own points; this is for the rest (a correction by hand, a
+    house rule). VP may go below 0 (as after penalties)."""
+
+    label = "Adjust victory points"
+    seat: Seat
+    change: Annotated[int, Field(title="VP change", description="negative to hand points back")]
+    note: Annotated[str, Field(max_length=200, title="What for (optional)")] = ""
+
+    @field_validator("change")
+    @classmethod
+    def _not_zero(cls, change: int) -> int:
+        if change == 0:
+            raise ValueError("a change of 0 changes nothing")
+        return change
+
+    @classmethod
+    def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
+        return [cls.offer(state, seat=s, label=f"Adjust {state.players[s]}'s VP", defaults={"change": 1})
+                for s in range(len(state.players))]
+
+    def apply(self, state: State) -> State:
+        return with_sheet(state, self.seat, vp=state.sheets[self.seat].vp + self.change)
+
+    def describe(self, before: State, after: State) -> str:
+        note = f" ({self.note})" if self.note else ""
+        return (f"{before.players[self.seat]}'s VP adjusted by {self.change:+d}{note}: "
+                f"{before.sheets[self.seat].vp} → {after.sheets[self.seat].vp}")
