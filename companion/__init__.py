@@ -27,6 +27,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         STATIC_EXPORT: ``True`` while :func:`companion.site.export_site` renders pages, which
             makes every link relative to the page and swaps the server-side search for a
             client-side filter.
+        SECRET_KEY, WTF_CSRF_ENABLED (default ``True``), MAX_CONTENT_LENGTH: see
+            :func:`companion.security.init_app`.
+        LOOKUP_MAX_MISSES, LOOKUP_WINDOW_S, RATELIMIT_*: see :func:`companion.scorekeeper.init_app`.
 
     The card database is loaded once, here. Raises :class:`card_data.problems.DatabaseError`
     listing every problem if it does not load cleanly.
@@ -48,9 +51,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         links,
         rulings,
         scorekeeper,
+        security,
         table_pages,
     )
 
+    security.init_app(app)
     catalog.init_app(app)
     links.init_app(app)
     errors.init_app(app)
@@ -59,5 +64,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config["STATIC_EXPORT"]:
         scorekeeper.init_app(app)
         app.register_blueprint(api.bp)
+        security.exempt_from_csrf(api.bp)  # the API has its own guard: JSON bodies, same-origin only
         app.register_blueprint(table_pages.bp)
     return app

@@ -1,17 +1,23 @@
 """The JSON API: everything the table pages do, for other clients (and the tests).
 
 Errors are JSON ``{"error": message, ...}``: 400 malformed JSON, unknown fields or wrong
-types; 404 unknown table; 409 the table changed since the version you sent (reload); 422 the
-rules refuse the event (``rule`` names the rulebook section; nothing changed); 429 too many
-wrong codes.
+types; 403 a change sent from another site's page; 404 unknown table; 409 the table changed
+since the version you sent (reload); 413 a body over ``MAX_CONTENT_LENGTH``; 415 a body that
+is not ``Content-Type: application/json``; 422 the rules refuse the event (``rule`` names the
+rulebook section; nothing changed); 429 too many wrong codes.
+
+The API takes no CSRF form token: instead a browser can only reach it with a JSON body (which
+another site's page cannot send without a CORS preflight this API never grants) and a change
+must come from this site's own pages or from a client that is not a browser (see
+:func:`companion.security.cross_site_request`).
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from flask import Blueprint, Response, jsonify, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -20,9 +26,18 @@ from card_data.problems import InvalidInput, Problem
 from companion.exports import bgstats_play_file, results_csv
 from companion.openapi import EVENT_BODY, ApiDescription
 from companion.scorekeeper import find_table_or_abort, service
+from companion.security import (
+    MAX_JSON_DEPTH,
+    MAX_PLAYER_NAME,
+    cross_site_request,
+    json_depth,
+)
 from companion.tables import StaleVersion, TableView
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+
+CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+PlayerName = Annotated[str, Field(max_length=MAX_PLAYER_NAME)]
 
 
 class CreateTable(BaseModel):
@@ -31,7 +46,7 @@ class CreateTable(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     game: str
-    players: list[str] = Field(min_length=1, max_length=MAX_SEATS)
+    players: list[PlayerName] = Field(min_length=1, max_length=MAX_SEATS)
     options: dict[str, Any] = {}
 
 
@@ -102,11 +117,48 @@ def _error(status: int, message: str, **extra: Any) -> Response:
     return response
 
 
+def _has_body() -> bool:
+    return bool(request.content_length or request.headers.get("Transfer-Encoding"))
+
+
+def _refuse_non_json() -> None:
+    """Abort with 415 if the request has a body not declared JSON (``Content-Type:
+    application/json``): only a JSON body forces a browser to ask first (a CORS preflight)."""
+    if _has_body() and not request.is_json:
+        abort(_error(415, "the request body must be JSON, sent with Content-Type: application/json"))
+
+
 def _body() -> Any:
-    data = request.get_json(force=True, silent=True)
+    """The request's JSON body. Aborts with 415 (a body not declared JSON) or 413 (too big);
+    raises :class:`InvalidInput` (400) for no body, malformed JSON or nesting deeper than
+    :data:`MAX_JSON_DEPTH`."""
+    _refuse_non_json()
+    if not request.is_json:
+        raise InvalidInput("the request body must be JSON")
+    raw = request.get_data(cache=True)
+    # Checked before parsing: the parser recurses once per level and a deep enough body
+    # would exhaust Python's stack (a RecursionError, which no JSON error handler expects).
+    if json_depth(raw) > MAX_JSON_DEPTH:
+        raise InvalidInput(f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:
+        data = None
     if data is None:
         raise InvalidInput("the request body must be JSON")
     return data
+
+
+@bp.before_request
+def _guard_changes():
+    """A change (POST, PUT, PATCH, DELETE) from another site's page is a 403; one with a body
+    that is not JSON is a 415, even where the body is not read."""
+    if request.method not in CHANGING_METHODS:
+        return None
+    if cross_site_request(request):
+        return _error(403, "cross-site requests may not change tables")
+    _refuse_non_json()
+    return None
 
 
 def _expected_version() -> int | None:
@@ -146,6 +198,11 @@ def _stale(exc: StaleVersion):
     return _error(409, "the table changed since the version you sent: reload", changes=[h.text for h in exc.since])
 
 
+@bp.errorhandler(413)
+def _too_large(exc: HTTPException):
+    return _error(413, f"the request body is larger than {current_app.config['MAX_CONTENT_LENGTH']} bytes")
+
+
 @bp.errorhandler(HTTPException)
 def _http_error(exc: HTTPException):
     if exc.response is not None:
@@ -158,10 +215,11 @@ def _http_error(exc: HTTPException):
                errors={400: LOOKUP_ERRORS[400], 422: "Impossible set-up, e.g. too many players."})
 def create_table():
     """Create a table: ``{"game", "players", "options"}`` -> 201 with its code, token and state."""
+    data = _body()
     try:
-        body = CreateTable.model_validate(_body())
+        body = CreateTable.model_validate(data)
     except ValidationError as exc:
-        raise InvalidInput("invalid table", Problem.from_validation_error(exc, data=request.get_json(silent=True))) from None
+        raise InvalidInput("invalid table", Problem.from_validation_error(exc, data=data)) from None
     view = service().create(body.game, body.players, body.options)
     response = _table_json(view, 201)
     response.headers["Location"] = url_for("api.get_table", code=view.record.code)

@@ -89,14 +89,46 @@ DATA_OPTION = click.option("--data", "data_dir", type=click.Path(path_type=Path,
                            help="Card database directory (default: the bundled one).")
 
 
+SERVER_THREADS = 32
+"""Waitress worker threads: a thread is busy only while it answers a request, and 20 phones
+polling a table every 1.5 s keep a handful busy at once; 32 leaves room for bursts."""
+CONNECTION_LIMIT = 256
+"""Open connections waitress keeps: a phone's browser opens up to six and keeps them alive."""
+PROXY_HEADERS = "x-forwarded-for x-forwarded-host x-forwarded-proto x-forwarded-port"
+
+
+def serve(app, host: str, port: int, threads: int = SERVER_THREADS, trusted_proxy: str | None = None) -> None:
+    """Serve ``app`` with waitress until interrupted: one process with ``threads`` threads, so the
+    tables' in-process cache stays coherent. ``trusted_proxy``: the address of a reverse proxy
+    whose ``X-Forwarded-*`` headers give the client's address, host and scheme (without it those
+    headers are dropped). Raises ``OSError`` if the address cannot be bound."""
+    import waitress
+
+    options: dict = {"host": host, "port": port, "threads": threads, "connection_limit": CONNECTION_LIMIT}
+    if trusted_proxy:
+        options.update(trusted_proxy=trusted_proxy, trusted_proxy_count=1, trusted_proxy_headers=PROXY_HEADERS)
+    waitress.serve(app, **options)
+
+
 @main.command()
-@click.option("--host", default="0.0.0.0", show_default=True,
-              help="Address to listen on; 0.0.0.0 lets phones on the same network connect.")
+@click.option("--host", default=None,
+              help="Address to listen on [default: 0.0.0.0, which lets phones on the same network connect; "
+                   "127.0.0.1 with --debug].")
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--threads", default=SERVER_THREADS, show_default=True, type=click.IntRange(1, 1024),
+              help="Worker threads of the server.")
+@click.option("--trusted-proxy", default=None, metavar="ADDRESS",
+              help="Address of a reverse proxy in front of the companion; its X-Forwarded-For, -Host, -Proto "
+                   "and -Port headers are trusted (from it only).")
+@click.option("--debug", is_flag=True,
+              help="Serve with Flask's development server and its interactive debugger instead of waitress. "
+                   "For development only: never on a shared network.")
 @DATA_OPTION
 @click.option("--base-url", default=None, help="Public base URL the printed QR codes use.")
-def run(host: str, port: int, data_dir: Path | None, base_url: str | None) -> None:
-    """Serve the companion with Flask's development server.
+def run(host: str | None, port: int, threads: int, trusted_proxy: str | None, debug: bool, data_dir: Path | None,
+        base_url: str | None) -> None:
+    """Serve the companion with waitress (a production WSGI server), or Flask's development
+    server with --debug.
 
     Exits 1, listing every problem, if the card database does not load.
     """
@@ -108,9 +140,16 @@ def run(host: str, port: int, data_dir: Path | None, base_url: str | None) -> No
     except DatabaseError as error:
         echo_problems(error)
         click.get_current_context().exit(1)
+    if host is None:
+        host = "127.0.0.1" if debug else "0.0.0.0"
     for line in announce(host, port):
         click.echo(line)
-    app.run(host=host, port=port, debug=False, use_reloader=False)
+    if debug:
+        click.echo("Debug mode: Flask's development server and debugger; never use it on a shared network.")
+        app.run(host=host, port=port, debug=True, use_reloader=False)
+    else:
+        click.echo(f"Serving with waitress ({threads} threads); Ctrl+C stops it.")
+        serve(app, host, port, threads, trusted_proxy)
 
 
 @main.command("site")

@@ -9,11 +9,24 @@ from typing import Any
 from companion.tables import TableView
 
 CSV_COLUMNS = ["game", "table", "date", "seat", "player", "score", "score_label", "winner", "result"]
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""A cell starting with one of these is a formula to Excel, LibreOffice or Google Sheets."""
+
+
+def spreadsheet_safe(value: Any) -> str:
+    """``value`` as CSV cell text that no spreadsheet runs as a formula: text starting with
+    ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading ``'`` (a player named
+    ``=HYPERLINK(...)`` stays a name). Numbers are left alone, so a negative score stays a number."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return _number(value)
+    text = str(value)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def results_csv(view: TableView, game_title: str) -> str:
     """One row per player: ``game, table, date, seat (1-based), player, score, score_label,
-    winner (yes/no), result`` (the outcome summary). UTF-8 text with a header row."""
+    winner (yes/no), result`` (the outcome summary). UTF-8 text with a header row; every text
+    cell goes through :func:`spreadsheet_safe`."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -21,8 +34,9 @@ def results_csv(view: TableView, game_title: str) -> str:
     date = view.record.created_at.date().isoformat()
     for seat, name in enumerate(view.record.players):
         score = o.scores[seat] if seat < len(o.scores) else ""
-        writer.writerow([game_title, view.record.code, date, seat + 1, name, _number(score), o.score_label,
-                         "yes" if seat in o.winners else "no", o.summary])
+        row = [game_title, view.record.code, date, seat + 1, name, score, o.score_label,
+               "yes" if seat in o.winners else "no", o.summary]
+        writer.writerow([spreadsheet_safe(cell) for cell in row])
     return out.getvalue()
 
 

@@ -1,43 +1,77 @@
-"""Rate limiting of failed table look-ups, so short codes cannot be guessed by brute force."""
+"""Rate limiting of failed table look-ups, so short codes cannot be guessed by brute force.
+
+Built on Flask-Limiter: its extension reads the storage and strategy from the config
+(``RATELIMIT_STORAGE_URI``, ``RATELIMIT_STRATEGY``, ...) and this module drives its strategy
+(:attr:`flask_limiter.Limiter.limiter`) from :func:`companion.scorekeeper.find_table_or_abort`.
+Flask-Limiter's route decorators count a request before its view runs; whether a look-up
+missed is known only after it, and only misses may count, so the look-up asks the strategy
+itself: *test* before looking up, *hit* on a miss.
+
+The counts live in the companion's own database by default (:mod:`companion.limiter_storage`,
+``companion-sql://``), so every worker process shares them; set ``RATELIMIT_STORAGE_URI`` to
+any other ``limits`` storage (e.g. ``redis://...``) to keep them there instead.
+"""
 
 from __future__ import annotations
 
-import threading
+import math
 import time
-from collections import deque
+import urllib.parse
 from collections.abc import Callable
+
+from flask import Flask
+from flask_limiter import Limiter
+from limits import RateLimitItem, RateLimitItemPerSecond
+from sqlalchemy.engine import Engine
+
+from companion import limiter_storage
+
+SCOPE = "table-lookup-misses"
 
 
 class MissLimiter:
-    """Counts failed look-ups per client in a sliding window.
+    """Counts failed look-ups per client in a moving window of ``window_s`` seconds, through a
+    Flask-Limiter extension installed on ``app``.
 
-    A client with ``max_misses`` misses within ``window_s`` seconds is refused (every look-up,
-    right or wrong) until the oldest miss leaves the window. Thread-safe; ``clock`` returns
-    seconds and is injectable for tests.
+    A client with ``max_misses`` misses within the window is refused code look-ups until the
+    oldest of them leaves it (see :func:`companion.scorekeeper.find_table_or_abort`). Correct
+    look-ups never count. ``engine``: the database the default storage keeps the counts in.
+    ``window_s`` is rounded up to whole seconds (``limits`` counts in seconds).
+    Raises :class:`limits.errors.ConfigurationError` for an unknown storage or strategy.
     """
 
-    def __init__(self, max_misses: int = 10, window_s: float = 60.0, clock: Callable[[], float] = time.monotonic):
-        self.max_misses = max_misses
-        self.window_s = window_s
-        self.clock = clock
-        self._misses: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
+    def __init__(self, app: Flask, engine: Engine, key_func: Callable[[], str], max_misses: int = 10,
+                 window_s: float = 60.0):
+        uri = app.config.setdefault("RATELIMIT_STORAGE_URI", f"{limiter_storage.SCHEME}://")
+        app.config.setdefault("RATELIMIT_STRATEGY", "moving-window")
+        options: dict = {}
+        if urllib.parse.urlsplit(uri).scheme == limiter_storage.SCHEME:
+            options["engine"] = engine
+        self.extension = Limiter(key_func, app=app, storage_options=options)
+        self.item: RateLimitItem = RateLimitItemPerSecond(max_misses, max(1, math.ceil(window_s)))
 
-    def _recent(self, client: str) -> deque[float]:
-        misses = self._misses.setdefault(client, deque())
-        cutoff = self.clock() - self.window_s
-        while misses and misses[0] <= cutoff:
-            misses.popleft()
-        return misses
+    @property
+    def enabled(self) -> bool:
+        """False when ``RATELIMIT_ENABLED`` is off: nothing is counted or refused."""
+        return self.extension.enabled and self.extension.initialized
 
     def blocked_for_s(self, client: str) -> float:
         """0 if ``client`` may try a look-up now, else the seconds until it may."""
-        with self._lock:
-            misses = self._recent(client)
-            if len(misses) < self.max_misses:
-                return 0.0
-            return max(0.0, misses[0] + self.window_s - self.clock())
+        if not self.enabled:
+            return 0.0
+        strategy = self.extension.limiter
+        if strategy.test(self.item, SCOPE, client):
+            return 0.0
+        reset_at = strategy.get_window_stats(self.item, SCOPE, client).reset_time
+        now = getattr(self.extension.storage, "clock", time.time)()  # the storage's own clock
+        return max(0.0, reset_at - now)
 
     def record_miss(self, client: str) -> None:
-        with self._lock:
-            self._recent(client).append(self.clock())
+        """Count one failed look-up against ``client``."""
+        if self.enabled:
+            self.extension.limiter.hit(self.item, SCOPE, client)
+
+    def clear(self, client: str) -> None:
+        """Forget ``client``'s misses."""
+        if self.enabled:
+            self.extension.limiter.clear(self.item, SCOPE, client)

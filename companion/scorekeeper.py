@@ -34,10 +34,15 @@ def normalise_database_url(url: str) -> str:
 
 
 def init_app(app: Flask) -> None:
-    """Create (or migrate) the tables' schema and attach the service and the look-up limiter."""
+    """Create (or migrate) the tables' schema and attach the service and the look-up limiter.
+
+    Config keys: ``LOOKUP_MAX_MISSES`` (default 10) wrong codes or tokens a client may try
+    within ``LOOKUP_WINDOW_S`` seconds (default 60); Flask-Limiter's ``RATELIMIT_*`` keys (see
+    :mod:`companion.ratelimit`).
+    """
     store = TableStore(database_url(app))
     app.extensions[_SERVICE] = TableService(store, get_database_for(app))
-    app.extensions[_LIMITER] = MissLimiter(app.config.get("LOOKUP_MAX_MISSES", 10),
+    app.extensions[_LIMITER] = MissLimiter(app, store.engine, client_id, app.config.get("LOOKUP_MAX_MISSES", 10),
                                            app.config.get("LOOKUP_WINDOW_S", 60.0))
 
 
@@ -51,14 +56,26 @@ def service() -> TableService:
 
 
 def client_id() -> str:
+    """Whom a look-up miss counts against: the client's address. Behind a reverse proxy, run
+    ``companion run --trusted-proxy ADDRESS`` so that this is the phone's, not the proxy's."""
     return request.remote_addr or "unknown"
 
 
 def find_table_or_abort(key: str, api: bool) -> TableRecord:
     """The table with token or code ``key``; a miss counts against the client's rate limit.
 
+    A client with too many misses is refused look-ups by code, right or wrong, so that guessing
+    gains nothing; a table's link token still opens it (128 random bits cannot be guessed, and a
+    phone that mistyped a few codes keeps its table page working). Correct look-ups never count.
+
     Aborts with 429 (too many misses, with Retry-After) or 404.
     """
+    try:
+        record: TableRecord | None = service().find(key)
+    except TableNotFound:
+        record = None
+    if record is not None and record.token == key:
+        return record  # the polling table pages take this path: no rate-limit query
     limiter: MissLimiter = current_app.extensions[_LIMITER]
     wait_s = limiter.blocked_for_s(client_id())
     if wait_s > 0:
@@ -66,10 +83,9 @@ def find_table_or_abort(key: str, api: bool) -> TableRecord:
         response = make_response(jsonify(error=message) if api else message, 429)
         response.headers["Retry-After"] = str(int(wait_s) + 1)
         abort(response)
-    try:
-        return service().find(key)
-    except TableNotFound:
+    if record is None:
         limiter.record_miss(client_id())
         if api:
             abort(make_response(jsonify(error="no table with that code"), 404))
         abort(404)
+    return record

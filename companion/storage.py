@@ -126,13 +126,18 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _utc(moment: datetime) -> datetime:
+    # SQLite keeps no time zone: what it gives back was written in UTC.
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 def _record(row) -> TableRecord:
     return TableRecord(row.id, row.token, row.code, row.game, list(row.players), dict(row.options), row.version,
-                       row.created_at, tuple(row.colours or ()), row.rematch_token)
+                       _utc(row.created_at), tuple(row.colours or ()), row.rematch_token)
 
 
 def _event(row) -> EventRecord:
-    return EventRecord(row.seq, dict(row.payload), row.status, row.corrects, row.created_at, row.at_version,
+    return EventRecord(row.seq, dict(row.payload), row.status, row.corrects, _utc(row.created_at), row.at_version,
                        row.undone_at_version)
 
 

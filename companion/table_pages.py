@@ -1,33 +1,65 @@
-"""The scorekeeper's pages: start a table, join one by code, play it, undo, correct, export.
+"""The scorekeeper's pages: start a table, join one, play it, undo, correct, rematch, export.
 
-Server-rendered and usable without JavaScript (plain forms, redirect after post); htmx polls
-the live part of a table page so every phone sees a change within about two seconds.
+Complete without JavaScript: every form posts and the server answers with a redirect (a
+reload never posts again); a refused entry comes back on the page with the rule's message and
+the values typed, ready to send again. With JavaScript, htmx posts the same forms and swaps
+the answer in without leaving the page, and polls the live part of the page every second.
+The swap is a morph (idiomorph): the new page is merged into the old one, so a form a player
+has open, its typed values, its focus, the open sections and the scroll position survive
+another phone's entry (``companion.js`` keeps a form a player has started out of the merge,
+and says so in place if the rules no longer offer it).
+
+Every form carries the table version it was rendered from (``_version``): a form sent after
+the table changed is refused, saying what changed, with its values kept; so two phones
+tapping the same button at once record it once. Undo also names the entry it undoes.
+
+Each phone may say who it is ("I am Red", a cookie per table): its moves come first, the
+other players' one tap away.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import typing
-from typing import Any, Literal
+import zlib
+from dataclasses import dataclass
+from typing import Any
 
 import qrcode
 import qrcode.image.svg
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from markupsafe import Markup
+from werkzeug.exceptions import NotFound
 
-from card_data.engine import Engine, RuleError
+from card_data.engine import Engine, Move, RuleError
 from card_data.engine.forms import derive_field
 from card_data.problems import InvalidInput
 from companion.scorekeeper import find_table_or_abort, service
-from companion.tables import StaleVersion, TableView
+from companion.tables import PLAYER_COLOURS, StaleVersion, TableView, seat_colours
 
 bp = Blueprint("table_pages", __name__)
 
-POLL_INTERVAL_S = 1.5
+POLL_INTERVAL_S = 1
+"""How often a table page asks whether the table changed: a change reaches the other phones
+within about a second (a poll answers 204, a few bytes, when nothing changed)."""
+WHOLE_TABLE = "table"
+"""The seat cookie's value for a phone that plays no one seat (it shows everyone's moves)."""
 
 
-def event_from_form(form, engine=None) -> dict[str, Any]:
+# -- forms to JSON -----------------------------------------------------------------------------------
+
+
+def event_from_form(form, engine: Engine | None = None) -> dict[str, Any]:
     """A posted form as a JSON event: fields named ``x[]`` become lists, empty fields and fields
     starting with ``_`` (page plumbing) are dropped; values stay strings for pydantic to convert.
 
@@ -36,7 +68,7 @@ def event_from_form(form, engine=None) -> dict[str, Any]:
     """
     event: dict[str, Any] = {}
     for key in form.keys():
-        if key.startswith("_"):
+        if key.startswith("_") or key == "csrf_token":
             continue
         if key.endswith("[]"):
             values = [v for v in form.getlist(key) if v.strip() != ""]
@@ -53,6 +85,81 @@ def event_from_form(form, engine=None) -> dict[str, Any]:
     return event
 
 
+def _form_int(name: str) -> int | None:
+    raw = request.form.get(name, "").strip()
+    return int(raw) if raw.isdigit() else None
+
+
+def _json(value: Any) -> Any:
+    """``value`` as JSON carries it (tuples become lists), to compare stored and offered values."""
+    return json.loads(json.dumps(value))
+
+
+def filled_form(event_class, state, payload: dict[str, Any], label: str) -> Move:
+    """A form for an entry of ``event_class`` holding ``payload``'s values: the move the rules
+    offer for it on ``state`` (same fixed values), every value free to change (the seat
+    included), filled in. Without such a move, a plain form of the event's fields."""
+    entered = {k: v for k, v in payload.items() if k != "type"}
+    offered = [m for m in event_class.moves(state, None)
+               if all(_json(entered[name]) == _json(value) for name, value in m.fixed.items()
+                      if name != "seat" and name in entered)]  # a form leaves out empty values
+    if not offered:
+        return event_class.offer(state, label=label, defaults=entered)
+    move = offered[0]
+    fields = tuple(dataclasses.replace(f, default=entered.get(f.name, f.default)) for f in move.fields)
+    if "seat" in move.fixed:  # who made the entry may be what needs correcting
+        fields = (dataclasses.replace(derive_field(event_class, "seat", state), default=entered.get("seat")), *fields)
+    fixed = {name: value for name, value in move.fixed.items() if name != "seat"}
+    return dataclasses.replace(move, label=label, seat=None, fixed=fixed, fields=fields)
+
+
+def move_id(move: Move) -> str:
+    """A stable HTML id for a move's form, from its event, fixed values and label, so that a
+    page merged into an older one keeps each form where it was."""
+    parts = [move.type_name, *(f"{k}-{v}" for k, v in sorted(move.fixed.items())
+                              if isinstance(v, (int, str)) and not isinstance(v, bool))]
+    readable = re.sub(r"[^a-z0-9_-]+", "-", "-".join(parts).lower())[:60]
+    return f"move-{readable}-{zlib.crc32(move.label.encode()):08x}"
+
+
+# -- the page's context ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """An entry the table did not take: ``message`` and ``rule`` (the rulebook's), ``changes``
+    (what changed since the form's version, for a stale form), and the ``values`` sent, to
+    fill the form again."""
+
+    message: str
+    rule: str | None = None
+    changes: tuple[str, ...] = ()
+    values: dict[str, Any] | None = None
+    status: int = 422
+
+    @classmethod
+    def of(cls, exc: Exception, values: dict[str, Any] | None) -> Refusal:
+        if isinstance(exc, RuleError):
+            return cls(exc.message, exc.rule, values=values, status=422)
+        if isinstance(exc, StaleVersion):
+            return cls("The table changed before your entry arrived: here is what happened. Check it and send "
+                       "again.", None, tuple(h.text for h in exc.since), values, 409)
+        return cls(str(exc), None, values=values, status=400)
+
+
+def _seat_cookie(record) -> str:
+    return f"seat_{record.code}"
+
+
+def viewer_seat(record) -> tuple[int | None, bool]:
+    """The seat this phone said it plays at ``record`` (``None``: the whole table), and whether
+    it said anything yet."""
+    raw = request.cookies.get(_seat_cookie(record))
+    if raw and raw.isdigit() and int(raw) < len(record.players):
+        return int(raw), True
+    return None, raw == WHOLE_TABLE
+
+
 def join_qr_svg(url: str) -> Markup:
     """An inline SVG QR code of ``url`` (vector, so it stays sharp on any screen)."""
     image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=8, border=2)
@@ -60,35 +167,68 @@ def join_qr_svg(url: str) -> Markup:
     return Markup(svg.replace("<svg ", '<svg role="img" aria-label="QR code to join this table" ', 1))
 
 
-def option_fields(engine: Engine) -> list[dict[str, Any]]:
-    """The options form of a game, from its options model: ``[{name, label, kind, choices, default}]``."""
-    fields = []
-    for name, info in engine.options_model.model_fields.items():
-        annotation = info.annotation
-        choices: list[str] = []
-        kind = "text"
-        if typing.get_origin(annotation) is Literal:
-            kind, choices = "select", [str(c) for c in typing.get_args(annotation)]
-        elif annotation is bool:
-            kind, choices = "select", ["true", "false"]
-        elif annotation is int:
-            kind = "number"
-        default = info.default
-        fields.append({"name": name, "label": info.title or name.replace("_", " ").capitalize(),
-                       "description": info.description or "", "kind": kind, "choices": choices,
-                       "default": str(default).lower() if isinstance(default, bool) else default})
-    return fields
+def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
+    record, engine, state = view.record, view.engine, view.state
+    seat, chosen = viewer_seat(record)
+    everyone = engine.allowed(state)
+    mine = engine.allowed(state, seat) if seat is not None else everyone
+    others = [m for m in everyone if seat is not None and m.seat is not None and m.seat != seat]
+    retry = None
+    if refusal is not None and refusal.values and refusal.values.get("type") in engine.events:
+        retry = filled_form(engine.events[refusal.values["type"]], state, refusal.values, "Send again")
+    history = view.history
+    active = [h for h in history if h.status == "active"]
+    table_url = url_for("table_pages.table", token=record.token, _external=True)
+    return dict(
+        view=view, table=record, state=state, outcome=view.outcome, engine=engine, version=record.version,
+        seat=seat, seat_chosen=chosen, my_moves=mine, other_moves=others, counters=state.counters(),
+        colours=list(record.colours) or seat_colours(record.game, record.players),
+        history=list(reversed(history)), last_seq=active[-1].seq if active else None,
+        refusal=refusal, retry=retry, poll_interval_s=POLL_INTERVAL_S,
+        post_url=url_for("table_pages.post_event", token=record.token),
+        live_url=url_for("table_pages.live", token=record.token),
+        preview_url=url_for("table_pages.preview", token=record.token),
+        join_url=table_url, join_qr=join_qr_svg(table_url),
+        rematch=service().find(record.rematch_token) if record.rematch_token else None,
+    )
 
 
-def _render_table(view: TableView, error: str | None = None, rule: str | None = None, status: int = 200):
-    html = render_template("tables/table.html", view=view, table=view.record, state=view.state,
-                           outcome=view.outcome, engine=view.engine, error=error, rule=rule,
-                           moves=view.engine.allowed(view.state),
-                           post_url=url_for("table_pages.post_event", token=view.record.token),
-                           join_url=url_for("table_pages.table", token=view.record.token, _external=True),
-                           join_qr=join_qr_svg(url_for("table_pages.table", token=view.record.token, _external=True)),
-                           poll_interval_s=POLL_INTERVAL_S)
-    return html, status
+def _page(view: TableView, refusal: Refusal | None = None, status: int = 200):
+    return render_template("tables/table.html", **_context(view, refusal)), status
+
+
+def _live(view: TableView, refusal: Refusal | None = None, status: int = 200):
+    return render_template("tables/_live.html", **_context(view, refusal)), status
+
+
+def _htmx() -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _answer(token: str, change) -> Any:
+    """Run ``change(record)``; answer as the browser asked: the live fragment (htmx), or a
+    redirect to the page (a plain form post), a refusal carried there in the session."""
+    record = find_table_or_abort(token, api=False)
+    values = event_from_form(request.form, service().engines[record.game]) if request.form.get("type") else None
+    try:
+        view = change(record)
+    except (RuleError, InvalidInput, StaleVersion) as exc:
+        return _refuse(record, Refusal.of(exc, values))
+    if _htmx():
+        return _live(view)
+    return redirect(url_for("table_pages.table", token=record.token), 303)
+
+
+def _refuse(record, refusal: Refusal) -> Any:
+    """The page with ``refusal`` on it: the live fragment (htmx), or a redirect to the page
+    that shows it once (the refusal kept in the session, so a reload does not post again)."""
+    if _htmx():
+        return _live(service().view(record.token), refusal, refusal.status)
+    session[f"refusal:{record.token}"] = dataclasses.asdict(refusal)
+    return redirect(url_for("table_pages.table", token=record.token), 303)
+
+
+# -- starting and joining ------------------------------------------------------------------------------
 
 
 @bp.get("/tables/new")
@@ -98,6 +238,7 @@ def choose_game():
 
 @bp.route("/tables/new/<game>", methods=["GET", "POST"])
 def new_table(game: str):
+    """Players by seat (with their colours) and the game's options, as a form from its models."""
     engine = service().engines.get(game)
     if engine is None:
         return render_template("tables/choose_game.html", engines=service().engines,
@@ -105,28 +246,46 @@ def new_table(game: str):
     error = rule = None
     status = 200
     players = [""] * engine.max_players
+    colours = seat_colours(game, engine.max_players)
     if request.method == "POST":
         players = request.form.getlist("players[]")
-        options = {k: v for k, v in event_from_form(request.form).items() if k != "players"}
+        chosen = request.form.getlist("colours[]")
+        named = [(p, c) for p, c in zip(players, chosen + [""] * len(players)) if p.strip()]
+        options = {k: v for k, v in event_from_form(request.form).items() if k not in ("players", "colours")}
         try:
-            view = service().create(game, players, options)
+            view = service().create(game, [p for p, _ in named], options, [c for _, c in named])
             return redirect(url_for("table_pages.table", token=view.record.token), 303)
         except RuleError as exc:
             error, rule, status = exc.message, exc.rule, 422
         except InvalidInput as exc:
             error, status = str(exc), 400
-    return render_template("tables/new.html", engine=engine, fields=option_fields(engine), players=players,
-                           form=request.form, error=error, rule=rule), status
+        colours = chosen or colours
+    fields = [dataclasses.replace(derive_field(engine.options_model, name, None),
+                                  default=request.form.get(name, info.default))
+              for name, info in engine.options_model.model_fields.items()]
+    return render_template("tables/new.html", engine=engine, fields=fields, players=players, colours=colours,
+                           palette=PLAYER_COLOURS, error=error, rule=rule), status
 
 
 @bp.route("/join", methods=["GET", "POST"])
 def join():
+    """Join by the table's code; a mistyped code says so here (a miss counts against the
+    client's limit like any other)."""
+    error = None
+    status = 200
     if request.method == "POST":
         code = request.form.get("code", "").strip().upper().replace(" ", "")
         if code:
-            record = find_table_or_abort(code, api=False)
-            return redirect(url_for("table_pages.table", token=record.token), 303)
-    return render_template("tables/join.html")
+            try:
+                record = find_table_or_abort(code, api=False)
+            except NotFound:
+                error, status = f"No table has the code {code}: check it on a phone at the table.", 404
+            else:
+                return redirect(url_for("table_pages.table", token=record.token), 303)
+    return render_template("tables/join.html", error=error, code=request.form.get("code", "")), status
+
+
+# -- the table -------------------------------------------------------------------------------------------
 
 
 @bp.get("/t/<token>")
@@ -134,44 +293,69 @@ def table(token: str):
     record = find_table_or_abort(token, api=False)
     if record.token != token:  # the short code is only for joining; the page lives at the token
         return redirect(url_for("table_pages.table", token=record.token), 303)
-    return _render_table(service().view_record(record))
+    kept = session.pop(f"refusal:{token}", None)
+    refusal = Refusal(**{**kept, "changes": tuple(kept["changes"])}) if kept else None
+    return _page(service().view_record(record), refusal)
 
 
 @bp.get("/t/<token>/live")
 def live(token: str):
-    """The live part of the page, or 204 (htmx keeps what it has) if nothing changed since ``v``."""
+    """The live part of the page, or 204 (the page keeps what it has) if nothing changed since ``v``."""
     record = find_table_or_abort(token, api=False)
     if request.args.get("v") == str(record.version):
         return Response(status=204)
-    view = service().view_record(record)
-    return render_template("tables/_live.html", view=view, table=record, state=view.state, outcome=view.outcome,
-                           engine=view.engine, moves=view.engine.allowed(view.state),
-                           post_url=url_for("table_pages.post_event", token=record.token),
-                           poll_interval_s=POLL_INTERVAL_S)
-
-
-def _change(token: str, action) -> Any:
-    record = find_table_or_abort(token, api=False)
-    try:
-        action(record)
-    except RuleError as exc:
-        return _render_table(service().view_record(service().find(token)), exc.message, exc.rule, 422)
-    except InvalidInput as exc:
-        return _render_table(service().view_record(service().find(token)), str(exc), None, 400)
-    except StaleVersion:
-        return _render_table(service().view_record(service().find(token)), "The table changed, reload.", None, 409)
-    return redirect(url_for("table_pages.table", token=record.token), 303)
+    return _live(service().view_record(record))
 
 
 @bp.post("/t/<token>/events")
 def post_event(token: str):
-    return _change(token, lambda record: service().act(
-        record.token, event_from_form(request.form, service().engines[record.game])))
+    """Enter an event from a page form: refused if the table moved on since the form's version."""
+    return _answer(token, lambda record: service().act(
+        record.token, event_from_form(request.form, service().engines[record.game]), _form_int("_version")))
 
 
 @bp.post("/t/<token>/undo")
 def undo(token: str):
-    return _change(token, lambda record: service().undo(record.token))
+    """Undo the entry the page showed last (``_seq``), if it still is the last."""
+    return _answer(token, lambda record: service().undo(record.token, _form_int("_version"), _form_int("_seq")))
+
+
+@bp.post("/t/<token>/me")
+def choose_seat(token: str):
+    """Remember on this phone (a cookie for this table) which player it is, or the whole table."""
+    record = find_table_or_abort(token, api=False)
+    raw = request.form.get("seat", "")
+    value = raw if (raw.isdigit() and int(raw) < len(record.players)) else WHOLE_TABLE
+    response = redirect(url_for("table_pages.table", token=record.token), 303)
+    response.set_cookie(_seat_cookie(record), value, max_age=60 * 60 * 24 * 30, samesite="Lax", httponly=True,
+                        path=url_for("table_pages.table", token=record.token))
+    return response
+
+
+@bp.post("/t/<token>/rematch")
+def rematch(token: str):
+    """The same players and options at a new table (one table however many phones tap)."""
+    record = find_table_or_abort(token, api=False)
+    try:
+        fresh = service().rematch(record.token)
+    except RuleError as exc:
+        return _refuse(record, Refusal.of(exc, None))
+    return redirect(url_for("table_pages.table", token=fresh.token), 303)
+
+
+@bp.post("/t/<token>/preview")
+def preview(token: str):
+    """What a form would enter, without entering it: the history line it would give, or why
+    the rules refuse it (for the page to show under the form as it is filled in)."""
+    record = find_table_or_abort(token, api=False)
+    view = service().view_record(record)
+    try:
+        line = view.engine.step(view.state, event_from_form(request.form, view.engine)).line
+    except RuleError as exc:
+        return render_template("tables/_preview.html", line=None, problem=exc.message)
+    except InvalidInput:
+        return render_template("tables/_preview.html", line=None, problem=None)  # not filled in yet
+    return render_template("tables/_preview.html", line=line, problem=None)
 
 
 @bp.route("/t/<token>/events/<int:seq>", methods=["GET", "POST"])
@@ -182,33 +366,25 @@ def correct(token: str, seq: int):
     view = service().view_record(record)
     line = next((h for h in view.history if h.seq == seq and h.status == "active"), None)
     if line is None:
-        return _render_table(view, f"There is no entry {seq} to correct.", None, 404)
+        return _page(view, Refusal(f"There is no entry {seq} to correct.", status=404), 404)
+    key = f"correction:{record.token}:{seq}"
     if request.method == "POST":
-        return _change(token, lambda r: service().correct(
-            r.token, seq, event_from_form(request.form, service().engines[r.game])))
-    event_class = view.engine.events[line.payload["type"]]
-    move = correction_form(event_class, service().state_before(record, seq), line.payload)
-    return render_template("tables/correct.html", view=view, table=record, line=line, move=move)
+        values = event_from_form(request.form, view.engine)
+        try:
+            service().correct(record.token, seq, values, _form_int("_version"))
+        except (RuleError, InvalidInput, StaleVersion) as exc:
+            session[key] = dataclasses.asdict(Refusal.of(exc, values))
+            return redirect(url_for("table_pages.correct", token=record.token, seq=seq), 303)
+        return redirect(url_for("table_pages.table", token=record.token), 303)
+    kept = session.pop(key, None)
+    refusal = Refusal(**{**kept, "changes": tuple(kept["changes"])}) if kept else None
+    payload = refusal.values if refusal and refusal.values else line.payload
+    move = filled_form(view.engine.events[line.payload["type"]], service().state_before(record, seq), payload,
+                       "Save correction")
+    return render_template("tables/correct.html", view=view, table=record, line=line, move=move, refusal=refusal,
+                           version=record.version)
 
 
-def _json(value: Any) -> Any:
-    """``value`` as JSON carries it (tuples become lists), to compare stored and offered values."""
-    return json.loads(json.dumps(value))
-
-
-def correction_form(event_class, state, payload: dict[str, Any]):
-    """The form to correct an entry: the move the rules offered for it on ``state`` (the state
-    just before it), every value free to change (the seat included) and filled in with what was
-    entered. Without a matching move (the entry's kind is no longer offered there), a plain form
-    of the event's fields."""
-    entered = {k: v for k, v in payload.items() if k != "type"}
-    offered = [m for m in event_class.moves(state, None)
-               if all(_json(entered.get(name)) == _json(value) for name, value in m.fixed.items() if name != "seat")]
-    if not offered:
-        return event_class.offer(state, label="Save correction", defaults=entered)
-    move = offered[0]
-    fields = tuple(dataclasses.replace(f, default=entered.get(f.name, f.default)) for f in move.fields)
-    if "seat" in move.fixed:  # who made the entry may be what needs correcting
-        fields = (dataclasses.replace(derive_field(event_class, "seat", state), default=entered.get("seat")), *fields)
-    fixed = {name: value for name, value in move.fixed.items() if name != "seat"}
-    return dataclasses.replace(move, label="Save correction", seat=None, fixed=fixed, fields=fields)
+@bp.app_template_filter("move_id")
+def _move_id_filter(move: Move) -> str:
+    return move_id(move)

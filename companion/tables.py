@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from functools import cached_property
 from threading import Lock
 from typing import Any
@@ -109,6 +110,23 @@ class TableView:
         self.outcome: Outcome = engine.outcome(fold.state)
         self._fold = fold
 
+    @property
+    def started_at(self) -> datetime:
+        """When the table was started."""
+        return self.record.created_at
+
+    @property
+    def finished_at(self) -> datetime | None:
+        """When the game ended: the time of the entry that finished it (``None`` while it goes on)."""
+        if not self.outcome.finished or not self._fold.order:
+            return None
+        return self._fold.events[self._fold.order[-1]].created_at
+
+    @property
+    def duration(self) -> timedelta | None:
+        """How long the game took, from the table's start to its end (``None`` while it goes on)."""
+        return self.finished_at - self.started_at if self.finished_at else None
+
     @cached_property
     def history(self) -> list[HistoryLine]:
         """Every entry, oldest first, undone and corrected ones included."""
@@ -137,6 +155,35 @@ class TableView:
         if with_history:
             data["events"] = [h.__dict__ for h in self.history]
         return data
+
+
+MAX_PLAYER_NAME = 40
+"""Longest player name (characters): it has to fit a phone's score line."""
+PLAYER_COLOURS = ("blue", "red", "green", "yellow", "purple", "orange", "black", "white")
+"""The colours players may take (names the page's CSS knows), in the order seats get them by
+default."""
+
+
+def seat_colours(game: str, players: int | list[str], chosen: list[str] | None = None) -> list[str]:
+    """One colour per seat: ``chosen`` where given; else a player named after a colour takes
+    it ("Red"); the others the game's own colours (its package's ``PLAYER_COLOURS``, e.g. Carpe
+    Cras's Blue and Red), then :data:`PLAYER_COLOURS` in order, each colour once. ``players``:
+    the names by seat, or how many. Raises :class:`InvalidInput` for an unknown or repeated
+    colour."""
+    names = list(players) if isinstance(players, list) else [""] * players
+    chosen = [c for c in (chosen or []) if c]
+    for colour in chosen:
+        if colour not in PLAYER_COLOURS:
+            raise InvalidInput(f"unknown colour {colour!r}", [Problem(field="colours", message=f"one of: "
+                                                                      f"{', '.join(PLAYER_COLOURS)}")])
+    if len(set(chosen)) != len(chosen):
+        raise InvalidInput("each player takes a different colour", [Problem(field="colours", message="repeated")])
+    own = getattr(registry()[game].package, "PLAYER_COLOURS", ())
+    named = {seat: name.strip().lower() for seat, name in enumerate(names)
+             if seat >= len(chosen) and name.strip().lower() in PLAYER_COLOURS}
+    taken = set(chosen) | set(named.values())
+    spare = iter([c for c in (*own, *PLAYER_COLOURS) if c not in taken])
+    return [chosen[seat] if seat < len(chosen) else named.get(seat) or next(spare) for seat in range(len(names))]
 
 
 class TableService:
@@ -274,17 +321,39 @@ class TableService:
 
     # -- changes -------------------------------------------------------------------------------
 
-    def create(self, game: str, players: list[str], options: dict[str, Any] | None = None) -> TableView:
-        """A new table. Raises :class:`InvalidInput` (unknown game, bad options, duplicate
-        names) or :class:`RuleError` (e.g. too many players for the game)."""
+    def create(self, game: str, players: list[str], options: dict[str, Any] | None = None,
+               colours: list[str] | None = None) -> TableView:
+        """A new table: ``players`` by seat, the game's ``options``, one colour name per seat
+        (from :data:`PLAYER_COLOURS`; the game's defaults where left out). Raises
+        :class:`InvalidInput` (unknown game, bad options, names longer than
+        :data:`MAX_PLAYER_NAME` or repeated, unknown or repeated colours) or
+        :class:`RuleError` (e.g. too many players for the game)."""
         engine = self.engine_for(game)
+        too_long = [Problem(field=f"players.{seat}", message=f"longer than {MAX_PLAYER_NAME} characters")
+                    for seat, name in enumerate(players) if isinstance(name, str) and len(name.strip()) > MAX_PLAYER_NAME]
+        if too_long:
+            raise InvalidInput(f"player names are at most {MAX_PLAYER_NAME} characters", too_long)
         players = [p.strip() for p in players if isinstance(p, str) and p.strip()]
         if len(set(players)) != len(players):
             raise InvalidInput("player names must differ", [Problem(field="players", message="duplicate name")])
         opts = engine.parse_options(options or {})
         engine.new_state(players, opts, self.db.games[game])  # refuses an impossible set-up now
-        record = self.store.create_table(game, players, opts.model_dump(mode="json"))
+        record = self.store.create_table(game, players, opts.model_dump(mode="json"),
+                                         seat_colours(game, players, colours))
         return self.view_record(record)
+
+    def rematch(self, key: str) -> TableRecord:
+        """A new table with the players, options and colours of the finished table ``key``, or
+        the rematch someone already started (two phones tapping Rematch start one table).
+        Raises :class:`RuleError` while the game is still going."""
+        record = self.find(key)
+        if record.rematch_token:
+            return self.find(record.rematch_token)
+        view = self.view_record(record)
+        if not view.outcome.finished:
+            raise RuleError("Rematch", "the game is not finished yet")
+        fresh = self.store.create_table(record.game, record.players, record.options, list(record.colours))
+        return self.find(self.store.set_rematch(record.id, fresh.token))
 
     def _change(self, key: str, expected_version: int | None,
                 attempt: Callable[[TableWriter, TableFold], TableFold]) -> TableView:

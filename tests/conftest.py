@@ -26,7 +26,7 @@ def app(tmp_path_factory):
     for each of the hundreds of per-card tests would only repeat the same work.
     """
     db_file = tmp_path_factory.mktemp("db") / "companion.sqlite"
-    return create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{db_file}"})
+    return create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{db_file}", "WTF_CSRF_ENABLED": False})
 
 
 @pytest.fixture
@@ -122,6 +122,24 @@ def database_url(request, tmp_path):
 @pytest.fixture
 def scorekeeper_app(database_url):
     """A companion whose scorekeeper uses the ``database_url`` under test."""
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url})
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "WTF_CSRF_ENABLED": False})
     yield app
     app.extensions["companion.tables"].store.dispose()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium under Playwright (see :mod:`phones`), one per test module."""
+    from phones import launch_browser
+
+    with launch_browser() as chromium:
+        yield chromium
+
+
+@pytest.fixture
+def server(tmp_path):
+    """A real companion server on a free loopback port, on a fresh SQLite file; its base URL."""
+    from phones import running_server
+
+    with running_server(f"sqlite:///{tmp_path / 'companion.sqlite'}") as base:
+        yield base

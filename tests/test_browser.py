@@ -4,115 +4,14 @@ sees it within about two seconds. Screenshots are saved under ``test-artifacts/`
 
 from __future__ import annotations
 
-import contextlib
 import importlib
-import json
-import os
-import shutil
-import threading
-import urllib.request
-from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
+from phones import ARTIFACTS, PHONE, api, engine_title, fill_event_form, running_server
 
-from companion import create_app
-
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 # Carpe Cras: its scenario's refused entry (sacrificing agency a city space does not hold) is one
 # a player can really type into the page's strike form.
 GAME = "carpe_cras"
-
-
-def engine_title(game: str) -> str:
-    from card_data.games import registry
-
-    return registry()[game].engine.title
-
-
-def chromium_path() -> str | None:
-    path = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
-    return path if path and Path(path).exists() else None
-
-
-@pytest.fixture(scope="module")
-def browser():
-    path = chromium_path()
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI must provide Chromium (.ci/run installs Debian's chromium)")
-        pytest.skip("no Chromium here; `apt-get install chromium` to run the browser test")
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=path, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
-        yield browser
-        browser.close()
-
-
-@contextlib.contextmanager
-def running_server(database_url: str):
-    """A real HTTP server for the companion on a free loopback port; yields its base URL."""
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{srv.server_port}"
-    finally:
-        srv.shutdown()
-        app.extensions["companion.tables"].store.dispose()
-
-
-@pytest.fixture
-def server(tmp_path):
-    with running_server(f"sqlite:///{tmp_path / 'companion.sqlite'}") as base:
-        yield base
-
-
-def event_form(page, event: dict):
-    """The form on the page that posts this event: its hidden ``type`` matches, and so does every
-    other hidden field (e.g. the seat of a per-player form)."""
-    forms = page.locator(f'form:has(input[type="hidden"][name="type"][value="{event["type"]}"])')
-    for i in range(forms.count()):
-        form = forms.nth(i)
-        hidden = form.evaluate("f => Object.fromEntries([...f.querySelectorAll('input[type=hidden]')]"
-                               ".map(e => [e.name, e.value]))")
-        if all(str(event.get(k, "")).lower() == v.lower() for k, v in hidden.items() if k != "type"):
-            return form
-    raise AssertionError(f"no form for {event}")
-
-
-def fill_event_form(page, event: dict) -> None:
-    """Open the form that posts this event (as a person would: unfold its section), fill it
-    field by field and submit it."""
-    form = event_form(page, event)
-    form.evaluate("f => { for (let d = f.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }")
-    for key, value in event.items():
-        if key == "type" or value is None:
-            continue
-        values = value if isinstance(value, list) else [value]
-        name = f"{key}[]" if isinstance(value, list) else key
-        fields = form.locator(f'[name="{name}"]')
-        for i, v in enumerate(values):
-            field = fields.nth(i)
-            text = ("true" if v else "false") if isinstance(v, bool) else str(v)
-            kind = field.evaluate("e => e.tagName.toLowerCase() + ':' + (e.type || '')")
-            if kind.startswith("select"):
-                field.select_option(text)
-            elif kind.endswith(":checkbox") and isinstance(value, list):
-                form.locator(f'[name="{name}"][value="{text}"]').check()  # a list: tick each chosen value
-            elif kind.endswith(":checkbox"):
-                field.set_checked(text == "true")
-            elif kind.endswith(":radio"):
-                form.locator(f'[name="{name}"][value="{text}"]').check()
-            elif not kind.endswith(":hidden"):
-                field.fill(text)
-    form.locator('button[type="submit"], button:not([type])').first.click()
 
 
 def test_two_phones_join_one_table_and_see_each_others_entries(browser, server):
@@ -129,8 +28,7 @@ def test_two_phones_join_one_table_and_see_each_others_entries(browser, server):
     phone_a.get_by_role("button", name="Start the table").click()
     phone_a.wait_for_url("**/t/*")
     table_url = phone_a.url
-    phone_a.locator("details.join-box summary").click()
-    code = phone_a.locator(".table-code").inner_text().strip()
+    code = phone_a.locator(".join-top .table-code").inner_text().strip()  # a new table shows how to join first
     assert len(code) == 6
 
     # Phone B joins with the short code.
@@ -166,24 +64,17 @@ def test_two_phones_join_one_table_and_see_each_others_entries(browser, server):
 
 
 
-def _api(server: str, path: str, body: dict) -> dict:
-    request = urllib.request.Request(f"{server}{path}", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"}, method="POST")
-    with urllib.request.urlopen(request) as response:
-        return json.load(response)
-
-
 @pytest.mark.parametrize("game", ["carpe_cras", "cartisora", "cahrd", "carpe_diem"])
 def test_every_game_page_fits_a_360_px_phone(browser, server, game):
     """Mid-game and finished, each game's page is no wider than a small phone, and its buttons
     are big enough to tap (at least 40 px high)."""
     s = importlib.import_module(f"scenarios_{game}")
-    table = _api(server, "/api/tables", {"game": game, "players": s.PLAYERS, "options": s.OPTIONS})
+    table = api(server, "/api/tables", {"game": game, "players": s.PLAYERS, "options": s.OPTIONS})
     page = browser.new_context(viewport={"width": 360, "height": 780}).new_page()
     for upto in (len(s.EVENTS) // 2, len(s.EVENTS)):
         done = 0 if upto == len(s.EVENTS) // 2 else len(s.EVENTS) // 2
         for event in s.EVENTS[done:upto]:
-            _api(server, f"/api/tables/{table['code']}/events", event)
+            api(server, f"/api/tables/{table['code']}/events", event)
         page.goto(f"{server}/t/{table['token']}")
         assert page.evaluate("document.scrollingElement.scrollWidth") <= 360, (game, upto)
         heights = page.evaluate("[...document.querySelectorAll('#live button')]"

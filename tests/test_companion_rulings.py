@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from flask import Flask
+import waitress
 from markupsafe import escape
 
 from card_data.loader import bundled_data_dir, check_database
@@ -273,15 +273,15 @@ def test_cli_with_a_broken_database_prints_problem_lines_and_exits_1(runner, dat
 
 def test_cli_run_serves_the_database_and_prints_addresses(runner, monkeypatch):
     calls = []
-    monkeypatch.setattr(Flask, "run", lambda self, **kwargs: calls.append(kwargs))
+    monkeypatch.setattr(waitress, "serve", lambda app, **kwargs: calls.append(kwargs))
     result = runner.invoke(companion_cli, ["run", "--port", "5123", "--data", str(bundled_data_dir())])
     assert result.exit_code == 0, result.output
     assert "On this computer:  http://127.0.0.1:5123/" in result.output
-    assert calls == [{"host": "0.0.0.0", "port": 5123, "debug": False, "use_reloader": False}]
+    assert [(c["host"], c["port"]) for c in calls] == [("0.0.0.0", 5123)]
 
 
 def test_cli_says_when_phones_cannot_reach_the_server(runner, monkeypatch):
-    monkeypatch.setattr(Flask, "run", lambda self, **kwargs: None)
+    monkeypatch.setattr(waitress, "serve", lambda app, **kwargs: None)
     result = runner.invoke(companion_cli, ["run", "--host", "127.0.0.1"])
     assert result.exit_code == 0, result.output
     assert "Phones cannot reach this address; use --host 0.0.0.0" in result.output

@@ -926,17 +926,19 @@ def test_describe_gives_one_readable_line(game):
 
 
 @pytest.fixture(scope="module")
-def jinja(game):
-    from companion import create_app
-    return create_app({"TESTING": True}).jinja_env
+def jinja(app):
+    """The companion's templates, rendered as in a request (the forms carry a CSRF token)."""
+    with app.test_request_context():
+        yield app.jinja_env
 
 
 def render(jinja, state: State) -> str:
     """The table partial and the generic forms under it, as the live part of the page has them."""
     context = dict(state=state, outcome=ENGINE.outcome(state), moves=ENGINE.allowed(state),
                    post_url="/t/ABCD/events")
-    return (jinja.get_template("tables/cartisora.html").render(**context)
-            + jinja.get_template("tables/_moves.html").render(**context))
+    forms = jinja.from_string('{% from "tables/_moves.html" import moves_list %}'
+                              '{{ moves_list(moves, post_url, 0, "/t/ABCD/preview") }}')
+    return jinja.get_template("tables/cartisora.html").render(**context) + forms.render(**context)
 
 
 def test_page_renders_every_scenario_state(jinja, game):

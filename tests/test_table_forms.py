@@ -30,15 +30,25 @@ def _text(value) -> str:
 def form_for(page: BeautifulSoup, event: dict):
     """The form posting ``event``: same hidden type, hidden values agreeing with the event."""
     for form in page.select("form"):
-        hidden = {}
-        for field in form.select('input[type="hidden"]'):
-            hidden.setdefault(field["name"], []).append(field.get("value", ""))
-        if hidden.get("type") != [event["type"]]:
+        hidden = _fixed(form)
+        if form.select_one('input[name="type"]') is None or form.select_one('input[name="type"]')["value"] != event["type"]:
             continue
         fixed = {name.removesuffix("[]"): values for name, values in hidden.items() if name != "type"}
+        if form.get("id") == "retry-form":
+            continue
         if all(_matches(event.get(name), values) for name, values in fixed.items()):
             return form
     return None
+
+
+def _fixed(form) -> dict[str, list[str]]:
+    """The form's hidden values, but for page plumbing and the "no" behind a checkbox."""
+    shown = {f.get("name") for f in form.select("input, select, textarea") if f.get("type") != "hidden"}
+    fixed: dict[str, list[str]] = {}
+    for field in form.select('input[type="hidden"]'):
+        if field["name"] not in shown and not field["name"].startswith("_") and field["name"] != "csrf_token":
+            fixed.setdefault(field["name"], []).append(field.get("value", ""))
+    return fixed
 
 
 def _matches(value, posted: list[str]) -> bool:
@@ -49,9 +59,10 @@ def _matches(value, posted: list[str]) -> bool:
 def post_data(form, event: dict) -> dict:
     """What the browser sends when a person fills ``form`` with ``event``'s values; asserts the
     form has an input for each value and that a choice is among its options."""
-    data: dict = {}
+    data: dict = {name: values for name, values in _fixed(form).items()}
     for field in form.select('input[type="hidden"]'):
-        data.setdefault(field["name"], []).append(field.get("value", ""))
+        if field["name"].startswith("_") or field["name"] == "csrf_token":
+            data[field["name"]] = [field.get("value", "")]
     for key, value in event.items():
         if key == "type" or value is None or (f"{key}[]" in data or key in data):
             continue

@@ -78,7 +78,10 @@ def test_start_a_table_and_play_it_with_forms(client, game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_refused_form_shows_the_rule_with_422(client, game):
+def test_a_refused_form_comes_back_with_the_rule_and_the_values_typed(client, game):
+    """Post/redirect/get: a refused plain form post redirects to the page, which shows the rule
+    once (a reload does not post again, nor repeat the message) with the form filled in again;
+    posted by htmx, the answer is the live fragment itself, 422."""
     s = scenario(game)
     index, illegal, words = s.ILLEGAL
     url = start_table(client, game)
@@ -88,9 +91,16 @@ def test_a_refused_form_shows_the_rule_with_422(client, game):
     if not posts_as_form(illegal):
         pytest.skip("this refusal needs a structured event; the API test covers it")
     response = client.post(f"{url}/events", data=form_data(illegal))
-    assert response.status_code == 422
-    html = response.get_data(as_text=True)
+    assert response.status_code == 303 and response.headers["Location"] == url
+    html = client.get(url).get_data(as_text=True)
     assert "Not allowed" in html and words.lower() in html.lower()
+    assert 'id="retry-form"' in html
+    again = client.get(url).get_data(as_text=True)
+    assert "Not allowed" not in again
+    fragment = client.post(f"{url}/events", data=form_data(illegal), headers={"HX-Request": "true"})
+    assert fragment.status_code == 422
+    body = fragment.get_data(as_text=True)
+    assert body.lstrip().startswith("<section id=\"live\"") and words.lower() in body.lower()
 
 
 def test_join_by_code_and_wrong_codes(client):
@@ -339,3 +349,141 @@ def test_carpe_diem_page_shows_the_sheet_at_a_glance(client):
     assert f'<p id="cd-winner"><strong>{anna} wins with 53 VP</strong></p>' in final
     assert 'id="cd-final-sheet"' in final and f"{anna} ★" in final and "Garden fountain" in final
     assert not re.search(r'<section id="moves"', final)
+
+
+def _code_and_url(client, game: str, players=None, options=None) -> tuple[str, str]:
+    s = scenario(game)
+    created = client.post("/api/tables", json={"game": game, "players": players or s.PLAYERS,
+                                               "options": s.OPTIONS if options is None else options}).get_json()
+    return created["code"], f"/t/{created['token']}"
+
+
+def test_a_phone_says_who_it_is_and_sees_its_moves_first(client):
+    """"I am Red" is remembered for this table on this phone: Red's moves come first, Blue's
+    one tap away; the whole-table view lists everyone's."""
+    from bs4 import BeautifulSoup
+
+    s = scenario("carpe_cras")
+    code, url = _code_and_url(client, "carpe_cras")
+    for event in s.EVENTS[:4]:
+        client.post(f"/api/tables/{code}/events", json=event)
+    first = BeautifulSoup(client.get(url).get_data(as_text=True), "html.parser")
+    assert first.select_one("#seat-ask") is not None  # asked once
+    chosen = client.post(f"{url}/me", data={"seat": "0"})
+    assert chosen.status_code == 303 and f"seat_{code}=0" in chosen.headers["Set-Cookie"]
+    page = BeautifulSoup(client.get(url).get_data(as_text=True), "html.parser")
+    assert page.select_one("#seat-ask") is None
+    assert "This phone:" in page.select_one(".whoami").text and "Red" in page.select_one(".whoami").text
+    mine = {f.get("data-seat") for f in page.select("#moves form.event-form")}
+    assert mine <= {"0", None} and "0" in mine
+    others = {f.get("data-seat") for f in page.select("#other-moves form.event-form")}
+    assert others == {"1"}
+    client.post(f"{url}/me", data={"seat": "table"})
+    everyone = BeautifulSoup(client.get(url).get_data(as_text=True), "html.parser")
+    assert {"0", "1"} <= {f.get("data-seat") for f in everyone.select("#moves form.event-form")}
+
+
+def test_the_history_is_newest_first_in_players_words(client):
+    from bs4 import BeautifulSoup
+
+    s = scenario("carpe_cras")
+    code, url = _code_and_url(client, "carpe_cras")
+    for event in s.EVENTS[:8]:
+        client.post(f"/api/tables/{code}/events", json=event)
+    client.post(f"/api/tables/{code}/undo")
+    page = BeautifulSoup(client.get(url).get_data(as_text=True), "html.parser")
+    lines = [li.get_text(" ", strip=True) for li in page.select("#history ol.history li")]
+    assert lines[0].startswith("Red passed") and "(undone)" in lines[0] and lines[0].count("undone") == 1
+    assert lines[1].startswith("Red struck Blue's city")
+    assert not any("_" in line.split("Correct")[0] for line in lines)  # no raw event names
+    assert page.select_one("#older-history") is not None  # older entries folded away
+
+
+def test_undo_names_the_entry_it_takes_back(client):
+    """Two phones tapping Undo at once take back one entry: the second Undo still names the
+    entry the first one took back, and is refused."""
+    s = scenario("carpe_diem")
+    code, url = _code_and_url(client, "carpe_diem")
+    for event in s.EVENTS[:3]:
+        client.post(f"/api/tables/{code}/events", json=event)
+    tap = {"_version": "3", "_seq": "3"}
+    assert client.post(f"{url}/undo", data=tap).status_code == 303
+    second = client.post(f"{url}/undo", data=tap, headers={"HX-Request": "true"})
+    assert second.status_code == 409 and "The table changed" in second.get_data(as_text=True)
+    events = client.get(f"/api/tables/{code}/events").get_json()
+    assert [e["status"] for e in events["events"]] == ["active", "active", "undone"]
+
+
+def test_a_stale_form_is_refused_saying_what_changed_and_keeping_the_values(client):
+    from bs4 import BeautifulSoup
+
+    code, url = _code_and_url(client, "carpe_diem")
+    client.post(f"/api/tables/{code}/events", json={"type": "set_resources", "seat": 1, "coins": 4})  # version 1
+    response = client.post(f"{url}/events", data={"type": "set_resources", "seat": "0", "coins": "7",
+                                                  "_version": "0"}, headers={"HX-Request": "true"})
+    assert response.status_code == 409
+    html = BeautifulSoup(response.get_data(as_text=True), "html.parser")
+    error = html.select_one("#rule-error")
+    assert "The table changed" in error.text and "Bea's holdings: coins 0 → 4" in error.text
+    assert error.select_one('#retry-form input[name="coins"]')["value"] == "7"
+    assert client.get(f"/api/tables/{code}").get_json()["version"] == 1
+
+
+def test_a_new_table_shows_how_to_join_first_and_a_wrong_code_says_so(client):
+    from bs4 import BeautifulSoup
+
+    code, url = _code_and_url(client, "cartisora")
+    page = BeautifulSoup(client.get(url).get_data(as_text=True), "html.parser")
+    top = page.select_one("#live .join-top")
+    assert top is not None and top.select_one(".table-code").text == code and top.select_one("svg")
+    wrong = client.post("/join", data={"code": "ZZZZZZ"})
+    assert wrong.status_code == 404
+    text = wrong.get_data(as_text=True)
+    assert "No table has the code ZZZZZZ" in text and "Card not found" not in text
+
+
+def test_player_colours_are_chosen_at_set_up_and_shown(client):
+    from bs4 import BeautifulSoup
+
+    form = BeautifulSoup(client.get("/tables/new/carpe_cras").get_data(as_text=True), "html.parser")
+    defaults = [s.select_one("option[selected]")["value"] for s in form.select('select[name="colours[]"]')]
+    assert defaults == ["blue", "red"]  # Carpe Cras: the Blue Player and the Red Player
+    made = client.post("/tables/new/carpe_cras", data={"players[]": ["Ann", "Bo"], "colours[]": ["green", "red"]})
+    page = BeautifulSoup(client.get(made.headers["Location"]).get_data(as_text=True), "html.parser")
+    assert [p["class"] for p in page.select(".table-header .player")] == [["player", "c-green"], ["player", "c-red"]]
+    same = client.post("/tables/new/carpe_cras", data={"players[]": ["Ann", "Bo"], "colours[]": ["red", "red"]})
+    assert same.status_code == 400 and "different colour" in same.get_data(as_text=True)
+
+
+def test_a_finished_game_offers_one_rematch_and_says_how_long_it_took(client):
+    from bs4 import BeautifulSoup
+
+    s = scenario("carpe_cras")
+    code, url = _code_and_url(client, "carpe_cras")
+    assert client.post(f"{url}/rematch").status_code == 303  # not finished: refused, shown on the page
+    assert "not finished yet" in client.get(url).get_data(as_text=True)
+    for event in s.EVENTS:
+        client.post(f"/api/tables/{code}/events", json=event)
+    page = BeautifulSoup(client.get(url).get_data(as_text=True), "html.parser")
+    assert "Played in" in page.select_one("#duration").text
+    first = client.post(f"{url}/rematch")
+    second = client.post(f"{url}/rematch")  # another phone, a moment later
+    assert first.headers["Location"] == second.headers["Location"] != url
+    rematch = client.get(first.headers["Location"]).get_data(as_text=True)
+    assert "Red" in rematch and "Blue" in rematch and 'data-version="0"' in rematch
+    assert BeautifulSoup(client.get(url).get_data(as_text=True), "html.parser").select_one("#rematch-link")
+
+
+def test_a_form_previews_what_it_would_enter(client):
+    """Carpe Diem's scoring form (any form) shows, before it is sent, the line it would add: the
+    VP each card gives, or why the rules refuse it."""
+    s = scenario("carpe_diem")
+    code, url = _code_and_url(client, "carpe_diem")
+    for event in s.EVENTS[:6]:
+        client.post(f"/api/tables/{code}/events", json=event)
+    form = {k: str(v) for k, v in s.EVENTS[6].items() if v is not None and not isinstance(v, bool)}
+    preview = client.post(f"{url}/preview", data=form).get_data(as_text=True)
+    assert "Would enter:" in preview and "Anna scored circle 5" in preview and "VP" in preview
+    taken = client.post(f"{url}/preview", data={**form, "seat": "1"}).get_data(as_text=True)
+    assert "Not allowed" in taken
+    assert client.get(f"/api/tables/{code}").get_json()["version"] == 6  # nothing was entered

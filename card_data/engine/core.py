@@ -258,10 +258,10 @@ class Event(Model):
         return [cls.offer(state)]
 
     @classmethod
-    def offer(cls, state: Any, *, label: str | None = None, seat: int | None = None, note: str = "",
+    def offer(cls, state: Any, *, label: str | None = None, seat: int | None = None, hint: str = "",
               defaults: Mapping[str, Any] | None = None, **values: Any) -> Move:
         """A form for this event (see :func:`card_data.engine.forms.offer`)."""
-        return offer(cls, state, label=label, seat=seat, note=note, defaults=defaults, **values)
+        return offer(cls, state, label=label, seat=seat, hint=hint, defaults=defaults, **values)
 
     def to_json(self) -> dict[str, Any]:
         """The event as the stored log and the API hold it: ``{"type": ..., field: value...}``."""

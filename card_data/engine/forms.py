@@ -59,8 +59,8 @@ class FormField:
     a value; ``default``: the value to show first; ``minimum``/``maximum``: a number's
     bounds; ``count``: how many a ``multi`` field takes (``None``: any), ``item_labels`` what
     each of them is (e.g. the players' names for dice by seat) and ``item_choices``, where
-    they differ, each one's own choices (e.g. each player's hand); ``help``: one line of
-    explanation.
+    they differ, each one's own choices (e.g. each player's hand); ``item_kind`` whether a
+    ``multi`` field without choices takes numbers or text; ``help``: one line of explanation.
     """
 
     name: str
@@ -74,6 +74,7 @@ class FormField:
     count: int | None = None
     item_labels: tuple[str, ...] = ()
     item_choices: tuple[tuple[Choice, ...], ...] = ()
+    item_kind: Literal["number", "text"] = "number"
     help: str = ""
 
     def choices_of(self, item: int) -> tuple[Choice, ...]:
@@ -87,7 +88,7 @@ class Move:
 
     ``event``: the event class (a :class:`card_data.engine.Event`); ``label``: what its button says; ``seat``: the player who
     makes it (``None``: anyone at the table); ``fixed``: values the rules set (sent as they
-    are); ``fields``: what the player fills in; ``note``: a short hint shown with it.
+    are); ``fields``: what the player fills in; ``hint``: a short line shown with it.
     """
 
     event: type[BaseModel]
@@ -95,7 +96,7 @@ class Move:
     seat: int | None
     fixed: Mapping[str, Any] = field(default_factory=dict)
     fields: tuple[FormField, ...] = ()
-    note: str = ""
+    hint: str = ""
 
     @property
     def type_name(self) -> str:
@@ -135,11 +136,12 @@ class Counter:
     step: int = 1
 
 
-def offer(cls: type[BaseModel], state: Any, *, label: str | None = None, seat: int | None = None, note: str = "",
+def offer(cls: type[BaseModel], state: Any, *, label: str | None = None, seat: int | None = None, hint: str = "",
           defaults: Mapping[str, Any] | None = None, **values: Any) -> Move:
     """A :class:`Move` for event class ``cls`` on ``state``.
 
     ``seat``: the player who makes the move; it also fixes the event's ``seat`` field.
+    ``hint``: a short line shown with the form (the move's ``hint``).
     ``values``, by field name: a sequence of :class:`Choice` (or ``(value, label)`` pairs)
     makes that field a choice among them; a :class:`FormField` is used as it is; anything
     else fixes the field to that value. Every other field becomes an input derived from its
@@ -168,7 +170,7 @@ def offer(cls: type[BaseModel], state: Any, *, label: str | None = None, seat: i
         if defaults and name in defaults:
             form_field = replace(form_field, default=defaults[name])
         fields.append(form_field)
-    return Move(cls, label or cls.label, seat, fixed, tuple(fields), note)
+    return Move(cls, label or cls.label, seat, fixed, tuple(fields), hint)
 
 
 def _is_choice_list(value: Any) -> bool:
@@ -206,7 +208,8 @@ def derive_field(cls: type[BaseModel], name: str, state: Any) -> FormField:
         count = len(items) if fixed_arity else _length(metadata)
         if SEAT in getattr(item, "__metadata__", ()):
             options = choices(state.seat_choices())
-        return FormField(kind="multi", choices=options, count=count, **common)
+        item_kind = "number" if item_base is int else "text"
+        return FormField(kind="multi", choices=options, count=count, item_kind=item_kind, **common)
     if base is bool:
         return FormField(kind="flag", **{**common, "required": False, "default": bool(default)})
     if base is int:

@@ -1564,7 +1564,7 @@ class ActivateCard(CahrdEvent):
                                 default=bool(set_items)) if set_items and room else bool(set_items)
             note = "" if initiative else "only an item that disregards an effect, in response (Timings)"
             moves.append(cls.offer(state, seat=s, label=f"{name}: activate an item ({reserves} reserves)",
-                                   note=note, was_set=was_set, disregards=not initiative,
+                                   hint=note, was_set=was_set, disregards=not initiative,
                                    card=_card_choices(state, items,
                                                       lambda c: f"{state.cards.cards[c].reserve_cost} reserves")))
         return moves
@@ -1689,7 +1689,7 @@ class PlayStrategy(CahrdEvent):
             initiative = s == state.initiative
             replaces = f" (replaces {state.title(army.strategy)})" if army.strategy else ""
             moves.append(cls.offer(state, seat=s, label=f"{state.players[s]}: play a strategy{replaces}",
-                                   note="" if initiative else "only one that disregards an effect, in response "
+                                   hint="" if initiative else "only one that disregards an effect, in response "
                                                               "(Timings)",
                                    disregards=not initiative, card=_card_choices(state, playable)))
         return moves

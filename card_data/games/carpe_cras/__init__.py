@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 TITLE = "Carpe Cras"
+PLAYER_COLOURS = ("blue", "red")
+"""The battlefield's two sides: the Blue Player and the Red Player (The battlefield)."""
 
 
 def reference_values(game: Any) -> dict[str, Any]:

@@ -1342,7 +1342,7 @@ class Maneuver(PlayCard):
                 note = "no reactions after it" if state.step == "react" else ""
             else:
                 label, note = f"{name}: maneuver for round {state.round + 1}", ""
-            moves.append(cls.offer(state, seat=s, label=label, note=note, card=_card_choices(state, cards)))
+            moves.append(cls.offer(state, seat=s, label=label, hint=note, card=_card_choices(state, cards)))
         return moves
 
     def apply(self, state: State) -> State:
