@@ -108,7 +108,12 @@ CODE = {"code": "The table's short code or link token."}
 IF_MATCH = {"If-Match": "The table version the client saw; a newer table gives 409 instead of applying."}
 LOOKUP_ERRORS = {400: "Malformed JSON, an unknown field or a wrong type.", 404: "No table with that code.",
                  429: "Too many wrong codes; wait."}
-CHANGE_ERRORS = {**LOOKUP_ERRORS, 409: "The table changed, reload.", 422: "The rules refuse this; nothing changed."}
+# Every change passes _guard_changes and MAX_CONTENT_LENGTH before its view runs.
+GUARD_ERRORS = {403: "A cross-site request (Origin or Referer from another site).",
+                413: "The request body is larger than MAX_CONTENT_LENGTH.",
+                415: "The body is not application/json."}
+CHANGE_ERRORS = {**LOOKUP_ERRORS, **GUARD_ERRORS, 409: "The table changed since the If-Match version.",
+                 422: "The rules refuse this; nothing changed."}
 
 
 def _error(status: int, message: str, **extra: Any) -> Response:
@@ -212,7 +217,7 @@ def _http_error(exc: HTTPException):
 
 @bp.post("/tables")
 @API.operation("post", "/tables", body=CreateTable, response=TableOut, status=201, summary="Start a table",
-               errors={400: LOOKUP_ERRORS[400], 422: "Impossible set-up, e.g. too many players."})
+               errors={400: LOOKUP_ERRORS[400], **GUARD_ERRORS, 422: "Impossible set-up, e.g. too many players."})
 def create_table():
     """Create a table: ``{"game", "players", "options"}`` -> 201 with its code, token and state."""
     data = _body()

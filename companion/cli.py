@@ -91,7 +91,7 @@ DATA_OPTION = click.option("--data", "data_dir", type=click.Path(path_type=Path,
 
 SERVER_THREADS = 32
 """Waitress worker threads: a thread is busy only while it answers a request, and 20 phones
-polling a table every 1.5 s keep a handful busy at once; 32 leaves room for bursts."""
+polling a table every second keep a handful busy at once; 32 leaves room for bursts."""
 CONNECTION_LIMIT = 256
 """Open connections waitress keeps: a phone's browser opens up to six and keeps them alive."""
 PROXY_HEADERS = "x-forwarded-for x-forwarded-host x-forwarded-proto x-forwarded-port"
@@ -150,6 +150,44 @@ def run(host: str | None, port: int, threads: int, trusted_proxy: str | None, de
     else:
         click.echo(f"Serving with waitress ({threads} threads); Ctrl+C stops it.")
         serve(app, host, port, threads, trusted_proxy)
+
+
+@main.command("init-db")
+@click.option("--database-url", default=None, metavar="URL",
+              help="SQLAlchemy URL of the database [default: $DATABASE_URL, else companion.sqlite in the "
+                   "companion's instance folder].")
+def init_db(database_url: str | None) -> None:
+    """Create the scorekeeper's database, or bring an older one up to date.
+
+    Runs the Alembic migrations (tables, and every column added since); tables already played
+    are kept. `companion run` does the same on start, so this is for setting a database up
+    ahead of time, e.g. on PostgreSQL before starting several servers. Exits 1 with the
+    database's message if it cannot be reached.
+    """
+    from flask import Flask
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from companion.scorekeeper import database_url as default_url
+    from companion.scorekeeper import normalise_database_url
+    from companion.storage import TableStore
+
+    # The same instance folder as create_app's, without loading the card database.
+    url = normalise_database_url(database_url) if database_url else default_url(Flask("companion"))
+    try:
+        store = TableStore(url)
+        revision = store.schema_revision()
+        store.dispose()
+    except SQLAlchemyError as exc:
+        raise click.ClickException(f"cannot set up the database at {_shown(url)}: {exc.__class__.__name__}: "
+                                   f"{getattr(exc, 'orig', None) or exc}") from None
+    click.echo(f"Database ready at {_shown(url)} (schema {revision}).")
+
+
+def _shown(url: str) -> str:
+    """``url`` with its password hidden, for messages."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
 
 
 @main.command("site")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import timedelta
 from typing import Any
 
 from companion.tables import TableView
@@ -43,7 +44,9 @@ def results_csv(view: TableView, game_title: str) -> str:
 def bgstats_play_file(view: TableView, game_title: str) -> dict[str, Any]:
     """The play in the shape of a BG Stats play file (``about``, ``players``, ``games``,
     ``locations``, ``plays`` with ``playerScores`` referring to players by id), which the BG
-    Stats app opens with "open in"/import. Seat order and the winners come from the outcome."""
+    Stats app opens with "open in"/import. Seat order and the winners come from the outcome;
+    ``rounds`` from the game's own count (:meth:`~card_data.engine.core.GameState.rounds_played`);
+    ``durationMin`` is the table's start to its last entry in whole minutes (at least 1)."""
     o = view.outcome
     played = view.record.created_at.strftime("%Y-%m-%d %H:%M:%S")
     players = [{"id": seat + 1, "name": name, "isAnonymous": False, "modificationDate": played}
@@ -65,12 +68,19 @@ def bgstats_play_file(view: TableView, game_title: str) -> dict[str, Any]:
             "gameRefId": 1,
             "ignored": False,
             "manualWinner": False,
-            "rounds": 0,
+            "rounds": view.state.rounds_played(),
+            "durationMin": _minutes(view.duration),
             "board": "",
             "comments": f"{o.summary} (table {view.record.code})",
             "playerScores": scores,
         }],
     }
+
+
+def _minutes(duration: timedelta | None) -> int:
+    if duration is None:
+        return 0
+    return max(1, round(duration.total_seconds() / 60))
 
 
 def _number(value: Any) -> str:

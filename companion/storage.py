@@ -242,6 +242,13 @@ class TableStore:
             config.attributes["connection"] = conn
             command.upgrade(config, "head")
 
+    def schema_revision(self) -> str | None:
+        """The Alembic revision the database is at (``None`` for an empty database)."""
+        from alembic.runtime.migration import MigrationContext
+
+        with self.engine.connect() as conn:
+            return MigrationContext.configure(conn).get_current_revision()
+
     @contextmanager
     def _locked_connection(self) -> Iterator[Connection]:
         """A transaction that holds the database's write lock on SQLite from its start."""

@@ -73,6 +73,7 @@ EVENTS = [e if isinstance(e, dict) else e.to_json() for e in [
 ]]
 
 WINNERS = [0]
+ROUNDS = 2  # two battles fought (one "next_battle" between them)
 
 # Blue's Time-Lost Cadet attacks; Border Captain attacked on Red's previous turn, so it may
 # not be the vanguard (Step 4: The Vanguard Step).

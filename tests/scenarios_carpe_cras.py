@@ -37,4 +37,5 @@ EVENTS = [e.to_json() for e in [
     StrikeCity(seat=0, lane=2, power=7, sacrificed=1, ends_turn=True),
 ]]
 WINNERS = [0]
+ROUNDS = 2  # two "start_round" entries: the game ended in round 2
 ILLEGAL = (7, StrikeCity(seat=0, lane=1, power=3, sacrificed=2).to_json(), "holds only 0")

@@ -67,6 +67,7 @@ EVENTS = [e.to_json() for e in [
 ]]
 
 WINNERS = [0]
+ROUNDS = 28  # four phases of seven rounds (each phase ended with "phase_ended")
 
 # Bea tries the circle Anna took a moment ago in scoring period 2.
 ILLEGAL = (11, Score(seat=1, circle=4, chimney=3).to_json(), "circle 4 is taken")

@@ -39,6 +39,7 @@ EVENTS = [e.to_json() for e in [
 ]]
 
 WINNERS = [0]
+ROUNDS = 9  # nine contests revealed in the one game of the match
 
 # Round 2's reveal, replaying Knight 5 from round 1.
 ILLEGAL = (

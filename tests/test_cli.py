@@ -99,3 +99,40 @@ def test_cards_only_leaves_out_the_rest_of_the_kit(tmp_path):
                                                "--base-url", "http://10.0.0.1"])
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (tmp_path / "cahrd").glob("*.pdf")) == ["army-cards.pdf", "strategy-cards.pdf"]
+
+
+def test_init_db_creates_the_scorekeepers_database_and_is_safe_to_repeat(tmp_path, monkeypatch):
+    """`companion init-db` (flaskr's explicit command) creates the schema at $DATABASE_URL and
+    names the revision; run again, it keeps what was played."""
+    from alembic.script import ScriptDirectory
+    from sqlalchemy import create_engine, inspect, text
+
+    from companion.storage import MIGRATIONS
+
+    head = ScriptDirectory(str(MIGRATIONS)).get_current_head()
+    url = f"sqlite:///{tmp_path / 'tables.sqlite'}"
+    monkeypatch.setenv("DATABASE_URL", url)
+    first = CliRunner().invoke(companion_cli, ["init-db"])
+    assert first.exit_code == 0, first.output
+    assert "Database ready at sqlite:///" in first.output and f"(schema {head})" in first.output
+    engine = create_engine(url)
+    assert {"game_tables", "table_events", "alembic_version"} <= set(inspect(engine).get_table_names())
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO game_tables (token, code, game, players, options, version, created_at, "
+                          "colours) VALUES ('tok', 'ABCDEF', 'carpe_diem', '[\"A\", \"B\"]', '{}', 0, "
+                          "'2026-11-01 10:00:00', '[]')"))
+    engine.dispose()
+    again = CliRunner().invoke(companion_cli, ["init-db", "--database-url", url])
+    assert again.exit_code == 0, again.output
+    engine = create_engine(url)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT code FROM game_tables")).scalars().all() == ["ABCDEF"]
+    engine.dispose()
+
+
+def test_init_db_says_which_database_it_cannot_reach_and_hides_its_password(tmp_path):
+    result = CliRunner().invoke(companion_cli, ["init-db", "--database-url",
+                                                "postgresql://someone:s3cret@127.0.0.1:1/nowhere"])
+    assert result.exit_code == 1
+    assert "cannot set up the database at postgresql+psycopg://someone:***@127.0.0.1:1/nowhere" in result.output
+    assert "s3cret" not in result.output and "Traceback" not in result.output

@@ -284,6 +284,8 @@ def test_finished_games_export_csv_and_bg_stats(client, game):
     assert [names[ps["playerRefId"]] for ps in scores] == s.PLAYERS
     assert [ps["winner"] for ps in scores] == [i in s.WINNERS for i in range(len(s.PLAYERS))]
     assert play_file["games"][0]["id"] == play_file["plays"][0]["gameRefId"]
+    assert play_file["plays"][0]["rounds"] == s.ROUNDS
+    assert play_file["plays"][0]["durationMin"] >= 1
     assert final["outcome"]["finished"]
 
 
@@ -322,7 +324,7 @@ def test_openapi_document_is_generated_from_the_routes_and_models(scorekeeper_ap
             event = schemas[ref.rsplit("/", 1)[1]]
             assert event["properties"]["type"]["const"] == name
     post = doc["paths"]["/api/tables/{code}/events"]["post"]
-    assert set(post["responses"]) == {"200", "400", "404", "409", "422", "429"}
+    assert set(post["responses"]) == {"200", "400", "403", "404", "409", "413", "415", "422", "429"}
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -338,3 +340,51 @@ def test_responses_are_what_the_document_says(client, game):
     EventsOut.model_validate(client.get(f"/api/tables/{table['code']}/events").get_json())
     refused = post(client, table["code"], {"type": "no_such_event"})
     assert refused.status_code == 400 and ErrorOut.model_validate(refused.get_json()).errors[0].field == "type"
+
+
+def test_every_documented_error_of_entering_an_event_happens_as_documented(client):
+    """Each status the document lists for POST /tables/{code}/events is produced by the request
+    it describes, with an ErrorOut body: the document is not a wish list."""
+    from companion.api import ErrorOut
+
+    s = scenario("carpe_cras")
+    table = create(client, "carpe_cras")
+    url = f"/api/tables/{table['code']}/events"
+    at, illegal, _ = s.ILLEGAL
+    play(client, table["code"], s.EVENTS[:at])
+    first = s.EVENTS[at]
+    answers = {
+        400: post(client, table["code"], {"type": "no_such_event"}),
+        403: client.post(url, json=first, headers={"Origin": "https://elsewhere.example"}),
+        404: post(client, "ZZZZZZ", first),
+        413: client.post(url, data=b'{"type": "' + b"x" * 70_000 + b'"}', content_type="application/json"),
+        415: client.post(url, data="type=x", content_type="application/x-www-form-urlencoded"),
+        409: post(client, table["code"], first, headers={"If-Match": '"99"'}),
+        422: post(client, table["code"], illegal),
+    }
+    doc = client.get("/api/openapi.json").get_json()
+    documented = {int(s) for s in doc["paths"]["/api/tables/{code}/events"]["post"]["responses"]} - {200, 429}
+    assert set(answers) == documented
+    for status, response in answers.items():
+        assert response.status_code == status, (status, response.get_json())
+        assert ErrorOut.model_validate(response.get_json()).error
+
+
+def test_the_bg_stats_play_has_the_games_duration_and_rounds(client, monkeypatch):
+    """The play file's ``durationMin`` runs from the table's start to the entry that ended the
+    game (a 47-minute Carpe Cras game says 47), and ``rounds`` is the rounds the game played."""
+    from datetime import UTC, datetime, timedelta
+
+    import companion.storage
+
+    s = scenario("carpe_cras")
+    clock = [datetime(2026, 11, 21, 19, 0, tzinfo=UTC)]
+    monkeypatch.setattr(companion.storage, "_now", lambda: clock[0])
+    table = create(client, "carpe_cras")
+    for event in s.EVENTS:
+        clock[0] += timedelta(minutes=47) / len(s.EVENTS)
+        assert post(client, table["code"], event).status_code == 200
+    clock[0] += timedelta(hours=2)  # looking at the result later does not lengthen the game
+    play = client.get(f"/api/tables/{table['code']}/export.bgsplay").get_json()["plays"][0]
+    assert (play["durationMin"], play["rounds"]) == (47, 2)
+    assert play["playDate"] == "2026-11-21 19:00:00"

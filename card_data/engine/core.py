@@ -186,6 +186,11 @@ class GameState(Model):
         """The numbers players change by hand most, with their −/+ moves (none by default)."""
         return []
 
+    def rounds_played(self) -> int:
+        """Rounds played so far, as the game counts them (for play logs such as BG Stats'
+        ``rounds``); 0 for a game without rounds."""
+        return 0
+
     def seat_choices(self) -> tuple[tuple[int, str], ...]:
         """``(seat, name)`` of every player, for forms."""
         return tuple(enumerate(self.players))

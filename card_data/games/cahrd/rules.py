@@ -427,6 +427,10 @@ class State(GameState):
         best = max(wins)
         return (wins.index(best),) if self.finished and wins.count(best) == 1 else ()
 
+    def rounds_played(self) -> int:
+        """Battles fought to their end: the war's rounds (C.A.H.R.D. has turns, not rounds)."""
+        return len(self.results)
+
     def summary(self) -> str:
         """``"Battle 2; battles won: Red 1 – Blue 0"``, or once the war is over ``"Red wins the
         war, Red 2 – Blue 0 (Blue could not draw)"`` / ``"The war is drawn, ..."``."""

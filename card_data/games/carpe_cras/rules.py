@@ -223,6 +223,10 @@ class State(GameState):
         """The seat whose city still has morale when the other's fell to 0 (Morale)."""
         return tuple(seat for seat, m in enumerate(self.morale) if m > 0) if self.finished else ()
 
+    def rounds_played(self) -> int:
+        """Rounds started so far; the round in progress counts."""
+        return self.round
+
     def summary(self) -> str:
         if self.finished:
             loser = next(i for i, m in enumerate(self.morale) if m <= 0)

@@ -356,6 +356,14 @@ class State(GameState):
         """Whether the tie-breaker in use favours the disc furthest ahead."""
         return self.board.tables.tie_breaker.winner == "furthest_ahead_on_banderole_bar"
 
+    def rounds_played(self) -> int:
+        """Rounds played to their end: ``rounds_per_phase`` for each phase before this one (a
+        phase always has all its rounds at the table, even when players skip to its end with
+        :class:`PhaseEnded`), then this phase's finished rounds (all of them once it is scoring)."""
+        per_phase = self.board.tables.rounds_per_phase
+        this_phase = self.round - 1 if self.step == "rounds" else per_phase
+        return (self.phase_number - 1) * per_phase + this_phase
+
     def summary(self) -> str:
         """Where the game stands (``"Phase 1, round 2"``, ``"Scoring period 1"``, ``"Final
         scoring"``) or who won, e.g. ``"Anna wins with 53 VP"``, naming the tie-breaker when it

@@ -358,6 +358,7 @@ class GameResult(Model):
     winner: Side | None
     leftover: int = 0
     leftover_to: Side | None = None
+    rounds: int = 0
 
 
 class State(GameState):
@@ -457,6 +458,11 @@ class State(GameState):
         if not self.finished or totals[0] == totals[1]:
             return ()
         return self.seats_of(0 if totals[0] > totals[1] else 1)
+
+    def rounds_played(self) -> int:
+        """Rounds (contests) played in the whole match: the finished games' and the current game's."""
+        current = len(self.round_log) if len(self.results) < self.game else 0
+        return sum(r.rounds for r in self.results) + current
 
     def summary(self) -> str:
         """E.g. "Ann wins: 22 to 4 points", "Ann wins the match 2–0 in games", "Game 1, round 3"."""
@@ -932,7 +938,8 @@ def _end_game(state: State, out: list[bool]) -> State:
     if winner is not None:
         games_won[winner] += 1
     result = GameResult(game=state.game, decks=state.game_decks, scores=scores, winner=winner,
-                        leftover=len(leftover), leftover_to=leftover_to if leftover else None)
+                        leftover=len(leftover), leftover_to=leftover_to if leftover else None,
+                        rounds=len(state.round_log))
     ended = ended.evolve(results=(*state.results, result), games_won=games_won)
     remaining = state.options.match_length - state.game
     if remaining == 0 or abs(games_won[0] - games_won[1]) > remaining:
