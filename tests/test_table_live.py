@@ -114,6 +114,35 @@ def test_another_phones_entry_never_clobbers_a_form_being_filled(browser, server
     phone_a.screenshot(path=str(ARTIFACTS / f"{game}-form-kept.png"))
 
 
+def test_a_form_the_other_phones_entry_made_illegal_says_so_in_place(browser, server):
+    """Red is choosing who starts when the other phone enters that choice: Red's half-filled
+    form stays where it was, with its value, and says the rules no longer offer it; sent
+    anyway, it is refused with what happened, and nothing is recorded twice."""
+    from phones import event_form
+
+    s = scenario("carpe_cras")
+    table = new_table(server, "carpe_cras", 2)  # both first-player rolls made: Red chooses
+    choose = s.EVENTS[2]
+    red = open_as(browser, server, table, 0)
+    other = open_as(browser, server, table, None)
+    form = event_form(red, choose)
+    form.evaluate("f => f.closest('details').open = true")
+    field = form.locator('[name="starting_seat"]')
+    field.select_option("1")
+    field.focus()
+    form_id = form.get_attribute("id")
+    before = version(red)
+    fill_event_form(other, choose)
+    wait_for_version(red, before + 1)
+    kept = red.locator(f"#{form_id}")
+    assert kept.count() == 1 and kept.locator('[name="starting_seat"]').input_value() == "1"
+    assert "no longer offer" in kept.inner_text()
+    kept.locator('button[type="submit"]').click()
+    red.wait_for_selector("#rule-error")
+    assert "table changed" in red.locator("#rule-error").inner_text()
+    assert api_events(red, server, table)["version"] == before + 1
+
+
 def _tap_both(page_a, page_b, selector: str) -> None:
     """Both phones tap ``selector`` as near at once as a test can: both presses are sent before
     either answer is back."""
