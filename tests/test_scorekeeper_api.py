@@ -388,3 +388,40 @@ def test_the_bg_stats_play_has_the_games_duration_and_rounds(client, monkeypatch
     play = client.get(f"/api/tables/{table['code']}/export.bgsplay").get_json()["plays"][0]
     assert (play["durationMin"], play["rounds"]) == (47, 2)
     assert play["playDate"] == "2026-11-21 19:00:00"
+
+
+def test_two_servers_on_one_database_racing_300_writes_apply_every_one(database_url):
+    """Two companions (each with its own cache of folded tables, as two worker processes have)
+    share one database; 300 entries posted at once through both, without If-Match, are all
+    applied once, in turn, and both servers then show the same table."""
+    apps = [create_app({"TESTING": True, "DATABASE_URL": database_url, "WTF_CSRF_ENABLED": False})
+            for _ in range(2)]
+    table = create(apps[0].test_client(), "carpe_diem")
+    for app in apps:  # both have folded the table before the race
+        assert app.test_client().get(f"/api/tables/{table['code']}").status_code == 200
+    results: list[int] = []
+    lock = threading.Lock()
+    barrier = threading.Barrier(20)
+
+    def phone(n: int) -> None:
+        client = apps[n % 2].test_client()
+        barrier.wait()
+        for k in range(15):
+            coins = n * 15 + k
+            status = post(client, table["code"], {"type": "set_resources", "seat": n % 2, "coins": coins}).status_code
+            with lock:
+                results.append(status)
+
+    threads = [threading.Thread(target=phone, args=(n,)) for n in range(20)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    try:
+        assert results == [200] * 300
+        seen = [app.test_client().get(f"/api/tables/{table['code']}/events").get_json() for app in apps]
+        assert seen[0] == seen[1] and seen[0]["version"] == 300
+        assert sorted(e["payload"]["coins"] for e in seen[0]["events"]) == list(range(300))
+    finally:
+        for app in apps:
+            app.extensions["companion.tables"].store.dispose()
