@@ -53,6 +53,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         scorekeeper,
         security,
         table_pages,
+        webapp,
     )
 
     security.init_app(app)
@@ -61,6 +62,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     app.register_blueprint(browse.bp)
     app.register_blueprint(rulings.bp)
+    webapp.init_app(app)
     if not app.config["STATIC_EXPORT"]:
         scorekeeper.init_app(app)
         app.register_blueprint(api.bp)

@@ -7,6 +7,7 @@ The ``browser`` and ``server`` fixtures are in ``conftest.py``.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import os
 import shutil
@@ -81,9 +82,9 @@ def event_form(page, event: dict):
     raise AssertionError(f"no form for {event}")
 
 
-def fill_event_form(page, event: dict) -> None:
+def fill_event_form(page, event: dict, submit: bool = True) -> None:
     """Open the form that posts this event (as a person would: unfold its section), fill it
-    field by field and submit it."""
+    field by field and submit it (or, with ``submit=False``, leave it filled in, unsent)."""
     form = event_form(page, event)
     form.evaluate("f => { for (let d = f.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }")
     for key, value in event.items():
@@ -106,7 +107,8 @@ def fill_event_form(page, event: dict) -> None:
                 form.locator(f'[name="{name}"][value="{text}"]').check()
             elif not kind.endswith(":hidden"):
                 field.fill(text)
-    form.locator('button[type="submit"], button:not([type])').first.click()
+    if submit:
+        form.locator('button[type="submit"], button:not([type])').first.click()
 
 
 
@@ -116,3 +118,13 @@ def api(server: str, path: str, body: dict) -> dict:
                                      headers={"Content-Type": "application/json"}, method="POST")
     with urllib.request.urlopen(request) as response:
         return json.load(response)
+
+
+def new_table(server: str, game: str, upto: int) -> dict:
+    """A table of ``game`` on the companion at ``server``, with the first ``upto`` events of the
+    game's scenario (``tests/scenarios_<game>.py``) entered through the API; its JSON."""
+    s = importlib.import_module(f"scenarios_{game}")
+    table = api(server, "/api/tables", {"game": game, "players": s.PLAYERS, "options": s.OPTIONS})
+    for event in s.EVENTS[:upto]:
+        api(server, f"/api/tables/{table['code']}/events", event)
+    return table

@@ -57,13 +57,9 @@
     if (form) form.setAttribute("data-dirty", "");
   }
   // Sending a form ends its dirtiness: the answer's form (fresh, or refilled on a refusal) wins.
-  var sentHere = false;
   document.addEventListener("htmx:beforeRequest", function (event) {
     var form = event.detail.elt;
-    if (form && form.tagName === "FORM") {
-      form.removeAttribute("data-dirty");
-      sentHere = true;
-    }
+    if (form && form.tagName === "FORM") form.removeAttribute("data-dirty");
   });
 
   function dirtyIn(node) {
@@ -102,18 +98,65 @@
     };
   });
 
-  // Tell screen readers what another phone entered (not what this one did).
+  // Tell screen readers what another phone entered, undid or corrected, in the history's words.
+  // Every history line carries its seq, status and text: what changed since the page last
+  // showed the table is said. Only for what a poll brings: this phone's own entries come back
+  // as the answer to its post (its player knows them). Posts and polls take turns on #live
+  // (hx-sync), so a poll never shows a version of this phone's making before its post's answer
+  // has. Several entries can arrive in one poll: each gets its own line.
   var announcer = document.getElementById("announcer");
+  function historyNow() {
+    var lines = {};
+    document.querySelectorAll("#live ol.history li[data-seq]").forEach(function (li) {
+      lines[li.getAttribute("data-seq")] = li;
+    });
+    return lines;
+  }
+  function finishedNow() {
+    var result = document.querySelector("#live #result[data-summary]");
+    return result ? result.getAttribute("data-summary") : null;
+  }
+  function changes(before, after, wasFinished) {
+    var said = [];
+    Object.keys(after).sort(function (a, b) { return a - b; }).forEach(function (seq) {
+      var li = after[seq], text = li.getAttribute("data-text"), status = li.getAttribute("data-status");
+      var old = before[seq];
+      if (!old && status === "active") said.push((li.hasAttribute("data-corrects") ? "Corrected: " : "") + text);
+      else if (old && old.status === "active" && status === "undone") said.push("Undone: " + text);
+    });
+    var finished = finishedNow();
+    if (finished && !wasFinished) said.push("Game over: " + finished);
+    return said;
+  }
+  function snapshot() {
+    var lines = historyNow(), kept = {};
+    Object.keys(lines).forEach(function (seq) { kept[seq] = { status: lines[seq].getAttribute("data-status") }; });
+    return kept;
+  }
+  var shown = snapshot();
+  var shownFinished = finishedNow();
   var shownVersion = live.getAttribute("data-version");
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:afterSettle", function (event) {
     var current = document.getElementById("live");
     if (!current) return;
     var version = current.getAttribute("data-version");
     if (version !== shownVersion) {
-      if (!sentHere && announcer) announcer.textContent = current.getAttribute("data-latest") || "";
+      var config = event.detail && event.detail.requestConfig;
+      var said = announcer && config && config.verb === "get" ? changes(shown, historyNow(), shownFinished) : [];
+      if (said.length) {
+        // The log holds the latest news only (what was said before is in the history); lines
+        // added are read out, lines taken away are not.
+        while (announcer.firstChild) announcer.removeChild(announcer.firstChild);
+        said.forEach(function (text) {
+          var line = document.createElement("p");
+          line.textContent = text;
+          announcer.appendChild(line);
+        });
+      }
+      shown = snapshot();
+      shownFinished = finishedNow();
       shownVersion = version;
     }
-    sentHere = false;
   });
 
   // How long the game has gone on, kept current.
@@ -127,29 +170,60 @@
   tick();
   setInterval(tick, 30000);
 
-  // Keep the screen awake while the table is open (where the browser can), with a toggle.
+  // Keep the screen awake while the table is open, where the browser can (Screen Wake Lock API):
+  // asked for at once, a toggle to let the screen sleep again. The browser lets the lock go
+  // whenever the page is hidden; it is asked for again when the page is back, if still wanted.
+  var wakeBox = document.getElementById("wake-lock-box");
   var wake = document.getElementById("wake-lock");
-  if (wake && "wakeLock" in navigator) {
+  var wakeState = document.getElementById("wake-lock-state");
+  if (wake && wakeBox && navigator.wakeLock && typeof navigator.wakeLock.request === "function") {
     var sentinel = null;
-    var wanted = false;
-    wake.hidden = false;
-    var request = function () {
-      navigator.wakeLock.request("screen").then(function (s) {
-        sentinel = s;
-        wake.setAttribute("aria-pressed", "true");
-        wake.textContent = "Screen stays on (tap to allow sleep)";
-        s.addEventListener("release", function () {
-          wake.setAttribute("aria-pressed", "false");
-          wake.textContent = "Keep the screen on";
-        });
-      }).catch(function () { wanted = false; });
+    var wanted = true;
+    var show = function (on, words) {
+      wake.setAttribute("aria-pressed", on ? "true" : "false");
+      if (wakeState) wakeState.firstElementChild.textContent = words;
     };
+    var request = function () {
+      navigator.wakeLock.request("screen").then(function (lock) {
+        sentinel = lock;
+        show(true, "The screen stays on while this page is open.");
+        lock.addEventListener("release", function () {
+          if (sentinel === lock) sentinel = null;
+          // Let go while the page is in sight and still wanted: the phone took it back.
+          if (wanted && document.visibilityState === "visible") {
+            wanted = false;
+            show(false, "The phone let the screen sleep again; tap to keep it on.");
+          }
+        });
+      }).catch(function () {
+        // Refused (battery saver, say): the player can try again with the toggle.
+        wanted = false;
+        show(false, "The phone would not keep the screen on just now; tap to try again.");
+      });
+    };
+    wakeBox.hidden = false;
     wake.addEventListener("click", function () {
       wanted = !wanted;
-      if (wanted) request(); else if (sentinel) sentinel.release();
+      if (wanted) request();
+      else {
+        show(false, "The screen sleeps as the phone's settings say.");
+        if (sentinel) sentinel.release();
+      }
     });
     document.addEventListener("visibilitychange", function () {
-      if (wanted && document.visibilityState === "visible") request();
+      if (wanted && !sentinel && document.visibilityState === "visible") request();
     });
+    request();
+  } else {
+    var unsupported = document.getElementById("wake-lock-unsupported");
+    if (unsupported) {
+      // Browsers give the API to HTTPS pages (and localhost) only: a companion served over
+      // plain http on the home network is the usual reason, and has its own remedy.
+      if (window.isSecureContext === false) {
+        unsupported.firstElementChild.textContent = "The browser keeps the screen on only for pages served " +
+          "over HTTPS, and this one is not: set a longer screen timeout in the phone's settings for the game.";
+      }
+      unsupported.hidden = false;
+    }
   }
 })();
