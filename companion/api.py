@@ -32,22 +32,28 @@ from companion.security import (
     cross_site_request,
     json_depth,
 )
-from companion.tables import StaleVersion, TableView
+from companion.tables import PLAYER_COLOURS, StaleVersion, TableView
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 PlayerName = Annotated[str, Field(max_length=MAX_PLAYER_NAME)]
+PlayerColour = Literal[PLAYER_COLOURS]
 
 
 class CreateTable(BaseModel):
     """Body of ``POST /api/tables``: the game's id, the players by seat, the game's options
-    (see ``<game>.Options``; missing ones take their defaults)."""
+    (see ``<game>.Options``; missing ones take their defaults) and, optionally, the players'
+    colours by seat."""
 
     model_config = ConfigDict(extra="forbid")
     game: str
     players: list[PlayerName] = Field(min_length=1, max_length=MAX_SEATS)
     options: dict[str, Any] = {}
+    colours: list[PlayerColour] = Field(
+        [], max_length=MAX_SEATS,
+        description="Colours by seat; seats without one take a colour named like the player, then the "
+                    "game's own colours, then the rest in order.")
 
 
 class ProblemOut(BaseModel):
@@ -87,6 +93,7 @@ class TableOut(BaseModel):
     url: str = Field(description="The table's page.")
     game: str
     players: list[str]
+    colours: list[PlayerColour] = Field(description="Each player's colour, by seat.")
     options: dict[str, Any]
     version: int
     state: dict[str, Any]
@@ -225,7 +232,7 @@ def create_table():
         body = CreateTable.model_validate(data)
     except ValidationError as exc:
         raise InvalidInput("invalid table", Problem.from_validation_error(exc, data=data)) from None
-    view = service().create(body.game, body.players, body.options)
+    view = service().create(body.game, body.players, body.options, body.colours)
     response = _table_json(view, 201)
     response.headers["Location"] = url_for("api.get_table", code=view.record.code)
     return response

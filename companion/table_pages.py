@@ -182,7 +182,7 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
     return dict(
         view=view, table=record, state=state, outcome=view.outcome, engine=engine, version=record.version,
         seat=seat, seat_chosen=chosen, my_moves=mine, other_moves=others, counters=state.counters(),
-        colours=list(record.colours) or seat_colours(record.game, record.players),
+        colours=view.colours,
         history=list(reversed(history)), last_seq=active[-1].seq if active else None,
         refusal=refusal, retry=retry, poll_interval_s=POLL_INTERVAL_S,
         post_url=url_for("table_pages.post_event", token=record.token),

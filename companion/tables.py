@@ -141,12 +141,18 @@ class TableView:
         text = self._fold.texts.get(e.seq) or _inactive_text(self.engine, e)
         return HistoryLine(e.seq, e.payload, e.status, e.corrects, text, e.created_at.isoformat())
 
+    @property
+    def colours(self) -> list[str]:
+        """Each player's colour by seat (tables from before colours get the defaults)."""
+        return list(self.record.colours) or seat_colours(self.record.game, self.record.players)
+
     def as_json(self, with_history: bool = False) -> dict[str, Any]:
         data = {
             "code": self.record.code,
             "token": self.record.token,
             "game": self.record.game,
             "players": self.record.players,
+            "colours": self.colours,
             "options": self.record.options,
             "version": self.record.version,
             "state": self.state.model_dump(mode="json"),

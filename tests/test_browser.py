@@ -80,8 +80,35 @@ def test_every_game_page_fits_a_360_px_phone(browser, server, game):
         heights = page.evaluate("[...document.querySelectorAll('#live button')]"
                                 ".filter(b => b.offsetParent).map(b => b.getBoundingClientRect().height)")
         assert all(h >= 40 for h in heights), (game, heights)
+        if game == "carpe_diem":  # the card grid fits as it is, without scrolling sideways
+            grid = page.locator("#cd-layout")
+            assert grid.evaluate("t => t.scrollWidth <= t.closest('.scroll-x').clientWidth"), upto
     assert page.locator("#result").is_visible()
     page.screenshot(path=str(ARTIFACTS / f"{game}-finished-360.png"), full_page=True)
+
+
+def test_a_table_wider_than_the_phone_shows_there_is_more_to_its_right(browser, server):
+    """Four players with 40-character names make Carpe Diem's "what each player owns" table
+    wider than a 360 px phone: it scrolls inside its box, which fades out at the right edge
+    (data-more) until it is scrolled to the end."""
+    from playwright.sync_api import expect
+
+    from card_data.games import registry
+
+    players = [f"{name:-<40}" for name in ("Anna", "Bea", "Cleo", "Dora")][:registry()["carpe_diem"].engine.max_players]
+    table = api(server, "/api/tables", {"game": "carpe_diem", "players": players})
+    page = browser.new_context(viewport={"width": 360, "height": 780}).new_page()
+    page.goto(f"{server}/t/{table['token']}")
+    page.locator('#seat-ask button[value="table"]').click()
+    page.locator("#cd-owned summary").click()
+    box = page.locator("#cd-owned .scroll-x")
+    assert box.evaluate("b => b.scrollWidth > b.clientWidth")
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
+    expect(box).to_have_attribute("data-more", "")
+    assert "linear-gradient" in box.evaluate("b => getComputedStyle(b).maskImage")
+    box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+    expect(box).not_to_have_attribute("data-more", "")
+    assert box.evaluate("b => getComputedStyle(b).maskImage") == "none"
 
 
 @pytest.mark.parametrize("game", ["carpe_cras", "cartisora", "cahrd", "carpe_diem"])

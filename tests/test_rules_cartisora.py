@@ -934,8 +934,10 @@ def jinja(app):
 
 def render(jinja, state: State) -> str:
     """The table partial and the generic forms under it, as the live part of the page has them."""
+    from companion.tables import seat_colours
+
     context = dict(state=state, outcome=ENGINE.outcome(state), moves=ENGINE.allowed(state),
-                   post_url="/t/ABCD/events")
+                   post_url="/t/ABCD/events", colours=seat_colours("cartisora", list(state.players)))
     forms = jinja.from_string('{% from "tables/_moves.html" import moves_list %}'
                               '{{ moves_list(moves, post_url, 0, "/t/ABCD/preview") }}')
     return jinja.get_template("tables/cartisora.html").render(**context) + forms.render(**context)

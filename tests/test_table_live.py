@@ -20,7 +20,7 @@ import statistics
 import time
 
 import pytest
-from phones import ARTIFACTS, PHONE, api, fill_event_form
+from phones import ARTIFACTS, PHONE, api, fill_event_form, new_table
 
 from companion.table_pages import POLL_INTERVAL_S
 
@@ -29,15 +29,6 @@ GAMES = ["carpe_cras", "cartisora", "cahrd", "carpe_diem"]
 
 def scenario(game: str):
     return importlib.import_module(f"scenarios_{game}")
-
-
-def new_table(server: str, game: str, upto: int) -> dict:
-    """A table of ``game`` with its scenario's first ``upto`` events entered."""
-    s = scenario(game)
-    table = api(server, "/api/tables", {"game": game, "players": s.PLAYERS, "options": s.OPTIONS})
-    for event in s.EVENTS[:upto]:
-        api(server, f"/api/tables/{table['code']}/events", event)
-    return table
 
 
 def open_as(browser, server: str, table: dict, seat: int | None, **context):

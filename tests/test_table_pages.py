@@ -7,6 +7,7 @@ import importlib
 import re
 
 import pytest
+from bs4 import BeautifulSoup
 
 GAMES = ["carpe_cras", "cartisora", "cahrd", "carpe_diem"]
 
@@ -165,7 +166,7 @@ def test_carpe_cras_page_shows_the_table_at_a_glance(client):
     for event in s.EVENTS[:5]:
         assert client.post(f"/api/tables/{code}/events", json=event).status_code == 200
     during = page()
-    assert "&lt;b&gt;Red&lt;/b&gt;</strong>'s turn" in during or "Blue</strong>'s turn" in during
+    assert "&lt;b&gt;Red&lt;/b&gt;</span></strong>'s turn" in during or "Blue</span></strong>'s turn" in during
     assert "●○○" in during  # one agency pip in lane 1
     assert "no one has it yet" in during
     assert client.post(f"/api/tables/{code}/events", json=s.EVENTS[5]).status_code == 200  # Blue takes the Token
@@ -223,7 +224,8 @@ def test_cartisora_page_shows_the_table_at_a_glance(client):
             assert client.post(f"/api/tables/{code}/events", json=event).status_code == 200
 
     first = page()
-    assert "<b>Ann</b>" not in first and "&lt;b&gt;Ann&lt;/b&gt;: <span class=\"muted\">choosing a deck" in first
+    ann = f'<span class="player c-{created["colours"][0]}">&lt;b&gt;Ann&lt;/b&gt;</span>'
+    assert "<b>Ann</b>" not in first and f'{ann}: <span class="muted">choosing a deck' in first
     assert "Game 1: pick decks" in first and "The Knight" in first  # among the deck choices
     post(*s.EVENTS[:3])  # both decks taken, round 1 revealed: a tie
     revealed = page()
@@ -233,7 +235,7 @@ def test_cartisora_page_shows_the_table_at_a_glance(client):
     post(*s.EVENTS[3:7])  # round 2: Second Wind, then Press On resolves it
     resolved = page()
     assert "Tie pool</strong>: 0 cards" in resolved
-    assert "Maneuvers for next round: &lt;b&gt;Ann&lt;/b&gt;: Press On" in resolved
+    assert f"Maneuvers for next round: {ann}: Press On" in resolved
     assert "✔ 2" in resolved  # First Blood taken
     post(*s.EVENTS[7:])
     finished = page()
@@ -250,7 +252,8 @@ def test_cartisora_page_shows_the_table_at_a_glance(client):
     assert client.post(f"/api/tables/{team['code']}/events",
                        json={"type": "reveal", "cards": ["knight-2", "fencer-5"], "face_up": [0]}).status_code == 200
     html = client.get(f"/t/{team['token']}").get_data(as_text=True)
-    assert "Ann &amp; Cid" in html and "Ann vs Bob" in html and "3 Tag cards" in html
+    text = " ".join(BeautifulSoup(html, "html.parser").get_text(" ").split())
+    assert "Ann & Cid" in text and "Ann vs Bob" in text and "3 Tag cards" in text
     assert "(readied face up)" in html
 
 
@@ -290,7 +293,7 @@ def test_cahrd_page_shows_the_war_at_a_glance(client):
     post(SetCard(seat=0, zone="tactics"), ActivateCard(seat=0, card="signal-drums"),
          PlayStrategy(seat=0, card="supply-lines"))
     zones = page()
-    assert f"Turn 3: <strong>{red}</strong> has the initiative · <strong>Strategy Step</strong>" in zones
+    assert f"Turn 3: <strong>{in_colour(red, created, 0)}</strong> has the initiative · <strong>Strategy Step</strong>" in zones
     assert '<dd id="army-0-tactics">1 of 2:' in zones and "face down" in zones
     assert "<strong>Signal Drums</strong> (active)" in zones
     assert '<dd id="army-0-strategy">Supply Lines</dd>' in zones
@@ -303,7 +306,7 @@ def test_cahrd_page_shows_the_war_at_a_glance(client):
     battle_over = page()
     assert "won: Blue could not draw" in battle_over
     assert "Blue chooses who goes first in battle 2" in battle_over  # the loser's form
-    assert f"River Scout (lieutenant, by {red})" in battle_over
+    assert f"River Scout (lieutenant, by {in_colour(red, created, 0)})" in battle_over
     assert "Discard pile (entered here; top card last): Signal Drums" in battle_over  # resolved in the End Step
     post(*s.EVENTS[battle_over_at:])
     final = page()
@@ -332,8 +335,8 @@ def test_carpe_diem_page_shows_the_sheet_at_a_glance(client):
     for event in s.EVENTS[:5]:  # Anna moves 2, both enter holdings, Anna completes a villa
         assert client.post(f"/api/tables/{code}/events", json=event).status_code == 200
     rounds = page()
-    assert "Phase 1 of 4 · round 2 of 7" in rounds and f"{anna}: space 2" in rounds
-    assert f"{anna}: 0 grapes, 4 herbs, 0 chicken, 0 fish, 1 coins, 0 bread" in rounds
+    assert "Phase 1 of 4 · round 2 of 7" in rounds and f"{in_colour(anna, created, 0)}: space 2" in rounds
+    assert f"{in_colour(anna, created, 0)}: 0 grapes, 4 herbs, 0 chicken, 0 fish, 1 coins, 0 bread" in rounds
     assert '<th scope="row">Completed villas</th>\n          <td>1</td><td>0</td>' in rounds
     for built in (CompleteLandscape, PlaceBuilding):  # the building rewards' forms, from the rules
         assert f'data-event="{built.type_name}"' in rounds
@@ -347,7 +350,7 @@ def test_carpe_diem_page_shows_the_sheet_at_a_glance(client):
         assert client.post(f"/api/tables/{code}/events", json=event).status_code == 200
     final = page()
     assert f'<p id="cd-winner"><strong>{anna} wins with 53 VP</strong></p>' in final
-    assert 'id="cd-final-sheet"' in final and f"{anna} ★" in final and "Garden fountain" in final
+    assert 'id="cd-final-sheet"' in final and f"{in_colour(anna, created, 0)} ★" in final and "Garden fountain" in final
     assert not re.search(r'<section id="moves"', final)
 
 
@@ -487,3 +490,34 @@ def test_a_form_previews_what_it_would_enter(client):
     taken = client.post(f"{url}/preview", data={**form, "seat": "1"}).get_data(as_text=True)
     assert "Not allowed" in taken
     assert client.get(f"/api/tables/{code}").get_json()["version"] == 6  # nothing was entered
+
+
+def in_colour(name_html: str, table: dict, seat: int) -> str:
+    """How a table page shows a player's (escaped) name: in their colour."""
+    return f'<span class="player c-{table["colours"][seat]}">{name_html}</span>'
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_players_appear_in_their_colours_on_the_status_and_in_the_history(client, game):
+    """Chosen colours follow the players: on the game's status (each name at least once, in a
+    swatch of its colour), on the counters, and on the history lines of their entries."""
+    s = scenario(game)
+    palette = ["purple", "orange", "green", "yellow"][:len(s.PLAYERS)]
+    created = client.post("/api/tables", json={"game": game, "players": s.PLAYERS, "options": s.OPTIONS,
+                                                "colours": palette}).get_json()
+    assert created["colours"] == palette
+    for event in s.EVENTS[:len(s.EVENTS) // 2]:
+        assert client.post(f"/api/tables/{created['code']}/events", json=event).status_code == 200
+    soup = BeautifulSoup(client.get(f"/t/{created['token']}").get_data(as_text=True), "html.parser")
+    status = soup.select_one("#status")
+    for seat, (name, colour) in enumerate(zip(s.PLAYERS, palette, strict=True)):
+        shown = {span.get_text() for span in status.select(f"span.player.c-{colour}")}
+        assert shown == {name}, (game, seat, shown)
+    entries = {seat for seat, colour in enumerate(palette) if soup.select(f"ol.history li.c-{colour}")}
+    acted = {e["seat"] for e in s.EVENTS[:len(s.EVENTS) // 2] if isinstance(e.get("seat"), int)}
+    assert acted <= entries, (game, acted, entries)
+    counters = soup.select(".counter")
+    assert bool(counters) == (game != "cartisora")  # Duels has nothing players count by hand
+    for counter in counters:
+        seat = next(i for i, name in enumerate(s.PLAYERS) if name in counter.get_text())
+        assert f"c-{palette[seat]}" in counter["class"], (game, counter.get_text(" ", strip=True))

@@ -227,3 +227,22 @@
     }
   }
 })();
+
+// A table too wide for the phone scrolls inside its box; a box with more to its right fades out
+// at that edge (data-more), so the hidden columns do not pass for the end of the table.
+(function () {
+  "use strict";
+  function mark(box) {
+    box.toggleAttribute("data-more", box.scrollWidth - box.clientWidth - box.scrollLeft > 1);
+  }
+  function markAll() {
+    document.querySelectorAll(".scroll-x").forEach(mark);
+  }
+  document.addEventListener("scroll", function (event) {
+    var box = event.target;
+    if (box.nodeType === 1 && box.classList.contains("scroll-x")) mark(box);
+  }, true);
+  window.addEventListener("resize", markAll);
+  document.addEventListener("htmx:afterSettle", markAll);
+  markAll();
+})();
