@@ -52,7 +52,7 @@ def make_database(game: str, n: int, root: Path) -> Path:
 
 def run_printkit(data: Path, out: Path, game: str) -> None:
     from printkit.build import BuildOptions, build
-    from printkit.paper import paper_by_name
+    from printkit.sheets.paper import paper_by_name
 
     result = build(data, out, BuildOptions(paper_by_name("letter"), "http://192.168.1.20:5000"), [game],
                    cards_only=True)
@@ -68,8 +68,8 @@ def run_bare(n: int, out: Path, game: str) -> None:
     from reportlab.pdfbase.ttfonts import TTFont
     from reportlab.pdfgen.canvas import Canvas
 
-    from printkit.fonts import FONT_DIR
-    from printkit.qr import dark_runs, qr_matrix
+    from printkit.sheets.fonts import FONT_DIR
+    from printkit.sheets.qr import dark_runs, qr_matrix
 
     pdfmetrics.registerFont(TTFont("DV", str(FONT_DIR / "DejaVuSans.ttf")))
     pdfmetrics.registerFont(TTFont("DVB", str(FONT_DIR / "DejaVuSans-Bold.ttf")))

@@ -19,7 +19,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from card_data.games.carpe_cras.rules import Action, ChooseStartingPlayer, FirstPlayerRoll, StartRound
+from card_data.games.carpe_cras.rules import (
+    Action,
+    ChooseStartingPlayer,
+    FirstPlayerRoll,
+    StartRound,
+)
 from card_data.loader import load_database
 from companion import create_app
 from companion.storage import TableStore

@@ -18,11 +18,17 @@ from typing import Literal
 from card_data.loader import Database, Game, check_database
 from card_data.problems import DatabaseError, Problem
 from card_data.schema import Card, DeckList
-from printkit.boards import render_extras
-from printkit.cutfile import cut_svg
-from printkit.decklist import cards_for_deck, find_deck, game_for_deck
-from printkit.imposition import FoldImposition, Imposition, impose_fold, impose_most
-from printkit.layout import (
+from printkit.components.boards import render_extras
+from printkit.components.reference import reference_faces
+from printkit.sheets.cutfile import cut_svg
+from printkit.sheets.decklist import cards_for_deck, find_deck, game_for_deck
+from printkit.sheets.imposition import (
+    FoldImposition,
+    Imposition,
+    impose_fold,
+    impose_most,
+)
+from printkit.sheets.layout import (
     LAYOUTS_DIR,
     Face,
     Layout,
@@ -30,9 +36,8 @@ from printkit.layout import (
     load_layout,
     prepare_face,
 )
-from printkit.paper import Paper
-from printkit.reference import reference_faces
-from printkit.render import PageDrawer, new_canvas, write_atomically
+from printkit.sheets.paper import Paper
+from printkit.sheets.render import PageDrawer, new_canvas, write_atomically
 
 BLEED_MM = 3.0
 Duplex = Literal["long", "short", "none", "fold"]
@@ -307,7 +312,7 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
       count are removed);
     - ``reference-cards.pdf``: the game's reference cards, with its main card back;
     - the game's boards, mats, tracking sheets, token sheets and score pad
-      (:func:`printkit.boards.render_extras`; ``scorepad_copies`` pages of score pad).
+      (:func:`printkit.components.boards.render_extras`; ``scorepad_copies`` pages of score pad).
 
     ``cards_only`` leaves out the reference cards, boards, tokens and score pad.
     ``deck`` (a deck id or deck-list file) prints only that deck, in its quantities, as

@@ -10,9 +10,9 @@ import click
 from card_data.base_url import ConfigError, resolve_base_url
 from card_data.problems import Problem
 from printkit.build import BuildOptions, build
-from printkit.designer_cli import import_cmd, tts_cmd
-from printkit.paper import PAPERS, paper_by_name
-from printkit.render import write_atomically
+from printkit.designer.commands import import_cmd, tts_cmd
+from printkit.sheets.paper import PAPERS, paper_by_name
+from printkit.sheets.render import write_atomically
 
 DATA_OPTION = click.option("--data", "data_dir", type=click.Path(path_type=Path, file_okay=False),
                            default=None, help="Card database folder (one sub-folder per game). Default: the bundled one.")
@@ -154,7 +154,7 @@ def calibration_cmd(paper: str, out_dir: Path, duplex: str, game: str | None, da
     from card_data.loader import load_database
     from card_data.problems import DatabaseError
     from card_data.schema import CardSize
-    from printkit.calibration import CalibrationError, calibration_pdf
+    from printkit.sheets.calibration import CalibrationError, calibration_pdf
 
     size = CardSize()
     if game is not None:

@@ -1,5 +1,5 @@
 """Boards, mats, tracking sheet, tokens and the Carpe Diem score pad, measured from the PDFs
-that printkit.boards.render_extras writes: card spaces large enough for a card, tiled pieces
+that printkit.components.boards.render_extras writes: card spaces large enough for a card, tiled pieces
 that overlap by the stated amount with alignment marks that coincide once assembled, labels
 and token texts from the card database, token cut lines of the stated shape and size, the
 score pad's penalty boxes, reproducible bytes, and template errors naming file and line."""
@@ -19,12 +19,16 @@ import yaml
 from pdf_measure import Box, box_of, mm
 
 from card_data.loader import load_database
-from printkit.boards import render_extras
-from printkit.layout import LAYOUTS_DIR, LayoutError
-from printkit.paper import PAPERS
-from printkit.scorepad import PENALTY_BOX_STROKE_PT
-from printkit.tiling import ALIGN_MARK_STROKE_PT, CUT_LINE_STROKE_PT, LABEL_BAND_MM
-from printkit.tokens import TOKEN_CUT_STROKE_PT
+from printkit.components.boards import render_extras
+from printkit.components.scorepad import PENALTY_BOX_STROKE_PT
+from printkit.components.tiling import (
+    ALIGN_MARK_STROKE_PT,
+    CUT_LINE_STROKE_PT,
+    LABEL_BAND_MM,
+)
+from printkit.components.tokens import TOKEN_CUT_STROKE_PT
+from printkit.sheets.layout import LAYOUTS_DIR, LayoutError
+from printkit.sheets.paper import PAPERS
 
 CARD_W_MM, CARD_H_MM = 63.5, 88.9
 DB = load_database()

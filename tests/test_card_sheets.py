@@ -128,7 +128,7 @@ def _slot_of(box: Box, xs: list[float], ys: list[float]) -> tuple[int, int] | No
 
 def test_text_stays_inside_each_cards_safe_area(built):
     from card_data.yaml_source import load_yaml
-    from printkit.layout import LAYOUTS_DIR, LayoutSpec
+    from printkit.sheets.layout import LAYOUTS_DIR, LayoutSpec
 
     card_templates = [LAYOUTS_DIR / g.game_id / f"{name}.yaml" for g in DB.games.values()
                       for name in {c.type for c in g.cards.values()} | {f"back-{k}" for k in g.info.backs}]

@@ -1,4 +1,4 @@
-"""``printkit build --deck``: one deck list's cards in its quantities (printkit.decklist).
+"""``printkit build --deck``: one deck list's cards in its quantities (printkit.sheets.decklist).
 
 Failing inputs check the exact ``FILE:LINE: game/deck-id: field:`` prefix of each problem.
 """
@@ -12,7 +12,7 @@ import pytest
 
 from card_data.loader import load_database
 from card_data.problems import DatabaseError
-from printkit.decklist import cards_for_deck, find_deck, game_for_deck
+from printkit.sheets.decklist import cards_for_deck, find_deck, game_for_deck
 
 DB = load_database()
 CARPE_CRAS = DB.games["carpe_cras"]

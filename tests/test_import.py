@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from card_data.loader import bundled_data_dir, check_database, load_database
-from printkit.designer_cli import import_cmd
-from printkit.importer import (
+from printkit.designer.commands import import_cmd
+from printkit.designer.importer import (
     cards_to_rows,
     import_sheet,
     read_sheet,

@@ -8,10 +8,16 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from printkit.imposition import Rect, impose
-from printkit.layout import LayoutError, TextRegion, fit_text, load_layout, prepare_face
-from printkit.paper import paper_by_name
-from printkit.render import PageDrawer, new_canvas
+from printkit.sheets.imposition import Rect, impose
+from printkit.sheets.layout import (
+    LayoutError,
+    TextRegion,
+    fit_text,
+    load_layout,
+    prepare_face,
+)
+from printkit.sheets.paper import paper_by_name
+from printkit.sheets.render import PageDrawer, new_canvas
 
 
 def write(tmp_path: Path, text: str) -> Path:

@@ -1,4 +1,4 @@
-"""Reference cards (printkit.reference), measured from the PDF they render to: every card lays
+"""Reference cards (printkit.components.reference), measured from the PDF they render to: every card lays
 out, its text stays in the safe area at no less than the template's minimum size, and the
 text read back out of the PDF is what the card database says."""
 
@@ -17,10 +17,14 @@ from card_data.games.carpe_cras.tempo import DIE_FACES as TEMPO_DIE_FACES
 from card_data.games.carpe_cras.tempo import tempo_succeeds, tempo_table
 from card_data.loader import load_database
 from card_data.problems import DatabaseError
-from printkit.imposition import Rect
-from printkit.layout import LAYOUTS_DIR, LayoutError
-from printkit.reference import LOST_NAME_HEADING, reference_cards, reference_faces
-from printkit.render import PageDrawer, new_canvas
+from printkit.components.reference import (
+    LOST_NAME_HEADING,
+    reference_cards,
+    reference_faces,
+)
+from printkit.sheets.imposition import Rect
+from printkit.sheets.layout import LAYOUTS_DIR, LayoutError
+from printkit.sheets.render import PageDrawer, new_canvas
 
 BLEED_MM = 3.0
 SAFE_MM = 3.0

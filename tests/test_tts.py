@@ -18,7 +18,7 @@ from PIL import Image
 
 from card_data.loader import bundled_data_dir, load_database
 from printkit.build import card_url
-from printkit.designer_cli import tts_cmd
+from printkit.designer.commands import tts_cmd
 
 BASE_URL = "http://192.168.1.20:5000"
 DPI = 200
@@ -58,7 +58,7 @@ def cells(image: Image.Image, columns: int, rows: int, card_w: int, card_h: int)
 
 
 def test_grid_rule():
-    from printkit.tts import grid_size
+    from printkit.designer.tts import grid_size
 
     assert grid_size(1) == (1, 1)
     assert grid_size(12) == (10, 2)

@@ -13,8 +13,8 @@ import jinja2
 from pydantic import BaseModel
 
 from card_data.loader import Game
-from printkit.imposition import Rect
-from printkit.layout import (
+from printkit.sheets.imposition import Rect
+from printkit.sheets.layout import (
     Face,
     Layout,
     LayoutError,
@@ -23,7 +23,7 @@ from printkit.layout import (
     fit_text,
     read_template,
 )
-from printkit.render import PageDrawer
+from printkit.sheets.render import PageDrawer
 
 Spec = TypeVar("Spec", bound=BaseModel)
 

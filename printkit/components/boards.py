@@ -5,10 +5,10 @@ templates (``templates/<game>/``, format in ``templates/BOARDS.md``):
 
 - ``board-<name>.yaml`` -> ``<name>.pdf``: a board or mat (a layout template whose ``box``
   region ``board`` gives its size), tiled across the paper with an assembly page
-  (:mod:`printkit.tiling`);
+  (:mod:`printkit.components.tiling`);
 - ``sheet-<name>.yaml`` -> ``<name>.pdf``: a one-page form to fill in with a pen (a tracking sheet);
-- ``token-*.yaml`` -> ``tokens.pdf``: punch-out token sheets (:mod:`printkit.tokens`);
-- ``scorepad.yaml`` -> ``scorepad.pdf``: score pad sheets (:mod:`printkit.scorepad`).
+- ``token-*.yaml`` -> ``tokens.pdf``: punch-out token sheets (:mod:`printkit.components.tokens`);
+- ``scorepad.yaml`` -> ``scorepad.pdf``: score pad sheets (:mod:`printkit.components.scorepad`).
 """
 
 from __future__ import annotations
@@ -21,8 +21,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from card_data.loader import Game
 from card_data.yaml_source import YamlSyntaxError, load_yaml
-from printkit.imposition import Rect
-from printkit.layout import (
+from printkit.components.scorepad import render_scorepad
+from printkit.components.tiling import PAGE_MARGIN_MM, render_tiled
+from printkit.components.tokens import render_tokens
+from printkit.sheets.imposition import Rect
+from printkit.sheets.layout import (
     BoxRegion,
     Face,
     FittedText,
@@ -33,12 +36,14 @@ from printkit.layout import (
     load_layout,
     prepare_face,
 )
-from printkit.paper import Paper
-from printkit.render import PageDrawer, new_canvas
-from printkit.scorepad import render_scorepad
-from printkit.sheet_templates import draw_text, expand, load_spec, template_context
-from printkit.tiling import PAGE_MARGIN_MM, render_tiled
-from printkit.tokens import render_tokens
+from printkit.sheets.paper import Paper
+from printkit.sheets.render import PageDrawer, new_canvas
+from printkit.sheets.sheet_templates import (
+    draw_text,
+    expand,
+    load_spec,
+    template_context,
+)
 
 BOARD_REGION = "board"
 """The ``box`` region at (0, 0) whose size is the board's size."""

@@ -1,7 +1,7 @@
 """``printkit tts``: Tabletop Simulator deck sheets, drawn by the same layout templates as the PDFs.
 
 For every game and deck back (``backs`` in game.yaml) the cards are laid out one per
-trim-sized PDF page (printkit.layout + printkit.render, QR codes included), rasterised with
+trim-sized PDF page (printkit.sheets.layout + printkit.sheets.render, QR codes included), rasterised with
 pdfium at a fixed resolution and pasted into PNG grids that TTS's Custom Deck object reads:
 
 - at most 10 columns x 7 rows, and at most 69 faces per sheet: TTS shows the grid's last
@@ -36,10 +36,10 @@ from card_data.loader import Game, check_database
 from card_data.problems import Problem
 from card_data.schema import Card
 from printkit.build import BuildOptions, GameLayouts, select_games
-from printkit.imposition import Rect
-from printkit.layout import LAYOUTS_DIR, Face
-from printkit.paper import paper_by_name
-from printkit.render import PageDrawer, new_canvas, write_atomically
+from printkit.sheets.imposition import Rect
+from printkit.sheets.layout import LAYOUTS_DIR, Face
+from printkit.sheets.paper import paper_by_name
+from printkit.sheets.render import PageDrawer, new_canvas, write_atomically
 
 DEFAULT_DPI = 200
 """Pixels per inch of the card images: a poker card (63.5 x 88.9 mm) is 500 x 700 px, a full

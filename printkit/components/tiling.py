@@ -18,12 +18,12 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from printkit.fonts import BOLD
-from printkit.imposition import Rect
-from printkit.paper import Paper
-from printkit.render import PageDrawer, new_canvas
-from printkit.sheet_templates import draw_text
-from printkit.units import pt_from_mm
+from printkit.sheets.fonts import BOLD
+from printkit.sheets.imposition import Rect
+from printkit.sheets.paper import Paper
+from printkit.sheets.render import PageDrawer, new_canvas
+from printkit.sheets.sheet_templates import draw_text
+from printkit.sheets.units import pt_from_mm
 
 TILE_OVERLAP_MM = 10.0
 """Overlap between neighbouring pieces: the width of the glue tab and of the band holding the marks."""

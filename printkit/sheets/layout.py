@@ -22,10 +22,10 @@ from reportlab.platypus import Paragraph
 
 from card_data.problems import Problem, ProblemsError
 from card_data.yaml_source import LineMap, YamlSyntaxError, load_yaml
-from printkit.fonts import FONT_NAMES, register_fonts
-from printkit.units import pt_from_mm
+from printkit.sheets.fonts import FONT_NAMES, register_fonts
+from printkit.sheets.units import pt_from_mm
 
-LAYOUTS_DIR = Path(__file__).parent / "layouts"
+LAYOUTS_DIR = Path(__file__).parent.parent / "layouts"
 """The bundled templates (``printkit/layouts`` is the repository's top-level ``templates/``)."""
 
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]

@@ -8,11 +8,18 @@ from pathlib import Path
 from reportlab.lib.colors import CMYKColor, Color, HexColor, rgb2cmyk, toColor
 from reportlab.pdfgen.canvas import Canvas
 
-from printkit.fonts import FONT_NAMES, register_fonts
-from printkit.imposition import FoldImposition, Imposition, Rect
-from printkit.layout import BoxRegion, Face, FittedText, Image, LineRegion, QrCode
-from printkit.qr import QUIET_ZONE_MODULES, dark_runs, qr_matrix
-from printkit.units import pt_from_mm
+from printkit.sheets.fonts import FONT_NAMES, register_fonts
+from printkit.sheets.imposition import FoldImposition, Imposition, Rect
+from printkit.sheets.layout import (
+    BoxRegion,
+    Face,
+    FittedText,
+    Image,
+    LineRegion,
+    QrCode,
+)
+from printkit.sheets.qr import QUIET_ZONE_MODULES, dark_runs, qr_matrix
+from printkit.sheets.units import pt_from_mm
 
 CROP_MARK_STROKE_PT = 0.25
 PLACEHOLDER_FILL = "#ece8e1"

@@ -18,13 +18,13 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from reportlab.lib.colors import HexColor
 
-from printkit.imposition import Rect
-from printkit.layout import LayoutError
-from printkit.paper import Paper
-from printkit.render import PageDrawer, new_canvas
-from printkit.sheet_templates import draw_text, evaluate, expand, load_spec
-from printkit.tiling import PAGE_MARGIN_MM
-from printkit.units import pt_from_mm
+from printkit.components.tiling import PAGE_MARGIN_MM
+from printkit.sheets.imposition import Rect
+from printkit.sheets.layout import LayoutError
+from printkit.sheets.paper import Paper
+from printkit.sheets.render import PageDrawer, new_canvas
+from printkit.sheets.sheet_templates import draw_text, evaluate, expand, load_spec
+from printkit.sheets.units import pt_from_mm
 
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
 

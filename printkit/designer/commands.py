@@ -10,9 +10,9 @@ import click
 
 from card_data.base_url import ConfigError, resolve_base_url
 from card_data.games import GAME_IDS
-from printkit.importer import cards_to_yaml, import_sheet
-from printkit.render import write_atomically
-from printkit.tts import DEFAULT_DPI, build_tts
+from printkit.designer.importer import cards_to_yaml, import_sheet
+from printkit.designer.tts import DEFAULT_DPI, build_tts
+from printkit.sheets.render import write_atomically
 
 _DATA_HELP = "Card database folder (one sub-folder per game). Default: the bundled one."
 

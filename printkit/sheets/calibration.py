@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Literal
 
 from card_data.schema import CardSize
-from printkit.imposition import Rect
-from printkit.layout import LAYOUTS_DIR, LayoutError, load_layout, prepare_face
-from printkit.paper import Paper
-from printkit.render import PageDrawer, new_canvas
+from printkit.sheets.imposition import Rect
+from printkit.sheets.layout import LAYOUTS_DIR, LayoutError, load_layout, prepare_face
+from printkit.sheets.paper import Paper
+from printkit.sheets.render import PageDrawer, new_canvas
 
 Flip = Literal["long", "short"]
 

@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from printkit.paper import Paper
+from printkit.sheets.paper import Paper
 
 Flip = Literal["long", "short"]
 

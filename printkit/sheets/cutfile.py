@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from xml.sax.saxutils import escape
 
-from printkit.imposition import Rect
+from printkit.sheets.imposition import Rect
 
 CUT_STROKE = "#ff0000"
 """Pure red hairlines: the colour most cutter and laser software treats as "cut"."""

@@ -18,12 +18,12 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from printkit.imposition import Rect
-from printkit.layout import LayoutError
-from printkit.paper import Paper
-from printkit.render import PageDrawer, new_canvas
-from printkit.sheet_templates import draw_text, evaluate, expand, load_spec
-from printkit.tiling import PAGE_MARGIN_MM
+from printkit.components.tiling import PAGE_MARGIN_MM
+from printkit.sheets.imposition import Rect
+from printkit.sheets.layout import LayoutError
+from printkit.sheets.paper import Paper
+from printkit.sheets.render import PageDrawer, new_canvas
+from printkit.sheets.sheet_templates import draw_text, evaluate, expand, load_spec
 
 GRID_STROKE_PT = 0.5
 TOTAL_STROKE_PT = 1.2

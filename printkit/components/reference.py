@@ -29,7 +29,7 @@ Sections are laid into the template's ``body`` region in order, shrinking from i
 ``size_pt`` as usual; a section that would need less than ``min_size_pt`` starts another card
 ("Keywords", page 2/5), so the designer's ``min_size_pt`` is the smallest text a reference
 prints. Only a single section too long for a whole card is reported (a
-:class:`~printkit.layout.LayoutError` from :func:`reference_faces`).
+:class:`~printkit.sheets.layout.LayoutError` from :func:`reference_faces`).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from card_data.loader import Game
 from card_data.problems import DatabaseError, Problem
 from card_data.schema import GlossaryEntry, Slug
 from card_data.yaml_source import LineMap, YamlSyntaxError, load_yaml
-from printkit.layout import (
+from printkit.sheets.layout import (
     LAYOUTS_DIR,
     Face,
     Layout,
@@ -287,7 +287,7 @@ def reference_cards(game: Game, layouts_dir: Path = LAYOUTS_DIR, bleed_mm: float
 
     Returns an empty list when the game has no reference.yaml. Raises
     :class:`~card_data.problems.DatabaseError` listing every problem of reference.yaml
-    (``FILE:LINE: game/id: field: message``), :class:`~printkit.layout.LayoutError` when a
+    (``FILE:LINE: game/id: field: message``), :class:`~printkit.sheets.layout.LayoutError` when a
     template is missing or broken.
     """
     path = game.folder / REFERENCE_FILE
@@ -348,7 +348,7 @@ def reference_faces(game: Game, layouts_dir: Path = LAYOUTS_DIR, qr_payload: str
     """Lay out :func:`reference_cards` with their templates (trim: the game's card size; bleed
     ``bleed_mm``). ``qr_payload``: URL for a template's ``qr`` region (``None`` leaves it out).
 
-    Returns ``[(card, face)]`` in card order. Raises :class:`~printkit.layout.LayoutError` whose
+    Returns ``[(card, face)]`` in card order. Raises :class:`~printkit.sheets.layout.LayoutError` whose
     message names the reference card (``reference card <game>/<id>: ...``) when its text does
     not fit even at ``min_size_pt``; and what :func:`reference_cards` raises.
     """

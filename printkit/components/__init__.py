@@ -1,0 +1,2 @@
+"""Everything printed besides the card sheets: reference cards, boards and mats tiled across
+pages, token sheets and score pads."""

@@ -1,0 +1,1 @@
+"""A designer's tools around the build: spreadsheet import and Tabletop Simulator export."""
