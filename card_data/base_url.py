@@ -1,7 +1,13 @@
-"""Where the cards' QR codes point: ``--base-url``, else ``PRINTKIT_BASE_URL``, else ``printkit.toml``.
+"""Where the cards' QR codes point: ``--base-url``, else ``PRINTKIT_BASE_URL``, else ``printkit.toml``;
+and the rest of ``printkit.toml``, a designer's project settings.
 
 Shared by printkit (the URLs it prints) and the companion (the static site it exports and
 the canonical links it serves), so both halves read the same setting the same way.
+
+``printkit.toml`` is found in the current folder or the nearest folder above it (as git
+finds ``.git``), so every command run anywhere inside a project uses the project's file.
+Its ``[printkit]`` table holds :data:`CONFIG_KEYS`; anything else there is an error, so a
+misspelt key is not silently ignored.
 """
 
 from __future__ import annotations
@@ -16,6 +22,9 @@ from urllib.parse import urlsplit
 DEFAULT_BASE_URL = "http://localhost:5000"
 ENV_BASE_URL = "PRINTKIT_BASE_URL"
 CONFIG_FILE = "printkit.toml"
+CONFIG_KEYS = ("base_url", "data", "templates", "out")
+"""Keys of ``[printkit]``: the QR base URL, and the project's card data, layout templates and
+output folders (relative to the folder holding ``printkit.toml``)."""
 
 
 class ConfigError(Exception):
@@ -50,9 +59,55 @@ def _check(url: str, source: str) -> BaseUrl:
     return BaseUrl(url.rstrip("/"), source)
 
 
+def find_config_file(start: Path | None = None) -> Path | None:
+    """The ``printkit.toml`` in ``start`` (default: the current folder) or the nearest folder
+    above it, or ``None``."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        candidate = folder / CONFIG_FILE
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _key_line(text: str, key: str) -> int:
+    """1-based line where ``key`` is assigned in TOML ``text`` (1 if not found)."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip().split("=", 1)[0].strip().strip('"') == key and "=" in line:
+            return number
+    return 1
+
+
+def read_config(path: Path) -> dict[str, object]:
+    """The ``[printkit]`` table of the config file ``path`` (``{}`` if it has none).
+
+    Raises :class:`ConfigError` as ``FILE:LINE: message`` for unreadable TOML, a
+    ``[printkit]`` that is not a table, an unknown key or a value that is not a string.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", None) or 1
+        raise ConfigError(f"{path}:{line}: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}:1: cannot read: {exc}") from None
+    table = data.get("printkit", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}:{_key_line(text, 'printkit')}: printkit must be a table ([printkit])")
+    for key, value in table.items():
+        if key not in CONFIG_KEYS:
+            raise ConfigError(f"{path}:{_key_line(text, key)}: printkit.{key}: unknown key "
+                              f"(known: {', '.join(CONFIG_KEYS)})")
+        if not isinstance(value, str):
+            raise ConfigError(f"{path}:{_key_line(text, key)}: printkit.{key} must be a string")
+    return table
+
+
 def resolve_base_url(cli_value: str | None, cwd: Path | None = None) -> BaseUrl:
     """The base URL for QR codes, by precedence: ``cli_value``, ``$PRINTKIT_BASE_URL``,
-    ``base_url`` in ``./printkit.toml`` (under ``[printkit]``), then ``http://localhost:5000``.
+    ``base_url`` under ``[printkit]`` in the ``printkit.toml`` of ``cwd`` (default: the current
+    folder) or the nearest folder above it, then ``http://localhost:5000``.
 
     Raises :class:`ConfigError` naming the source for a malformed URL or config file.
     """
@@ -61,15 +116,9 @@ def resolve_base_url(cli_value: str | None, cwd: Path | None = None) -> BaseUrl:
     env = os.environ.get(ENV_BASE_URL)
     if env:
         return _check(env, ENV_BASE_URL)
-    path = (cwd or Path.cwd()) / CONFIG_FILE
-    if path.is_file():
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{path}: {exc}") from None
-        value = data.get("printkit", {}).get("base_url")
+    path = find_config_file(cwd)
+    if path is not None:
+        value = read_config(path).get("base_url")
         if value is not None:
-            if not isinstance(value, str):
-                raise ConfigError(f"{path}: printkit.base_url must be a string")
-            return _check(value, str(path))
+            return _check(str(value), str(path))
     return BaseUrl(DEFAULT_BASE_URL, "default")

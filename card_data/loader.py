@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Container
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -11,8 +13,15 @@ from pydantic import BaseModel, ValidationError
 
 from card_data.games import registry
 from card_data.problems import DatabaseError, Problem
-from card_data.schema import Card, DeckList, GameInfo, GameSpec, GlossaryEntry
-from card_data.yaml_source import LineMap, YamlSyntaxError, load_yaml
+from card_data.schema import (
+    Card,
+    DeckEntry,
+    DeckList,
+    GameInfo,
+    GameSpec,
+    GlossaryEntry,
+)
+from card_data.yaml_source import DuplicateKey, LineMap, YamlSyntaxError, load_yaml
 
 
 def bundled_data_dir() -> Path:
@@ -29,7 +38,8 @@ class Game:
         info: the game's ``game.yaml``.
         cards: cards by id, in file order.
         glossary: glossary entries in file order.
-        decks: deck lists by id.
+        decks: deck lists by id (while the database has problems, a deck may name cards
+            that are not in ``cards``: cards that failed to load).
         tables: the parsed ``tables.yaml`` model, or ``None``.
         sources: ``("card"|"deck"|"glossary", id) -> (file, line)`` where each record starts.
         folder: the game's folder (artwork paths are relative to it).
@@ -71,13 +81,22 @@ class _Collector:
 
 
 def _read(path: Path, col: _Collector) -> tuple[Any, LineMap] | None:
+    duplicates: list[DuplicateKey] = []
     try:
-        return load_yaml(path)
+        data, lines = load_yaml(path, duplicates)
     except YamlSyntaxError as exc:
         col.add(path, exc.line, "-", "yaml", exc.message)
+        return None
     except (OSError, UnicodeDecodeError) as exc:
         col.add(path, 1, "-", "file", f"cannot read: {exc}")
-    return None
+        return None
+    for dup in duplicates:
+        loc = dup.loc
+        record = data
+        if isinstance(data, list) and loc and isinstance(loc[0], int):
+            record, loc = data[loc[0]], loc[1:]
+        col.add(path, dup.line, _record_id(record), ".".join(str(part) for part in loc) or "-", dup.message)
+    return data, lines
 
 
 def _record_id(data: Any) -> str:
@@ -86,24 +105,59 @@ def _record_id(data: Any) -> str:
     return "-"
 
 
-def _load_list(path: Path, col: _Collector, what: str) -> list[tuple[dict, LineMap, tuple]]:
-    """Items of a YAML file holding a list of mappings, with their locations."""
+def _load_list(path: Path, col: _Collector, what: str) -> tuple[list[tuple[dict, LineMap, tuple]], bool]:
+    """Items of a YAML file holding a list of mappings, with their locations, and whether
+    that is every item of the file (``False`` if it could not be read or parsed, is not a
+    list, or holds something other than mappings)."""
     read = _read(path, col)
     if read is None:
-        return []
+        return [], False
     data, lines = read
     if data is None:
-        return []
+        return [], True
     if not isinstance(data, list):
         col.add(path, lines.line_for(()), "-", what, f"expected a list of {what}, got {type(data).__name__}")
-        return []
+        return [], False
     out = []
     for i, item in enumerate(data):
         if not isinstance(item, dict):
             col.add(path, lines.line_for((i,)), "-", what, f"item {i + 1} is not a mapping")
             continue
         out.append((item, lines, (i,)))
-    return out
+    return out, len(out) == len(data)
+
+
+class _CardIds:
+    """The card ids a game's card files define or might define: what a deck list may name
+    without being told its card is unknown.
+
+    ``card_id in ids`` is true for the id of every card record, whether or not the card
+    passed its schema (its own problems say what is wrong with it), and for every slug-like
+    word of a card file whose records could not all be read (it does not parse, or holds
+    something other than mappings with an id). An id defined in such a file is written in
+    it: only a YAML escape inside a quoted id, which nobody writes in a slug, could hide
+    it; so no deck entry is called unknown because a card file is broken, while an id
+    written nowhere (a typo in the deck list) is still reported in the same run. Skipping
+    the check for the whole game instead would hide those typos until the file is fixed.
+    A card file that cannot be read at all could hold any id.
+    """
+
+    _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+    def __init__(self) -> None:
+        self.defined: set[str] = set()
+        self._words: set[str] = set()
+        self._anything = False
+
+    def add_text_of(self, path: Path) -> None:
+        """Count every slug-like word of ``path`` as a card id it might define."""
+        try:
+            self._words.update(self._WORD.findall(path.read_bytes().decode("utf-8", "replace")))
+        except OSError:
+            self._anything = True
+
+    def __contains__(self, card_id: object) -> bool:
+        return self._anything or card_id in self.defined or card_id in self._words
 
 
 def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]]:
@@ -123,21 +177,36 @@ def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]
 
     cards: dict[str, Card] = {}
     sources: dict[tuple[str, str], tuple[str, int]] = {}
+    ids = _CardIds()
+    first_defined: dict[str, tuple[str, int]] = {}
+    # A card, deck or tables record that did not load (see the rules across records below).
+    lost = False
     adapter = spec.card_adapter()
     for path in sorted((folder / "cards").glob("*.yaml")):
-        for item, lines, base in _load_list(path, col, "cards"):
+        items, complete = _load_list(path, col, "cards")
+        if not complete or not all(isinstance(item.get("id"), str) for item, _, _ in items):
+            ids.add_text_of(path)
+        lost = lost or not complete
+        for item, lines, base in items:
             rid = _record_id(item)
             try:
                 card = adapter.validate_python(item)
             except ValidationError as exc:
                 col.pydantic(path, lines, base, rid, exc, data=item)
+                card = None
+                lost = True
+            # Checked whether or not either record is valid: the two are in conflict either way.
+            if isinstance(item.get("id"), str):
+                ids.defined.add(rid)
+                if rid in first_defined:
+                    first = first_defined[rid]
+                    col.add(path, lines.line_for(base + ("id",)), rid, "id",
+                            f"duplicate card id (first defined at {first[0]}:{first[1]})")
+                    continue
+                first_defined[rid] = (str(path), lines.line_for(base))
+            if card is None:
                 continue
             line = lines.line_for(base)
-            if card.id in cards:
-                first = sources[("card", card.id)]
-                col.add(path, lines.line_for(base + ("id",)), card.id, "id",
-                        f"duplicate card id (first defined at {first[0]}:{first[1]})")
-                continue
             if card.art and not (folder / card.art).is_file():
                 col.add(path, lines.line_for(base + ("art",)), card.id, "art", f"artwork file not found: {card.art}")
             for name in card.assumed:
@@ -151,8 +220,12 @@ def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]
     gpath = folder / "glossary.yaml"
     if gpath.exists():
         seen: set[str] = set()
-        for item, lines, base in _load_list(gpath, col, "glossary entries"):
+        for item, lines, base in _load_list(gpath, col, "glossary entries")[0]:
             rid = _record_id(item)
+            if isinstance(item.get("id"), str):
+                if rid in seen:
+                    col.add(gpath, lines.line_for(base + ("id",)), rid, "id", "duplicate glossary id")
+                seen.add(rid)
             try:
                 entry = GlossaryEntry.model_validate(item)
             except ValidationError as exc:
@@ -161,24 +234,27 @@ def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]
             if entry.term is None and not entry.name_lost:
                 col.add(gpath, lines.line_for(base + ("term",)), entry.id, "term",
                         "a glossary entry without a term must say name_lost: true")
-            if entry.id in seen:
-                col.add(gpath, lines.line_for(base + ("id",)), entry.id, "id", "duplicate glossary id")
-            seen.add(entry.id)
             glossary.append(entry)
             sources[("glossary", entry.id)] = (str(gpath), lines.line_for(base))
 
     decks: dict[str, DeckList] = {}
+    seen_decks: set[str] = set()
     for path in sorted((folder / "decks").glob("*.yaml")):
         read = _read(path, col)
         if read is None:
+            lost = True
             continue
         data, lines = read
-        deck, problems = read_deck_list(data, lines, str(path), spec, cards)
+        deck, problems = read_deck_list(data, lines, str(path), spec, cards, known=ids)
         col.problems += problems
+        lost = lost or deck is None
+        deck_id = data.get("id") if isinstance(data, dict) else None
+        if isinstance(deck_id, str):
+            if deck_id in seen_decks:
+                col.add(path, lines.line_for(("id",)), deck_id, "id", "duplicate deck id")
+                continue
+            seen_decks.add(deck_id)
         if deck is None:
-            continue
-        if deck.id in decks:
-            col.add(path, lines.line_for(("id",)), deck.id, "id", "duplicate deck id")
             continue
         decks[deck.id] = deck
         sources[("deck", deck.id)] = (str(path), 1)
@@ -196,8 +272,13 @@ def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]
                     tables = spec.tables_model.model_validate(data if data is not None else {})
                 except ValidationError as exc:
                     col.pydantic(tpath, lines, (), "tables", exc, data=data)
+            lost = lost or tables is None
 
-    if spec.check_database is not None:
+    # Rules across records judge the whole set. With a record missing they would report the
+    # gap it leaves (a reference card without its special card, a scoring set that is not
+    # there, a table entry naming a card that did not load): not problems of their own, and
+    # gone once that record is fixed, when these rules run again.
+    if spec.check_database is not None and not lost:
         for kind, rid, fld, message in spec.check_database(cards, decks, tables):
             file, line = sources.get((kind, rid), (str(folder / "game.yaml"), 1))
             if kind == "tables":
@@ -209,27 +290,61 @@ def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]
     return game, col.problems
 
 
-def read_deck_list(data: Any, lines: LineMap, file: str, spec: GameSpec,
-                   cards: dict[str, Card]) -> tuple[DeckList | None, list[Problem]]:
+def read_deck_list(data: Any, lines: LineMap, file: str, spec: GameSpec, cards: dict[str, Card],
+                   known: Container[str] | None = None) -> tuple[DeckList | None, list[Problem]]:
     """Validate one deck list read from ``file``: the :class:`DeckList` schema, every card id
-    known among ``cards``, then (only if all are known) the game's deck-building rules.
+    known, then the game's deck-building rules.
+
+    ``cards`` are the valid cards by id. ``known`` holds every id a card record defines or
+    might define (a card that failed its schema, an id written in a card file that did not
+    parse); only entries naming none of those are reported as unknown. Default: ``cards``.
+    The rules are applied to the entries whose card is in ``cards``; if that is not all of
+    them, rules about the deck as a whole (its size, how many of each kind) are left out, as
+    the missing entries would make them wrong, and a rule's message that names an entry's
+    position counts positions among the judged entries only. A deck that fails its schema
+    still has its well-formed entries' card ids checked.
 
     Returns the deck (``None`` if the schema refused it) and every problem found, located as
     ``FILE:LINE: game/deck-id: field: message``.
     """
     rid = _record_id(data)
+    known = cards if known is None else known
+
+    def unknown(entries: list[tuple[int, str]], deck_id: str) -> list[Problem]:
+        return [Problem(file, lines.line_for(("cards", i, "card")), spec.game_id, deck_id, f"cards.{i}.card",
+                        f"unknown card id '{card_id}'")
+                for i, card_id in entries if card_id not in known]
+
     try:
         deck = DeckList.model_validate(data if data is not None else {})
     except ValidationError as exc:
-        return None, Problem.from_validation_error(exc, data=data, file=file, lines=lines, game=spec.game_id,
-                                                   card_id=rid)
-    problems = [Problem(file, lines.line_for(("cards", i, "card")), spec.game_id, deck.id, f"cards.{i}.card",
-                        f"unknown card id '{entry.card}'")
-                for i, entry in enumerate(deck.cards) if entry.card not in cards]
-    if not problems:
-        for prob in spec.check_deck(deck, cards):
-            loc = tuple(int(part) if part.isdigit() else part for part in prob.field.split("."))
-            problems.append(prob.at(file=file, line=lines.line_for(loc), game=spec.game_id, card_id=deck.id))
+        problems = Problem.from_validation_error(exc, data=data, file=file, lines=lines, game=spec.game_id,
+                                                 card_id=rid)
+        raw = data.get("cards") if isinstance(data, dict) else None
+        entries = []
+        for i, item in enumerate(raw if isinstance(raw, list) else []):
+            try:
+                entries.append((i, DeckEntry.model_validate(item).card))
+            except ValidationError:
+                continue  # reported with the schema's problems
+        return None, problems + unknown(entries, rid)
+    problems = unknown([(i, entry.card) for i, entry in enumerate(deck.cards)], deck.id)
+    judged = [i for i, entry in enumerate(deck.cards) if entry.card in cards]
+    if len(judged) == len(deck.cards):
+        found = spec.check_deck(deck, cards)
+    else:
+        found = []
+        part = deck.model_copy(update={"cards": [deck.cards[i] for i in judged]})
+        for prob in spec.check_deck(part, cards):
+            parts = prob.field.split(".")
+            if parts[0] != "cards":
+                found.append(prob)
+            elif len(parts) > 1 and parts[1].isdigit():
+                parts[1] = str(judged[int(parts[1])])
+                found.append(prob.at(field=".".join(parts)))
+    for prob in found:
+        loc = tuple(int(part) if part.isdigit() else part for part in prob.field.split("."))
+        problems.append(prob.at(file=file, line=lines.line_for(loc), game=spec.game_id, card_id=deck.id))
     return deck, problems
 
 

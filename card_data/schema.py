@@ -79,7 +79,9 @@ class GlossaryEntry(Strict):
 
     ``term`` is ``None`` when the source text lost the term's name (e.g. an icon that
     dropped out of the Carpe Cras text); ``name_lost`` must then be ``True`` and the
-    entry says so rather than inventing a name.
+    entry says so rather than inventing a name. ``text`` is the rule as players read it (it
+    prints on reference cards); ``note`` is for designers (what the source lost or leaves
+    unclear) and never prints.
     """
 
     id: Slug
@@ -87,6 +89,7 @@ class GlossaryEntry(Strict):
     name_lost: bool = False
     text: str = Field(min_length=1)
     section: str = Field(min_length=1)
+    note: str | None = None
     aliases: list[str] = []
 
 
@@ -171,7 +174,9 @@ class GameInfo(Strict):
 
     ``backs`` maps a back kind (see :meth:`Card.back_kind`) to a title for that deck's back,
     e.g. ``{"draw": "Draw deck", "agency": "Agency deck"}``; each has a layout template
-    ``templates/<game>/back-<kind>.yaml``.
+    ``templates/<game>/back-<kind>.yaml``. ``fonts`` names the game's own font files
+    (``regular``, ``bold``, ``italic``: TTF/OTF paths relative to the game's folder) for every
+    card text; faces left out stay the bundled DejaVu Sans.
     """
 
     title: str
@@ -182,6 +187,7 @@ class GameInfo(Strict):
     card_size: CardSize = CardSize()
     backs: dict[str, str]
     summary: str | None = None
+    fonts: dict[Literal["regular", "bold", "italic"], str] = {}
 
 
 @dataclass(frozen=True)

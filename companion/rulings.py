@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import base64
+import re
+from functools import lru_cache
+from pathlib import Path
+
 from flask import Blueprint, render_template
+from markupsafe import Markup, escape
 
 from companion.catalog import (
     cards_by_type,
@@ -21,6 +27,44 @@ bp = Blueprint("rulings", __name__, url_prefix="/r")
 def type_label(name: str) -> str:
     """A card type or deck kind in words: ``"basic_number"`` -> ``"Basic number"``."""
     return field_label(name)
+
+
+ICON_NAME = re.compile(r":([a-z][a-z0-9_-]*):")
+ICON_MAX_BYTES = 64 * 1024
+ICON_TYPES = {".svg": "image/svg+xml", ".png": "image/png"}
+
+
+@lru_cache(maxsize=512)
+def _icon_data_uri(path: Path, mtime_ns: int) -> str | None:
+    # A data: URI keeps the static site export self-contained; inside <img> an SVG's scripts
+    # never run, so icons from someone else's card data cannot script the page.
+    data = path.read_bytes()
+    if len(data) > ICON_MAX_BYTES:
+        return None
+    return f"data:{ICON_TYPES[path.suffix]};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+@bp.app_template_filter("icon_words")
+def icon_words(text: str, game) -> Markup:
+    """Card text for a page, escaped, with each ``:name:`` that names one of the game's icons
+    (``card_data/<game>/icons/<name>.svg`` or ``.png``, which printkit draws inline on the
+    card) shown as that icon at the text's size (``<img class="icon" alt="Name">``), or as
+    its name in words if the file is over 64 KB. Other text between colons stays as written."""
+    icons = game.folder / "icons"
+
+    def icon(match: re.Match) -> str:
+        name = match.group(1)
+        label = escape(field_label(name))
+        for ext in ICON_TYPES:
+            path = icons / f"{name}{ext}"
+            if path.is_file():
+                uri = _icon_data_uri(path, path.stat().st_mtime_ns)
+                if uri is None:
+                    return f'<span class="icon-word">{label}</span>'
+                return f'<img class="icon" src="{uri}" alt="{label}">'
+        return match.group(0)
+
+    return Markup(ICON_NAME.sub(icon, str(escape(text))))
 
 
 @bp.route("/<game>/")

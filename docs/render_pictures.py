@@ -16,8 +16,8 @@ import pypdfium2
 HERE = Path(__file__).resolve().parent
 PICTURES = {
     # picture name: (PDF under output/, page index)
-    "card-sheet-front": ("carpe_cras/draw-cards.pdf", 0),
-    "card-sheet-back": ("carpe_cras/draw-cards.pdf", 1),
+    "card-sheet-front": ("carpe_cras/might-cunning-draw-cards.pdf", 0),
+    "card-sheet-back": ("carpe_cras/might-cunning-draw-cards.pdf", 1),
     "reference-cards": ("cartisora/reference-cards.pdf", 0),
     "battlefield-assembly": ("carpe_cras/battlefield-lane.pdf", 0),
     "battlefield-piece": ("carpe_cras/battlefield-lane.pdf", 1),

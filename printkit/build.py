@@ -3,25 +3,49 @@
 Cards are laid out and drawn one sheet at a time, so memory stays flat however large the
 database. Each deck gets as many cards per sheet as the paper takes, an SVG cut file per
 sheet of fronts, and optionally CMYK colours, a back offset or fold-over pairs. Nothing is written unless the whole database and every card's layout are valid:
-PDFs are rendered in memory, and only when no problem was found does each replace the
-previous file atomically. An error therefore always leaves earlier output untouched.
+PDFs are rendered in memory, and only when no problem was found is the whole set written, into
+a staging folder swapped in per game (:mod:`printkit.output_set`). An error, or a build killed
+while writing, therefore always leaves the earlier output set whole.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from card_data.loader import Database, Game, check_database
 from card_data.problems import DatabaseError, Problem
-from card_data.schema import Card, DeckList
+from card_data.schema import Card
 from printkit.components.boards import render_extras
-from printkit.components.reference import reference_faces
+from printkit.components.kit import (
+    CardJob,
+    KitSpec,
+    catalog_jobs,
+    choose_one_lists,
+    deck_jobs,
+    left_out,
+    load_kit,
+    play_jobs,
+)
+from printkit.components.packing import LOOSE_DECK_MAX_CARDS, LooseCard, loose_cards
+from printkit.components.print_index import (
+    INDEX_FILE,
+    ChooseOneList,
+    KitFile,
+    print_index_pdf,
+)
+from printkit.components.reference import (
+    REFERENCE_BACK_KIND,
+    REFERENCE_BACK_TITLE,
+    reference_faces,
+)
+from printkit.output_set import publish, recover
 from printkit.sheets.cutfile import cut_svg
 from printkit.sheets.decklist import cards_for_deck, find_deck, game_for_deck
+from printkit.sheets.game_assets import game_asset_problems
 from printkit.sheets.imposition import (
     FoldImposition,
     Imposition,
@@ -33,11 +57,13 @@ from printkit.sheets.layout import (
     Face,
     Layout,
     LayoutError,
+    WarningLog,
     load_layout,
     prepare_face,
 )
 from printkit.sheets.paper import Paper
-from printkit.sheets.render import PageDrawer, new_canvas, write_atomically
+from printkit.sheets.registration_marks import MARK_COLOUR, RegistrationMarks
+from printkit.sheets.render import PageDrawer, new_canvas
 
 BLEED_MM = 3.0
 Duplex = Literal["long", "short", "none", "fold"]
@@ -63,6 +89,9 @@ class BuildOptions:
             every back (and the back page's crop marks) to cancel a printer's duplex drift; as
             read off ``printkit calibration``'s registration page. Not used with ``fold``.
         cmyk: write every colour as CMYK (``k``/``K`` operators) instead of RGB.
+        registration_marks: print-then-cut marks for a Silhouette cutter on every page of
+            card fronts and in its cut file (instead of crop marks; the cards keep clear of
+            them, so fewer may fit). Not with ``fold``.
     """
 
     paper: Paper
@@ -71,6 +100,7 @@ class BuildOptions:
     bleed_mm: float = BLEED_MM
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
     cmyk: bool = False
+    registration_marks: RegistrationMarks | None = None
 
 
 def card_url(base_url: str, game_id: str, card_id: str) -> str:
@@ -92,11 +122,13 @@ class GameLayouts:
     appended to ``problems`` as a :class:`Problem`; the methods then return ``None``.
     """
 
-    def __init__(self, game: Game, options: BuildOptions, layouts_dir: Path, problems: list[Problem]):
+    def __init__(self, game: Game, options: BuildOptions, layouts_dir: Path, problems: list[Problem],
+                 warnings: WarningLog | None = None):
         self.game = game
         self.options = options
         self.layouts_dir = layouts_dir
         self.problems = problems
+        self.warnings = warnings if warnings is not None else WarningLog()  # low-res art, dense QR codes
         self._layouts: dict[str, Layout | None] = {}
 
     def _problem(self, file: str, line: int, card_id: str, fld: str, message: str) -> None:
@@ -116,8 +148,9 @@ class GameLayouts:
                     self._problem(exc.file, exc.line, "-", exc.field, exc.message)
         return self._layouts[name]
 
-    def back(self, kind: str) -> Face | None:
-        """The back shared by every card of ``kind`` (a key of ``backs`` in game.yaml)."""
+    def back(self, kind: str, title: str | None = None) -> Face | None:
+        """The back shared by every card of ``kind`` (a key of ``backs`` in game.yaml, whose
+        value is the back's ``title`` unless ``title`` is given)."""
         path = self.layouts_dir / self.game.game_id / f"back-{kind}.yaml"
         layout = self.layout(f"back-{kind}", True)
         if layout is None:
@@ -125,12 +158,24 @@ class GameLayouts:
                 self._problem(str(path), 1, "-", "layout", f"no back template for the '{kind}' deck")
             return None
         context = {"game": self.game.info, "game_id": self.game.game_id, "kind": kind,
-                   "title": self.game.info.backs[kind]}
+                   "title": title if title is not None else self.game.info.backs[kind]}
         try:
-            return prepare_face(layout, context, self.game.folder, None)
+            face = prepare_face(layout, context, self.game.folder, None)
         except LayoutError as exc:
             self._problem(exc.file, exc.line, "-", exc.field, exc.message)
             return None
+        self.warnings.add(face, str(path), 1, self.game.game_id, "-")
+        return face
+
+    def reference_back(self) -> Face | None:
+        """The reference cards' own back: ``back-reference.yaml`` with the title "Reference".
+
+        A game without that template gets its main deck's back template titled "Reference",
+        so a reference card never carries a deck's name on its back.
+        """
+        path = self.layouts_dir / self.game.game_id / f"back-{REFERENCE_BACK_KIND}.yaml"
+        kind = REFERENCE_BACK_KIND if path.is_file() else next(iter(self.game.info.backs))
+        return self.back(kind, REFERENCE_BACK_TITLE)
 
     def front(self, card: Card) -> Face | None:
         """The card's front, with its QR code; problems are reported at the card's own FILE:LINE."""
@@ -146,11 +191,13 @@ class GameLayouts:
                 self._problem(file, line, card.id, "type", f"no layout template {path}")
             return None
         try:
-            return prepare_face(layout, card_context(self.game, card), self.game.folder,
+            face = prepare_face(layout, card_context(self.game, card), self.game.folder,
                                 card_url(self.options.base_url, self.game.game_id, card.id))
         except LayoutError as exc:
             self._problem(file, line, card.id, exc.field, f"{exc.message} (template {exc.file}:{exc.line})")
             return None
+        self.warnings.add(face, file, line, self.game.game_id, card.id)
+        return face
 
 
 class SheetWriter:
@@ -165,16 +212,23 @@ class SheetWriter:
     Raises ``ValueError`` (on creation) if not even one card of the game's size fits the paper.
     """
 
-    def __init__(self, game: Game, kind: str, back: Face, options: BuildOptions, name: str | None = None):
+    def __init__(self, game: Game, kind: str, back: Face, options: BuildOptions, name: str | None = None,
+                 back_title: str | None = None):
         size = game.info.card_size
         fold = options.duplex == "fold"
-        impose = impose_fold if fold else impose_most
-        self.imp: Imposition | FoldImposition = impose(options.paper, size.width_mm, size.height_mm,
-                                                       options.bleed_mm)
+        marks = options.registration_marks
+        if fold:
+            self.imp: Imposition | FoldImposition = impose_fold(options.paper, size.width_mm, size.height_mm,
+                                                                options.bleed_mm)
+        else:
+            page = (options.paper.width_mm, options.paper.height_mm)
+            self.imp = impose_most(options.paper, size.width_mm, size.height_mm, options.bleed_mm,
+                                   keep_clear=marks.keep_clear(*page) if marks else (),
+                                   trims_within=marks.cut_area(*page) if marks else None)
         self.kind, self.back, self.options = kind, back, options
         self.name = name or kind  # file-name prefix: the back kind, a deck id, or "reference"
         self.corner_radius_mm = size.corner_radius_mm
-        self.title = f"{game.info.title} – {game.info.backs[kind]}"
+        self.title = f"{game.info.title} – {back_title or game.info.backs[kind]}"
         self._buffer = io.BytesIO()
         self._canvas = self._new_canvas(self._buffer, self.title)
         self._drawer = PageDrawer(self._canvas, self.imp.paper.height_mm)
@@ -195,14 +249,20 @@ class SheetWriter:
         batch, self._pending = self._pending, []
         if not batch:
             return 0
-        imp, drawer = self.imp, self._drawer
-        drawer.crop_marks(imp)
+        imp, drawer, marks = self.imp, self._drawer, self.options.registration_marks
+        if marks is None:
+            drawer.crop_marks(imp)
+        else:
+            # The cutter cuts along the cut file, so crop marks are not needed, and near the
+            # registration marks they could be read as one.
+            for r in marks.rects(imp.paper.width_mm, imp.paper.height_mm):
+                drawer.rect(r.x_mm, r.y_mm, r.w_mm, r.h_mm, MARK_COLOUR)
         for slot, face in enumerate(batch):
             drawer.face(face, imp.trim(slot), imp.bleed_box(slot))
         sheet = len(self._cut_files) + 1
         self._cut_files[f"{self.name}-cards-sheet-{sheet}.svg"] = cut_svg(
             imp.paper.width_mm, imp.paper.height_mm, [imp.trim(slot) for slot in range(len(batch))],
-            self.corner_radius_mm, f"{self.title}: cut lines, sheet {sheet}")
+            self.corner_radius_mm, f"{self.title}: cut lines, sheet {sheet}", registration=marks)
         if isinstance(imp, FoldImposition):
             for slot in range(len(batch)):
                 drawer.face(self.back, imp.back_trim(slot), imp.back_bleed_box(slot))
@@ -222,6 +282,22 @@ class SheetWriter:
             for slot in range(count):
                 drawer.face(self.back, imp.back_trim(slot, flip), imp.bleed_box(imp.back_slot(slot, flip)))
         drawer.c.showPage()
+
+    @property
+    def sheets(self) -> int:
+        """Sheets of fronts drawn so far (all of them once :meth:`files` has been called)."""
+        return len(self._cut_files)
+
+    def kit_file(self, title: str, copies: int = 1, note: str = "") -> list[KitFile]:
+        """How the print index lists this writer's files (call after :meth:`files`)."""
+        duplex = self.options.duplex
+        if duplex == "fold":
+            return [KitFile(f"{self.name}-cards.pdf", title, self.sheets, "fold", copies, note)]
+        if duplex == "none":
+            return [KitFile(f"{self.name}-cards.pdf", title + " (fronts)", self.sheets, "single", copies, note),
+                    KitFile(f"{self.name}-backs.pdf", title + " (backs)", 1, "single", self.sheets * copies,
+                            "one copy on the back of each sheet of fronts")]
+        return [KitFile(f"{self.name}-cards.pdf", title, 2 * self.sheets, "duplex", copies, note)]
 
     def files(self) -> tuple[dict[str, bytes], int]:
         """Finish: ``({file name: PDF or SVG bytes}, cards drawn by this call)``."""
@@ -266,6 +342,7 @@ class BuildResult:
 
     written: list[Path] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)  # printed, never failing the run
     cards: int = 0
     games: list[Game] = field(default_factory=list)
     plans: list[SheetPlan] = field(default_factory=list)
@@ -280,39 +357,77 @@ def select_games(db: Database, names: Iterable[str]) -> tuple[list[Game], list[s
     return [db.games[n] for n in names if n in db.games], unknown
 
 
-def _decks(game: Game) -> Iterator[tuple[str, list[Card]]]:
-    """The game's cards grouped by back kind, in game.yaml's order of backs."""
-    for kind in game.info.backs:
-        cards = [c for c in game.cards.values() if c.back_kind() == kind]
-        if cards:
-            yield kind, cards
+def _count(cards: list[Card]) -> str:
+    return f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
 
 
-def _jobs(game: Game, deck: DeckList | None, deck_cards: list[Card] | None) -> Iterator[tuple[str, str, list[Card]]]:
-    """``(file-name prefix, back kind, cards)`` to print for ``game``: every card once by back
-    kind, or one deck list's cards in their quantities (prefix: the deck's id)."""
-    if deck is None or deck_cards is None:
-        for kind, cards in _decks(game):
-            yield kind, kind, cards
-        return
-    kinds = list(dict.fromkeys(c.back_kind() for c in deck_cards))
-    for kind in kinds:
-        name = deck.id if len(kinds) == 1 else f"{deck.id}-{kind}"
-        yield name, kind, [c for c in deck_cards if c.back_kind() == kind]
+def _extra_kind(layouts_dir: Path, game: Game, file_name: str) -> str:
+    """``board``, ``sheet``, ``tokens``, ``scorepad`` or ``other``: what an extra file is."""
+    stem = file_name.removesuffix(".pdf")
+    folder = layouts_dir / game.game_id
+    if (folder / f"board-{stem}.yaml").is_file():
+        return "board"
+    if (folder / f"sheet-{stem}.yaml").is_file():
+        return "sheet"
+    return stem if stem in ("tokens", "scorepad") else "other"
+
+
+_EXTRA_TITLES = {"board": "Board or mat, tiled across the pages", "sheet": "Sheet to fill in with a pen",
+                 "tokens": "Tokens", "scorepad": "Score pad", "other": "Printed component"}
+
+
+def _lay_out_unprinted(game: Game, jobs: list[CardJob], layouts: GameLayouts) -> None:
+    """Lay out the cards the kit does not print, so that a problem with any card of the
+    database stops the build as it stops ``validate``."""
+    printed = {c.id for job in jobs for c in job.cards}
+    for card in game.cards.values():
+        if card.id not in printed:
+            layouts.front(card)
+
+
+def _index(game: Game, kit: KitSpec, options: BuildOptions, files: list[KitFile], catalog: bool) -> bytes:
+    """The game's ``print-this.pdf`` (:mod:`printkit.components.print_index`)."""
+    if catalog:
+        first = ("This is the catalogue, every card once, for designers. To play, run printkit build "
+                 "without --catalog: it prints each deck in its quantities.")
+        groups, unprinted = [], []
+    else:
+        first = kit.first_game
+        groups = [ChooseOneList(g.title, g.by, f"{g.name}-cards.pdf", lists) for g, lists in choose_one_lists(game, kit)]
+        unprinted = [(card.title, why) for card, why in left_out(game, kit)]
+    return print_index_pdf(game.info.title, options.paper, options.duplex, files, first, groups, unprinted,
+                           cmyk=options.cmyk)
+
+
+def _pdf_pages_and_text(data: bytes) -> tuple[int, str]:
+    """A PDF's page count and text (to tell which shared sheet holds a loose card)."""
+    import pypdfium2  # only here: importing it costs every other command ~0.1 s
+
+    doc = pypdfium2.PdfDocument(data)
+    try:
+        return len(doc), "\n".join(page.get_textpage().get_text_range() for page in doc)
+    finally:
+        doc.close()
 
 
 def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, games: Iterable[str] = (),
           layouts_dir: Path = LAYOUTS_DIR, progress_factory: Callable[[int], Progress] | None = None,
-          deck: str | None = None, scorepad_copies: int = 1, cards_only: bool = False) -> BuildResult:
+          deck: str | None = None, scorepad_copies: int = 1, cards_only: bool = False,
+          catalog: bool = False) -> BuildResult:
     """Validate and lay out the selected games (default all) and, given ``out_dir``, write to
     ``out_dir/<game>/``:
 
-    - ``<kind>-cards.pdf`` for each deck back the game has (every card once), with an SVG cut
-      file ``<kind>-cards-sheet-<n>.svg`` per sheet of fronts (older sheet files beyond the new
-      count are removed);
-    - ``reference-cards.pdf``: the game's reference cards, with its main card back;
+    - the card sheets a player needs (:func:`printkit.components.kit.play_jobs`): each deck
+      list in its quantities as ``<deck-id>-cards.pdf``, a ``choose_one`` group of
+      ``kit.yaml`` as one ``<group>-cards.pdf``, the ``extra_cards`` as ``<type>-cards.pdf``;
+      with ``catalog`` instead every card once, ``<kind>-cards.pdf`` per back kind. Each with
+      an SVG cut file ``<name>-cards-sheet-<n>.svg`` per sheet of fronts (older sheet files
+      beyond the new count are removed);
+    - ``reference-cards.pdf``: the game's reference cards, with their own "Reference" back;
     - the game's boards, mats, tracking sheets, token sheets and score pad
-      (:func:`printkit.components.boards.render_extras`; ``scorepad_copies`` pages of score pad).
+      (:func:`printkit.components.boards.render_extras`; ``scorepad_copies`` pages of score pad);
+    - ``print-this.pdf``: one page listing those files, how to print them (duplex or single
+      sided), how many copies and how to assemble them (not with ``deck`` or ``cards_only``).
 
     ``cards_only`` leaves out the reference cards, boards, tokens and score pad.
     ``deck`` (a deck id or deck-list file) prints only that deck, in its quantities, as
@@ -322,13 +437,14 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
     deck was imposed. Returns a :class:`BuildResult`; on problems nothing is written. Raises
     ``OSError`` if the output cannot be written, ``ValueError`` if the cards do not fit the paper.
     """
+    if out_dir is not None and out_dir.is_dir():
+        recover(out_dir)  # a killed build's leftovers, before anything reads or writes the set
     db, problems = check_database(data_dir)
     games = list(games)
     selected, unknown = select_games(db, games)
     for name in unknown:
         problems.append(Problem(str(db.root), 1, name, "-", "game", f"no such game (have: {', '.join(db.games)})"))
-    deck_list: DeckList | None = None
-    deck_cards: list[Card] | None = None
+    deck_job: list[CardJob] | None = None
     if deck is not None and not problems:
         target = selected[0] if len(games) == 1 else game_for_deck(db, deck)
         if target is None:
@@ -337,11 +453,25 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
         else:
             try:
                 deck_list = find_deck(target, deck)
-                deck_cards = cards_for_deck(target, deck)
+                deck_job = deck_jobs(target, deck_list.id, deck_list.title, cards_for_deck(target, deck))
                 selected = [target]
             except DatabaseError as exc:
                 problems.extend(exc.problems)
-    total = len(deck_cards) if deck_cards is not None else sum(len(g.cards) for g in selected)
+    jobs: dict[str, list[CardJob]] = {}
+    kits: dict[str, KitSpec] = {}
+    for game in selected:
+        kit, kit_problems = load_kit(game)
+        problems.extend(kit_problems)
+        kits[game.game_id] = kit
+        if deck_job is not None:
+            jobs[game.game_id] = deck_job
+        elif catalog or problems or out_dir is None:
+            # Lays out every card that loaded, to report every problem; deck lists may name
+            # cards that failed to load, so they are only followed in a clean database.
+            jobs[game.game_id] = catalog_jobs(game)
+        else:
+            jobs[game.game_id] = play_jobs(game, kit)
+    total = sum(len(job.cards) for game_jobs in jobs.values() for job in game_jobs)
     progress = progress_factory(total) if (progress_factory and out_dir is not None and not problems) else None
     rendered: dict[Path, bytes] = {}
     plans: list[SheetPlan] = []
@@ -350,10 +480,25 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
     def layout_problem(game: Game, exc: LayoutError, record: str = "-") -> None:
         problems.append(Problem(exc.file, exc.line, game.game_id, record, exc.field, exc.message))
 
+    warnings = WarningLog()
     for game in selected:
-        layouts = GameLayouts(game, options, layouts_dir, problems)
-        for name, kind, cards in _jobs(game, deck_list, deck_cards):
+        problems.extend(game_asset_problems(game))  # the game's fonts and icon files
+        layouts = GameLayouts(game, options, layouts_dir, problems, warnings)
+        kit = kits[game.game_id]
+        index: list[KitFile] = []
+        loose: list[LooseCard] = []
+        loose_jobs: list[CardJob] = []
+        for job in jobs[game.game_id]:
+            name, kind, cards = job.name, job.kind, job.cards
             back = layouts.back(kind)
+            if deck_job is None and not cards_only and len(cards) <= LOOSE_DECK_MAX_CARDS:
+                # One or two cards would take a duplex sheet of their own: they join the game's
+                # score pad page or token sheet as fold-over pairs (render_extras).
+                loose += loose_cards(game, kind, cards, back, layouts.front, options.bleed_mm)
+                loose_jobs.append(job)
+                if progress:
+                    progress(len(cards))
+                continue
             # Drawing stops at the first problem, but every card is still laid out so that
             # all problems are reported in one run.
             writer = SheetWriter(game, kind, back, options, name) if (drawing and back and not problems) else None
@@ -370,10 +515,12 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
                     progress(drawn)
                 for file_name, data in files.items():
                     rendered[out_dir / game.game_id / file_name] = data
-        if deck_list is not None or cards_only:
+                index += writer.kit_file(f"{job.title}: {_count(cards)}", note=job.note)
+        if deck_job is None:
+            _lay_out_unprinted(game, jobs[game.game_id], layouts)
+        if deck_job is not None or cards_only:
             continue
-        main_kind = next(iter(game.info.backs))
-        back = layouts.back(main_kind)
+        back = layouts.reference_back()
         try:
             faces = reference_faces(game, layouts_dir)
         except LayoutError as exc:
@@ -383,30 +530,51 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
             problems.extend(exc.problems)
             faces = []
         if drawing and back and faces and not problems:
-            writer = SheetWriter(game, main_kind, back, options, "reference")
+            writer = SheetWriter(game, next(iter(game.info.backs)), back, options, "reference",
+                                 back_title=REFERENCE_BACK_TITLE)
             for _, face in faces:
                 writer.add(face)
             files, _ = writer.files()
             for file_name, data in files.items():
                 rendered[out_dir / game.game_id / file_name] = data
+            ref_note = kit.files.get("reference-cards.pdf")
+            index += writer.kit_file(f"Reference cards: {len(faces)} (rules summaries, with their own back)",
+                                     copies=ref_note.copies if ref_note else 1,
+                                     note=(ref_note.note or "") if ref_note else "")
         try:
             extras = render_extras(game, options.paper, layouts_dir, scorepad_copies=scorepad_copies,
-                                   cmyk=options.cmyk)
+                                   cmyk=options.cmyk, loose_cards=loose)
         except LayoutError as exc:
             layout_problem(game, exc)
             extras = {}
         for file_name, data in extras.items():
             if drawing:
                 rendered[out_dir / game.game_id / file_name] = data
-    result = BuildResult(problems=sorted(problems), cards=total, games=selected, plans=plans)
+                extra_note = kit.files.get(file_name)
+                extra_kind = _extra_kind(layouts_dir, game, file_name)
+                pages, text = _pdf_pages_and_text(data)
+                note = (extra_note.note or "") if extra_note else ""
+                held = [j for j in loose_jobs if all(c.title in text for c in j.cards)]
+                if held:
+                    note += "; " if note else ""
+                    note += "also " + ", ".join(f"{j.title} ({_count(j.cards)})" for j in held) + \
+                        " as fold-over pairs: fold along the dashed line, glue, cut"
+                index.append(KitFile(file_name, _EXTRA_TITLES[extra_kind], pages, "single",
+                                     extra_note.copies if extra_note else 1, note, extra_kind))
+        if drawing and not problems:
+            rendered[out_dir / game.game_id / INDEX_FILE] = _index(game, kit, options, index, catalog)
+    # A card in several deck lists is laid out once per list; report its problem once.
+    result = BuildResult(problems=sorted(set(problems)), cards=total, games=selected, plans=plans,
+                         warnings=warnings.items)
     if problems or out_dir is None:
         return result
-    for path, data in rendered.items():
-        write_atomically(path, data)
-    for plan in plans:
-        # A smaller deck or a bigger paper leaves fewer sheets; old cut files would mislead.
-        for stale in (out_dir / plan.game_id).glob(f"{plan.kind}-cards-sheet-*.svg"):
-            if stale not in rendered:
-                stale.unlink()
-    result.written = list(rendered)
+    if deck is None and not cards_only:
+        # A whole kit replaces the game's folder: files of an earlier build that this one does
+        # not make (other decks, more sheets, the catalogue's files) would mislead.
+        result.written = publish(out_dir, rendered, keep_others=False)
+        return result
+    # A smaller deck or a bigger paper leaves fewer sheets; old cut files would mislead.
+    stale = [p for plan in plans for p in (out_dir / plan.game_id).glob(f"{plan.kind}-cards-sheet-*.svg")
+             if p not in rendered]
+    result.written = publish(out_dir, rendered, stale)
     return result

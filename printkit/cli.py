@@ -11,17 +11,45 @@ from card_data.base_url import ConfigError, resolve_base_url
 from card_data.problems import Problem
 from printkit.build import BuildOptions, build
 from printkit.designer.commands import import_cmd, tts_cmd
+from printkit.designer.project_commands import (
+    export_cmd,
+    init_cmd,
+    preview_cmd,
+    watch_build,
+)
+from printkit.sheets.imposition import margin_note
 from printkit.sheets.paper import PAPERS, paper_by_name
+from printkit.sheets.registration_marks import SILHOUETTE_TYPE_1
 from printkit.sheets.render import write_atomically
 
 DATA_OPTION = click.option("--data", "data_dir", type=click.Path(path_type=Path, file_okay=False),
-                           default=None, help="Card database folder (one sub-folder per game). Default: the bundled one.")
+                           default=None, help="Card database folder (one sub-folder per game). Default: the project's "
+                           "(printkit.toml here or above), else the bundled one.")
+TEMPLATES_OPTION = click.option("--templates", "templates_dir", type=click.Path(path_type=Path, file_okay=False),
+                                default=None, help="Layout templates folder (templates/<game>/*.yaml). Default: the "
+                                "project's (printkit.toml here or above), else the bundled one.")
+
+
+def _paths(data_dir: Path | None, templates_dir: Path | None, out_dir: Path | None = None):
+    """Where to read and write: the options, else the project around the current folder, else the bundled data."""
+    from printkit.designer.project import ConfigError as _ConfigError
+    from printkit.designer.project import project_paths
+    try:
+        return project_paths(data_dir, templates_dir, out_dir)
+    except _ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 def _report(problems: list[Problem]) -> None:
     for p in problems:
         click.echo(str(p), err=True)
     click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found.", err=True)
+
+
+def _warn(warnings: list[Problem]) -> None:
+    """Print a build's warnings (low-resolution art, dense QR codes); they never fail it."""
+    for w in warnings:
+        click.echo(f"warning: {w}", err=True)
 
 
 def _progress_factory():
@@ -95,8 +123,11 @@ def main() -> None:
 @main.command("build")
 @click.argument("games", nargs=-1)
 @DATA_OPTION
-@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output"),
-              show_default=True, help="Where to write output/<game>/*.pdf.")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Where to write <out>/<game>/*.pdf. Default: the project's output folder, else ./output.")
+@TEMPLATES_OPTION
+@click.option("--watch", is_flag=True, help="Build, then rebuild the games whose files change on each save "
+              "(Ctrl-C stops); a broken save prints its problems and keeps the previous output.")
 @PAPER_OPTION
 @click.option("--base-url", default=None, help="Where the QR codes point (the companion's address). "
               "Default: $PRINTKIT_BASE_URL, printkit.toml, or http://localhost:5000.")
@@ -112,27 +143,49 @@ def main() -> None:
 @click.option("--scorepad-copies", type=click.IntRange(1, 500), default=1, show_default=True,
               help="Pages of the Carpe Diem score pad.")
 @click.option("--cards-only", is_flag=True, help="Only the card sheets: no reference cards, boards, tokens or pad.")
-def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path, paper: str, base_url: str | None,
+@click.option("--catalog", is_flag=True, help="Every card once, one file per card back (for designers), "
+              "instead of the decks in their quantities.")
+@click.option("--safe-margins", is_flag=True,
+              help="Keep every crop mark and bleed 5 mm from the paper's edge (laser printers' unprintable "
+              "band), even if fewer cards fit a sheet (poker on Letter: 6 instead of 9).")
+@click.option("--registration-marks", is_flag=True,
+              help="Print-then-cut: Silhouette (Type 1) registration marks on every sheet of card fronts and "
+              "in its SVG cut file, instead of crop marks; the cards keep clear of them, so fewer may fit.")
+def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | None, paper: str, base_url: str | None,
+              templates_dir: Path | None, watch: bool,
               duplex: str, back_offset: tuple[float, float], cmyk: bool, deck: str | None,
-              scorepad_copies: int, cards_only: bool) -> None:
+              scorepad_copies: int, cards_only: bool, safe_margins: bool, catalog: bool,
+              registration_marks: bool) -> None:
     """Render GAMES (default: all): card sheets (fronts and backs, bleed, crop marks, SVG cut
     files), reference cards, boards and mats, token sheets and the score pad."""
     if duplex == "fold" and back_offset != (0.0, 0.0):
         raise click.UsageError("--back-offset corrects duplex drift; fold-over sheets (--duplex fold) have none")
+    if duplex == "fold" and registration_marks:
+        raise click.UsageError("--registration-marks are for cutting single sheets; a cutter cannot follow "
+                               "marks through a folded sheet (--duplex fold)")
+    paths = _paths(data_dir, templates_dir, out_dir)
+    if watch:
+        watch_build(click.get_current_context(), paths)
+        return
     base = _base_url(base_url)
-    options = BuildOptions(paper=paper_by_name(paper), base_url=base.url, duplex=duplex, back_offset_mm=back_offset,
-                           cmyk=cmyk)
+    options = BuildOptions(paper=paper_by_name(paper, safe_margins), base_url=base.url, duplex=duplex,
+                           back_offset_mm=back_offset, cmyk=cmyk,
+                           registration_marks=SILHOUETTE_TYPE_1 if registration_marks else None)
     try:
-        result = build(data_dir, out_dir, options, games, progress_factory=_progress_factory(), deck=deck,
-                       scorepad_copies=scorepad_copies, cards_only=cards_only)
+        result = build(paths.data_dir, paths.out_dir, options, games, layouts_dir=paths.templates_dir,
+                       progress_factory=_progress_factory(), deck=deck,
+                       scorepad_copies=scorepad_copies, cards_only=cards_only, catalog=catalog)
     except (OSError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
+    _warn(result.warnings)
     if result.problems:
         _report(result.problems)
         click.echo("Nothing was written.", err=True)
         sys.exit(1)
     for plan in result.plans:
         click.echo(plan.summary(), err=True)
+    for note in dict.fromkeys(filter(None, (margin_note(plan.imp) for plan in result.plans))):
+        click.echo(note, err=True)
     for path in result.written:
         click.echo(str(path))
     pdfs = sum(1 for p in result.written if p.suffix == ".pdf")
@@ -142,13 +195,15 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path, pape
 
 @main.command("calibration")
 @PAPER_OPTION
-@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output"),
-              show_default=True, help="Where to write calibration.pdf.")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Where to write calibration.pdf. Default: the project's output folder, else ./output.")
 @click.option("--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="Flip edge the registration test (pages 2-3) is read for.")
 @click.option("--game", default=None, help="Draw this game's card size (default: poker).")
 @DATA_OPTION
-def calibration_cmd(paper: str, out_dir: Path, duplex: str, game: str | None, data_dir: Path | None) -> None:
+@TEMPLATES_OPTION
+def calibration_cmd(paper: str, out_dir: Path | None, duplex: str, game: str | None, data_dir: Path | None,
+                    templates_dir: Path | None) -> None:
     """Write calibration.pdf: 100 mm rulers and a card outline (print at 100 %), and a duplex
     registration test whose reading is the --back-offset to build with."""
     from card_data.loader import load_database
@@ -156,10 +211,11 @@ def calibration_cmd(paper: str, out_dir: Path, duplex: str, game: str | None, da
     from card_data.schema import CardSize
     from printkit.sheets.calibration import CalibrationError, calibration_pdf
 
+    paths = _paths(data_dir, templates_dir, out_dir)
     size = CardSize()
     if game is not None:
         try:
-            db = load_database(data_dir)
+            db = load_database(paths.data_dir)
         except DatabaseError as exc:
             _report(exc.problems)
             sys.exit(1)
@@ -167,8 +223,8 @@ def calibration_cmd(paper: str, out_dir: Path, duplex: str, game: str | None, da
             raise click.UsageError(f"no such game {game!r} (have: {', '.join(db.games)})")
         size = db.games[game].info.card_size
     try:
-        data = calibration_pdf(paper_by_name(paper), size, duplex)
-        path = out_dir / "calibration.pdf"
+        data = calibration_pdf(paper_by_name(paper), size, duplex, templates_dir=paths.print_templates_dir())
+        path = paths.out_dir / "calibration.pdf"
         write_atomically(path, data)
     except (CalibrationError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
@@ -180,13 +236,16 @@ def calibration_cmd(paper: str, out_dir: Path, duplex: str, game: str | None, da
 @main.command("validate")
 @click.argument("games", nargs=-1)
 @DATA_OPTION
-def validate_cmd(games: tuple[str, ...], data_dir: Path | None) -> None:
+@TEMPLATES_OPTION
+def validate_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Path | None) -> None:
     """Check the card database, deck lists and that every card's text fits its layout.
 
     Prints every problem as FILE:LINE: game/card-id: field: message and exits 1 if any.
     """
     options = BuildOptions(paper=paper_by_name("letter"), base_url="http://localhost:5000")
-    result = build(data_dir, None, options, games)
+    paths = _paths(data_dir, templates_dir)
+    result = build(paths.data_dir, None, options, games, layouts_dir=paths.templates_dir)
+    _warn(result.warnings)
     if result.problems:
         _report(result.problems)
         sys.exit(1)
@@ -196,6 +255,9 @@ def validate_cmd(games: tuple[str, ...], data_dir: Path | None) -> None:
 
 main.add_command(import_cmd)
 main.add_command(tts_cmd)
+main.add_command(init_cmd)
+main.add_command(export_cmd)
+main.add_command(preview_cmd)
 
 
 if __name__ == "__main__":

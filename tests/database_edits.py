@@ -65,8 +65,7 @@ def problem_lines(root: Path, within: Path | None = None) -> list[str]:
     (``FILE:LINE: game/id: field: message``), in the loader's order.
 
     With ``within`` (a file or a folder), only the problems in that file or in files below that
-    folder: a card the loader rejects is also unknown to every deck listing it, and a test
-    about the card can leave those follow-on problems out.
+    folder.
     """
     _, found = check_database(root)
     return [str(p) for p in found

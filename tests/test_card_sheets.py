@@ -17,6 +17,7 @@ from pdf_measure import Box, crop_marks, drawn_objects, mm
 from card_data.loader import load_database
 from printkit.build import BLEED_MM, card_url
 from printkit.cli import main as printkit_cli
+from printkit.components.packing import LOOSE_DECK_MAX_CARDS
 
 BASE_URL = "http://192.168.1.20:5000"
 POKER_W_MM, POKER_H_MM = 63.5, 88.9
@@ -25,7 +26,8 @@ DB = load_database()
 
 
 def run_build(out: Path, *args: str, data: Path | None = None):
-    cli_args = ["build", "--out", str(out), "--base-url", BASE_URL, *args]
+    """`printkit build --catalog`: every card once, so each QR code is expected exactly once."""
+    cli_args = ["build", "--catalog", "--out", str(out), "--base-url", BASE_URL, *args]
     if data is not None:
         cli_args += ["--data", str(data)]
     return CliRunner().invoke(printkit_cli, cli_args)
@@ -52,8 +54,10 @@ def card_pdfs(out: Path) -> list[Path]:
 def test_every_game_and_back_kind_gets_a_card_sheet(built):
     for variant in ("letter-long", "a4-short"):
         names = {f"{p.parent.name}/{p.name}" for p in card_pdfs(built[variant])}
+        # A back kind of one or two cards (Carpe Diem's fountain card) prints as fold-over pairs
+        # on the game's shared sheet instead (score pad page or token sheet).
         expected = {f"{g.game_id}/{kind}-cards.pdf" for g in DB.games.values() for kind in g.info.backs
-                    if any(c.back_kind() == kind for c in g.cards.values())}
+                    if sum(c.back_kind() == kind for c in g.cards.values()) > LOOSE_DECK_MAX_CARDS}
         expected |= {f"{g.game_id}/reference-cards.pdf" for g in DB.games.values()}
         assert names == expected
     # The decks the rulebooks give their own backs really do get their own files.
@@ -230,7 +234,9 @@ def decode_pdf_qr_codes(pdf: Path, dpi: int = 300) -> list[str]:
 
 def test_every_qr_code_decodes_to_its_cards_rulings_page(built, client):
     decoded: list[str] = []
-    for pdf in card_pdfs(built["letter-long"]):
+    shared = [p for name in ("scorepad.pdf", "tokens.pdf", "single-cards.pdf")
+              for p in built["letter-long"].glob(f"*/{name}")]
+    for pdf in card_pdfs(built["letter-long"]) + shared:
         decoded.extend(decode_pdf_qr_codes(pdf))
     expected = {card_url(BASE_URL, g.game_id, c.id): c for g in DB.games.values() for c in g.cards.values()}
     assert sorted(decoded) == sorted(expected), "every card carries exactly one QR code with its own URL"
@@ -319,4 +325,4 @@ def test_loopback_base_url_warns(tmp_path, monkeypatch):
     result = CliRunner().invoke(printkit_cli, ["build", "cartisora", "--out", str(tmp_path / "o")])
     assert result.exit_code == 0
     assert "warning:" not in result.output
-    assert "http://10.1.2.3:8000/r/cartisora/" in decode_pdf_qr_codes(tmp_path / "o" / "cartisora" / "character-cards.pdf")[0]
+    assert "http://10.1.2.3:8000/r/cartisora/" in decode_pdf_qr_codes(tmp_path / "o" / "cartisora" / "knight-cards.pdf")[0]

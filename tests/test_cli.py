@@ -58,16 +58,21 @@ def test_an_unwritable_output_is_a_clean_error(tmp_path):
 def test_build_writes_the_whole_kit_for_each_game(tmp_path):
     result = CliRunner().invoke(printkit_cli, ["build", "--out", str(tmp_path), "--base-url", "http://10.0.0.1"])
     assert result.exit_code == 0, result.output
+    # Each deck list in its quantities (a file per deck), then the rest of the kit and its index.
     expected = {
-        "carpe_cras": {"draw-cards.pdf", "agency-cards.pdf", "reference-cards.pdf", "battlefield-lane.pdf", "tokens.pdf"},
-        "cartisora": {"character-cards.pdf", "reference-cards.pdf", "play-mat.pdf", "tokens.pdf"},
-        "cahrd": {"army-cards.pdf", "strategy-cards.pdf", "reference-cards.pdf", "game-mat.pdf",
-                  "battle-tracking.pdf", "tokens.pdf"},
-        "carpe_diem": {"scoring-cards.pdf", "reference-cards.pdf", "scorepad.pdf"},
+        "carpe_cras": {"might-cunning-draw-cards.pdf", "might-cunning-agency-cards.pdf",
+                       "authority-zeal-draw-cards.pdf", "authority-zeal-agency-cards.pdf",
+                       "reference-cards.pdf", "battlefield-lane.pdf", "tokens.pdf", "print-this.pdf"},
+        "cartisora": {f"{deck}-cards.pdf" for deck in ("brute", "fencer", "guardian", "hunter", "knight", "trickster")}
+        | {"reference-cards.pdf", "play-mat.pdf", "tokens.pdf", "print-this.pdf"},
+        "cahrd": {"shield-wall-cards.pdf", "shield-wall-strategies-cards.pdf", "swift-riders-cards.pdf",
+                  "swift-riders-strategies-cards.pdf", "reference-cards.pdf", "game-mat.pdf",
+                  "battle-tracking.pdf", "tokens.pdf", "print-this.pdf"},
+        "carpe_diem": {"scoring-cards.pdf", "reference-cards.pdf", "scorepad.pdf", "print-this.pdf"},
     }
     for game, names in expected.items():
         written = {p.name for p in (tmp_path / game).glob("*.pdf")}
-        assert names <= written, (game, sorted(written))
+        assert names == written, (game, sorted(written))
 
 
 def test_build_one_deck_in_its_quantities(tmp_path):
@@ -98,7 +103,9 @@ def test_cards_only_leaves_out_the_rest_of_the_kit(tmp_path):
     result = CliRunner().invoke(printkit_cli, ["build", "cahrd", "--cards-only", "--out", str(tmp_path),
                                                "--base-url", "http://10.0.0.1"])
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in (tmp_path / "cahrd").glob("*.pdf")) == ["army-cards.pdf", "strategy-cards.pdf"]
+    assert sorted(p.name for p in (tmp_path / "cahrd").glob("*.pdf")) == [
+        "shield-wall-cards.pdf", "shield-wall-strategies-cards.pdf", "swift-riders-cards.pdf",
+        "swift-riders-strategies-cards.pdf"]
 
 
 def test_init_db_creates_the_scorekeepers_database_and_is_safe_to_repeat(tmp_path, monkeypatch):

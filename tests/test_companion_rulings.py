@@ -292,3 +292,39 @@ def test_flask_cli_finds_the_app_factory():
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert "/r/<game>/<card_id>" in result.stdout
+
+
+def test_icons_in_card_text_show_as_the_icon_with_its_name_for_screen_readers(client):
+    import base64
+
+    from bs4 import BeautifulSoup
+
+    card = next(c for c in BUNDLED.games["cartisora"].cards.values() if ":tie:" in str(getattr(c, "effect", "")))
+    page = BeautifulSoup(page_text(client.get(f"/r/cartisora/{card.id}")), "html.parser")
+    text = page.select_one(".card-text")
+    assert ":tie:" not in text.get_text()
+    icon = text.select_one("img.icon")
+    assert icon["alt"].lower() == "tie"
+    uri = icon["src"]
+    assert uri.startswith("data:image/svg+xml;base64,")
+    icon_file = BUNDLED.games["cartisora"].folder / "icons" / "tie.svg"
+    assert base64.b64decode(uri.split(",", 1)[1]) == icon_file.read_bytes()
+
+
+def test_icon_names_the_game_has_no_icon_for_stay_as_written(tmp_path):
+    from companion.rulings import icon_words
+
+    class Game:
+        folder = tmp_path
+
+    (tmp_path / "icons").mkdir()
+    (tmp_path / "icons" / "might.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>')
+    html = str(icon_words("Costs 2 :might: at 10:30: <b>now</b> :nothing:", Game()))
+    assert html.count('<img class="icon"') == 1 and 'alt="Might"' in html
+    assert "10:30: &lt;b&gt;now&lt;/b&gt; :nothing:" in html
+
+
+def test_glossary_source_notes_stay_on_the_rulings_pages(client):
+    entry = next(e for e in BUNDLED.games["carpe_cras"].glossary if e.note)
+    html = page_text(client.get("/r/carpe_cras/"))
+    assert str(escape(entry.note)) in html

@@ -55,9 +55,7 @@ def copy_and_edit(root: Path, relative: str, old: str, new: str) -> tuple[Path, 
 
 
 def only_problem(root: Path, within: Path | None = None) -> str:
-    """The one problem found in the database at ``root`` (or in file ``within``). A card that
-    fails to load also makes the decks listing it name an unknown card id; with ``within`` those
-    follow-on problems are elsewhere and ignored here."""
+    """The one problem found in the database at ``root`` (or in file ``within``)."""
     found = problem_lines(root, within)
     assert len(found) == 1, found
     return found[0]

@@ -35,8 +35,9 @@ def invoke(*args: str):
 
 
 def run_build(out: Path, *args: str, data: Path | None = None):
+    """`printkit build --catalog` (every card once: the print geometry is what is measured here)."""
     extra = ["--data", str(data)] if data is not None else []
-    return invoke("build", "--out", str(out), "--base-url", BASE_URL, *args, *extra)
+    return invoke("build", "--catalog", "--out", str(out), "--base-url", BASE_URL, *args, *extra)
 
 
 def data_with_card_size(tmp_path: Path, game: str, card_size_yaml: str) -> Path:
@@ -452,7 +453,7 @@ def test_a_tarot_sized_game_prints_2_x_2_on_a4(tmp_path):
     shutil.copytree(LAYOUTS_DIR, layouts)
     (layouts / "cartisora" / "board-play-mat.yaml").unlink()
     result = build(data, tmp_path / "out", BuildOptions(paper_by_name("a4"), BASE_URL), ["cartisora"],
-                   layouts_dir=layouts)
+                   layouts_dir=layouts, catalog=True)
     assert result.problems == []
     assert "cartisora character: 4 tarot cards per A4 sheet (2 x 2)" in [plan.summary() for plan in result.plans]
     with pdfplumber.open(tmp_path / "out" / "cartisora" / "character-cards.pdf") as doc:

@@ -18,7 +18,7 @@ from card_data.games.carpe_cras.tempo import tempo_succeeds, tempo_table
 from card_data.loader import load_database
 from card_data.problems import DatabaseError
 from printkit.components.reference import (
-    LOST_NAME_HEADING,
+    REFERENCE_BACK_KIND,
     reference_cards,
     reference_faces,
 )
@@ -64,6 +64,10 @@ def texts() -> dict[str, dict[str, str]]:
     return {g: page_texts(DB.games[g]) for g in GAMES}
 
 
+def glossary_entry(game, entry_id: str):
+    return next(e for e in game.glossary if e.id == entry_id)
+
+
 def all_text(texts, game_id: str) -> str:
     return flat(" ".join(texts[game_id].values()))
 
@@ -79,7 +83,7 @@ def test_every_game_has_reference_cards_that_lay_out(game_id):
     assert len(ids) == len(set(ids))
     for card, face in pairs:
         assert card.template.startswith("reference-")
-        assert card.back_kind == next(iter(game.info.backs))
+        assert card.back_kind == REFERENCE_BACK_KIND  # never a deck's back
         assert card.context["sections"], card.id
         assert face.items
 
@@ -116,26 +120,16 @@ def test_same_input_gives_identical_pdf():
 
 # ---- content from the database -------------------------------------------------------------
 
-def test_duels_deck_cards_list_each_special_with_its_effect(texts):
+def test_duels_reference_cards_do_not_repeat_the_decks_own_reference_cards(texts):
+    """Each character deck holds its own reference card (2019 rulebook, Setup), printed with
+    the deck; the game's reference cards do not print it a second time."""
     game = DB.games["cartisora"]
     decks = [d for d in game.decks.values() if d.kind == "character"]
     assert len(decks) == 6
+    text = all_text(texts, "cartisora")
     for deck in decks:
-        pages = [t for cid, t in texts["cartisora"].items() if cid.startswith(f"{deck.id}-specials")]
-        assert pages, deck.id
-        text = flat(" ".join(pages))
-        assert flat(deck.title) in text
-        cards = [game.cards[e.card] for e in deck.cards]
-        specials = [c for c in cards if c.type == "special"]
-        assert len(specials) == 4
-        for special in specials:
-            assert flat(special.title) in text, (deck.id, special.title)
-            assert flat(special.effect) in text, (deck.id, special.effect)
-        powers = ",".join(f"{c.power}*" for c in cards if c.type == "number")
-        assert powers in text
-        # Another deck's specials are not on this deck's card.
-        others = [c for c in game.cards.values() if c.type == "special" and c.deck != deck.id]
-        assert not [c.title for c in others if flat(f"{c.title}·") in text]
+        assert [e.card for e in deck.cards if game.cards[e.card].type == "reference"] == [f"{deck.id}-reference"]
+        assert flat(deck.title) not in text, deck.id
 
 
 def test_duels_contests_card_holds_the_results_and_bonus_points(texts):
@@ -180,13 +174,17 @@ def test_every_carpe_cras_glossary_entry_is_on_a_reference_card(texts):
     lost = 0
     for entry in game.glossary:
         if entry.name_lost:
+            # No name to print: a keyword card cannot list it; its designer's note never prints.
             lost += 1
-            body = re.sub(r"^The source text lost this entry's name[^.]*\.\s*", "", entry.text)
-            assert flat(LOST_NAME_HEADING + body) in text, entry.id
+            assert entry.note and flat(entry.note) not in text, entry.id
         else:
             assert flat(entry.text) in text, entry.id
+            assert not entry.note or flat(entry.note) not in text, entry.id
     assert lost > 10
-    assert text.count(flat(LOST_NAME_HEADING)) == lost
+    assert "lostinthesource" not in text and "identifiable" not in text
+    # The one lost-name rule every player needs (counting spaces) is on the Actions card.
+    actions = flat(" ".join(t for cid, t in texts["carpe_cras"].items() if cid.startswith("actions")))
+    assert flat(glossary_entry(game, "lost-distance").text) in actions
     # The round structure card carries the round's entries in order.
     lines = [ln.strip() for cid, t in texts["carpe_cras"].items() if cid.startswith("round") for ln in t.splitlines()]
     positions = [lines.index(h) for h in ("Round Start", "Turns", "Carpe Cras Token", "Round End")]
@@ -238,7 +236,7 @@ def test_changing_the_database_changes_the_reference_text(data_copy):
                lambda d: (d["constants"]["starting_grain"].update(value=5500),
                           d["constants"]["reserves_per_chm_point"].update(value=1250)))
     _edit_yaml(root / "carpe_diem" / "tables.yaml", lambda d: d["bread_to_fulfil_card"].update(bread=5))
-    data_copy.edit_card("cartisora", "en-garde", effect="Forces a tie unless your opponent boasts.")
+    data_copy.edit_card("cartisora", "first-blood", awarded_for="Taken by whoever wins a contest first.")
     db = load_database(root)
 
     cahrd = all_text({"cahrd": page_texts(db.games["cahrd"])}, "cahrd")
@@ -246,8 +244,8 @@ def test_changing_the_database_changes_the_reference_text(data_copy):
     assert flat("combined CHM × 1250") in cahrd and flat("CHM × 1000") not in cahrd
     diem = all_text({"carpe_diem": page_texts(db.games["carpe_diem"])}, "carpe_diem")
     assert flat("Hand in 5 bread") in diem and flat("Hand in 3 bread") not in diem
-    knight = flat(page_texts(db.games["cartisora"])["knight-specials"])
-    assert flat("Forces a tie unless your opponent boasts.") in knight
+    contests = flat(" ".join(t for cid, t in page_texts(db.games["cartisora"]).items() if cid.startswith("contests")))
+    assert flat("Taken by whoever wins a contest first.") in contests
 
 
 def test_an_unknown_glossary_entry_is_reported_at_its_line(data_copy):

@@ -7,13 +7,19 @@ templates (``templates/<game>/``, format in ``templates/BOARDS.md``):
   region ``board`` gives its size), tiled across the paper with an assembly page
   (:mod:`printkit.components.tiling`);
 - ``sheet-<name>.yaml`` -> ``<name>.pdf``: a one-page form to fill in with a pen (a tracking sheet);
-- ``token-*.yaml`` -> ``tokens.pdf``: punch-out token sheets (:mod:`printkit.components.tokens`);
+- ``token-*.yaml`` -> ``tokens.pdf``: punch-out token sheets, all of a game's tokens packed
+  together (:mod:`printkit.components.tokens`);
 - ``scorepad.yaml`` -> ``scorepad.pdf``: score pad sheets (:mod:`printkit.components.scorepad`).
+
+Single cards (:class:`~printkit.components.packing.LooseCard`, e.g. Carpe Diem's one fountain
+card) print as fold-over pairs in the blank part of the score pad's first page when they fit
+there, else on the token sheet (``single-cards.pdf`` for a game without tokens).
 """
 
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -21,7 +27,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from card_data.loader import Game
 from card_data.yaml_source import YamlSyntaxError, load_yaml
-from printkit.components.scorepad import render_scorepad
+from printkit.components.packing import LooseCard, draw_fold_pair, pack_into_area
+from printkit.components.scorepad import render_scorepad, scorepad_free_area
 from printkit.components.tiling import PAGE_MARGIN_MM, render_tiled
 from printkit.components.tokens import render_tokens
 from printkit.sheets.imposition import Rect
@@ -56,14 +63,15 @@ SPACE_PREFIX = "space-"
 
 
 def render_extras(game: Game, paper: Paper, layouts_dir: Path, scorepad_copies: int = 1,
-                  cmyk: bool = False) -> dict[str, bytes]:
+                  cmyk: bool = False, loose_cards: Sequence[LooseCard] = ()) -> dict[str, bytes]:
     """Every board, sheet, token sheet and score pad of ``game`` as ``{file name: PDF bytes}``
     (e.g. ``{"battlefield-lane.pdf": ..., "tokens.pdf": ...}``), from the templates in
     ``layouts_dir/<game>/``; a game without such templates gives ``{}``.
 
     ``paper``: the sheet size; boards larger than it are tiled. ``scorepad_copies``: pages of
-    score pad (at least 1). ``cmyk``: write colours as CMYK. Output is byte-identical for
-    identical input.
+    score pad (at least 1). ``cmyk``: write colours as CMYK. ``loose_cards``: single cards to
+    print as fold-over pairs on the score pad's first page or the token sheet (see the module
+    docstring). Output is byte-identical for identical input.
     Raises :class:`LayoutError` (file, line, field) for a broken template, text that does not
     fit, a card space smaller than the game's card, or a sheet that does not fit the paper.
     Raises ``ValueError`` if ``scorepad_copies`` < 1.
@@ -76,11 +84,23 @@ def render_extras(game: Game, paper: Paper, layouts_dir: Path, scorepad_copies: 
     for path in sorted(folder.glob("sheet-*.yaml")):
         out[f"{path.stem.removeprefix('sheet-')}.pdf"] = render_sheet(path, context, paper, cmyk)
     token_paths = sorted(folder.glob("token-*.yaml"))
-    if token_paths:
-        out["tokens.pdf"] = render_tokens(token_paths, context, paper, cmyk)
+    loose = list(loose_cards)
     scorepad = folder / "scorepad.yaml"
     if scorepad.is_file():
-        out["scorepad.pdf"] = render_scorepad(scorepad, context, paper, scorepad_copies, cmyk)
+        extra = None
+        area = scorepad_free_area(scorepad, context, paper) if loose else None
+        placements = pack_into_area(loose, area) if area is not None else None
+        if placements is not None:
+            pad_cards, loose = loose, []
+
+            def extra(drawer: PageDrawer) -> None:
+                for pl in placements:
+                    draw_fold_pair(drawer, pad_cards[pl.index], area.x_mm + pl.x_mm, area.y_mm + pl.y_mm, pl.turned)
+
+        out["scorepad.pdf"] = render_scorepad(scorepad, context, paper, scorepad_copies, cmyk, extra)
+    if token_paths or loose:
+        name = "tokens.pdf" if token_paths else "single-cards.pdf"
+        out[name] = render_tokens(token_paths, context, paper, cmyk, loose)
     return out
 
 

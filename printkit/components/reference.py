@@ -1,5 +1,8 @@
 """Reference cards: rules summaries printed at card size, written from the card database.
 
+They print with a back of their own (``templates/<game>/back-reference.yaml``, back kind
+``reference``), never a deck's, so a reference card cannot shuffle into a deck unnoticed.
+
 What goes on a game's reference cards is listed in ``card_data/<game>/reference.yaml`` (the
 loader ignores that file; this module reads it). Every text there is a Jinja2 template over
 the game's own data, so a change to a card, a glossary entry or ``tables.yaml`` changes the
@@ -24,7 +27,10 @@ with ``for_each_deck`` also ``deck`` and ``deck_cards`` (the deck's cards in lis
 the values the game's own package derives from its rules
 (:meth:`card_data.games.GameEntry.reference_values`, e.g. Carpe Cras's ``tempo_table``).
 
-A glossary entry whose name the source lost is headed "(name lost in the source)".
+Only what a player needs prints: an entry's ``text``, never its ``note`` (the designer's
+remarks about the source, which stay in the data). A glossary entry whose name the
+source lost (``name_lost``) has no name to print: ``rest_of_glossary`` leaves it out, and a
+section naming it prints its text under the section's own ``heading`` (or none).
 Sections are laid into the template's ``body`` region in order, shrinking from its
 ``size_pt`` as usual; a section that would need less than ``min_size_pt`` starts another card
 ("Keywords", page 2/5), so the designer's ``min_size_pt`` is the smallest text a reference
@@ -34,12 +40,10 @@ prints. Only a single section too long for a whole card is reported (a
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jinja2
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from card_data.games import game_entry
@@ -53,9 +57,11 @@ from printkit.sheets.layout import (
     Layout,
     LayoutError,
     TextRegion,
+    card_template_environment,
     fit_text,
     load_layout,
     prepare_face,
+    template_error_message,
 )
 
 REFERENCE_FILE = "reference.yaml"
@@ -63,10 +69,9 @@ BODY_REGION = "body"
 REFERENCE_BLEED_MM = 3.0
 """Bleed around a reference card's trim; the same 3 mm as every other card (printkit.build)."""
 
-LOST_NAME_HEADING = "(name lost in the source)"
-_LOST_NAME_PREFACE = re.compile(r"^The source text lost this entry's name[^.]*\.\s*")
-
-"""Carpe Cras Tempo rolls one six-sided die (carpe-cras.txt V1.0 – Tempo; Glossary: Roll)."""
+REFERENCE_BACK_KIND = "reference"
+"""The back kind of every reference card: ``templates/<game>/back-reference.yaml``."""
+REFERENCE_BACK_TITLE = "Reference"
 
 
 # ---- reference.yaml -----------------------------------------------------------------------
@@ -117,7 +122,7 @@ class ReferenceCard:
         context: Jinja2 variables for the template: ``title``, ``page`` and ``pages`` (1-based),
             ``sections`` (list of ``{"heading", "text", "section"}``), ``sources`` (the rulebook
             sections cited, sorted), ``game``, ``game_id``.
-        back_kind: the back it is printed with: the game's main deck (first of ``backs``).
+        back_kind: the back it is printed with: always :data:`REFERENCE_BACK_KIND`.
     """
 
     id: str
@@ -127,17 +132,22 @@ class ReferenceCard:
     back_kind: str
 
 
-_JINJA = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
+_JINJA = card_template_environment()  # sandboxed: shared data must not reach Python internals
+
+
+def has_name(entry: GlossaryEntry) -> bool:
+    """Whether the entry has a term to print (the source did not lose it)."""
+    return not entry.name_lost and entry.term is not None
 
 
 def glossary_heading(entry: GlossaryEntry) -> str:
-    """The entry's term, or "(name lost in the source)" when the source text lost it."""
-    return LOST_NAME_HEADING if (entry.name_lost or entry.term is None) else entry.term
+    """The entry's term, or ``""`` when the source text lost it (a guess would mislead)."""
+    return entry.term if has_name(entry) and entry.term is not None else ""
 
 
 def glossary_text(entry: GlossaryEntry) -> str:
-    """The entry's text without the sentence saying its name was lost (the heading says so)."""
-    return _LOST_NAME_PREFACE.sub("", entry.text.strip()) if entry.name_lost else entry.text.strip()
+    """The entry's rules text as players read it (its designer's ``note`` never prints)."""
+    return entry.text.strip()
 
 
 def _base_context(game: Game) -> dict[str, Any]:
@@ -183,15 +193,15 @@ class _Reader:
     def render(self, source: str, ctx: dict, loc: tuple, record: str, fld: str) -> str | None:
         try:
             return _JINJA.from_string(source).render(ctx).strip()
-        except jinja2.TemplateError as exc:
-            self.problem(loc, record, fld, f"template error: {exc}")
+        except Exception as exc:  # noqa: BLE001 - any error of a template expression is a problem
+            self.problem(loc, record, fld, template_error_message(exc))
             return None
 
     def evaluate(self, source: str, ctx: dict, loc: tuple, record: str, fld: str) -> Any:
         try:
             return _JINJA.compile_expression(source, undefined_to_none=False)(**ctx)
-        except jinja2.TemplateError as exc:
-            self.problem(loc, record, fld, f"template error: {exc}")
+        except Exception as exc:  # noqa: BLE001 - any error of a template expression is a problem
+            self.problem(loc, record, fld, template_error_message(exc))
             return None
 
     def sections(self, i: int, spec: ReferenceSpec, ctx: dict, record: str) -> list[dict[str, str]]:
@@ -297,7 +307,6 @@ def reference_cards(game: Game, layouts_dir: Path = LAYOUTS_DIR, bleed_mm: float
     specs = reader.specs()
     base = _base_context(game)
     used = _glossary_ids(specs)
-    back_kind = next(iter(game.info.backs))
     size = game.info.card_size
     pagers: dict[str, _Pager] = {}
     cards: list[ReferenceCard] = []
@@ -323,7 +332,7 @@ def reference_cards(game: Game, layouts_dir: Path = LAYOUTS_DIR, bleed_mm: float
             sections = reader.sections(i, spec, ctx, spec.id)
             if spec.rest_of_glossary:
                 sections += [{"heading": glossary_heading(e), "text": glossary_text(e), "section": e.section}
-                             for e in game.glossary if e.id not in used]
+                             for e in game.glossary if e.id not in used and has_name(e)]
             if title is None:
                 continue
             card_ctx = dict(ctx, title=title)
@@ -332,7 +341,7 @@ def reference_cards(game: Game, layouts_dir: Path = LAYOUTS_DIR, bleed_mm: float
                 sources = sorted({s["section"] for s in page_sections if s["section"]})
                 context = dict(card_ctx, sections=page_sections, page=n, pages=len(pages), sources=sources)
                 page_id = card_id if len(pages) == 1 else f"{card_id}-{n}"
-                cards.append(ReferenceCard(page_id, title, spec.template, context, back_kind))
+                cards.append(ReferenceCard(page_id, title, spec.template, context, REFERENCE_BACK_KIND))
     seen: set[str] = set()
     for card in cards:
         if card.id in seen:

@@ -12,6 +12,7 @@ scoring periods (``tables.phases.count``; summary, Turn Structure), the players
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
@@ -21,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from printkit.components.tiling import PAGE_MARGIN_MM
 from printkit.sheets.imposition import Rect
 from printkit.sheets.layout import LayoutError
-from printkit.sheets.paper import Paper
+from printkit.sheets.paper import PRINTER_MARGIN_MM, Paper
 from printkit.sheets.render import PageDrawer, new_canvas
 from printkit.sheets.sheet_templates import draw_text, evaluate, expand, load_spec
 
@@ -74,9 +75,34 @@ def _count(spec: ScorePadSpec, name: str, context: dict, path: Path, lines) -> i
     return value
 
 
-def render_scorepad(path: Path, context: dict, paper: Paper, copies: int = 1, cmyk: bool = False) -> bytes:
+FREE_AREA_GAP_MM = 4.0
+"""Space between the pad and what shares its first page."""
+
+
+def _size_mm(spec: ScorePadSpec, players: int, periods: int, cards: int) -> tuple[float, float]:
+    """The pad's ``(width, height)`` in mm, title and introduction included."""
+    n_rows = 1 + periods * cards + len(spec.final_lines) + 1
+    return (spec.label_w_mm + players * spec.player_w_mm,
+            12 + spec.intro_h_mm + spec.name_row_h_mm + n_rows * spec.row_h_mm)
+
+
+def scorepad_free_area(path: Path, context: dict, paper: Paper) -> Rect:
+    """The part of the pad's first page left blank below the pad (page mm), up to the printer's
+    margin (``PRINTER_MARGIN_MM``): room for a game's single cards. Raises :class:`LayoutError`
+    like :func:`render_scorepad`."""
+    spec, lines = load_spec(path, ScorePadSpec)
+    counts = [_count(spec, name, context, path, lines) for name in ("players", "periods", "cards_per_period")]
+    _, height = _size_mm(spec, *counts)
+    top = PAGE_MARGIN_MM + height + FREE_AREA_GAP_MM
+    return Rect(PRINTER_MARGIN_MM, top, paper.width_mm - 2 * PRINTER_MARGIN_MM,
+                max(0.0, paper.height_mm - PRINTER_MARGIN_MM - top))
+
+
+def render_scorepad(path: Path, context: dict, paper: Paper, copies: int = 1, cmyk: bool = False,
+                    first_page_extra: Callable[[PageDrawer], None] | None = None) -> bytes:
     """``copies`` identical score pad pages (PDF bytes, portrait ``paper``).
 
+    ``first_page_extra(drawer)`` also draws on the first page (in :func:`scorepad_free_area`).
     Raises :class:`LayoutError` for a broken template, text that does not fit, or a pad larger
     than the paper within ``PAGE_MARGIN_MM``; ``ValueError`` if ``copies`` < 1.
     """
@@ -87,9 +113,7 @@ def render_scorepad(path: Path, context: dict, paper: Paper, copies: int = 1, cm
     periods = _count(spec, "periods", context, path, lines)
     cards = _count(spec, "cards_per_period", context, path, lines)
     m = PAGE_MARGIN_MM
-    width = spec.label_w_mm + players * spec.player_w_mm
-    n_rows = 1 + periods * cards + len(spec.final_lines) + 1
-    height = 12 + spec.intro_h_mm + spec.name_row_h_mm + n_rows * spec.row_h_mm
+    width, height = _size_mm(spec, players, periods, cards)
     if width > paper.width_mm - 2 * m or height > paper.height_mm - 2 * m:
         raise LayoutError(str(path), 1, "-", f"the pad is {width:g} x {height:g} mm; {paper.name} leaves "
                                              f"{paper.width_mm - 2 * m:g} x {paper.height_mm - 2 * m:g} mm")
@@ -114,12 +138,14 @@ def render_scorepad(path: Path, context: dict, paper: Paper, copies: int = 1, cm
     canvas = new_canvas(buf, paper.width_mm, paper.height_mm, title, cmyk=cmyk)
     drawer = PageDrawer(canvas, paper.height_mm)
     x0 = (paper.width_mm - width) / 2
-    for _ in range(copies):
+    for copy in range(copies):
         try:
             _page(drawer, spec, x0, width, title, intro, heads, rows, penalty, cards)
         except _DoesNotFit as exc:
             where = ".".join(map(str, exc.loc))
             raise LayoutError(str(path), lines.line_for(exc.loc), where, exc.message) from None
+        if copy == 0 and first_page_extra is not None:
+            first_page_extra(drawer)
         canvas.showPage()
     canvas.save()
     return buf.getvalue()

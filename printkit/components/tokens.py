@@ -3,14 +3,18 @@
 A token template (``templates/<game>/token-*.yaml``, see ``templates/BOARDS.md``) gives the
 shape and size and groups of tokens; each group's ``text``/``caption`` are Jinja2 over the
 card database (``glossary``, ``cards``, ``tables``), optionally once per item of a
-``for_each`` list. Each template starts a new page; tokens fill the page row by row within
-``PAGE_MARGIN_MM``, ``gap_mm`` apart so every token is its own cut.
+``for_each`` list. All of a game's tokens, whatever their shape and size, share its sheets
+(:func:`printkit.components.packing.pack_shelves`, as few pages as the shelf packer finds),
+within ``PAGE_MARGIN_MM``, ``gap_mm`` apart so every token is its own cut; single cards
+(:class:`~printkit.components.packing.LooseCard`) join them as fold-over pairs. A template
+with a ``back`` gives its tokens a back, printed on the page after their sheet where a long-edge
+duplex flip puts it behind its front.
 """
 
 from __future__ import annotations
 
 import io
-import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Literal
@@ -18,6 +22,13 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from reportlab.lib.colors import HexColor
 
+from printkit.components.packing import (
+    PIECE_CLEARANCE_MM,
+    LooseCard,
+    draw_fold_pair,
+    fold_pair_size_mm,
+    pack_shelves,
+)
 from printkit.components.tiling import PAGE_MARGIN_MM
 from printkit.sheets.imposition import Rect
 from printkit.sheets.layout import LayoutError
@@ -31,6 +42,8 @@ Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
 TOKEN_CUT_STROKE_PT = 0.5
 """Stroke of a token's cut line (tests find tokens by it)."""
 HEADER_H_MM = 14.0
+TOKEN_BACK_BLEED_MM = 1.0
+"""A token's back is printed this much larger than the token, so duplex drift leaves no white edge."""
 
 
 class _Strict(BaseModel):
@@ -52,6 +65,15 @@ class TokenGroup(_Strict):
     fill: Colour | None = None
 
 
+class TokenBack(_Strict):
+    """A token's back (Jinja2 ``text``/``caption`` like the front's, ``item`` included), on the
+    page after its sheet, behind its front when printed duplex with a long-edge flip."""
+
+    text: str = ""
+    caption: str = ""
+    fill: Colour | None = None
+
+
 class TokenSheetSpec(_Strict):
     """``token-*.yaml``: a sheet heading, the tokens' ``shape`` and ``size_mm`` (circle
     diameter or square side), colours, text sizes and the token groups."""
@@ -64,16 +86,19 @@ class TokenSheetSpec(_Strict):
     color: Colour = "#000000"
     text_size_pt: Annotated[float, Field(gt=0, le=60)] = 12
     caption_size_pt: Annotated[float, Field(gt=0, le=30)] = 6
+    back: TokenBack | None = None
     tokens: list[TokenGroup] = Field(min_length=1)
 
 
 @dataclass(frozen=True)
 class Token:
-    """One token to print: its main ``text``, ``caption`` and ``fill`` colour."""
+    """One token to print: its main ``text``, ``caption`` and ``fill`` colour, and its
+    ``back`` (another :class:`Token`) if it has one."""
 
     text: str
     caption: str
     fill: str
+    back: Token | None = None
 
 
 def resolve_tokens(path: Path, spec: TokenSheetSpec, lines, context: dict) -> list[Token]:
@@ -105,7 +130,13 @@ def resolve_tokens(path: Path, spec: TokenSheetSpec, lines, context: dict) -> li
             if not text:
                 raise LayoutError(str(path), line, f"tokens.{i}.text", "a token's text is empty")
             caption = expand(group.caption, ctx, path, lines.line_for(loc + ("caption",)), f"tokens.{i}.caption")
-            out += [Token(text, caption.strip(), group.fill or spec.fill)] * copies
+            back = None
+            if spec.back is not None:
+                back = Token(expand(spec.back.text, ctx, path, lines.line_for(("back", "text")), "back.text").strip(),
+                             expand(spec.back.caption, ctx, path, lines.line_for(("back", "caption")),
+                                    "back.caption").strip(),
+                             spec.back.fill or group.fill or spec.fill)
+            out += [Token(text, caption.strip(), group.fill or spec.fill, back)] * copies
     return out
 
 
@@ -119,58 +150,118 @@ def token_text_boxes(size_mm: float) -> tuple[Rect, Rect]:
     return (Rect(0.11 * d, 0.25 * d, 0.78 * d, 0.34 * d), Rect(0.2 * d, 0.6 * d, 0.6 * d, 0.18 * d))
 
 
-def render_tokens(paths: list[Path], context: dict, paper: Paper, cmyk: bool = False) -> bytes:
-    """Token sheets for every template in ``paths`` (in that order), as PDF bytes.
+@dataclass(frozen=True)
+class _TokenPiece:
+    """A token and the template it comes from (for its shape, size, styles and error lines)."""
 
-    Raises :class:`LayoutError` for a broken template or text that does not fit its token.
+    path: Path
+    lines: object
+    spec: TokenSheetSpec
+    token: Token
+
+
+def render_tokens(paths: list[Path], context: dict, paper: Paper, cmyk: bool = False,
+                  loose_cards: Sequence[LooseCard] = ()) -> bytes:
+    """One PDF of every token of the templates in ``paths`` and the ``loose_cards`` (as fold-over
+    pairs), packed together onto as few pages of ``paper`` as the shelf packer finds. A page
+    holding tokens with backs is followed by their backs page (long-edge flip).
+
+    Raises :class:`LayoutError` for a broken template, text that does not fit its token, or a
+    token or card larger than the paper.
     """
     buf = io.BytesIO()
     game = context["game"]
     canvas = new_canvas(buf, paper.width_mm, paper.height_mm, f"{game.title} – tokens", cmyk=cmyk)
     drawer = PageDrawer(canvas, paper.height_mm)
+    pieces: list[_TokenPiece | LooseCard] = []
+    titles: list[str] = []
     for path in paths:
         spec, lines = load_spec(path, TokenSheetSpec)
         tokens = resolve_tokens(path, spec, lines, context)
-        title = expand(spec.title, context, path, lines.line_for(("title",)), "title").strip()
-        _token_pages(drawer, path, lines, spec, tokens, title, paper)
+        titles.append(expand(spec.title, context, path, lines.line_for(("title",)), "title").strip())
+        pieces += [_TokenPiece(path, lines, spec, t) for t in tokens]
+    pieces += list(loose_cards)
+    if not titles:
+        titles.append(f"{game.title} – single cards")
+    m = PAGE_MARGIN_MM
+    avail_w, avail_h = paper.width_mm - 2 * m, paper.height_mm - 2 * m - HEADER_H_MM
+    sizes = [_footprint(p) for p in pieces]
+    try:
+        # Each footprint ends in its own clearance; the area grows by the least one so that the
+        # last piece of a row or column may end at the margin.
+        placements = pack_shelves(sizes, avail_w + PIECE_CLEARANCE_MM, avail_h + PIECE_CLEARANCE_MM,
+                                  [isinstance(p, LooseCard) for p in pieces])
+    except ValueError as exc:
+        big = next((p for p, (w, h) in zip(pieces, sizes)
+                    if min(w, h) > min(avail_w, avail_h) + PIECE_CLEARANCE_MM
+                    or max(w, h) > max(avail_w, avail_h) + PIECE_CLEARANCE_MM), None)
+        if big is None:
+            raise LayoutError(str(paths[0]) if paths else "<tokens>", 1, "tokens", str(exc)) from None
+        if isinstance(big, LooseCard):
+            raise LayoutError("<card>", 1, "card_size", f"a fold-over pair of {big.label} does not fit on "
+                                                        f"{paper.name}") from None
+        raise LayoutError(str(big.path), big.lines.line_for(("size_mm",)), "size_mm",
+                          f"a {big.spec.size_mm:g} mm token does not fit on {paper.name}") from None
+    pages = max(pl.page for pl in placements) + 1
+    heading = "  ·  ".join(dict.fromkeys(titles)) + "  ·  cut along the solid outlines"
+    if loose_cards:
+        heading += "; fold single cards on the dashed line"
+    for page in range(pages):
+        on_page = [(pieces[pl.index], pl) for pl in placements if pl.page == page]
+        # Centre the page's block of pieces across the page.
+        used_w = max(pl.x_mm + (sizes[pl.index][1] if pl.turned else sizes[pl.index][0]) for _, pl in on_page)
+        x0 = m + (avail_w + PIECE_CLEARANCE_MM - used_w) / 2
+        y0 = m + HEADER_H_MM
+        text = heading + (f"  ·  sheet {page + 1} of {pages}" if pages > 1 else "")
+        draw_text(drawer, text, Rect(m, m, avail_w, HEADER_H_MM - 4), 11, font="bold")
+        for piece, pl in on_page:
+            if isinstance(piece, LooseCard):
+                draw_fold_pair(drawer, piece, x0 + pl.x_mm, y0 + pl.y_mm, pl.turned)
+            else:
+                _draw_token(drawer, piece, piece.token, x0 + pl.x_mm, y0 + pl.y_mm, outline=True)
+        drawer.c.showPage()
+        backed = [(piece, pl) for piece, pl in on_page if isinstance(piece, _TokenPiece) and piece.token.back]
+        if backed:
+            note = f"Backs of sheet {page + 1}: print on its reverse, flipping on the long edge"
+            draw_text(drawer, note, Rect(m, m, avail_w, HEADER_H_MM - 4), 9)
+            for piece, pl in backed:
+                # A long-edge flip mirrors a portrait sheet left to right.
+                x = paper.width_mm - (x0 + pl.x_mm) - piece.spec.size_mm
+                _draw_token(drawer, piece, piece.token.back, x, y0 + pl.y_mm, outline=False)
+            drawer.c.showPage()
     canvas.save()
     return buf.getvalue()
 
 
-def _token_pages(drawer: PageDrawer, path: Path, lines, spec: TokenSheetSpec, tokens: list[Token], title: str,
-                 paper: Paper) -> None:
-    m = PAGE_MARGIN_MM
-    pitch = spec.size_mm + spec.gap_mm
-    avail_w = paper.width_mm - 2 * m
-    avail_h = paper.height_mm - 2 * m - HEADER_H_MM
-    across = int((avail_w + spec.gap_mm) // pitch)
-    down = int((avail_h + spec.gap_mm) // pitch)
-    if across < 1 or down < 1:
-        raise LayoutError(str(path), lines.line_for(("size_mm",)), "size_mm",
-                          f"a {spec.size_mm:g} mm token does not fit on {paper.name}")
-    per_page = across * down
-    x0 = (paper.width_mm - (across * pitch - spec.gap_mm)) / 2
+def _footprint(piece: _TokenPiece | LooseCard) -> tuple[float, float]:
+    """A piece's packed size (mm), its clearance to the next piece included."""
+    if isinstance(piece, LooseCard):
+        w, h = fold_pair_size_mm(piece)
+        return w + PIECE_CLEARANCE_MM, h + PIECE_CLEARANCE_MM
+    pitch = piece.spec.size_mm + piece.spec.gap_mm
+    return pitch, pitch
+
+
+def _draw_token(drawer: PageDrawer, piece: _TokenPiece, token: Token, x_mm: float, y_mm: float,
+                outline: bool) -> None:
+    """A token's face (``outline``: with its cut line) or its back (a little larger, no cut line)
+    with its text, top-left at (x_mm, y_mm)."""
+    spec = piece.spec
+    if outline:
+        _token(drawer, spec, token, x_mm, y_mm)
+    else:
+        _token_back(drawer, spec, token, x_mm, y_mm)
     text_box, caption_box = token_text_boxes(spec.size_mm)
-    pages = math.ceil(len(tokens) / per_page)
-    for page in range(pages):
-        heading = f"{title}  ·  cut along the solid outlines"
-        if pages > 1:
-            heading += f"  ·  sheet {page + 1} of {pages}"
-        draw_text(drawer, heading, Rect(m, m, avail_w, HEADER_H_MM - 4), 11, font="bold")
-        for slot, token in enumerate(tokens[page * per_page:(page + 1) * per_page]):
-            row, col = divmod(slot, across)
-            x, y = x0 + col * pitch, m + HEADER_H_MM + row * pitch
-            _token(drawer, spec, token, x, y)
-            for box, text, size, font in ((text_box, token.text, spec.text_size_pt, "bold"),
-                                          (caption_box, token.caption, spec.caption_size_pt, "regular")):
-                if not text:
-                    continue
-                try:
-                    draw_text(drawer, text, Rect(x + box.x_mm, y + box.y_mm, box.w_mm, box.h_mm), size, font=font,
-                              align="center", valign="middle", color=spec.color)
-                except ValueError as exc:
-                    raise LayoutError(str(path), lines.line_for(("tokens",)), "tokens", str(exc)) from None
-        drawer.c.showPage()
+    for box, text, size, font in ((text_box, token.text, spec.text_size_pt, "bold"),
+                                  (caption_box, token.caption, spec.caption_size_pt, "regular")):
+        if not text:
+            continue
+        try:
+            draw_text(drawer, text, Rect(x_mm + box.x_mm, y_mm + box.y_mm, box.w_mm, box.h_mm), size, font=font,
+                      align="center", valign="middle", color=spec.color)
+        except ValueError as exc:
+            fld = "tokens" if outline else "back"
+            raise LayoutError(str(piece.path), piece.lines.line_for((fld,)), fld, str(exc)) from None
 
 
 def _token(drawer: PageDrawer, spec: TokenSheetSpec, token: Token, x_mm: float, y_mm: float) -> None:
@@ -184,3 +275,15 @@ def _token(drawer: PageDrawer, spec: TokenSheetSpec, token: Token, x_mm: float, 
     c.setStrokeColor(HexColor("#000000"))
     c.setLineWidth(TOKEN_CUT_STROKE_PT)
     c.circle(pt_from_mm(x_mm + d / 2), pt_from_mm(drawer.page_h_mm - y_mm - d / 2), pt_from_mm(d / 2), stroke=1, fill=1)
+
+
+def _token_back(drawer: PageDrawer, spec: TokenSheetSpec, token: Token, x_mm: float, y_mm: float) -> None:
+    """A token's back colour, ``TOKEN_BACK_BLEED_MM`` beyond its cut line all round."""
+    d, b = spec.size_mm, TOKEN_BACK_BLEED_MM
+    if spec.shape == "square":
+        drawer.rect(x_mm - b, y_mm - b, d + 2 * b, d + 2 * b, token.fill)
+        return
+    c = drawer.c
+    c.setFillColor(HexColor(token.fill))
+    c.circle(pt_from_mm(x_mm + d / 2), pt_from_mm(drawer.page_h_mm - y_mm - d / 2), pt_from_mm(d / 2 + b), stroke=0,
+             fill=1)

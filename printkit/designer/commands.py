@@ -14,7 +14,18 @@ from printkit.designer.importer import cards_to_yaml, import_sheet
 from printkit.designer.tts import DEFAULT_DPI, build_tts
 from printkit.sheets.render import write_atomically
 
-_DATA_HELP = "Card database folder (one sub-folder per game). Default: the bundled one."
+_DATA_HELP = ("Card database folder (one sub-folder per game). Default: the project's (printkit.toml here or "
+              "above), else the bundled one.")
+
+
+def _paths(data_dir: Path | None, templates_dir: Path | None = None, out_dir: Path | None = None):
+    """The options, else the project around the current folder, else the bundled data (see
+    :func:`printkit.designer.project.project_paths`)."""
+    from printkit.designer.project import project_paths
+    try:
+        return project_paths(data_dir, templates_dir, out_dir)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 def _report(problems: list) -> None:
@@ -49,7 +60,7 @@ def import_cmd(sheet: Path, game_id: str, out_file: Path | None, data_dir: Path 
     of the game (except the --out file itself, which is replaced).
     """
     out = out_file if out_file is not None else sheet.with_suffix(".yaml")
-    result = import_sheet(sheet, game_id, data_dir, replaces=out)
+    result = import_sheet(sheet, game_id, _paths(data_dir).data_dir, replaces=out)
     if result.problems:
         _report(result.problems)
         sys.exit(1)
@@ -63,12 +74,16 @@ def import_cmd(sheet: Path, game_id: str, out_file: Path | None, data_dir: Path 
 @click.command("tts")
 @click.argument("games", nargs=-1)
 @click.option("--data", "data_dir", type=click.Path(path_type=Path, file_okay=False), default=None, help=_DATA_HELP)
-@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output/tts"),
-              show_default=True, help="Where to write <out>/<game>/<kind>-<n>.png, .json and <kind>-back.png.")
+@click.option("--templates", "templates_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Layout templates folder (templates/<game>/*.yaml). Default: the project's, else the bundled one.")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Where to write <out>/<game>/<kind>-<n>.png, .json and <kind>-back.png. "
+              "Default: the project's output folder (else ./output), /tts.")
 @click.option("--base-url", default=None, help="Where the cards' QR codes point; default as for build.")
 @click.option("--dpi", type=click.IntRange(50, 600), default=DEFAULT_DPI, show_default=True,
               help="Card image resolution (200: a poker card is 500 x 700 px).")
-def tts_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path, base_url: str | None, dpi: int) -> None:
+def tts_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Path | None, out_dir: Path | None,
+            base_url: str | None, dpi: int) -> None:
     """Tabletop Simulator deck sheets for GAMES (default: all).
 
     Per game and card back: PNG grids of at most 10 x 7 card faces (69 cards a sheet, as TTS
@@ -81,7 +96,9 @@ def tts_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path, base_u
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
     try:
-        result = build_tts(data_dir, out_dir, base.url, games, dpi=dpi)
+        paths = _paths(data_dir, templates_dir)
+        result = build_tts(paths.data_dir, out_dir if out_dir is not None else paths.out_dir / "tts", base.url, games,
+                           dpi=dpi, layouts_dir=paths.templates_dir)
     except OSError as exc:
         raise click.ClickException(str(exc)) from None
     if result.problems:

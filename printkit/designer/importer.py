@@ -2,7 +2,9 @@
 
 Spreadsheet convention (CSV or XLSX; the first worksheet of an XLSX file):
 
-- Row 1 is the header; every further row is one card. Blank rows are skipped.
+- Row 1 is the header; every further row is one card. Blank rows are skipped. A row must
+  have as many cells as the header (in a CSV file, a comma missing or too many would shift
+  every later value into the wrong column): one that has not is a problem, and not read.
 - A column is named after a field of the game's card schema: ``id``, ``type``, ``title``,
   ``cost`` ... A nested field is a dotted name: ``bonuses.armor`` for a field of a
   sub-record, ``skills.0.name`` / ``skills.0.power`` for the first skill (list items count
@@ -249,8 +251,10 @@ def _validate(adapter, builder: _RowBuilder, record: dict) -> tuple[Card | None,
 def rows_to_cards(game_id: str, file: str, header: Sequence[Any],
                   rows: Iterable[tuple[int, Sequence[Any]]]) -> ImportResult:
     """Validate spreadsheet rows as cards of ``game_id`` (see the module docstring for the
-    convention). ``file`` names the spreadsheet in problems. Checks every row against the
-    game's schema, that ids are unique and that ``assumed`` names real fields.
+    convention). ``file`` names the spreadsheet in problems. Checks that every non-blank
+    row has as many cells as ``header`` (a row that has not is one problem, ``FILE:ROW:
+    row: has N cells, the header has M ...``, and is not read further), then every row
+    against the game's schema, that ids are unique and that ``assumed`` names real fields.
     Returns an :class:`ImportResult`; raises ``KeyError`` for an unknown game.
     """
     adapter = game_entry(game_id).spec.card_adapter()
@@ -276,6 +280,13 @@ def rows_to_cards(game_id: str, file: str, header: Sequence[Any],
     first_row: dict[str, int] = {}
     for number, cells in rows:
         if all(parse_cell(c) is EMPTY for c in cells):
+            continue
+        if len(cells) != len(header):
+            # Its values may sit one column off; read anyway, they would give problems (or,
+            # worse, a card) about fields the row did not mean.
+            problems.append(Problem(file, number, field="row", message=(
+                f"has {len(cells)} cells, the header has {len(header)}: a cell missing or one too many "
+                "(in CSV, a missing comma or an unquoted comma inside a value) shifts every value after it")))
             continue
         builder = _RowBuilder(file, number)
         for index, cell in enumerate(cells):

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from xml.sax.saxutils import escape
 
 from printkit.sheets.imposition import Rect
+from printkit.sheets.registration_marks import RegistrationMarks, registration_svg
 
 CUT_STROKE = "#ff0000"
 """Pure red hairlines: the colour most cutter and laser software treats as "cut"."""
@@ -24,10 +25,11 @@ def _mm(v: float) -> str:
 
 
 def cut_svg(page_w_mm: float, page_h_mm: float, trims: Iterable[Rect], corner_radius_mm: float,
-            title: str) -> bytes:
+            title: str, registration: RegistrationMarks | None = None) -> bytes:
     """An SVG document (UTF-8 bytes) of ``page_w_mm`` x ``page_h_mm`` with one ``<rect>`` cut
     path per trim box in ``trims`` (mm from the page's top-left corner), corners rounded by
-    ``corner_radius_mm``. ``title`` names the sheet (escaped)."""
+    ``corner_radius_mm``. ``title`` names the sheet (escaped). ``registration`` adds the
+    print-then-cut marks printed on the sheet, as a separate group the cutter reads, not cuts."""
     w, h = _mm(page_w_mm), _mm(page_h_mm)
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
@@ -39,5 +41,8 @@ def cut_svg(page_w_mm: float, page_h_mm: float, trims: Iterable[Rect], corner_ra
     for i, t in enumerate(trims, start=1):
         lines.append(f'    <rect id="card-{i}" x="{_mm(t.x_mm)}" y="{_mm(t.y_mm)}" width="{_mm(t.w_mm)}" '
                      f'height="{_mm(t.h_mm)}" rx="{r}" ry="{r}"/>')
-    lines += ["  </g>", "</svg>", ""]
+    lines.append("  </g>")
+    if registration is not None:
+        lines.append(registration_svg(registration, page_w_mm, page_h_mm))
+    lines += ["</svg>", ""]
     return "\n".join(lines).encode("utf-8")

@@ -5,6 +5,11 @@ designer measures a printed sheet. Cards abut at their trim lines (a shared cut,
 3 x 3 grid of poker cards with bleed fits on Letter); the grid's outer edge gets the full
 bleed and the crop marks sit in the margin outside it, never touching a card.
 
+Printers cannot print the outer ~5 mm of a sheet (:data:`PRINTER_MARGIN_MM`). Crop marks stop
+there wherever the margin leaves room for a usable mark; a grid that needs the band (3 x 3 poker
+cards on Letter leave 6.35 mm above and below) keeps its cards and says so through
+:func:`margin_note`, unless the paper asks for ``safe_margins`` (then fewer cards fit).
+
 :func:`impose_most` fits as many cards as the paper takes; :func:`impose_fold` lays out
 fold-over pairs (front left, back right of a fold line down the page's middle) for printers
 without duplex.
@@ -13,10 +18,11 @@ without duplex.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Literal
 
-from printkit.sheets.paper import Paper
+from printkit.sheets.paper import PAPERS, PRINTER_MARGIN_MM, Paper
 
 Flip = Literal["long", "short"]
 
@@ -24,6 +30,20 @@ CROP_MARK_GAP_MM = 0.5
 """Gap between the outer bleed edge and a crop mark, so marks never touch the printed card."""
 CROP_MARK_LENGTH_MM = 5.0
 """Longest crop mark; shorter where the paper margin is narrower."""
+MIN_SAFE_CROP_MARK_MM = 1.0
+"""Shortest crop mark drawn inside the printable area; with less room there, the mark runs
+into the printer's margin (towards the paper's edge) instead."""
+
+
+def crop_mark_length_mm(room_mm: float, start_mm: float) -> float:
+    """Length of a crop mark starting ``start_mm`` beyond a trim line that lies ``room_mm`` from
+    the paper's edge: up to ``CROP_MARK_LENGTH_MM``, ending at the printer's margin
+    (``PRINTER_MARGIN_MM``) when at least ``MIN_SAFE_CROP_MARK_MM`` fits before it, else
+    ending at the paper's edge at the latest."""
+    printable_mm = room_mm - start_mm - PRINTER_MARGIN_MM
+    if printable_mm >= MIN_SAFE_CROP_MARK_MM - 1e-9:
+        return min(CROP_MARK_LENGTH_MM, printable_mm)
+    return min(CROP_MARK_LENGTH_MM, room_mm - start_mm)
 
 
 @dataclass(frozen=True)
@@ -90,6 +110,23 @@ class CardGrid:
         bottom = self.bleed_mm if row == self.rows - 1 else 0
         return Rect(t.x_mm - left, t.y_mm - top, t.w_mm + left + right, t.h_mm + top + bottom)
 
+    def crop_marks(self) -> list[CropMark]:
+        raise NotImplementedError
+
+    def ink_boxes(self) -> list[Rect]:
+        """Every card's bleed box on a full sheet (fronts, and backs where they share the page)."""
+        return [self.bleed_box(slot) for slot in range(self.per_sheet)]
+
+    @property
+    def ink_margin_mm(self) -> float:
+        """The least distance from any ink on a full sheet (bleed boxes, crop-mark ends) to the
+        paper's edge, in mm."""
+        w, h = self.paper.width_mm, self.paper.height_mm
+        near = [min(b.x_mm, b.y_mm, w - b.x_mm - b.w_mm, h - b.y_mm - b.h_mm) for b in self.ink_boxes()]
+        for m in self.crop_marks():
+            near += [min(x, y, w - x, h - y) for x, y in ((m.x1_mm, m.y1_mm), (m.x2_mm, m.y2_mm))]
+        return min(near)
+
 
 @dataclass(frozen=True)
 class Imposition(CardGrid):
@@ -120,15 +157,15 @@ class Imposition(CardGrid):
     def crop_marks(self) -> list[CropMark]:
         """Crop marks in the margin around the grid, one pair per trim line.
 
-        Each mark starts ``CROP_MARK_GAP_MM`` beyond the outer bleed and runs outward up to
-        ``CROP_MARK_LENGTH_MM``, or to the paper's edge if that is nearer.
+        Each mark starts ``CROP_MARK_GAP_MM`` beyond the outer bleed and runs outward as
+        :func:`crop_mark_length_mm` allows.
         """
         marks: list[CropMark] = []
         gx, gy = self.grid_x_mm, self.grid_y_mm
         gw, gh = self.cols * self.card_w_mm, self.rows * self.card_h_mm
         start = self.bleed_mm + CROP_MARK_GAP_MM
-        top_len = min(CROP_MARK_LENGTH_MM, gy - start)
-        side_len = min(CROP_MARK_LENGTH_MM, gx - start)
+        top_len = crop_mark_length_mm(gy, start)
+        side_len = crop_mark_length_mm(gx, start)
         for c in range(self.cols + 1):
             x = gx + c * self.card_w_mm
             marks.append(CropMark(x, gy - start, x, gy - start - top_len))
@@ -165,21 +202,51 @@ def _fit(space_mm: float, card_mm: float) -> int:
     return max(0, math.floor((space_mm + 1e-9) / card_mm))
 
 
-def _margin_mm(bleed_mm: float) -> float:
-    """Least room between a grid's trim and the paper edge: bleed, gap and a usable crop mark."""
+def _margin_mm(bleed_mm: float, paper: Paper) -> float:
+    """Least room between a grid's trim and the paper edge: bleed, gap and a usable crop mark,
+    plus the printer's margin if the paper asks for ``safe_margins``."""
+    if paper.safe_margins:
+        return PRINTER_MARGIN_MM + bleed_mm + CROP_MARK_GAP_MM + MIN_SAFE_CROP_MARK_MM
     return bleed_mm + CROP_MARK_GAP_MM + MIN_CROP_MARK_MM
 
 
-def impose_most(paper: Paper, card_w_mm: float, card_h_mm: float, bleed_mm: float) -> Imposition:
+def impose_most(paper: Paper, card_w_mm: float, card_h_mm: float, bleed_mm: float,
+                keep_clear: Sequence[Rect] = (), trims_within: Rect | None = None) -> Imposition:
     """The centred grid with the most portrait cards that fits ``paper`` (portrait) with bleed
-    and crop marks of at least ``MIN_CROP_MARK_MM``, columns and rows each maximised.
+    and crop marks of at least ``MIN_CROP_MARK_MM``, columns and rows each maximised; with
+    ``paper.safe_margins``, all of it at least ``PRINTER_MARGIN_MM`` from every edge.
+
+    ``keep_clear``: areas no card's bleed may touch, and ``trims_within``: the area every trim
+    must lie in (both e.g. for print-then-cut registration marks); with either, the grid is the
+    one with the most cards that keeps to them.
 
     Raises ``ValueError`` naming the sizes if not even one card fits.
     """
-    margin = _margin_mm(bleed_mm)
-    cols = _fit(paper.width_mm - 2 * margin, card_w_mm)
-    rows = _fit(paper.height_mm - 2 * margin, card_h_mm)
-    return impose(paper, card_w_mm, card_h_mm, bleed_mm, max(cols, 1), max(rows, 1))
+    margin = _margin_mm(bleed_mm, paper)
+    cols = max(_fit(paper.width_mm - 2 * margin, card_w_mm), 1)
+    rows = max(_fit(paper.height_mm - 2 * margin, card_h_mm), 1)
+    if not keep_clear and trims_within is None:
+        return impose(paper, card_w_mm, card_h_mm, bleed_mm, cols, rows)
+    grids = sorted(((c, r) for c in range(cols, 0, -1) for r in range(rows, 0, -1)), key=lambda g: -g[0] * g[1])
+    for c, r in grids:
+        imp = impose(paper, card_w_mm, card_h_mm, bleed_mm, c, r)
+        slots = range(imp.per_sheet)
+        if trims_within is not None and not all(_inside(imp.trim(s), trims_within) for s in slots):
+            continue
+        if not any(_overlap(imp.bleed_box(s), k) for s in slots for k in keep_clear):
+            return imp
+    raise ValueError(f"not one card of {card_w_mm} x {card_h_mm} mm fits on {paper.name} clear of the "
+                     "registration marks")
+
+
+def _inside(r: Rect, area: Rect) -> bool:
+    return (r.x_mm >= area.x_mm and r.y_mm >= area.y_mm and r.x_mm + r.w_mm <= area.x_mm + area.w_mm
+            and r.y_mm + r.h_mm <= area.y_mm + area.h_mm)
+
+
+def _overlap(a: Rect, b: Rect) -> bool:
+    return (a.x_mm < b.x_mm + b.w_mm and b.x_mm < a.x_mm + a.w_mm
+            and a.y_mm < b.y_mm + b.h_mm and b.y_mm < a.y_mm + a.h_mm)
 
 
 @dataclass(frozen=True)
@@ -212,6 +279,9 @@ class FoldImposition(CardGrid):
     def back_bleed_box(self, slot: int) -> Rect:
         return self._mirror(self.bleed_box(slot))
 
+    def ink_boxes(self) -> list[Rect]:
+        return super().ink_boxes() + [self.back_bleed_box(slot) for slot in range(self.per_sheet)]
+
     def crop_marks(self) -> list[CropMark]:
         """Crop marks above and below every vertical trim line of both halves, and left of the
         fronts and right of the backs for every horizontal one; none in the fold gutter."""
@@ -220,8 +290,8 @@ class FoldImposition(CardGrid):
         gx, gy = self.grid_x_mm, self.grid_y_mm
         gh = self.rows * self.card_h_mm
         start = self.bleed_mm + CROP_MARK_GAP_MM
-        top_len = min(CROP_MARK_LENGTH_MM, gy - start)
-        side_len = min(CROP_MARK_LENGTH_MM, gx - start)
+        top_len = crop_mark_length_mm(gy, start)
+        side_len = crop_mark_length_mm(gx, start)
         for c in range(self.cols + 1):
             for x in (gx + c * self.card_w_mm, w - gx - c * self.card_w_mm):
                 marks.append(CropMark(x, gy - start, x, gy - start - top_len))
@@ -239,7 +309,7 @@ def impose_fold(paper: Paper, card_w_mm: float, card_h_mm: float, bleed_mm: floa
 
     Raises ``ValueError`` naming the sizes if not even one pair fits.
     """
-    margin = _margin_mm(bleed_mm)
+    margin = _margin_mm(bleed_mm, paper)
     best: FoldImposition | None = None
     for sheet in (paper, paper.turned()):
         cols = _fit(sheet.width_mm / 2 - bleed_mm - margin, card_w_mm)
@@ -250,3 +320,39 @@ def impose_fold(paper: Paper, card_w_mm: float, card_h_mm: float, bleed_mm: floa
         raise ValueError(f"a fold-over pair of {card_w_mm} x {card_h_mm} mm cards with {bleed_mm} mm bleed and "
                          f"crop marks does not fit on {paper.name} ({paper.width_mm} x {paper.height_mm} mm)")
     return best
+
+
+def margin_note(imp: Imposition | FoldImposition) -> str | None:
+    """A sentence for the player when ``imp`` puts ink within ``PRINTER_MARGIN_MM`` of the
+    paper's edge (crop marks a laser printer may cut off), naming the ways out: the other
+    common paper (Letter <-> A4) and ``--safe-margins`` (fewer cards per sheet), with the cards
+    per sheet each gives. ``None`` when every mark and bleed keeps that margin.
+    """
+    near_mm = imp.ink_margin_mm
+    if near_mm >= PRINTER_MARGIN_MM - 1e-6:
+        return None
+    fold = isinstance(imp, FoldImposition)
+    what = "fold-over pairs" if fold else "cards"
+    paper = imp.paper if not (fold and imp.paper.landscape) else imp.paper.turned()
+    size = (imp.card_w_mm, imp.card_h_mm, imp.bleed_mm)
+    plan = impose_fold if fold else impose_most
+
+    def fits(p: Paper) -> int:
+        try:
+            return plan(replace(p, safe_margins=True), *size).per_sheet
+        except ValueError:
+            return 0
+
+    ways = []
+    other = {"letter": "a4", "a4": "letter"}.get(paper.name)
+    if other and fits(PAPERS[other]):
+        ways.append(f"--paper {other} ({fits(PAPERS[other])} {what} per {PAPERS[other].label} sheet)")
+    if fits(paper):
+        ways.append(f"--safe-margins ({fits(paper)} {what} per {paper.label or paper.name} sheet)")
+    label = paper.label or paper.name
+    note = (f"{label}: {imp.per_sheet} {what} per sheet ({imp.cols} x {imp.rows}) put ink (bleed, crop marks) "
+            f"{max(near_mm, 0):.1f} mm from the paper's edge; most laser printers leave the outer "
+            f"{PRINTER_MARGIN_MM:g} mm blank, so crop marks there may not print.")
+    if ways:
+        note += " For every mark inside that margin use " + " or ".join(ways) + "."
+    return note

@@ -9,12 +9,14 @@ See ``templates/README.md`` for the format.
 from __future__ import annotations
 
 import html
+import operator
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
 import jinja2
+from jinja2.sandbox import SandboxedEnvironment, SecurityError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
@@ -22,7 +24,26 @@ from reportlab.platypus import Paragraph
 
 from card_data.problems import Problem, ProblemsError
 from card_data.yaml_source import LineMap, YamlSyntaxError, load_yaml
-from printkit.sheets.fonts import FONT_NAMES, register_fonts
+from printkit.sheets.art import (
+    MIN_DPI,
+    WARN_DPI,
+    ArtError,
+    Artwork,
+    Fit,
+    placement,
+    read_artwork,
+    resolve_inside,
+)
+from printkit.sheets.fonts import (
+    DEFAULT_FONTS,
+    FACES,
+    FontError,
+    FontSet,
+    font_set,
+    register_fonts,
+)
+from printkit.sheets.icons import ICONS_FOLDER, IconError, markup_icons, size_icons
+from printkit.sheets.qr import long_payload_warning
 from printkit.sheets.units import pt_from_mm
 
 LAYOUTS_DIR = Path(__file__).parent.parent / "layouts"
@@ -68,7 +89,7 @@ class TextRegion(_Region):
     w_mm: Annotated[float, Field(gt=0)]
     h_mm: Annotated[float, Field(gt=0)]
     text: str
-    font: Literal["regular", "bold"] = "regular"
+    font: Literal["regular", "bold", "italic"] = "regular"
     size_pt: Annotated[float, Field(gt=0, le=200)] = 9
     min_size_pt: Annotated[float, Field(gt=0, le=200)] = 6
     leading: Annotated[float, Field(ge=0.8, le=3)] = 1.2
@@ -78,12 +99,20 @@ class TextRegion(_Region):
 
 
 class ImageRegion(_Region):
-    """Artwork; an empty ``src`` or a missing file gives a clean placeholder."""
+    """Artwork; an empty ``src`` or a missing file gives a clean placeholder.
+
+    ``fit``: ``contain`` (whole picture, may leave bands), ``cover`` (fills the box, cropped)
+    or ``stretch`` (fills the box, aspect changed). ``focus``: ``[x, y]`` fractions of the
+    picture kept at the same fractions of the box, e.g. ``[0.5, 0.3]`` for a face in the upper
+    third that ``cover`` must not crop away.
+    """
 
     kind: Literal["image"]
     w_mm: Annotated[float, Field(gt=0)]
     h_mm: Annotated[float, Field(gt=0)]
     src: str = ""
+    fit: Fit = "contain"
+    focus: tuple[Annotated[float, Field(ge=0, le=1)], Annotated[float, Field(ge=0, le=1)]] = (0.5, 0.5)
 
 
 class QrRegion(_Region):
@@ -102,6 +131,7 @@ class LayoutSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     safe_margin_mm: Annotated[float, Field(ge=0, le=20)] = 3
     background: Colour | None = None
+    fonts: dict[Literal["regular", "bold", "italic"], str] = {}
     regions: list[Region]
 
     @field_validator("regions")
@@ -136,8 +166,62 @@ def _signed(value: Any) -> str:
     return str(value)
 
 
-_JINJA = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
-_JINJA.filters["signed"] = _signed
+MAX_TEMPLATE_OUTPUT = 100_000
+"""Characters one template expression may produce; far beyond any card's text, small enough
+that a runaway loop in a shared template ends as a problem, not as gigabytes."""
+
+
+class CardSandbox(SandboxedEnvironment):
+    """Jinja2's sandbox (no access to Python internals such as ``__globals__``), with
+    repetition and powers bounded so that one expression cannot allocate gigabytes."""
+
+    intercepted_binops = frozenset({"*", "**"})
+
+    def call_binop(self, context, op: str, left: Any, right: Any) -> Any:
+        if op == "*":
+            for seq, times in ((left, right), (right, left)):
+                if isinstance(seq, (str, list, tuple)) and isinstance(times, int) \
+                        and len(seq) * times > MAX_TEMPLATE_OUTPUT:
+                    raise SecurityError(f"repetition longer than {MAX_TEMPLATE_OUTPUT} items")
+        if op == "**" and isinstance(right, (int, float)) and abs(right) > 64 and not (
+                isinstance(left, (int, float)) and abs(left) <= 1):
+            raise SecurityError("power too large")
+        return {"*": operator.mul, "**": operator.pow}[op](left, right)
+
+
+def card_template_environment() -> CardSandbox:
+    """The Jinja2 environment every template of printkit renders in: sandboxed, undefined
+    names are errors, no autoescaping (the output is card text, not HTML), filter ``signed``."""
+    env = CardSandbox(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
+    env.filters["signed"] = _signed
+    return env
+
+
+def render_bounded(template: jinja2.Template, context: dict[str, Any]) -> str:
+    """Render ``template``, stopping with :class:`SecurityError` once the output passes
+    :data:`MAX_TEMPLATE_OUTPUT` characters. Any other error of the template is raised as is."""
+    parts, size = [], 0
+    for part in template.generate(context):
+        size += len(part)
+        if size > MAX_TEMPLATE_OUTPUT:
+            raise SecurityError(f"output longer than {MAX_TEMPLATE_OUTPUT} characters")
+        parts.append(part)
+    return "".join(parts)
+
+
+def template_error_message(exc: BaseException) -> str:
+    """``template error: ...`` for any exception a template expression raised, naming its kind
+    when Jinja2 did not (``ZeroDivisionError: division by zero``)."""
+    if isinstance(exc, SecurityError):
+        return f"template error: not allowed in a template: {exc}"
+    if isinstance(exc, jinja2.TemplateError):
+        return f"template error: {exc}"
+    if isinstance(exc, RecursionError):
+        return "template error: recursion too deep"
+    return f"template error: {type(exc).__name__}: {exc}"
+
+
+_JINJA = card_template_environment()
 
 
 @dataclass
@@ -148,6 +232,7 @@ class Layout:
     spec: LayoutSpec
     region_lines: dict[str, int]
     compiled: dict[tuple[str, str], jinja2.Template] = field(default_factory=dict)
+    font_files: dict[str, Path] = field(default_factory=dict)
 
     def region_line(self, name: str) -> int:
         return self.region_lines.get(name, 1)
@@ -183,6 +268,12 @@ def load_layout(path: Path, trim_w_mm: float, trim_h_mm: float, bleed_mm: float,
     spec, lines = read_template(path, LayoutSpec)
     region_lines = {r.name: lines.line_for(("regions", i)) for i, r in enumerate(spec.regions)}
     layout = Layout(path, spec, region_lines)
+    for face, src in spec.fonts.items():
+        try:
+            layout.font_files[face] = resolve_inside(path.parent, src, "font")
+            font_set({face: layout.font_files[face]})
+        except (ArtError, FontError) as exc:
+            raise LayoutError(spath, lines.line_for(("fonts", face)), f"fonts.{face}", str(exc)) from None
     safe = spec.safe_margin_mm
     eps = 1e-6
     for r in spec.regions:
@@ -224,6 +315,7 @@ class FittedText:
     paragraphs: list[tuple[Paragraph, float]]
     size_pt: float
     height_pt: float
+    fonts: FontSet = DEFAULT_FONTS
 
 
 @dataclass(frozen=True)
@@ -236,10 +328,29 @@ class QrCode:
 
 @dataclass(frozen=True)
 class Image:
-    """An image region with the resolved artwork path, or ``None`` for a placeholder."""
+    """An image region with its artwork (``path`` and ``art``), or ``None`` for a placeholder.
+
+    ``placed_mm``: ``(dx, dy, w, h)`` of the artwork from the region's top-left corner (see
+    :func:`printkit.sheets.art.placement`); with ``cover`` it reaches past the region and is
+    clipped to it.
+    """
 
     region: ImageRegion
     path: Path | None
+    art: Artwork | None = None
+    placed_mm: tuple[float, float, float, float] | None = None
+
+
+@dataclass(frozen=True)
+class FaceWarning:
+    """Something printable but poor on a face (low-resolution art, a QR code hard to scan).
+
+    ``once``: say it once per build (it concerns every card alike), not once per card.
+    """
+
+    field: str
+    message: str
+    once: bool = False
 
 
 @dataclass
@@ -248,18 +359,44 @@ class Face:
 
     layout: Layout
     items: list[Any]
+    warnings: list[FaceWarning] = field(default_factory=list)
+
+
+class WarningLog:
+    """A build's warnings as :class:`~card_data.problems.Problem` (printed, never failing the
+    build): per card, or once per build for :attr:`FaceWarning.once` ones."""
+
+    def __init__(self) -> None:
+        self.items: list[Problem] = []
+        self._said: set[str] = set()
+
+    def add(self, face: Face | None, file: str, line: int, game: str, card_id: str) -> None:
+        """Record ``face``'s warnings against the card at ``file:line``."""
+        if face is None:
+            return
+        for w in face.warnings:
+            if w.once:
+                if w.field in self._said:
+                    continue
+                self._said.add(w.field)
+                self.items.append(Problem(str(face.layout.path), face.layout.region_line(w.field.split(":")[-1]),
+                                          game, "-", w.field, w.message))
+            else:
+                self.items.append(Problem(file, line, game, card_id, w.field, w.message))
 
 
 _BOLD_RE = re.compile(r"\*\*(.+?)\*\*", re.S)
 
 
-def _markup(text: str) -> list[str]:
-    """Plain card text to Paragraph markup: escape, **bold**, newline breaks; one entry per paragraph."""
+def _markup(text: str, icons_dir: Path | None = None, colour: str = "#000000") -> list[str]:
+    """Plain card text to Paragraph markup: escape, **bold**, ``:icon:``, newline breaks; one
+    entry per paragraph. Raises :class:`~printkit.sheets.icons.IconError` for an unknown icon."""
     paras = re.split(r"\n\s*\n", text.strip())
     out = []
     for p in paras:
         p = html.escape(p.strip(), quote=False)
         p = _BOLD_RE.sub(r"<b>\1</b>", p)
+        p = markup_icons(p, icons_dir, colour)
         out.append(p.replace("\n", "<br/>"))
     return [p for p in out if p]
 
@@ -268,12 +405,12 @@ _ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
 _STYLE_CACHE: dict[tuple, ParagraphStyle] = {}
 
 
-def _style(region: TextRegion, size_pt: float) -> ParagraphStyle:
-    key = (region.font, size_pt, region.leading, region.align, region.color)
+def _style(region: TextRegion, size_pt: float, fonts: FontSet = DEFAULT_FONTS) -> ParagraphStyle:
+    key = (fonts.name(region.font), size_pt, region.leading, region.align, region.color)
     style = _STYLE_CACHE.get(key)
     if style is None:
         style = ParagraphStyle(
-            name=f"s{len(_STYLE_CACHE)}", fontName=FONT_NAMES[region.font], fontSize=size_pt,
+            name=f"s{len(_STYLE_CACHE)}", fontName=fonts.name(region.font), fontSize=size_pt,
             leading=size_pt * region.leading, alignment=_ALIGN[region.align], textColor=region.color,
             spaceBefore=0, spaceAfter=0,
             # No squeezing of spaces: a line reportlab squeezed would overrun the region edge,
@@ -284,22 +421,27 @@ def _style(region: TextRegion, size_pt: float) -> ParagraphStyle:
     return style
 
 
-def fit_text(region: TextRegion, text: str) -> FittedText | None:
+def fit_text(region: TextRegion, text: str, icons_dir: Path | None = None,
+             fonts: FontSet = DEFAULT_FONTS) -> FittedText | None:
     """Wrap ``text`` in ``region`` at the largest size from ``size_pt`` down to ``min_size_pt``
     (0.5 pt steps) at which it fits, or ``None`` if it does not fit even at ``min_size_pt``.
 
     A word wider than the region counts as not fitting (it would run over the edge).
+    ``icons_dir``: the game's icon folder; ``:name:`` then prints icon ``name`` inline and is
+    measured with the text (without it, ``:name:`` is plain text). ``fonts``: the faces to use.
+    Raises :class:`~printkit.sheets.icons.IconError` for an icon name without a usable file.
     """
     register_fonts()
-    paras_src = _markup(text)
+    paras_src = _markup(text, icons_dir, region.color)
     width_pt, height_pt = pt_from_mm(region.w_mm), pt_from_mm(region.h_mm)
     size = region.size_pt
     while True:
-        style = _style(region, size)
+        style = _style(region, size, fonts)
         gap = size * 0.4
         paras, total, fits = [], 0.0, True
         for i, src in enumerate(paras_src):
             para = Paragraph(src, style)
+            size_icons(para, size)
             w, h = para.wrap(width_pt, 10_000)
             if any(_extra_space(line) < -0.01 for line in _lines(para)):
                 fits = False
@@ -307,7 +449,7 @@ def fit_text(region: TextRegion, text: str) -> FittedText | None:
             total += h + (gap if i else 0)
             paras.append((para, h))
         if fits and total <= height_pt + 0.01:
-            return FittedText(region, paras, size, total)
+            return FittedText(region, paras, size, total, fonts)
         if size <= region.min_size_pt:
             return None
         size = max(region.min_size_pt, size - 0.5)
@@ -325,44 +467,105 @@ def _lines(para: Paragraph) -> list:
     return getattr(blpara, "lines", []) if blpara is not None else []
 
 
+def game_font_files(context: dict[str, Any], game_root: Path | None) -> dict[str, Path]:
+    """The font files the game's ``game.yaml`` names (``fonts:``), inside ``game_root``; a file
+    that is missing, outside the folder or not a font is left out (the build reports it as a
+    problem of game.yaml, see :func:`printkit.sheets.game_assets.game_asset_problems`)."""
+    fonts = getattr(context.get("game"), "fonts", None) or {}
+    if not fonts or game_root is None:
+        return {}
+    files = {}
+    for face in FACES:
+        if face in fonts:
+            try:
+                path = resolve_inside(game_root, fonts[face], "font")
+                font_set({face: path})
+            except (ArtError, FontError):
+                continue
+            files[face] = path
+    return files
+
+
 def prepare_face(layout: Layout, context: dict[str, Any], art_root: Path | None, qr_payload: str | None) -> Face:
     """Evaluate ``layout`` for one card side.
 
     ``context``: the Jinja2 variables (the card's fields, ``card``, ``game``...).
-    ``art_root``: folder that image ``src`` paths are relative to.
+    ``art_root``: the game's folder: image ``src`` paths are relative to it and must stay
+    inside it, its ``icons/`` holds the ``:name:`` icons of text, and the fonts ``game.yaml``
+    names (``context["game"].fonts``) are in it.
     ``qr_payload``: the URL to encode in ``qr`` regions.
-    Returns a :class:`Face`. Raises :class:`LayoutError` (template file and region line) when a
-    Jinja2 expression fails or text does not fit its region even at ``min_size_pt``.
+    Returns a :class:`Face`, with :class:`FaceWarning` for art under 300 dpi and QR codes too
+    dense to scan comfortably. Raises :class:`LayoutError` (template file and region line)
+    when a Jinja2 expression fails (any exception, sandbox refusals included), text does not
+    fit its region even at ``min_size_pt``, a ``:name:`` has no icon, or artwork is outside
+    ``art_root``, unreadable, corrupt or under 150 dpi (field ``art``).
     """
     items: list[Any] = []
+    warnings: list[FaceWarning] = []
     path = str(layout.path)
+    icons_dir = art_root / ICONS_FOLDER if art_root is not None else None
+    fonts = None
     for r in layout.spec.regions:
         line = layout.region_line(r.name)
         where = f"layout:{r.name}"
         try:
             if r.when is not None:
-                shown = layout.compiled[(r.name, "when")].render(context).strip()
+                shown = render_bounded(layout.compiled[(r.name, "when")], context).strip()
                 if shown in ("", "False", "None", "0", "[]"):
                     continue
             if isinstance(r, TextRegion):
-                text = layout.compiled[(r.name, "text")].render(context)
+                text = render_bounded(layout.compiled[(r.name, "text")], context)
                 if not text.strip():
                     continue
-                fitted = fit_text(r, text)
+                if fonts is None:
+                    fonts = font_set({**game_font_files(context, art_root), **layout.font_files})
+                try:
+                    fitted = fit_text(r, text, icons_dir, fonts)
+                except IconError as exc:
+                    raise LayoutError(path, line, where, str(exc)) from None
                 if fitted is None:
                     raise LayoutError(path, line, where,
                                       f"text does not fit the {r.w_mm} x {r.h_mm} mm region even at "
                                       f"{r.min_size_pt} pt: {text.strip()[:60]!r}")
                 items.append(fitted)
             elif isinstance(r, ImageRegion):
-                src = layout.compiled[(r.name, "src")].render(context).strip()
-                art = (art_root / src) if (src and art_root is not None) else None
-                items.append(Image(r, art if art is not None and art.is_file() else None))
+                src = render_bounded(layout.compiled[(r.name, "src")], context).strip()
+                items.append(_artwork(r, src, art_root, path, line, warnings))
             elif isinstance(r, QrRegion):
                 if qr_payload:
                     items.append(QrCode(r, qr_payload))
+                    advice = long_payload_warning(qr_payload, r.size_mm)
+                    if advice:
+                        warnings.append(FaceWarning(where, advice, once=True))
             else:
                 items.append(r)
-        except jinja2.TemplateError as exc:
-            raise LayoutError(path, line, where, f"template error: {exc}") from None
-    return Face(layout, items)
+        except LayoutError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a template expression may raise anything: a problem, never a traceback
+            raise LayoutError(path, line, where, template_error_message(exc)) from None
+    return Face(layout, items, warnings)
+
+
+def _artwork(r: ImageRegion, src: str, art_root: Path | None, path: str, line: int,
+             warnings: list[FaceWarning]) -> Image:
+    """The :class:`Image` for region ``r`` showing ``src``; see :func:`prepare_face`."""
+    if not src or art_root is None:
+        return Image(r, None)
+    try:
+        art_path = resolve_inside(art_root, src)
+        if not art_path.is_file():
+            return Image(r, None)  # the loader reports a card's missing art; a placeholder shows where
+        art = read_artwork(art_path, art_root)
+    except ArtError as exc:
+        raise LayoutError(path, line, "art", str(exc)) from None
+    placed = placement(r.w_mm, r.h_mm, art.width, art.height, r.fit, r.focus)
+    dpi = art.dpi(placed[2], placed[3])
+    if dpi is not None:
+        size = f"{int(art.width)} x {int(art.height)} px {r.fit} in {r.w_mm:g} x {r.h_mm:g} mm"
+        if dpi < MIN_DPI - 0.5:
+            raise LayoutError(path, line, "art", f"{src} prints at {dpi:.0f} dpi ({size}); at least {MIN_DPI} "
+                                                 f"dpi is needed, {WARN_DPI} for a sharp print")
+        if dpi < WARN_DPI - 0.5:
+            warnings.append(FaceWarning("art", f"{src} prints at {dpi:.0f} dpi ({size}), soft in print; "
+                                               f"{WARN_DPI} dpi is sharp"))
+    return Image(r, art_path, art, placed)

@@ -8,6 +8,8 @@ from pathlib import Path
 from reportlab.lib.colors import CMYKColor, Color, HexColor, rgb2cmyk, toColor
 from reportlab.pdfgen.canvas import Canvas
 
+from printkit.sheets import icons
+from printkit.sheets.art import draw_svg, load_svg
 from printkit.sheets.fonts import FONT_NAMES, register_fonts
 from printkit.sheets.imposition import FoldImposition, Imposition, Rect
 from printkit.sheets.layout import (
@@ -55,6 +57,7 @@ def new_canvas(buffer: io.BytesIO, page_w_mm: float, page_h_mm: float, title: st
     register_fonts()
     c = Canvas(buffer, pagesize=(pt_from_mm(page_w_mm), pt_from_mm(page_h_mm)), invariant=1,
                pageCompression=1, enforceColorSpace=cmyk_colour if cmyk else None)
+    icons.install(c)
     c.setTitle(title)
     c.setCreator("printkit")
     c.setProducer("printkit (reportlab)")
@@ -67,6 +70,7 @@ class PageDrawer:
     def __init__(self, canvas: Canvas, page_h_mm: float):
         self.c = canvas
         self.page_h_mm = page_h_mm
+        icons.install(canvas)
 
     def _y_pt(self, y_mm: float) -> float:
         return pt_from_mm(self.page_h_mm - y_mm)
@@ -163,9 +167,20 @@ class PageDrawer:
             self.line(x, y, x + r.w_mm, y + r.h_mm, PLACEHOLDER_INK, 0.3)
             self.line(x, y + r.h_mm, x + r.w_mm, y, PLACEHOLDER_INK, 0.3)
             return
-        # By file name, not ImageReader: reportlab then stores a shared image once per PDF.
-        self.c.drawImage(str(im.path), pt_from_mm(x), self._y_pt(y + r.h_mm), pt_from_mm(r.w_mm),
-                         pt_from_mm(r.h_mm), preserveAspectRatio=True, anchor="c", mask="auto")
+        dx, dy, w, h = im.placed_mm or (0.0, 0.0, r.w_mm, r.h_mm)
+        c = self.c
+        cropped = dx < -1e-6 or dy < -1e-6 or w > r.w_mm + 1e-6 or h > r.h_mm + 1e-6
+        if cropped:
+            c.saveState()
+            self.clip(Rect(x, y, r.w_mm, r.h_mm))
+        box = (pt_from_mm(x + dx), self._y_pt(y + dy + h), pt_from_mm(w), pt_from_mm(h))
+        if im.art is not None and im.art.kind == "svg":
+            draw_svg(c, load_svg(im.path, im.path.parent), f"pkart-{im.art.digest}", *box)
+        else:
+            # By file name, not ImageReader: reportlab then stores a shared image once per PDF.
+            c.drawImage(str(im.path), *box, mask="auto")
+        if cropped:
+            c.restoreState()
 
     def _qr(self, q: QrCode, ox_mm: float, oy_mm: float) -> None:
         r = q.region

@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, TypeVar
 
-import jinja2
 from pydantic import BaseModel
 
 from card_data.loader import Game
@@ -20,14 +19,16 @@ from printkit.sheets.layout import (
     LayoutError,
     LayoutSpec,
     TextRegion,
+    card_template_environment,
     fit_text,
     read_template,
+    template_error_message,
 )
 from printkit.sheets.render import PageDrawer
 
 Spec = TypeVar("Spec", bound=BaseModel)
 
-_JINJA = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False)
+_JINJA = card_template_environment()  # sandboxed: shared data must not reach Python internals
 
 
 def template_context(game: Game) -> dict[str, Any]:
@@ -53,8 +54,8 @@ def expand(source: str, context: dict[str, Any], file: Path, line: int, fld: str
     """Render a Jinja2 text; raises :class:`LayoutError` at ``file:line`` naming ``fld`` on any error."""
     try:
         return _JINJA.from_string(source).render(context)
-    except jinja2.TemplateError as exc:
-        raise LayoutError(str(file), line, fld, f"template error: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - any error of a template expression is a problem
+        raise LayoutError(str(file), line, fld, template_error_message(exc)) from None
 
 
 def evaluate(expression: str, context: dict[str, Any], file: Path, line: int, fld: str) -> Any:
@@ -62,8 +63,8 @@ def evaluate(expression: str, context: dict[str, Any], file: Path, line: int, fl
     raises :class:`LayoutError` like :func:`expand`."""
     try:
         return _JINJA.compile_expression(expression, undefined_to_none=False)(**context)
-    except jinja2.TemplateError as exc:
-        raise LayoutError(str(file), line, fld, f"template error: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - any error of a template expression is a problem
+        raise LayoutError(str(file), line, fld, template_error_message(exc)) from None
 
 
 _PLAIN = Layout(Path("<printkit>"), LayoutSpec(regions=[]), {})

@@ -1,0 +1,239 @@
+"""The designer's loop as commands: ``printkit init``, ``printkit build --watch`` (its loop lives
+here), ``printkit export`` and ``printkit preview`` (attached to the ``printkit`` group in
+printkit/cli.py). Heavy modules (pdfium, the preview server) are imported when a command runs,
+so ``printkit --help`` stays quick."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import traceback
+from pathlib import Path
+
+import click
+
+from card_data.base_url import ConfigError, resolve_base_url
+from card_data.games import GAME_IDS
+from printkit.designer.project import (
+    InitError,
+    ProjectPaths,
+    game_of,
+    init_project,
+    project_paths,
+)
+from printkit.designer.shops import PRESETS
+from printkit.designer.watch import describe, timestamp, watch
+
+_DATA_HELP = ("Card database folder (one sub-folder per game). Default: the project's (printkit.toml here or "
+              "above), else the bundled one.")
+_TEMPLATES_HELP = ("Layout templates folder (templates/<game>/*.yaml). Default: the project's (printkit.toml here "
+                   "or above), else the bundled one.")
+
+
+def _paths(data_dir: Path | None, templates_dir: Path | None, out_dir: Path | None = None) -> ProjectPaths:
+    try:
+        return project_paths(data_dir, templates_dir, out_dir)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def _base_url(value: str | None) -> str:
+    try:
+        return resolve_base_url(value).url
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def watched_roots(paths: ProjectPaths) -> list[Path]:
+    """What a watcher lists: the card data, the templates and the project's ``printkit.toml``."""
+    from card_data.loader import bundled_data_dir
+
+    roots = [paths.data_dir if paths.data_dir is not None else bundled_data_dir(), paths.templates_dir]
+    if paths.project is not None:
+        roots.append(paths.project.config)
+    return roots
+
+
+def games_to_rebuild(changed: set[Path], paths: ProjectPaths, asked: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The games a change concerns, among ``asked`` (all when empty): ``()`` meaning every
+    asked game (a change outside any game folder, e.g. printkit.toml), or ``None`` when the
+    change concerns none of them."""
+    touched = {game_of(path, paths) for path in changed}
+    if None in touched:
+        return asked
+    wanted = sorted(touched if not asked else touched & set(asked))
+    return tuple(wanted) if wanted else None
+
+
+def watch_build(ctx: click.Context, paths: ProjectPaths, stop: threading.Event | None = None) -> None:
+    """``printkit build --watch``: run the build command once, then again after each saved
+    change, for the games whose files changed (all asked games for ``printkit.toml``).
+
+    Each run is the build command itself (same options, ``--watch`` off), so its output and
+    problems read the same; a run with problems writes nothing (the previous files stay) and
+    the watch goes on. Returns when ``stop`` is set or on Ctrl-C.
+    """
+    params = dict(ctx.params, watch=False)
+    asked: tuple[str, ...] = tuple(params.get("games") or ())
+    callback = ctx.command.callback
+
+    def run(games: tuple[str, ...]) -> None:
+        try:
+            ctx.invoke(callback, **dict(params, games=games))
+        except SystemExit:
+            pass  # the build printed its problems; keep watching
+        except click.ClickException as exc:
+            exc.show()
+        except Exception:  # noqa: BLE001 - a crash in one rebuild must not end the designer's session
+            click.echo(traceback.format_exc().rstrip(), err=True)
+            click.echo("printkit crashed on this rebuild (a bug: please report it with the lines above); "
+                       "the previous output stays; still watching.", err=True)
+
+    run(asked)
+    shown = ", ".join(str(r) for r in watched_roots(paths))
+    click.echo(f"Watching {shown} for changes (Ctrl-C stops).", err=True)
+
+    def on_change(changed: set[Path]) -> None:
+        games = asked if params.get("deck") else games_to_rebuild(changed, paths, asked)
+        if games is None:
+            return
+        click.echo(f"[{timestamp()}] {describe(changed)} changed: rebuilding "
+                   f"{', '.join(games) if games else 'every game'}", err=True)
+        run(games)
+        click.echo(f"[{timestamp()}] done; watching.", err=True)
+
+    try:
+        watch(watched_roots(paths), on_change, stop)
+    except KeyboardInterrupt:
+        click.echo("Stopped watching.", err=True)
+
+
+@click.command("init")
+@click.argument("folder", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--from", "from_game", type=click.Choice(GAME_IDS), default=None,
+              help="Start from a copy of this bundled game (its cards, deck lists and templates).")
+def init_cmd(folder: Path, from_game: str | None) -> None:
+    """Start a project in FOLDER: card data, deck lists and layout templates you own, and a
+    printkit.toml that every printkit command run in FOLDER (or below it) uses.
+
+    Without --from: a minimal game with one example card (on Carpe Cras's card schema: every
+    game's cards are checked by a schema printkit ships, see the README).
+    """
+    try:
+        written = init_project(folder, from_game)
+    except InitError as exc:
+        raise click.UsageError(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"Started a printkit project in {folder} ({len(written)} files"
+               f"{', from ' + from_game if from_game else ''}). Next:", err=True)
+    click.echo(f"  cd {folder}\n"
+               "  printkit build --watch      # rebuilds output/ when you save a card or template\n"
+               "  printkit preview            # every card on a local web page, refreshed on save\n"
+               "  printkit export --preset tgc-poker", err=True)
+
+
+@click.command("export")
+@click.argument("games", nargs=-1)
+@click.option("--data", "data_dir", type=click.Path(path_type=Path, file_okay=False), default=None, help=_DATA_HELP)
+@click.option("--templates", "templates_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help=_TEMPLATES_HELP)
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Where to write <out>/<game>/... Default: the project's output folder, else ./output.")
+@click.option("--preset", type=click.Choice(sorted(PRESETS)), default=None,
+              help="A print shop's poker-card spec: its image size, bleed and folders (see the README).")
+@click.option("--dpi", type=click.IntRange(50, 1200), default=None,
+              help="PNG resolution (default 300; a preset uses the shop's).")
+@click.option("--format", "formats", type=click.Choice(["png", "pdf"]), multiple=True,
+              help="png (default) and/or pdf (vector, one card per file); repeat for both.")
+@click.option("--card", "card_ids", multiple=True, metavar="ID", help="Only this card (repeat for more).")
+@click.option("--base-url", default=None, help="Where the cards' QR codes point; default as for build.")
+@click.option("--cmyk", is_flag=True, help="PDF colours as CMYK (PNG stays RGB, which both shops require).")
+def export_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Path | None, out_dir: Path | None,
+               preset: str | None, dpi: int | None, formats: tuple[str, ...], card_ids: tuple[str, ...],
+               base_url: str | None, cmyk: bool) -> None:
+    """One file per card face for GAMES (default: all): PNG at --dpi or single-card PDFs, or a
+    print shop's preset.
+
+    \b
+    no preset:            <out>/<game>/cards/<card-id>-front.png and <card-id>-back.png (3 mm bleed)
+    --preset tgc-poker:   <out>/<game>/tgc-poker/<deck back>/fronts/<card-id>.png and back.png,
+                          825 x 1125 px at 300 dpi (1/8 in bleed, safe area 1/8 in inside the trim)
+    --preset mpc-poker:   <out>/<game>/mpc-poker/<deck back>/fronts/<card-id>.png and back.png,
+                          822 x 1122 px at 300 dpi (36 px bleed, safe area 36 px inside the trim)
+    """
+    from printkit.designer.export import DEFAULT_DPI, export_cards
+
+    shop = PRESETS[preset] if preset else None
+    if shop is not None and dpi is not None and dpi != shop.dpi:
+        raise click.UsageError(f"--preset {preset} prints at {shop.dpi} dpi; leave out --dpi")
+    paths = _paths(data_dir, templates_dir, out_dir)
+    try:
+        result = export_cards(paths.data_dir, paths.templates_dir, paths.out_dir, _base_url(base_url), games,
+                              preset=shop, dpi=dpi or DEFAULT_DPI, formats=formats or ("png",), card_ids=card_ids,
+                              cmyk=cmyk)
+    except OSError as exc:
+        raise click.ClickException(str(exc)) from None
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    if result.problems:
+        for p in result.problems:
+            click.echo(str(p), err=True)
+        count = len(result.problems)
+        click.echo(f"{count} problem{'s' if count != 1 else ''} found. Nothing was written.", err=True)
+        sys.exit(1)
+    for path in result.written:
+        click.echo(str(path))
+    click.echo(f"Wrote {len(result.written)} files for {result.faces} card faces"
+               f"{' (' + shop.label + ')' if shop else ''}.", err=True)
+
+
+@click.command("preview")
+@click.argument("games", nargs=-1)
+@click.option("--data", "data_dir", type=click.Path(path_type=Path, file_okay=False), default=None, help=_DATA_HELP)
+@click.option("--templates", "templates_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help=_TEMPLATES_HELP)
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="Port on 127.0.0.1 to serve the page on (0: any free port).")
+@click.option("--base-url", default=None, help="Where the cards' QR codes point; default as for build.")
+@click.option("--no-watch", is_flag=True, help="Render once; do not re-render on save.")
+def preview_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Path | None, port: int,
+                base_url: str | None, no_watch: bool) -> None:
+    """Serve a page on http://127.0.0.1:PORT/ showing every card of GAMES (default: all) as it
+    prints, re-rendered when you save a card or template, with the problems listed on the page.
+    Ctrl-C stops."""
+    from printkit.designer.preview import PreviewState, make_server, rebuild
+
+    paths = _paths(data_dir, templates_dir)
+    url = _base_url(base_url)
+    state = PreviewState()
+
+    def render(note: str) -> None:
+        problems = rebuild(state, paths, url, games)
+        suffix = f"{len(problems)} problem{'s' if len(problems) != 1 else ''} (listed on the page)" if problems \
+            else "no problems"
+        click.echo(f"[{timestamp()}] {note}: {suffix}", err=True)
+        for p in problems:
+            click.echo(str(p), err=True)
+
+    try:
+        server = make_server(state, port)
+    except OSError as exc:
+        raise click.ClickException(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
+    render("rendered")
+    host, bound = server.server_address[:2]
+    click.echo(f"Preview at http://{host}:{bound}/ (Ctrl-C stops)", err=True)
+    stop = threading.Event()
+    watcher = None
+    if not no_watch:
+        def on_change(changed: set[Path]) -> None:
+            render(f"{describe(changed)} changed")
+        watcher = threading.Thread(target=watch, args=(watched_roots(paths), on_change, stop), daemon=True)
+        watcher.start()
+    try:
+        server.serve_forever(poll_interval=0.25)
+    except KeyboardInterrupt:
+        click.echo("Stopped.", err=True)
+    finally:
+        stop.set()
+        server.server_close()

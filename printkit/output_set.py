@@ -1,0 +1,97 @@
+"""Publishing a build's output set: every game folder replaced whole, or not at all.
+
+A build renders everything in memory first; this module then writes the files into a staging
+folder beside the output (``<out>/.printkit-staging/``, same file system, so renames are
+atomic) and only when every file of every game is written swaps each game folder in, one
+rename each. A build killed while writing (even with ``kill -9``) therefore leaves the
+previous set whole: the game folders are never written into, so they never mix new files with
+old ones (QR codes pointing at two servers, say), and hold no temporary files. What a killed
+build leaves is only its staging folder, which the next build removes.
+
+Directories cannot be exchanged atomically portably, so a swap is two renames: the old folder
+aside to ``.printkit-staging/<game>.previous``, then the new one in. A kill between those
+two leaves the previous set whole under that name; the next build puts it back before doing
+anything else (:func:`recover`).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+STAGING_DIR_NAME = ".printkit-staging"
+PREVIOUS_SUFFIX = ".previous"
+
+
+def recover(out_dir: Path) -> None:
+    """Undo what a killed build left in ``out_dir``: a game folder moved aside but not yet
+    replaced goes back; the staging folder is removed. Raises ``OSError``."""
+    staging = out_dir / STAGING_DIR_NAME
+    if not staging.is_dir():
+        return
+    for previous in sorted(staging.glob(f"*{PREVIOUS_SUFFIX}")):
+        target = out_dir / previous.name[: -len(PREVIOUS_SUFFIX)]
+        if not target.exists():
+            os.replace(previous, target)
+    shutil.rmtree(staging)
+
+
+def _link_or_copy(src: Path, dst: Path) -> None:
+    # A hard link costs nothing and the file is never written in place afterwards (new files
+    # replace links, they do not write through them); copy where links are not supported.
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
+def publish(out_dir: Path, files: Mapping[Path, bytes], stale: Iterable[Path] = (),
+            keep_others: bool = True) -> list[Path]:
+    """Write ``files`` (``{out_dir/<game>/<name>: bytes}``; paths below a game folder of
+    ``out_dir``) so that each game folder changes whole or not at all.
+
+    With ``keep_others``, files already in a game folder that this build does not write are
+    kept (another deck's PDF, say), except those in ``stale`` (e.g. cut files of sheets that
+    no longer exist); without, each game folder holds exactly the new files.
+    Returns the paths written, in ``files``' order. Raises ``OSError`` if the output cannot be
+    written; the game folders are then as they were. Raises ``ValueError`` for a path outside
+    a game folder of ``out_dir``.
+    """
+    out_dir = Path(out_dir)
+    recover(out_dir)
+    stale = {Path(p) for p in stale}
+    by_game: dict[str, dict[Path, bytes]] = {}
+    for path, data in files.items():
+        rel = Path(path).relative_to(out_dir)
+        if len(rel.parts) < 2 or rel.parts[0] in ("", ".", "..", STAGING_DIR_NAME):
+            raise ValueError(f"{path}: not inside a game folder of {out_dir}")
+        by_game.setdefault(rel.parts[0], {})[rel] = data
+    staging = out_dir / STAGING_DIR_NAME
+    try:
+        for game, game_files in by_game.items():
+            live, new = out_dir / game, staging / game
+            new.mkdir(parents=True)
+            if live.is_dir() and keep_others:
+                for old in sorted(live.rglob("*")):
+                    if old.is_file() and old not in stale and old.relative_to(out_dir) not in game_files:
+                        (new / old.relative_to(live)).parent.mkdir(parents=True, exist_ok=True)
+                        _link_or_copy(old, new / old.relative_to(live))
+            for rel, data in game_files.items():
+                target = staging / rel
+                target.parent.mkdir(parents=True, exist_ok=True)
+                with open(target, "wb") as fh:
+                    fh.write(data)
+                    fh.flush()
+                    os.fsync(fh.fileno())
+        for game in by_game:
+            live, previous = out_dir / game, staging / f"{game}{PREVIOUS_SUFFIX}"
+            if live.exists():
+                os.replace(live, previous)
+            os.replace(staging / game, live)
+    finally:
+        # After a failure the game folders are untouched (or put back here); after success
+        # this removes the previous sets.
+        recover(out_dir)
+    return [Path(p) for p in files]

@@ -1,0 +1,211 @@
+"""Artwork: where an image region's file may come from, whether it can be printed, how it
+fills its box (``fit``, ``focus``) and at what effective resolution; SVG files drawn as vectors.
+
+Raster files (PNG, JPEG, ...) are read once with Pillow to catch corrupt files before
+anything is drawn, and placed by file name so reportlab stores a shared image once per PDF.
+SVG files are converted by svglib into reportlab drawings and placed as Form XObjects, so
+they stay vectors and a shared one is stored once too.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from PIL import Image as PILImage
+from reportlab.graphics import renderPDF
+from reportlab.graphics.shapes import Drawing
+from reportlab.pdfgen.canvas import Canvas
+
+from printkit.sheets.fonts import file_digest
+
+Fit = Literal["contain", "cover", "stretch"]
+
+WARN_DPI = 300
+"""Below this effective resolution art prints visibly soft: a warning naming the card."""
+MIN_DPI = 150
+"""Below this it prints blocky: a problem, the build refuses it."""
+MAX_ART_BYTES = 128 * 1024 * 1024
+"""Larger files are refused rather than read into memory."""
+
+MM_PER_INCH = 25.4
+
+
+class ArtError(ValueError):
+    """Artwork that cannot be used; ``str()`` says which file and why."""
+
+
+@dataclass(frozen=True)
+class Artwork:
+    """A readable artwork file.
+
+    Attributes:
+        path: the file.
+        kind: ``raster`` (Pillow reads it) or ``svg`` (svglib draws it).
+        width, height: pixels for raster art, points (the SVG's own size) for SVG.
+        digest: a digest of the file's content (names its Form XObject).
+    """
+
+    path: Path
+    kind: Literal["raster", "svg"]
+    width: float
+    height: float
+    digest: str
+
+    def dpi(self, placed_w_mm: float, placed_h_mm: float) -> float | None:
+        """Effective resolution (pixels per inch, the lower of the two axes) when drawn
+        ``placed_w_mm`` x ``placed_h_mm``; ``None`` for vector art."""
+        if self.kind == "svg":
+            return None
+        return min(self.width / (placed_w_mm / MM_PER_INCH), self.height / (placed_h_mm / MM_PER_INCH))
+
+
+def resolve_inside(root: Path, src: str, what: str = "artwork") -> Path:
+    """``root / src``, refusing a ``src`` that is absolute or leads outside ``root`` (``..``
+    or a symbolic link pointing elsewhere): data shared by others must not embed a file it
+    does not hold.
+
+    Raises :class:`ArtError` saying so.
+    """
+    rel = Path(src)
+    if rel.is_absolute() or src.startswith(("/", "\\")) or (len(src) > 1 and src[1] == ":"):
+        raise ArtError(f"{what} path {src} is absolute; give it relative to the game's folder")
+    path = root / rel
+    try:
+        path.resolve().relative_to(root.resolve())
+    except ValueError:
+        raise ArtError(f"{what} path {src} leads outside the game's folder {root}") from None
+    return path
+
+
+_ARTWORK: dict[tuple[str, int, int], Artwork] = {}
+
+
+def read_artwork(path: Path, root: Path | None = None) -> Artwork:
+    """Read ``path`` (once per file and modification) and return its :class:`Artwork`.
+
+    Raster files are fully decoded, so a truncated or corrupt file is caught here and not
+    when reportlab draws it. ``root`` bounds what an SVG's own references may load.
+    Raises :class:`ArtError` for an unreadable, corrupt, empty or oversized file.
+    """
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        raise ArtError(f"cannot read {path.name}: {exc.strerror or exc}") from None
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    if key in _ARTWORK:
+        return _ARTWORK[key]
+    if stat.st_size > MAX_ART_BYTES:
+        raise ArtError(f"{path.name} is larger than {MAX_ART_BYTES // 2**20} MB")
+    try:
+        digest = file_digest(path)
+    except OSError as exc:
+        raise ArtError(f"cannot read {path.name}: {exc.strerror or exc}") from None
+    if path.suffix.lower() in (".svg", ".svgz"):
+        drawing = load_svg(path, root)
+        art = Artwork(path, "svg", float(drawing.width), float(drawing.height), digest)
+    else:
+        art = Artwork(path, "raster", *_raster_size(path), digest)
+    _ARTWORK[key] = art
+    return art
+
+
+def _raster_size(path: Path) -> tuple[int, int]:
+    try:
+        with warnings.catch_warnings():
+            # A "decompression bomb" (a small file of enormous pixel count) is refused, not decoded.
+            warnings.simplefilter("error", PILImage.DecompressionBombWarning)
+            with PILImage.open(path) as im:
+                im.load()
+                size = im.size
+    except (PILImage.DecompressionBombWarning, PILImage.DecompressionBombError):
+        raise ArtError(f"{path.name} has too many pixels to print") from None
+    except Exception as exc:  # noqa: BLE001 - Pillow raises OSError, SyntaxError, ValueError... on corrupt files
+        raise ArtError(f"{path.name} is not a readable image ({_reason(exc)})") from None
+    if not all(size):
+        raise ArtError(f"{path.name} is an empty image")
+    return size
+
+
+def _reason(exc: Exception) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text.replace("cannot identify image file", "not an image format Pillow knows").split(" '")[0]
+
+
+_SVG: dict[tuple[str, int, str | None], Drawing] = {}
+
+
+def load_svg(path: Path, root: Path | None = None, colour: str | None = None) -> Drawing:
+    """``path`` as a reportlab :class:`Drawing` (cached per file, modification and colour).
+
+    ``colour`` (``#rrggbb``) replaces ``currentColor`` in the file: icons drawn in one colour
+    take the colour of the text they sit in. References to other files are allowed only
+    inside ``root`` (none when it is ``None``); entities are not expanded.
+    Raises :class:`ArtError` if the file cannot be read or is not a drawable SVG.
+    """
+    try:
+        stat = path.stat()
+        key = (str(path), stat.st_mtime_ns, colour)
+        if key in _SVG:
+            return _SVG[key]
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ArtError(f"cannot read {path.name}: {exc.strerror or exc}") from None
+    from svglib.svglib import svg2rlg
+
+    source: str | io.BytesIO = str(path)
+    if colour is not None and b"currentColor" in data:
+        source = io.BytesIO(data.replace(b"currentColor", colour.encode()))
+    logger = logging.getLogger("svglib.svglib")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)  # its errors are reported as our problem instead
+    try:
+        drawing = svg2rlg(source, external_reference_root=str(root) if root is not None else str(path.parent))
+    except Exception as exc:  # noqa: BLE001 - lxml and svglib raise many kinds on malformed input
+        raise ArtError(f"{path.name} is not a readable SVG ({_reason(exc)})") from None
+    finally:
+        logger.setLevel(level)
+    if drawing is None or not drawing.width or not drawing.height or float(drawing.width) <= 0:
+        raise ArtError(f"{path.name} is not a readable SVG (no drawing, or no width and height)")
+    _SVG[key] = drawing
+    return drawing
+
+
+def placement(box_w_mm: float, box_h_mm: float, art_w: float, art_h: float, fit: Fit,
+              focus: tuple[float, float] = (0.5, 0.5)) -> tuple[float, float, float, float]:
+    """Where art of aspect ``art_w : art_h`` goes in a ``box_w_mm`` x ``box_h_mm`` box:
+    ``(dx_mm, dy_mm, w_mm, h_mm)`` from the box's top-left corner.
+
+    ``contain`` scales the whole art into the box, ``cover`` fills the box and is cropped
+    (clip to the box when drawing), ``stretch`` fills it exactly, changing the aspect.
+    ``focus`` = (x, y) fractions of the art that sit at the same fractions of the box (as CSS
+    ``object-position``): (0.5, 0.5) centres, (0.5, 0.3) keeps the upper part of a tall
+    picture when ``cover`` crops it.
+    """
+    if fit == "stretch":
+        return 0.0, 0.0, box_w_mm, box_h_mm
+    scale = (max if fit == "cover" else min)(box_w_mm / art_w, box_h_mm / art_h)
+    w, h = art_w * scale, art_h * scale
+    return (box_w_mm - w) * focus[0], (box_h_mm - h) * focus[1], w, h
+
+
+def draw_svg(canvas: Canvas, drawing: Drawing, form_name: str, x_pt: float, y_pt: float, w_pt: float,
+             h_pt: float) -> None:
+    """Draw ``drawing`` scaled into the box whose lower-left corner is (``x_pt``, ``y_pt``).
+
+    The drawing becomes a Form XObject named ``form_name`` the first time a PDF uses it, so
+    repeats cost one ``Do`` operator each.
+    """
+    if not canvas.hasForm(form_name):
+        canvas.beginForm(form_name, 0, 0, float(drawing.width), float(drawing.height))
+        renderPDF.draw(drawing, canvas, 0, 0, showBoundary=False)
+        canvas.endForm()
+    canvas.saveState()
+    canvas.translate(x_pt, y_pt)
+    canvas.scale(w_pt / float(drawing.width), h_pt / float(drawing.height))
+    canvas.doForm(form_name)
+    canvas.restoreState()

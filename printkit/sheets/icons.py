@@ -1,0 +1,150 @@
+"""Inline icons in card text: ``:might:`` in a text region prints the game's icon ``might``.
+
+A game's icons are the files in its data folder's ``icons/`` (``card_data/<game>/icons/``):
+``might.svg`` (drawn as vectors) or ``might.png``; the file name is the icon's name. An icon
+is drawn at the text's size, on its baseline, and takes the text's width in the wrap, so
+shrink-to-fit measures it like a word. An SVG icon whose shapes use ``currentColor`` is drawn
+in the colour of the text around it.
+
+How: the text's markup gets a reportlab ``<onDraw>`` tag per icon. reportlab's paragraph
+measures such a tag by its ``width`` (set here after parsing, :func:`size_icons`) and calls
+a named canvas callback where it falls; the callback (:func:`install`) draws the icon there
+and moves the text cursor past it.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Paragraph
+from reportlab.platypus.paragraph import setXPos
+
+from printkit.sheets.art import ArtError, draw_svg, load_svg, read_artwork
+
+ICON_RE = re.compile(r":([a-z][a-z0-9_-]{0,39}):")
+"""``:name:``: a lower-case letter, then letters, digits, ``-`` or ``_``."""
+ICON_SUFFIXES = (".svg", ".png")
+ICONS_FOLDER = "icons"
+CALLBACK = "printkit_icon"
+
+DESCENT = 0.15
+"""How far below the baseline an icon reaches, as a fraction of the text size (like a
+letter's descender), so that its middle sits near the middle of lower-case letters."""
+GAP = 0.08
+"""Space each side of an icon, as a fraction of the text size."""
+
+
+class IconError(ValueError):
+    """An icon name without a file, or an icon file that cannot be drawn."""
+
+
+@dataclass(frozen=True)
+class Icon:
+    """One use of an icon: its file, and the colour ``currentColor`` stands for."""
+
+    path: Path
+    colour: str
+
+    @property
+    def aspect(self) -> float:
+        """Width over height of the icon's file."""
+        art = read_artwork(self.path, self.path.parent)
+        return art.width / art.height
+
+
+def icon_file(icons_dir: Path, name: str) -> Path | None:
+    """The file of icon ``name`` in ``icons_dir`` (SVG before PNG), or ``None``; a symbolic
+    link leading out of ``icons_dir`` does not count (the build reports it)."""
+    for suffix in ICON_SUFFIXES:
+        path = icons_dir / f"{name}{suffix}"
+        if path.is_file() and path.resolve().is_relative_to(icons_dir.resolve()):
+            return path
+    return None
+
+
+def icon_names(icons_dir: Path) -> list[str]:
+    """Every icon ``icons_dir`` holds, sorted."""
+    if not icons_dir.is_dir():
+        return []
+    return sorted({p.stem for p in icons_dir.iterdir() if p.suffix in ICON_SUFFIXES and ICON_RE.fullmatch(f":{p.stem}:")})
+
+
+_ICONS: dict[str, Icon] = {}
+"""Icons by the label their ``<onDraw>`` tag carries (label -> file and colour)."""
+
+
+def markup_icons(markup: str, icons_dir: Path | None, colour: str) -> str:
+    """Replace each ``:name:`` in paragraph ``markup`` with the icon's ``<onDraw>`` tag.
+
+    Without ``icons_dir`` (text outside a game) the names stay as they are. Raises
+    :class:`IconError` naming the first ``:name:`` that has no file in ``icons_dir``, or
+    whose file cannot be drawn.
+    """
+    if icons_dir is None or ":" not in markup:
+        return markup
+
+    def tag(match: re.Match) -> str:
+        name = match.group(1)
+        path = icon_file(icons_dir, name)
+        if path is None:
+            known = ", ".join(f":{n}:" for n in icon_names(icons_dir)) or "none"
+            raise IconError(f"unknown icon :{name}: (no {ICONS_FOLDER}/{name}.svg or .png in the game's "
+                            f"folder; icons: {known})")
+        icon = Icon(path, colour)
+        try:
+            _ = icon.aspect  # reads the file: a corrupt icon is a problem here, not when drawn
+            if path.suffix == ".svg":
+                load_svg(path, path.parent, colour)
+        except ArtError as exc:
+            raise IconError(f"icon :{name}: cannot be drawn: {exc}") from None
+        label = f"{path}|{colour}"
+        _ICONS[label] = icon
+        return f'<onDraw name="{CALLBACK}" label="{html.escape(label, quote=True)}"/>'
+
+    return ICON_RE.sub(tag, markup)
+
+
+def size_icons(para: Paragraph, size_pt: float) -> None:
+    """Give every icon tag of ``para`` its width at text size ``size_pt``, before it is wrapped."""
+    for frag in getattr(para, "frags", []):
+        defn = getattr(frag, "cbDefn", None)
+        if defn is None or getattr(defn, "name", None) != CALLBACK:
+            continue
+        icon = _ICONS[defn.label]
+        defn.width = size_pt * (icon.aspect + 2 * GAP)
+        defn.height = size_pt
+        defn.valign = "baseline"
+
+
+def _draw(canvas: Canvas, kind: str, label: str | None) -> None:
+    """The paragraph callback: draw the icon at the text cursor and move the cursor past it."""
+    info = canvas._curr_tx_info
+    tx, xs = info["tx"], info["xs"]
+    icon = _ICONS[label]
+    # reportlab does not advance its own x for callback tags: icons earlier on this line
+    # are added here (kept on the paragraph's per-draw state, per line).
+    line_y, shift = getattr(xs, "_printkit_icon_shift", (None, 0.0))
+    if line_y != info["cur_y"]:
+        shift = 0.0
+    h = xs.style.fontSize  # card text has one size per paragraph
+    w = h * icon.aspect
+    x = info["cur_x"] + shift + GAP * h
+    y = info["cur_y"] - DESCENT * h
+    if icon.path.suffix == ".svg":
+        art = read_artwork(icon.path, icon.path.parent)
+        name = f"pkicon-{art.digest}-{icon.colour.lstrip('#')}"
+        draw_svg(canvas, load_svg(icon.path, icon.path.parent, icon.colour), name, x, y, w, h)
+    else:
+        canvas.drawImage(str(icon.path), x, y, w, h, mask="auto")
+    advance = w + 2 * GAP * h
+    xs._printkit_icon_shift = (info["cur_y"], shift + advance)
+    setXPos(tx, info["cur_x"] + shift + advance - tx._x0)
+
+
+def install(canvas: Canvas) -> None:
+    """Let paragraphs drawn on ``canvas`` draw icons (idempotent)."""
+    canvas.setNamedCB(CALLBACK, _draw)

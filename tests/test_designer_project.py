@@ -1,0 +1,191 @@
+"""A designer's own project: `printkit init`, every command using the project's files, and
+`printkit build --watch` rebuilding on save."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from click.testing import CliRunner
+
+from printkit.cli import main
+from printkit.designer.project import find_project, project_paths
+from printkit.sheets.layout import LAYOUTS_DIR
+
+NEW_BAND = "#12ab34"
+OLD_BAND = "#7a1f1f"
+DEADLINE_S = 120
+
+
+def _rgb(hex_colour: str) -> tuple[float, float, float]:
+    return tuple(int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+
+
+def _init(tmp_path: Path, *args: str) -> Path:
+    folder = tmp_path / "mygame"
+    result = CliRunner().invoke(main, ["init", str(folder), *args])
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _pdf_text_and_fills(path: Path) -> tuple[str, set[tuple[float, ...]]]:
+    with pdfplumber.open(path) as pdf:
+        text = "\n".join(page.extract_text() or "" for page in pdf.pages)
+        fills = {tuple(round(c, 3) for c in r["non_stroking_color"]) for page in pdf.pages for r in page.rects
+                 if isinstance(r.get("non_stroking_color"), (tuple, list)) and len(r["non_stroking_color"]) == 3}
+    return text, fills
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`printkit init mygame --from cartisora`, the current folder inside it."""
+    folder = _init(tmp_path, "--from", "cartisora")
+    monkeypatch.chdir(folder)
+    monkeypatch.delenv("PRINTKIT_BASE_URL", raising=False)
+    return folder
+
+
+def test_init_from_copies_the_game_and_writes_a_config(project: Path) -> None:
+    assert (project / "printkit.toml").is_file()
+    assert (project / "card_data/cartisora/game.yaml").is_file()
+    assert sorted(p.name for p in (project / "card_data/cartisora/decks").glob("*.yaml")) == \
+        sorted(p.name for p in (LAYOUTS_DIR.parent.parent / "card_data/cartisora/decks").glob("*.yaml"))
+    assert (project / "templates/cartisora/number.yaml").read_bytes() == \
+        (LAYOUTS_DIR / "cartisora/number.yaml").read_bytes()
+    assert (project / "templates/print/calibration.yaml").is_file()
+    found = find_project(project / "templates" / "cartisora")
+    assert found is not None and found.root == project.resolve()
+    paths = project_paths(cwd=project / "card_data")  # relative to the folder a command runs in
+    assert (project / "card_data" / paths.data_dir).resolve() == (project / "card_data").resolve()
+    assert (project / "card_data" / paths.templates_dir).resolve() == (project / "templates").resolve()
+
+
+def test_init_refuses_a_folder_that_already_has_a_project(project: Path) -> None:
+    result = CliRunner().invoke(main, ["init", str(project)])
+    assert result.exit_code == 2
+    assert "printkit.toml already exists" in result.output
+
+
+def test_edits_to_the_project_change_the_build(project: Path) -> None:
+    bundled_template = (LAYOUTS_DIR / "cartisora/number.yaml").read_bytes()
+    _edit(project / "card_data/cartisora/cards/brute.yaml", "  title: Brute 3\n", "  title: Brute Zed\n")
+    _edit(project / "templates/cartisora/number.yaml", f'fill: "{OLD_BAND}"', f'fill: "{NEW_BAND}"')
+
+    result = CliRunner().invoke(main, ["build", "cartisora", "--deck", "brute"])
+    assert result.exit_code == 0, result.output
+
+    pdf = project / "output/cartisora/brute-cards.pdf"
+    text, fills = _pdf_text_and_fills(pdf)
+    assert "Brute Zed" in text and "Brute 3" not in text
+    assert tuple(round(c, 3) for c in _rgb(NEW_BAND)) in fills
+    # The bundled template is not what was edited, and nothing leaked into it.
+    assert (LAYOUTS_DIR / "cartisora/number.yaml").read_bytes() == bundled_template
+
+
+def test_a_problem_names_the_designers_file_from_a_sub_folder(project: Path, monkeypatch) -> None:
+    _edit(project / "card_data/cartisora/cards/brute.yaml", "  title: Brute 3\n", "  title: Brute 3\n  colour: red\n")
+    monkeypatch.chdir(project / "templates")
+    result = CliRunner().invoke(main, ["validate"])
+    assert result.exit_code == 1
+    line = next(ln for ln in result.output.splitlines() if "colour" in ln)
+    match = re.match(r"(?P<file>[^:]+):(?P<line>\d+): cartisora/brute-3: colour: unknown field", line)
+    assert match, line
+    file = (project / "templates" / match["file"]).resolve()
+    assert file == (project / "card_data/cartisora/cards/brute.yaml").resolve()
+    assert file.read_text().splitlines()[int(match["line"]) - 1].strip() == "colour: red"
+
+
+def test_a_template_problem_names_the_projects_template(project: Path) -> None:
+    _edit(project / "templates/cartisora/number.yaml", f'fill: "{OLD_BAND}"', 'fill: "green"')
+    result = CliRunner().invoke(main, ["validate"])
+    assert result.exit_code == 1
+    assert "templates/cartisora/number.yaml:" in result.output
+    assert str(LAYOUTS_DIR) not in result.output and "site-packages" not in result.output
+
+
+def test_templates_and_data_options_override_the_project(project: Path, tmp_path: Path) -> None:
+    empty = tmp_path / "no-templates"
+    empty.mkdir()
+    result = CliRunner().invoke(main, ["validate", "--templates", str(empty)])
+    assert result.exit_code == 1
+    assert f"no layout template {empty}/cartisora/" in result.output
+
+    other = _init(tmp_path / "other")  # a minimal game: its data, the project's (cartisora) templates
+    result = CliRunner().invoke(main, ["validate", "--data", str(other / "card_data"),
+                                       "--templates", str(other / "templates")])
+    assert result.exit_code == 0, result.output
+    assert "1 games, 1 cards" in result.output
+
+
+def test_a_broken_printkit_toml_is_named_with_its_line(project: Path) -> None:
+    _edit(project / "printkit.toml", 'out = "output"', 'out = "output"\ntempaltes = "x"')
+    result = CliRunner().invoke(main, ["validate"])
+    assert result.exit_code == 2
+    assert re.search(r"printkit\.toml:\d+: printkit\.tempaltes: unknown key", result.output), result.output
+
+
+def test_init_without_from_is_a_minimal_game_with_one_example_card(tmp_path: Path, monkeypatch) -> None:
+    folder = _init(tmp_path)
+    monkeypatch.chdir(folder)
+    cards = (folder / "card_data/carpe_cras/cards/cards.yaml").read_text()
+    assert cards.count("- id:") == 1 and "example: true" in cards
+    result = CliRunner().invoke(main, ["build"])
+    assert result.exit_code == 0, result.output
+    pdfs = sorted((folder / "output").rglob("*.pdf"))
+    assert pdfs, result.output
+    text = "\n".join(_pdf_text_and_fills(p)[0] for p in pdfs)
+    assert "First Card" in text and "EXAMPLE CARD" in text
+
+
+def _wait_for(predicate, what: str):
+    deadline = time.monotonic() + DEADLINE_S
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_build_watch_rebuilds_on_save_and_survives_a_broken_save(project: Path) -> None:
+    pdf = project / "output/cartisora/brute-cards.pdf"
+    log = project / "watch.log"
+    printkit = Path(sys.executable).with_name("printkit")
+    with open(log, "wb") as err:
+        proc = subprocess.Popen([str(printkit), "build", "cartisora", "--deck", "brute", "--watch"], cwd=project,
+                                stdout=subprocess.DEVNULL, stderr=err,
+                                env={**os.environ, "PRINTKIT_BASE_URL": "http://192.168.1.20:5000"})
+    try:
+        _wait_for(lambda: "Watching" in log.read_text(errors="replace"), "the first build")
+        assert "Brute 3" in _pdf_text_and_fills(pdf)[0]
+
+        cards = project / "card_data/cartisora/cards/brute.yaml"
+        _edit(cards, "  title: Brute 3\n", "  title: Brute Zed\n")
+        _wait_for(lambda: pdf.is_file() and "Brute Zed" in _pdf_text_and_fills(pdf)[0], "the rebuilt PDF")
+        good = pdf.read_bytes()
+
+        template = project / "templates/cartisora/number.yaml"
+        _edit(template, f'fill: "{OLD_BAND}"', 'fill: "green"')
+        _wait_for(lambda: "templates/cartisora/number.yaml:" in log.read_text(errors="replace"),
+                  "the broken save's problem")
+        assert proc.poll() is None, "the watcher stopped on a broken save"
+        assert pdf.read_bytes() == good  # the previous output stays
+
+        _edit(template, 'fill: "green"', f'fill: "{NEW_BAND}"')
+        want = tuple(round(c, 3) for c in _rgb(NEW_BAND))
+        _wait_for(lambda: want in _pdf_text_and_fills(pdf)[1], "the rebuild after a template change")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -1,0 +1,164 @@
+"""A build's output set changes whole or not at all: killed mid-write (a real SIGKILL, in a
+child process) or failing, it leaves the previous set whole and no temporary files, and the
+next build cleans up after it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from printkit.output_set import STAGING_DIR_NAME, publish, recover
+
+GAME = "carpe_diem"  # the smallest bundled game: a build takes about a second
+
+# Runs `printkit build` in a child process that SIGKILLs itself at the chosen step of
+# publishing: after `KILL_AT` files were written (fsync) or at the `KILL_AT`-th rename.
+KILLER = textwrap.dedent("""
+    import os, signal, sys
+    step, at = sys.argv[1], int(sys.argv[2])
+    calls = 0
+    real = {"fsync": os.fsync, "replace": os.replace}[step]
+    def killing(*args):
+        global calls
+        calls += 1
+        if step == "replace" and calls == at:
+            os.kill(os.getpid(), signal.SIGKILL)
+        real(*args)
+        if step == "fsync" and calls == at:
+            os.kill(os.getpid(), signal.SIGKILL)
+    setattr(os, step, killing)
+    from printkit.cli import main
+    main(sys.argv[3:])
+""")
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file below ``folder``, hidden ones included: ``{relative path: bytes}``."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def build_args(out: Path, base_url: str) -> list[str]:
+    return ["build", GAME, "--out", str(out), "--base-url", base_url]
+
+
+def run_build(out: Path, base_url: str, kill: tuple[str, int] | None = None) -> subprocess.CompletedProcess:
+    args = build_args(out, base_url)
+    if kill is None:
+        cmd = [sys.executable, "-m", "printkit.cli", *args]
+    else:
+        cmd = [sys.executable, "-c", KILLER, kill[0], str(kill[1]), *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture()
+def previous_set(tmp_path):
+    """An output folder holding a complete build whose QR codes point at server A."""
+    out = tmp_path / "output"
+    done = run_build(out, "http://server-a.example:5000")
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+@pytest.mark.parametrize("files_written", [1, 3])
+def test_a_build_killed_while_writing_leaves_the_previous_set_whole(previous_set, files_written):
+    before = snapshot(previous_set / GAME)
+    assert len(before) > files_written
+    killed = run_build(previous_set, "http://server-b.example:5000", kill=("fsync", files_written))
+    assert killed.returncode == -signal.SIGKILL
+    # The new files were being written, but not into the game folder: it is exactly as before,
+    # every QR code still pointing at one server, and holds no temporary file.
+    assert snapshot(previous_set / GAME) == before
+    assert (previous_set / STAGING_DIR_NAME).is_dir()
+    assert sorted(p.name for p in previous_set.iterdir()) == [STAGING_DIR_NAME, GAME]
+
+    again = run_build(previous_set, "http://server-b.example:5000")
+    assert again.returncode == 0, again.stderr
+    assert sorted(p.name for p in previous_set.iterdir()) == [GAME]
+    fresh = previous_set.parent / "fresh"
+    assert run_build(fresh, "http://server-b.example:5000").returncode == 0
+    assert snapshot(previous_set / GAME) == snapshot(fresh / GAME) != before
+
+
+def test_a_build_killed_between_the_two_renames_of_a_swap_is_put_back_by_the_next(previous_set):
+    before = snapshot(previous_set / GAME)
+    # Rename 1 moves the old folder aside; the kill comes before rename 2 moves the new one in.
+    killed = run_build(previous_set, "http://server-b.example:5000", kill=("replace", 2))
+    assert killed.returncode == -signal.SIGKILL
+    assert not (previous_set / GAME).exists()
+    assert snapshot(previous_set / STAGING_DIR_NAME / f"{GAME}.previous") == before
+
+    # Even a build that finds a problem and writes nothing puts the previous set back first.
+    refused = subprocess.run([sys.executable, "-m", "printkit.cli", "build", "no-such-game", "--out",
+                              str(previous_set)], capture_output=True, text=True, timeout=300)
+    assert refused.returncode == 1
+    assert snapshot(previous_set / GAME) == before
+    assert sorted(p.name for p in previous_set.iterdir()) == [GAME]
+
+
+def test_publish_keeps_other_files_drops_stale_ones_and_leaves_no_staging(tmp_path):
+    game = tmp_path / "g"
+    game.mkdir()
+    (game / "other-deck-cards.pdf").write_bytes(b"other")
+    (game / "draw-cards-sheet-9.svg").write_bytes(b"stale")
+    (game / "draw-cards.pdf").write_bytes(b"old")
+    written = publish(tmp_path, {game / "draw-cards.pdf": b"new", game / "sub" / "x.svg": b"x"},
+                      stale=[game / "draw-cards-sheet-9.svg"])
+    assert written == [game / "draw-cards.pdf", game / "sub" / "x.svg"]
+    assert snapshot(tmp_path) == {"g/draw-cards.pdf": b"new", "g/other-deck-cards.pdf": b"other",
+                                  "g/sub/x.svg": b"x"}
+
+
+def test_publish_that_fails_while_writing_leaves_every_game_folder_as_it_was(tmp_path, monkeypatch):
+    for game in ("a", "b"):
+        (tmp_path / game).mkdir()
+        (tmp_path / game / "cards.pdf").write_bytes(b"old " + game.encode())
+    before = snapshot(tmp_path)
+    real_fsync, calls = os.fsync, []
+
+    def full_disk(fd):
+        calls.append(fd)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", full_disk)
+    with pytest.raises(OSError, match="No space"):
+        publish(tmp_path, {tmp_path / "a" / "cards.pdf": b"new a", tmp_path / "b" / "cards.pdf": b"new b"})
+    assert snapshot(tmp_path) == before
+
+
+def test_publish_refuses_a_path_outside_a_game_folder(tmp_path):
+    with pytest.raises(ValueError, match="not inside a game folder"):
+        publish(tmp_path, {tmp_path / "loose.pdf": b"x"})
+    recover(tmp_path)  # nothing to recover is fine
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_publish_without_keep_others_leaves_exactly_the_new_files(tmp_path):
+    game = tmp_path / "g"
+    game.mkdir()
+    (game / "draw-cards.pdf").write_bytes(b"an earlier catalogue build")
+    publish(tmp_path, {game / "deck-a-cards.pdf": b"new"}, keep_others=False)
+    assert snapshot(tmp_path) == {"g/deck-a-cards.pdf": b"new"}
+
+
+def test_a_whole_kit_build_replaces_an_earlier_catalogue_build(tmp_path):
+    # Duels' catalogue is character-cards.pdf; its kit is one file per character deck.
+    def build(out: Path, *extra: str) -> dict[str, bytes]:
+        done = subprocess.run([sys.executable, "-m", "printkit.cli", "build", "cartisora", "--out", str(out),
+                               "--base-url", "http://a.example", *extra], capture_output=True, text=True,
+                              timeout=300)
+        assert done.returncode == 0, done.stderr
+        return snapshot(out / "cartisora")
+
+    out = tmp_path / "output"
+    catalogue = build(out, "--catalog")
+    kit = build(out)
+    assert "character-cards.pdf" in catalogue and "character-cards.pdf" not in kit
+    assert kit == build(tmp_path / "fresh")

@@ -1,0 +1,176 @@
+"""`printkit preview` (the page, card PNGs rendered from the preview PDF, refreshed on save) and
+`printkit export` (per-card PNG/PDF, The Game Crafter and MakePlayingCards presets)."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pypdf
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+
+from printkit.cli import main
+from printkit.designer.preview import PreviewState, make_server, rebuild
+from printkit.designer.project import project_paths
+from printkit.designer.project_commands import watched_roots
+from printkit.designer.shops import MPC_POKER, TGC_POKER
+from printkit.designer.watch import watch
+
+OLD_BAND = "#7a1f1f"
+NEW_BAND = "#12ab34"
+DEADLINE_S = 120
+CARDS = ("brute-3", "brute-reference")
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _rgb(hex_colour: str) -> tuple[int, int, int]:
+    return tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def _near(pixel, colour, tolerance: int = 3) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(pixel, colour))
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "mygame"
+    result = CliRunner().invoke(main, ["init", str(folder), "--from", "cartisora"])
+    assert result.exit_code == 0, result.output
+    monkeypatch.chdir(folder)
+    monkeypatch.setenv("PRINTKIT_BASE_URL", "http://192.168.1.20:5000")
+    return folder
+
+
+def _get(url: str) -> tuple[int, str, bytes]:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return response.status, response.headers["Content-Type"], response.read()
+
+
+def _wait_for(predicate, what: str):
+    deadline = time.monotonic() + DEADLINE_S
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_preview_serves_cards_and_refreshes_on_save(project: Path) -> None:
+    paths = project_paths()
+    state = PreviewState()
+    assert rebuild(state, paths, "http://192.168.1.20:5000", ["cartisora"]) == []
+    server = make_server(state, port=0)
+    host, port = server.server_address[:2]
+    assert host == "127.0.0.1"
+    base = f"http://{host}:{port}"
+    stop = threading.Event()
+    threads = [threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True),
+               threading.Thread(target=watch, daemon=True, args=(
+                   watched_roots(paths), lambda changed: rebuild(state, paths, "http://192.168.1.20:5000",
+                                                                 ["cartisora"]), stop))]
+    for t in threads:
+        t.start()
+    try:
+        status, ctype, body = _get(base + "/")
+        page = body.decode()
+        assert status == 200 and ctype.startswith("text/html")
+        assert 'src="/card/cartisora/brute-3.png' in page and "No problems" in page
+        assert 'src="/back/cartisora/character.png' in page
+
+        status, ctype, png = _get(base + "/card/cartisora/brute-3.png")
+        image = Image.open(io.BytesIO(png))
+        assert ctype == "image/png" and image.format == "PNG"
+        # Trim + 3 mm bleed at 150 dpi; the band runs off the top edge.
+        assert image.size == (round(69.5 / 25.4 * 150), round(94.9 / 25.4 * 150))
+        assert _near(image.convert("RGB").getpixel((image.width // 2, 2)), _rgb(OLD_BAND))
+        version = json.loads(_get(base + "/version")[2])["version"]
+
+        _edit(project / "templates/cartisora/number.yaml", f'fill: "{OLD_BAND}"', f'fill: "{NEW_BAND}"')
+        _wait_for(lambda: json.loads(_get(base + "/version")[2])["version"] > version, "a rebuild")
+        status, _, png2 = _get(base + "/card/cartisora/brute-3.png")
+        image2 = Image.open(io.BytesIO(png2)).convert("RGB")
+        assert png2 != png
+        assert _near(image2.getpixel((image2.width // 2, 2)), _rgb(NEW_BAND))
+
+        # A broken save: the problem is listed on the page (naming the project's file), the
+        # last good card is still served.
+        version = json.loads(_get(base + "/version")[2])["version"]
+        _edit(project / "templates/cartisora/number.yaml", f'fill: "{NEW_BAND}"', 'fill: "green"')
+        _wait_for(lambda: json.loads(_get(base + "/version")[2])["version"] > version, "a broken rebuild")
+        page = _get(base + "/")[2].decode()
+        assert "1 problem" in page
+        assert re.search(r"templates/cartisora/number\.yaml:\d+: ", page), page
+        assert _get(base + "/card/cartisora/brute-3.png")[2] == png2
+
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            _get(base + "/card/cartisora/no-such-card.png")
+        assert missing.value.code == 404
+    finally:
+        stop.set()
+        server.shutdown()
+        server.server_close()
+
+
+def _export(*args: str):
+    result = CliRunner().invoke(main, ["export", "cartisora", *(a for c in CARDS for a in ("--card", c)), *args])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+@pytest.mark.parametrize("preset", [TGC_POKER, MPC_POKER], ids=lambda p: p.name)
+def test_shop_preset_images_have_the_shops_size_and_names(project: Path, preset) -> None:
+    result = _export("--preset", preset.name)
+    folder = project / "output/cartisora" / preset.name / "character"
+    files = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.png"))
+    assert files == ["back.png", *sorted(f"fronts/{cid}.png" for cid in CARDS)]
+    for name in files:
+        image = Image.open(folder / name)
+        assert image.size == (preset.image_w_px, preset.image_h_px)
+        assert image.mode == "RGB"  # The Game Crafter rejects CMYK
+        assert round(image.info["dpi"][0]) == 300
+    # Re-rendered at the shop's bleed, not scaled: the band reaches the image's edges.
+    front = Image.open(folder / "fronts/brute-3.png")
+    for x in (0, front.width // 2, front.width - 1):
+        assert _near(front.getpixel((x, 0)), _rgb(OLD_BAND))
+    # Printkit's templates keep text 3 mm in; both shops ask a little more, and say so.
+    assert re.search(r"warning: templates/cartisora/number\.yaml:\d+: .*safe area is "
+                     + re.escape(f"{preset.safe_mm:.3f}"), result.output)
+
+
+def test_plain_export_writes_one_png_and_pdf_per_face(project: Path) -> None:
+    _export("--dpi", "100", "--format", "png", "--format", "pdf")
+    folder = project / "output/cartisora/cards"
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == sorted(f"{cid}-{side}.{ext}" for cid in CARDS for side in ("front", "back") for ext in ("png", "pdf"))
+    image = Image.open(folder / "brute-3-front.png")
+    assert image.size == (round(69.5 / 25.4 * 100), round(94.9 / 25.4 * 100))
+    reader = pypdf.PdfReader(folder / "brute-3-front.pdf")
+    assert len(reader.pages) == 1
+    box = reader.pages[0].mediabox
+    assert float(box.width) == pytest.approx(69.5 / 25.4 * 72, abs=0.01)
+    assert "Brute 3" in reader.pages[0].extract_text()
+
+
+def test_a_poker_preset_warns_for_a_game_of_another_size(tmp_path: Path, monkeypatch) -> None:
+    folder = tmp_path / "tarot"
+    assert CliRunner().invoke(main, ["init", str(folder)]).exit_code == 0
+    monkeypatch.chdir(folder)
+    _edit(folder / "card_data/carpe_cras/game.yaml", "name: poker", "name: tarot")
+    result = CliRunner().invoke(main, ["export", "--preset", "tgc-poker"])
+    assert result.exit_code == 0, result.output
+    assert "not the 63.5 x 88.9 mm poker cards The Game Crafter poker deck prints" in result.output
+    image = Image.open(folder / "output/carpe_cras/tgc-poker/draw/fronts/first-card.png")
+    assert image.size == (round((70 + 2 * 3.175) / 25.4 * 300), round((120 + 2 * 3.175) / 25.4 * 300))
