@@ -19,7 +19,7 @@ from typing import Literal
 from card_data.loader import Database, Game, check_database
 from card_data.problems import DatabaseError, Problem
 from card_data.schema import Card
-from printkit.components.boards import render_extras
+from printkit.components.boards import place_loose_cards, render_extras
 from printkit.components.kit import (
     CardJob,
     KitSpec,
@@ -399,13 +399,14 @@ def _index(game: Game, kit: KitSpec, options: BuildOptions, files: list[KitFile]
                            cmyk=options.cmyk)
 
 
-def _pdf_pages_and_text(data: bytes) -> tuple[int, str]:
-    """A PDF's page count and text (to tell which shared sheet holds a loose card)."""
+def _pdf_pages(data: bytes) -> int:
+    """A rendered component's page count, for the print-this index (the tiling and packing
+    decide it inside their renderers)."""
     import pypdfium2  # only here: importing it costs every other command ~0.1 s
 
     doc = pypdfium2.PdfDocument(data)
     try:
-        return len(doc), "\n".join(page.get_textpage().get_text_range() for page in doc)
+        return len(doc)
     finally:
         doc.close()
 
@@ -544,17 +545,18 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
         try:
             extras = render_extras(game, options.paper, layouts_dir, scorepad_copies=scorepad_copies,
                                    cmyk=options.cmyk, loose_cards=loose)
+            placed = place_loose_cards(game, options.paper, layouts_dir, loose)
         except LayoutError as exc:
             layout_problem(game, exc)
-            extras = {}
+            extras, placed = {}, None
         for file_name, data in extras.items():
             if drawing:
                 rendered[out_dir / game.game_id / file_name] = data
                 extra_note = kit.files.get(file_name)
                 extra_kind = _extra_kind(layouts_dir, game, file_name)
-                pages, text = _pdf_pages_and_text(data)
+                pages = _pdf_pages(data)
                 note = (extra_note.note or "") if extra_note else ""
-                held = [j for j in loose_jobs if all(c.title in text for c in j.cards)]
+                held = loose_jobs if placed is not None and placed.file_name == file_name else []
                 if held:
                     note += "; " if note else ""
                     note += "also " + ", ".join(f"{j.title} ({_count(j.cards)})" for j in held) + \

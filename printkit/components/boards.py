@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -62,6 +63,36 @@ SPACE_PREFIX = "space-"
 """``box`` regions named ``space-...`` are card spaces: each must hold a card of the game's size."""
 
 
+@dataclass(frozen=True)
+class LoosePlacement:
+    """Where a game's single cards print: ``file_name`` (``scorepad.pdf``, ``tokens.pdf`` or
+    ``single-cards.pdf``) and, on the score pad, the pad's free ``area`` and the
+    ``placements`` packed into it (``None`` elsewhere: the token sheet packs them itself)."""
+
+    file_name: str
+    area: Rect | None = None
+    placements: list | None = None
+
+
+def place_loose_cards(game: Game, paper: Paper, layouts_dir: Path,
+                      loose_cards: Sequence[LooseCard]) -> LoosePlacement | None:
+    """Decide where ``loose_cards`` print for ``game`` (``None`` if there are none): in the
+    blank part of the score pad's first page when they all fit there, else on the token sheet
+    (``single-cards.pdf`` for a game without token templates). Pure: the same decision
+    :func:`render_extras` draws, and what the print-this index reports.
+    Raises :class:`LayoutError` for a broken score pad template."""
+    if not loose_cards:
+        return None
+    folder = layouts_dir / game.game_id
+    scorepad = folder / "scorepad.yaml"
+    if scorepad.is_file():
+        area = scorepad_free_area(scorepad, template_context(game), paper)
+        placements = pack_into_area(list(loose_cards), area) if area is not None else None
+        if placements is not None:
+            return LoosePlacement("scorepad.pdf", area, placements)
+    return LoosePlacement("tokens.pdf" if any(folder.glob("token-*.yaml")) else "single-cards.pdf")
+
+
 def render_extras(game: Game, paper: Paper, layouts_dir: Path, scorepad_copies: int = 1,
                   cmyk: bool = False, loose_cards: Sequence[LooseCard] = ()) -> dict[str, bytes]:
     """Every board, sheet, token sheet and score pad of ``game`` as ``{file name: PDF bytes}``
@@ -70,8 +101,8 @@ def render_extras(game: Game, paper: Paper, layouts_dir: Path, scorepad_copies: 
 
     ``paper``: the sheet size; boards larger than it are tiled. ``scorepad_copies``: pages of
     score pad (at least 1). ``cmyk``: write colours as CMYK. ``loose_cards``: single cards to
-    print as fold-over pairs on the score pad's first page or the token sheet (see the module
-    docstring). Output is byte-identical for identical input.
+    print as fold-over pairs where :func:`place_loose_cards` puts them. Output is
+    byte-identical for identical input.
     Raises :class:`LayoutError` (file, line, field) for a broken template, text that does not
     fit, a card space smaller than the game's card, or a sheet that does not fit the paper.
     Raises ``ValueError`` if ``scorepad_copies`` < 1.
@@ -85,16 +116,15 @@ def render_extras(game: Game, paper: Paper, layouts_dir: Path, scorepad_copies: 
         out[f"{path.stem.removeprefix('sheet-')}.pdf"] = render_sheet(path, context, paper, cmyk)
     token_paths = sorted(folder.glob("token-*.yaml"))
     loose = list(loose_cards)
+    placed = place_loose_cards(game, paper, layouts_dir, loose)
     scorepad = folder / "scorepad.yaml"
     if scorepad.is_file():
         extra = None
-        area = scorepad_free_area(scorepad, context, paper) if loose else None
-        placements = pack_into_area(loose, area) if area is not None else None
-        if placements is not None:
-            pad_cards, loose = loose, []
+        if placed is not None and placed.placements is not None:
+            pad_cards, loose, area = loose, [], placed.area
 
             def extra(drawer: PageDrawer) -> None:
-                for pl in placements:
+                for pl in placed.placements:
                     draw_fold_pair(drawer, pad_cards[pl.index], area.x_mm + pl.x_mm, area.y_mm + pl.y_mm, pl.turned)
 
         out["scorepad.pdf"] = render_scorepad(scorepad, context, paper, scorepad_copies, cmyk, extra)
