@@ -7,12 +7,12 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pdfplumber
 import pytest
 from click.testing import CliRunner
+from waiting import wait_for
 
 from printkit.cli import main
 from printkit.designer.project import find_project, project_paths
@@ -20,7 +20,6 @@ from printkit.sheets.layout import LAYOUTS_DIR
 
 NEW_BAND = "#12ab34"
 OLD_BAND = "#7a1f1f"
-DEADLINE_S = 120
 
 
 def _rgb(hex_colour: str) -> tuple[float, float, float]:
@@ -149,15 +148,6 @@ def test_init_without_from_is_a_minimal_game_with_one_example_card(tmp_path: Pat
     assert "First Card" in text and "EXAMPLE CARD" in text
 
 
-def _wait_for(predicate, what: str):
-    deadline = time.monotonic() + DEADLINE_S
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
-
 
 def test_build_watch_rebuilds_on_save_and_survives_a_broken_save(project: Path) -> None:
     pdf = project / "output/cartisora/brute-cards.pdf"
@@ -168,24 +158,24 @@ def test_build_watch_rebuilds_on_save_and_survives_a_broken_save(project: Path) 
                                 stdout=subprocess.DEVNULL, stderr=err,
                                 env={**os.environ, "PRINTKIT_BASE_URL": "http://192.168.1.20:5000"})
     try:
-        _wait_for(lambda: "Watching" in log.read_text(errors="replace"), "the first build")
+        wait_for(lambda: "Watching" in log.read_text(errors="replace"), "the first build")
         assert "Brute 3" in _pdf_text_and_fills(pdf)[0]
 
         cards = project / "card_data/cartisora/cards/brute.yaml"
         _edit(cards, "  title: Brute 3\n", "  title: Brute Zed\n")
-        _wait_for(lambda: pdf.is_file() and "Brute Zed" in _pdf_text_and_fills(pdf)[0], "the rebuilt PDF")
+        wait_for(lambda: pdf.is_file() and "Brute Zed" in _pdf_text_and_fills(pdf)[0], "the rebuilt PDF")
         good = pdf.read_bytes()
 
         template = project / "templates/cartisora/number.yaml"
         _edit(template, f'fill: "{OLD_BAND}"', 'fill: "green"')
-        _wait_for(lambda: "templates/cartisora/number.yaml:" in log.read_text(errors="replace"),
+        wait_for(lambda: "templates/cartisora/number.yaml:" in log.read_text(errors="replace"),
                   "the broken save's problem")
         assert proc.poll() is None, "the watcher stopped on a broken save"
         assert pdf.read_bytes() == good  # the previous output stays
 
         _edit(template, 'fill: "green"', f'fill: "{NEW_BAND}"')
         want = tuple(round(c, 3) for c in _rgb(NEW_BAND))
-        _wait_for(lambda: want in _pdf_text_and_fills(pdf)[1], "the rebuild after a template change")
+        wait_for(lambda: want in _pdf_text_and_fills(pdf)[1], "the rebuild after a template change")
     finally:
         proc.terminate()
         proc.wait(timeout=30)

@@ -7,7 +7,6 @@ import io
 import json
 import re
 import threading
-import time
 import urllib.request
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import pypdf
 import pytest
 from click.testing import CliRunner
 from PIL import Image
+from waiting import wait_for
 
 from printkit.cli import main
 from printkit.designer.preview import PreviewState, make_server, rebuild
@@ -25,7 +25,6 @@ from printkit.designer.watch import watch
 
 OLD_BAND = "#7a1f1f"
 NEW_BAND = "#12ab34"
-DEADLINE_S = 120
 CARDS = ("brute-3", "brute-reference")
 
 
@@ -57,15 +56,6 @@ def _get(url: str) -> tuple[int, str, bytes]:
     with urllib.request.urlopen(url, timeout=30) as response:
         return response.status, response.headers["Content-Type"], response.read()
 
-
-def _wait_for(predicate, what: str):
-    deadline = time.monotonic() + DEADLINE_S
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def test_preview_serves_cards_and_refreshes_on_save(project: Path) -> None:
@@ -99,7 +89,7 @@ def test_preview_serves_cards_and_refreshes_on_save(project: Path) -> None:
         version = json.loads(_get(base + "/version")[2])["version"]
 
         _edit(project / "templates/cartisora/number.yaml", f'fill: "{OLD_BAND}"', f'fill: "{NEW_BAND}"')
-        _wait_for(lambda: json.loads(_get(base + "/version")[2])["version"] > version, "a rebuild")
+        wait_for(lambda: json.loads(_get(base + "/version")[2])["version"] > version, "a rebuild")
         status, _, png2 = _get(base + "/card/cartisora/brute-3.png")
         image2 = Image.open(io.BytesIO(png2)).convert("RGB")
         assert png2 != png
@@ -109,7 +99,7 @@ def test_preview_serves_cards_and_refreshes_on_save(project: Path) -> None:
         # last good card is still served.
         version = json.loads(_get(base + "/version")[2])["version"]
         _edit(project / "templates/cartisora/number.yaml", f'fill: "{NEW_BAND}"', 'fill: "green"')
-        _wait_for(lambda: json.loads(_get(base + "/version")[2])["version"] > version, "a broken rebuild")
+        wait_for(lambda: json.loads(_get(base + "/version")[2])["version"] > version, "a broken rebuild")
         page = _get(base + "/")[2].decode()
         assert "1 problem" in page
         assert re.search(r"templates/cartisora/number\.yaml:\d+: ", page), page
