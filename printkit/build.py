@@ -325,14 +325,27 @@ class SheetPlan:
 
     def summary(self) -> str:
         """E.g. ``carpe_cras draw: 9 poker cards per A4 sheet (3 x 3)``."""
+        return f"{self.game_id} {self.kind}: {self.imposed()}"
+
+    def imposed(self) -> str:
+        """How the sheets are imposed, e.g. ``9 poker cards per A4 sheet (3 x 3)``."""
         imp = self.imp
         paper = imp.paper.label or imp.paper.name
         if isinstance(imp, FoldImposition):
             turned = ", landscape" if imp.paper.landscape else ""
-            return (f"{self.game_id} {self.kind}: {imp.per_sheet} {self.size_label} fold-over "
+            return (f"{imp.per_sheet} {self.size_label} fold-over "
                     f"pair{'s' if imp.per_sheet != 1 else ''} per {paper} sheet ({imp.cols} x {imp.rows}{turned})")
-        return (f"{self.game_id} {self.kind}: {imp.per_sheet} {self.size_label} "
+        return (f"{imp.per_sheet} {self.size_label} "
                 f"card{'s' if imp.per_sheet != 1 else ''} per {paper} sheet ({imp.cols} x {imp.rows})")
+
+
+def plan_summaries(plans: Iterable[SheetPlan]) -> list[str]:
+    """One line per game and imposition, naming its decks: e.g. ``cartisora brute, fencer: 9
+    poker cards per Letter sheet (3 x 3)``, in the order the plans were made."""
+    decks: dict[tuple[str, str], list[str]] = {}
+    for plan in plans:
+        decks.setdefault((plan.game_id, plan.imposed()), []).append(plan.kind)
+    return [f"{game_id} {', '.join(kinds)}: {imposed}" for (game_id, imposed), kinds in decks.items()]
 
 
 @dataclass
@@ -396,7 +409,7 @@ def _index(game: Game, kit: KitSpec, options: BuildOptions, files: list[KitFile]
         groups = [ChooseOneList(g.title, g.by, f"{g.name}-cards.pdf", lists) for g, lists in choose_one_lists(game, kit)]
         unprinted = [(card.title, why) for card, why in left_out(game, kit)]
     return print_index_pdf(game.info.title, options.paper, options.duplex, files, first, groups, unprinted,
-                           cmyk=options.cmyk)
+                           cmyk=options.cmyk, registration_marks=options.registration_marks is not None)
 
 
 def _pdf_pages(data: bytes) -> int:

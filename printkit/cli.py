@@ -9,7 +9,7 @@ import click
 
 from card_data.base_url import ConfigError, resolve_base_url
 from card_data.problems import Problem
-from printkit.build import BuildOptions, build
+from printkit.build import BuildOptions, build, plan_summaries
 from printkit.designer.commands import import_cmd, tts_cmd
 from printkit.designer.project_commands import (
     export_cmd,
@@ -182,8 +182,8 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | Non
         _report(result.problems)
         click.echo("Nothing was written.", err=True)
         sys.exit(1)
-    for plan in result.plans:
-        click.echo(plan.summary(), err=True)
+    for line in plan_summaries(result.plans):
+        click.echo(line, err=True)
     for note in dict.fromkeys(filter(None, (margin_note(plan.imp) for plan in result.plans))):
         click.echo(note, err=True)
     for path in result.written:

@@ -54,7 +54,8 @@ def publish(out_dir: Path, files: Mapping[Path, bytes], stale: Iterable[Path] = 
 
     With ``keep_others``, files already in a game folder that this build does not write are
     kept (another deck's PDF, say), except those in ``stale`` (e.g. cut files of sheets that
-    no longer exist); without, each game folder holds exactly the new files.
+    no longer exist); without, the files directly in each game folder are exactly the new
+    ones. Sub-folders a build does not write into (``printkit export``'s) are always kept.
     Returns the paths written, in ``files``' order. Raises ``OSError`` if the output cannot be
     written; the game folders are then as they were. Raises ``ValueError`` for a path outside
     a game folder of ``out_dir``.
@@ -73,9 +74,13 @@ def publish(out_dir: Path, files: Mapping[Path, bytes], stale: Iterable[Path] = 
         for game, game_files in by_game.items():
             live, new = out_dir / game, staging / game
             new.mkdir(parents=True)
-            if live.is_dir() and keep_others:
+            if live.is_dir():
                 for old in sorted(live.rglob("*")):
-                    if old.is_file() and old not in stale and old.relative_to(out_dir) not in game_files:
+                    # Without keep_others the build's own files (those directly in the game
+                    # folder) are replaced; sub-folders (per-card exports) are never its own.
+                    own = old.parent == live and not keep_others
+                    if (old.is_file() and not own and old not in stale
+                            and old.relative_to(out_dir) not in game_files):
                         (new / old.relative_to(live)).parent.mkdir(parents=True, exist_ok=True)
                         _link_or_copy(old, new / old.relative_to(live))
             for rel, data in game_files.items():

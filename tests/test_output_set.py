@@ -140,12 +140,13 @@ def test_publish_refuses_a_path_outside_a_game_folder(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_publish_without_keep_others_leaves_exactly_the_new_files(tmp_path):
+def test_publish_without_keep_others_replaces_the_builds_files_and_keeps_exports(tmp_path):
     game = tmp_path / "g"
-    game.mkdir()
+    (game / "tgc-poker" / "draw" / "fronts").mkdir(parents=True)
+    (game / "tgc-poker" / "draw" / "fronts" / "a.png").write_bytes(b"export")
     (game / "draw-cards.pdf").write_bytes(b"an earlier catalogue build")
     publish(tmp_path, {game / "deck-a-cards.pdf": b"new"}, keep_others=False)
-    assert snapshot(tmp_path) == {"g/deck-a-cards.pdf": b"new"}
+    assert snapshot(tmp_path) == {"g/deck-a-cards.pdf": b"new", "g/tgc-poker/draw/fronts/a.png": b"export"}
 
 
 def test_a_whole_kit_build_replaces_an_earlier_catalogue_build(tmp_path):

@@ -225,10 +225,10 @@ def test_no_ink_within_5_mm_of_the_edge_unless_the_build_says_so(builds, paper):
     # Letter: 3 x 3 poker cards leave 6.35 mm above and below. The build keeps the nine cards,
     # says so once, and names both ways out with the cards per sheet each gives.
     notes = [line for line in stderr.splitlines() if "from the paper's edge" in line]
-    assert notes == [("Letter: 9 cards per sheet (3 x 3) put ink (bleed, crop marks) 0.0 mm from the paper's edge; "
-                      "most laser printers leave the outer 5 mm blank, so crop marks there may not print. For every "
-                      "mark inside that margin use --paper a4 (9 cards per A4 sheet) or --safe-margins (6 cards per "
-                      "Letter sheet).")]
+    assert notes == [("On Letter, 9 cards per sheet (3 x 3) bring the bleed and crop marks to 0.0 mm from the "
+                      "paper's edge, inside the outer 5 mm that most laser printers leave blank: some crop marks may "
+                      "not print. To keep every mark 5 mm in, use --paper a4 (9 cards per A4 sheet) or "
+                      "--safe-margins (6 cards per Letter sheet).")]
     assert offenders and all(name.endswith("-cards.pdf") for name in offenders), sorted(offenders)
 
 

@@ -57,7 +57,6 @@ def _get(url: str) -> tuple[int, str, bytes]:
         return response.status, response.headers["Content-Type"], response.read()
 
 
-
 def test_preview_serves_cards_and_refreshes_on_save(project: Path) -> None:
     paths = project_paths()
     state = PreviewState()
@@ -112,6 +111,21 @@ def test_preview_serves_cards_and_refreshes_on_save(project: Path) -> None:
         stop.set()
         server.shutdown()
         server.server_close()
+
+
+def test_a_card_file_that_stops_parsing_keeps_the_last_good_cards_on_the_preview(project: Path) -> None:
+    paths = project_paths()
+    state = PreviewState()
+    assert rebuild(state, paths, "http://192.168.1.20:5000", ["cartisora"]) == []
+    before = state.games["cartisora"]
+    knight = project / "card_data/cartisora/cards/knight.yaml"
+    knight.write_text(knight.read_text(encoding="utf-8") + "\n  - broken: [unclosed\n", encoding="utf-8")
+    problems = rebuild(state, paths, "http://192.168.1.20:5000", ["cartisora"])
+    assert problems and all(p.file.endswith("cards/knight.yaml") for p in problems), problems
+    # The knight's cards were not in the database this time; the page keeps the last good
+    # build (all of them), as it says, instead of one without the knights.
+    assert state.games["cartisora"] is before
+    assert any(card_id.startswith("knight-") for card_id in state.games["cartisora"].fronts)
 
 
 def _export(*args: str):

@@ -91,7 +91,8 @@ def test_the_cut_file_has_the_same_marks_and_every_cut_lies_between_them_clear_o
 def test_the_build_says_how_many_cards_fit_beside_the_marks(tmp_path):
     result = CliRunner().invoke(printkit_cli, ["build", "cartisora", "--cards-only", "--registration-marks",
                                                "--out", str(tmp_path), "--base-url", "http://t.example"])
-    assert re.search(r"cartisora brute: 6 poker cards per Letter sheet \(3 x 2\)", result.output)
+    assert re.search(r"^cartisora brute, fencer, guardian, hunter, knight, trickster: 6 poker cards per Letter "
+                     r"sheet \(3 x 2\)$", result.output, re.MULTILINE)
 
 
 def test_registration_marks_with_fold_over_sheets_is_a_usage_error(tmp_path):
@@ -99,3 +100,18 @@ def test_registration_marks_with_fold_over_sheets_is_a_usage_error(tmp_path):
                                                "--out", str(tmp_path)])
     assert result.exit_code == 2
     assert "folded sheet" in result.output
+
+
+def test_the_print_this_page_tells_to_cut_with_the_marks_not_along_crop_marks(tmp_path):
+    import pypdf
+
+    def assembly(*extra: str) -> str:
+        out = tmp_path / "-".join(extra or ("plain",))
+        result = CliRunner().invoke(printkit_cli, ["build", "carpe_diem", "--out", str(out),
+                                                   "--base-url", "http://t.example", *extra])
+        assert result.exit_code == 0, result.output
+        return " ".join(pypdf.PdfReader(out / "carpe_diem" / "print-this.pdf").pages[0].extract_text().split())
+
+    marked, plain = assembly("--registration-marks"), assembly()
+    assert "Silhouette" in marked and "registration marks" in marked and "crop marks" not in marked
+    assert "cut along the crop marks" in plain and "Silhouette" not in plain

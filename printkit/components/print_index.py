@@ -107,7 +107,7 @@ def _pages_text(entry: KitFile) -> str:
 
 def print_index_pdf(game_title: str, paper: Paper, duplex: str, files: list[KitFile], first_game: str | None,
                     choose_one: list[ChooseOneList] = (), left_out: list[tuple[str, str]] = (),
-                    cmyk: bool = False) -> bytes:
+                    cmyk: bool = False, registration_marks: bool = False) -> bytes:
     """The one-page index as PDF bytes.
 
     ``paper``: the page size (the kit's paper). ``duplex``: the build's ``--duplex`` (``long``,
@@ -115,6 +115,7 @@ def print_index_pdf(game_title: str, paper: Paper, duplex: str, files: list[KitF
     kit's files in the order to list them. ``first_game``: what to print for a first game
     (``None``: every file listed). ``choose_one``: groups whose per-list contents are spelled out.
     ``left_out``: ``[(card title, why)]`` for cards not printed. ``cmyk``: write CMYK colours.
+    ``registration_marks``: the card sheets carry print-then-cut marks instead of crop marks.
     Byte-identical output for identical input. Never raises for any content: text that would
     not fit is shrunk to fit the page.
     """
@@ -158,9 +159,13 @@ def print_index_pdf(game_title: str, paper: Paper, duplex: str, files: list[KitF
     story += [Paragraph("Files", st["h"]), table]
 
     story.append(Paragraph("Assembly", st["h"]))
+    cutting = ("feed each sheet of fronts to a Silhouette cutter with its <i>-sheet-N.svg</i> cut file: "
+               "the sheets carry its registration marks (Type 1, length 20 mm, thickness 0.5 mm, inset 10 mm)"
+               if registration_marks else
+               "cut along the crop marks with a guillotine or a ruler and craft knife, or feed the "
+               "<i>-sheet-N.svg</i> cut files to a cutting machine")
     steps = [
-        ("<b>Cards</b>: cut along the crop marks with a guillotine or a ruler and craft knife, or feed the "
-         "<i>-sheet-N.svg</i> cut files to a cutting machine. For a deck that shuffles well, slip each card "
+        (f"<b>Cards</b>: {cutting}. For a deck that shuffles well, slip each card "
          "into a card sleeve, in front of an old playing card for stiffness."),
         "<b>Reference cards</b> have their own “Reference” back: keep them beside the play area, out of the decks.",
         ("<b>Boards and mats</b> larger than the paper: page 1 shows how the pieces go together; cut each "

@@ -85,7 +85,8 @@ def render_previews(paths: ProjectPaths, base_url: str, games: Iterable[str] = (
                     ) -> tuple[dict[str, GamePreview], list[Problem]]:
     """Lay out the selected games (default all) of ``paths`` and draw each into its preview PDF.
 
-    Returns ``(previews by game id, problems)``; a game with any problem gets no preview.
+    Returns ``(previews by game id, problems)``; a game with any problem (in its data or its
+    layouts) gets no preview.
     """
     db, problems = check_database(paths.data_dir)
     selected, unknown = select_games(db, games)
@@ -112,7 +113,10 @@ def render_previews(paths: ProjectPaths, base_url: str, games: Iterable[str] = (
                 backs[kind] = len(faces)
                 faces.append(back)
         problems += game_problems
-        if game_problems or not faces:
+        # A problem in the game's data (a file that did not parse, a card that failed its
+        # schema) leaves cards out of the database: drawing the rest would hide them, so the
+        # game keeps its last good preview instead.
+        if any(p.game == game.game_id for p in problems) or not faces:
             continue
         size = game.info.card_size
         pdf = faces_pdf(faces, size.width_mm, size.height_mm, BLEED_MM, f"{game.info.title} – preview")

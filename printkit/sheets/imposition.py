@@ -350,9 +350,9 @@ def margin_note(imp: Imposition | FoldImposition) -> str | None:
     if fits(paper):
         ways.append(f"--safe-margins ({fits(paper)} {what} per {paper.label or paper.name} sheet)")
     label = paper.label or paper.name
-    note = (f"{label}: {imp.per_sheet} {what} per sheet ({imp.cols} x {imp.rows}) put ink (bleed, crop marks) "
-            f"{max(near_mm, 0):.1f} mm from the paper's edge; most laser printers leave the outer "
-            f"{PRINTER_MARGIN_MM:g} mm blank, so crop marks there may not print.")
+    note = (f"On {label}, {imp.per_sheet} {what} per sheet ({imp.cols} x {imp.rows}) bring the bleed and "
+            f"crop marks to {max(near_mm, 0):.1f} mm from the paper's edge, inside the outer "
+            f"{PRINTER_MARGIN_MM:g} mm that most laser printers leave blank: some crop marks may not print.")
     if ways:
-        note += " For every mark inside that margin use " + " or ".join(ways) + "."
+        note += f" To keep every mark {PRINTER_MARGIN_MM:g} mm in, use " + " or ".join(ways) + "."
     return note
