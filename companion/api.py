@@ -112,6 +112,8 @@ API = ApiDescription("Companion scorekeeper API",
                      "Tables for physical play: every change is an event checked against the game's rules.",
                      [CreateTable, TableOut, EventsOut, ErrorOut])
 CODE = {"code": "The table's short code or link token."}
+IF_NONE_MATCH = {"If-None-Match": 'The ETag the client holds (the table version, "<n>"): 304 if still current.'}
+NOT_MODIFIED = "The table is still at the If-None-Match version: keep what you have (no body)."
 IF_MATCH = {"If-Match": "The table version the client saw; a newer table gives 409 instead of applying."}
 LOOKUP_ERRORS = {400: "Malformed JSON, an unknown field or a wrong type.", 404: "No table with that code.",
                  429: "Too many wrong codes; wait."}
@@ -185,13 +187,29 @@ def _expected_version() -> int | None:
     return int(raw)
 
 
+def _etag(version: int) -> str:
+    return f'"{version}"'
+
+
+def _unchanged(version: int) -> Response | None:
+    """304 Not Modified when the client's ``If-None-Match`` names table version ``version``,
+    else ``None``. The version is the row's, read just now: every change bumps it."""
+    if not request.if_none_match.contains(str(version)):
+        return None
+    response = Response(status=304)
+    response.headers["ETag"] = _etag(version)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
 def _table_json(view: TableView, status: int = 200, **extra: Any) -> Response:
     data = view.as_json()
     data["url"] = url_for("table_pages.table", token=view.record.token, _external=True)
     data.update(extra)
     response = jsonify(data)
     response.status_code = status
-    response.headers["ETag"] = f'"{view.record.version}"'
+    response.headers["ETag"] = _etag(view.record.version)
+    response.headers["Cache-Control"] = "no-cache"  # a browser revalidates: If-None-Match, 304
     return response
 
 
@@ -239,11 +257,13 @@ def create_table():
 
 
 @bp.get("/tables/<code>")
-@API.operation("get", "/tables/<code>", response=TableOut, summary="A table's state", params=CODE,
-               errors=LOOKUP_ERRORS)
+@API.operation("get", "/tables/<code>", response=TableOut, summary="A table's state",
+               params={**CODE, **IF_NONE_MATCH}, errors={304: NOT_MODIFIED, **LOOKUP_ERRORS})
 def get_table(code: str):
+    """The table as JSON with its version as ETag; ``If-None-Match`` with the current version
+    answers 304 without folding or serialising anything (what a polling client mostly gets)."""
     record = find_table_or_abort(code, api=True)
-    return _table_json(service().view_record(record))
+    return _unchanged(record.version) or _table_json(service().view_record(record))
 
 
 @bp.post("/tables/<code>/events")
@@ -277,11 +297,18 @@ def undo(code: str):
 
 @bp.get("/tables/<code>/events")
 @API.operation("get", "/tables/<code>/events", response=EventsOut, summary="The table's history",
-               operation_id="listEvents", params=CODE, errors=LOOKUP_ERRORS)
+               operation_id="listEvents", params={**CODE, **IF_NONE_MATCH},
+               errors={304: NOT_MODIFIED, **LOOKUP_ERRORS})
 def events(code: str):
     record = find_table_or_abort(code, api=True)
+    unchanged = _unchanged(record.version)
+    if unchanged is not None:
+        return unchanged
     view = service().view_record(record)
-    return jsonify(version=view.record.version, events=[h.__dict__ for h in view.history])
+    response = jsonify(version=view.record.version, events=[h.__dict__ for h in view.history])
+    response.headers["ETag"] = _etag(view.record.version)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 def _export(code: str, suffix: str, render) -> Response:

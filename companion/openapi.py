@@ -29,7 +29,7 @@ class Operation:
 
     ``body``: the request body's model, :data:`EVENT_BODY`, or ``None``; ``response``: the
     200/201 body's model (``None``: described by ``response_media`` alone); ``errors``:
-    status -> when it happens; ``params``: path parameters and ``"If-Match"``.
+    status -> when it happens; ``params``: path parameters and the :data:`HEADERS`.
     """
 
     method: str
@@ -90,10 +90,9 @@ class ApiDescription:
         out: dict[str, Any] = {"summary": op.summary, "operationId": op.operation_id}
         parameters = [{"name": name, "in": "path", "required": True, "description": text,
                        "schema": {"type": "integer" if name == "seq" else "string"}}
-                      for name, text in op.params.items() if name != "If-Match"]
-        if "If-Match" in op.params:
-            parameters.append({"name": "If-Match", "in": "header", "required": False,
-                               "description": op.params["If-Match"], "schema": {"type": "string"}})
+                      for name, text in op.params.items() if name not in HEADERS]
+        parameters += [{"name": name, "in": "header", "required": False, "description": op.params[name],
+                        "schema": {"type": "string"}} for name in HEADERS if name in op.params]
         if parameters:
             out["parameters"] = parameters
         if op.body is not None:
@@ -106,10 +105,17 @@ class ApiDescription:
         content = {op.response_media: {"schema": body_schema}}
         responses: dict[str, Any] = {str(op.status): {"description": op.summary, "content": content}}
         for status, when in op.errors.items():
+            if status == 304:  # no body
+                responses["304"] = {"description": when}
+                continue
             responses[str(status)] = {"description": when, "content": {"application/json": {
                 "schema": {"$ref": _REF.format(model="ErrorOut")}}}}
         out["responses"] = responses
         return out
+
+
+HEADERS = ("If-Match", "If-None-Match")
+"""The request headers an operation's ``params`` may describe (all others are path parameters)."""
 
 
 def _hoist(schema: dict[str, Any], prefix: str, components: dict[str, Any]) -> dict[str, Any]:

@@ -20,6 +20,7 @@ other players' one tap away.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import re
 import typing
@@ -52,6 +53,9 @@ bp = Blueprint("table_pages", __name__)
 POLL_INTERVAL_S = 1
 """How often a table page asks whether the table changed: a change reaches the other phones
 within about a second (a poll answers 204, a few bytes, when nothing changed)."""
+HISTORY_SHOWN = 50
+"""How many entries, newest first, the live part of the page lists: it is rendered at every
+change, so its size must not grow with the log (the full history is its own page)."""
 WHOLE_TABLE = "table"
 """The seat cookie's value for a phone that plays no one seat (it shows everyone's moves)."""
 
@@ -160,8 +164,10 @@ def viewer_seat(record) -> tuple[int | None, bool]:
     return None, raw == WHOLE_TABLE
 
 
+@functools.lru_cache(maxsize=256)
 def join_qr_svg(url: str) -> Markup:
-    """An inline SVG QR code of ``url`` (vector, so it stays sharp on any screen)."""
+    """An inline SVG QR code of ``url`` (vector, so it stays sharp on any screen). Kept per
+    URL: encoding one (its mask search) cost more than the rest of a live update."""
     image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=8, border=2)
     svg = image.to_string(encoding="unicode")
     return Markup(svg.replace("<svg ", '<svg role="img" aria-label="QR code to join this table" ', 1))
@@ -176,14 +182,13 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
     retry = None
     if refusal is not None and refusal.values and refusal.values.get("type") in engine.events:
         retry = filled_form(engine.events[refusal.values["type"]], state, refusal.values, "Send again")
-    history = view.history
-    active = [h for h in history if h.status == "active"]
     table_url = url_for("table_pages.table", token=record.token, _external=True)
     return dict(
         view=view, table=record, state=state, outcome=view.outcome, engine=engine, version=record.version,
         seat=seat, seat_chosen=chosen, my_moves=mine, other_moves=others, counters=state.counters(),
         colours=view.colours,
-        history=list(reversed(history)), last_seq=active[-1].seq if active else None,
+        history=view.recent(HISTORY_SHOWN), entries=view.entries, last_seq=view.last_active_seq,
+        history_url=url_for("table_pages.history", token=record.token), history_shown=HISTORY_SHOWN,
         refusal=refusal, retry=retry, poll_interval_s=POLL_INTERVAL_S,
         post_url=url_for("table_pages.post_event", token=record.token),
         live_url=url_for("table_pages.live", token=record.token),
@@ -296,6 +301,16 @@ def table(token: str):
     kept = session.pop(f"refusal:{token}", None)
     refusal = Refusal(**{**kept, "changes": tuple(kept["changes"])}) if kept else None
     return _page(service().view_record(record), refusal)
+
+
+@bp.get("/t/<token>/history")
+def history(token: str):
+    """Every entry of the table, newest first, each with its correction link (the live part
+    of the page lists only the newest :data:`HISTORY_SHOWN`)."""
+    record = find_table_or_abort(token, api=False)
+    view = service().view_record(record)
+    return render_template("tables/history.html", view=view, table=record, engine=view.engine,
+                           colours=view.colours, history=list(reversed(view.history)), entries=view.entries)
 
 
 @bp.get("/t/<token>/live")

@@ -13,9 +13,10 @@ first entry that differs.
 
 from __future__ import annotations
 
+import itertools
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import cached_property
 from threading import Lock
@@ -131,6 +132,26 @@ class TableView:
     def history(self) -> list[HistoryLine]:
         """Every entry, oldest first, undone and corrected ones included."""
         return [self._line(e) for e in self._fold.events.values()]
+
+    def recent(self, count: int) -> list[HistoryLine]:
+        """The newest ``count`` entries, newest first (undone and corrected ones included),
+        without listing the rest of the log."""
+        return [self._line(self._fold.events[seq]) for seq in itertools.islice(reversed(self._fold.events), count)]
+
+    @property
+    def history_length(self) -> int:
+        """How many lines :attr:`history` has (without building them)."""
+        return len(self._fold.events)
+
+    @property
+    def entries(self) -> int:
+        """How many entries count (undone ones and replaced originals left out)."""
+        return len(self._fold.order)
+
+    @property
+    def last_active_seq(self) -> int | None:
+        """The highest ``seq`` of an active entry (``None`` if there is none)."""
+        return next((seq for seq in reversed(self._fold.events) if self._fold.events[seq].status == "active"), None)
 
     def last_line(self) -> HistoryLine | None:
         """The newest entry, or ``None`` for an empty log."""
@@ -325,6 +346,20 @@ class TableService:
         return TableFold(version, {**fold.events, row.seq: row}, order, checkpoints, step.state,
                          {**fold.texts, row.seq: step.line})
 
+    def _undone(self, record: TableRecord, fold: TableFold, version: int) -> TableFold:
+        """``fold`` after its last entry in play order was undone at ``version``: the state
+        replayed from the checkpoint before it (no log read; the same as a refold of the log)."""
+        engine = self.engines[record.game]
+        seq = fold.order[-1]
+        order = fold.order[:-1]
+        events = {**fold.events, seq: replace(fold.events[seq], status="undone", undone_at_version=version)}
+        checkpoints = {p: state for p, state in fold.checkpoints.items() if p <= len(order)}
+        start = max(checkpoints)
+        state = checkpoints[start]
+        for row_seq in order[start:]:
+            state = engine.step(state, events[row_seq].payload).state
+        return TableFold(version, events, order, checkpoints, state, fold.texts)
+
     # -- changes -------------------------------------------------------------------------------
 
     def create(self, game: str, players: list[str], options: dict[str, Any] | None = None,
@@ -404,8 +439,8 @@ class TableService:
             if seq is not None and fold.order[-1] != seq:
                 view = self._view(writer.record, fold)
                 raise StaleVersion(view, [h for h in view.history if h.seq > seq or h.seq == fold.order[-1]])
-            writer.set_status(fold.order[-1], "undone")
-            return self._refold(writer.record, writer.events(), fold)
+            version = writer.set_status(fold.order[-1], "undone")
+            return self._undone(writer.record, fold, version)
 
         return self._change(key, expected_version, attempt)
 
@@ -421,12 +456,19 @@ class TableService:
             target = next((e for e in play_order(events) if e.seq == seq or e.corrects == seq), None)
             if target is None:
                 raise InvalidInput(f"no entry {seq} to correct", [Problem(field="seq", message="not an active entry")])
-            trial = [e for e in events if e.seq != target.seq]
-            trial.append(EventRecord(target.seq, stored, "active", target.corrects, target.created_at))
-            trial.sort(key=lambda e: e.seq)
-            self._refold(writer.record, trial, fold)  # raises RuleError, storing nothing, if a later entry breaks
-            writer.correct(target.seq, stored)
-            return self._refold(writer.record, writer.events(), fold)
+            # The log as it will be, folded before anything is written: a later entry the
+            # correction breaks raises RuleError here, storing nothing.
+            version, seq_new = writer.record.version + 1, max(fold.events) + 1
+            after = [replace(e, status="corrected", undone_at_version=version) if e.seq == target.seq else e
+                     for e in events]
+            after.append(EventRecord(seq_new, stored, "active", target.seq, target.created_at, version))
+            folded = self._refold(writer.record, after, fold)
+            row = writer.correct(target.seq, stored)
+            if (row.seq, row.at_version) != (seq_new, version):  # the lock makes this impossible
+                raise RuntimeError(f"table {writer.record.id} changed under its lock")
+            folded.events[row.seq] = row
+            folded.version = version
+            return folded
 
         return self._change(key, expected_version, attempt)
 

@@ -1,0 +1,237 @@
+"""What keeps the companion fast, proved by behaviour (the timings are in
+``benchmarks/bench_companion.py``): an append applies one event whatever the log's length; a
+cache of folded state is never used once another server changed the table; undo and
+corrections replayed from a snapshot give the state a full replay gives; a poll of an
+unchanged table is answered without folding or rendering anything."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import re
+from contextlib import contextmanager
+from unittest import mock
+
+import pytest
+from bs4 import BeautifulSoup
+from flask import template_rendered
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from card_data.engine import Engine, RuleError
+from card_data.loader import load_database
+from card_data.problems import InvalidInput
+from companion import create_app
+from companion import tables as tables_module
+from companion.storage import TableStore
+from companion.table_pages import HISTORY_SHOWN
+from companion.tables import StaleVersion, TableService, play_order
+
+CARPE_CRAS = importlib.import_module("scenarios_carpe_cras")
+
+
+def vp(seat: int, n: int) -> dict:
+    """A Carpe Diem entry legal at any time: ``seat`` gains a victory point."""
+    return {"type": "adjust_victory_points", "seat": seat, "change": 1, "note": f"entry {n}"}
+
+
+@functools.cache
+def bundled_cards():
+    return load_database()
+
+
+@pytest.fixture
+def card_db():
+    return bundled_cards()
+
+
+@contextmanager
+def counting_steps():
+    """Count every event the engines apply (``Engine.step`` is the one way an event is applied)."""
+    calls = []
+    real = Engine.step
+
+    def step(self, state, event):
+        calls.append(event)
+        return real(self, state, event)
+
+    with mock.patch.object(Engine, "step", step):
+        yield calls
+
+
+def full_replay(service: TableService, token: str):
+    """The table's state folded from event 0 from what is stored, by hand (no cache, no checkpoint)."""
+    record = service.find(token)
+    engine = service.engines[record.game]
+    state = engine.new_state(record.players, engine.stored_options(record.options), service.db.games[record.game])
+    for row in play_order(service.store.events(record.id)):
+        state = engine.apply(state, row.payload)
+    return state
+
+
+# -- the append path ------------------------------------------------------------------------------
+
+
+def test_an_append_applies_one_event_at_event_0_and_at_event_500(database_url, card_db):
+    service = TableService(TableStore(database_url), card_db)
+    token = service.create("carpe_diem", ["Anna", "Bea"]).record.token
+    with counting_steps() as calls:
+        service.act(token, vp(0, 0))
+    assert len(calls) == 1
+    for n in range(1, 500):
+        service.act(token, vp(n % 2, n))
+    with counting_steps() as calls:
+        view = service.act(token, vp(1, 500))
+        service.view(token)  # what the page shows next: the fold just stored
+    assert len(calls) == 1
+    assert view.state == full_replay(service, token)
+    service.store.dispose()
+
+
+def test_posts_through_the_api_and_the_page_apply_one_event_each(tmp_path):
+    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False,
+                      "DATABASE_URL": f"sqlite:///{tmp_path / 'c.sqlite'}"})
+    client = app.test_client()
+    table = client.post("/api/tables", json={"game": "carpe_diem", "players": ["Anna", "Bea"]}).get_json()
+    for n in range(300):
+        assert client.post(f"/api/tables/{table['code']}/events", json=vp(n % 2, n)).status_code == 200
+    with counting_steps() as calls:
+        assert client.post(f"/api/tables/{table['code']}/events", json=vp(0, 300)).status_code == 200
+    assert len(calls) == 1
+    with counting_steps() as calls:
+        answer = client.post(f"/t/{table['token']}/events", data={**vp(1, 301), "_version": "301"},
+                             headers={"HX-Request": "true"})
+        assert answer.status_code == 200
+    assert len(calls) == 1
+    # The live part lists the newest entries only, so that what a post renders does not grow
+    # with the log; the whole history is its own page.
+    live = BeautifulSoup(answer.data, "html.parser")
+    assert len(live.select("#history li")) == HISTORY_SHOWN
+    assert live.select_one("#history li")["data-seq"] == "302"
+    assert live.select_one("#older-history summary").text == "Older entries (297)"
+    full = BeautifulSoup(client.get(live.select_one("#full-history")["href"]).data, "html.parser")
+    assert len(full.select("#history li")) == 302
+    assert "(302 entries" in full.select_one("#history-h").text
+    app.extensions["companion.tables"].store.dispose()
+
+
+# -- two servers on one database ----------------------------------------------------------------------
+
+
+def test_a_cached_fold_is_never_used_once_another_server_changed_the_table(database_url, card_db):
+    one = TableService(TableStore(database_url), card_db)
+    two = TableService(TableStore(database_url), card_db)
+    created = one.create("carpe_diem", ["Anna", "Bea"])
+    token, start_vp = created.record.token, created.state.sheets[1].vp
+    for n in range(70):
+        one.act(token, vp(0, n))
+    assert two.view(token).record.version == 70  # two folds and caches version 70
+    one.act(token, vp(1, 70))
+    one.undo(token)
+    one.act(token, vp(1, 71))
+    one.correct(token, 3, vp(1, 72))
+    # two's cache says version 70: every read and write checks the stored version first.
+    seen = two.view(token)
+    assert seen.record.version == 74 and seen.state.sheets[1].vp == start_vp + 2
+    assert two.act(token, vp(0, 73)).state == full_replay(one, token)
+    assert one.undo(token).state == full_replay(two, token)  # one's cache is behind two's append
+    assert two.undo(token).state == full_replay(one, token)
+    with pytest.raises(StaleVersion):
+        two.act(token, vp(0, 74), expected_version=74)
+    assert one.view(token).state == two.view(token).state == full_replay(one, token)
+    one.store.dispose()
+    two.store.dispose()
+
+
+# -- snapshots: undo and corrections replay from the checkpoint before the change -------------------
+
+POOL = [*CARPE_CRAS.EVENTS, *({"type": kind, "seat": seat} for kind in ("action", "pass") for seat in (0, 1))]
+OPS = st.lists(st.one_of(
+    st.tuples(st.just("act"), st.integers(0, len(POOL) - 1)),
+    st.tuples(st.just("undo")),
+    st.tuples(st.just("correct"), st.integers(0, 40), st.integers(0, len(POOL) - 1)),
+), max_size=40)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=OPS)
+def test_undo_and_corrections_from_checkpoints_give_the_state_of_a_full_replay(ops, tmp_path):
+    url = f"sqlite:///{tmp_path / 'snapshots.sqlite'}"
+    card_db = bundled_cards()
+    with mock.patch.object(tables_module, "CHECKPOINT_EVERY", 3):  # many checkpoints in a short game
+        service = TableService(TableStore(url), card_db)
+        token = service.create("carpe_cras", CARPE_CRAS.PLAYERS, CARPE_CRAS.OPTIONS).record.token
+        position = 0
+        warm = service.view(token)
+        for op in ops:
+            try:
+                if op[0] == "act":
+                    # mostly the scenario in order (legal), sometimes any event (often refused)
+                    scripted = op[1] % 3 != 0 and position < len(CARPE_CRAS.EVENTS)
+                    service.act(token, CARPE_CRAS.EVENTS[position] if scripted else POOL[op[1]])
+                    position += scripted
+                elif op[0] == "undo":
+                    service.undo(token)
+                else:
+                    active = [h.seq for h in service.view(token).history if h.status == "active"]
+                    if active:
+                        service.correct(token, active[op[1] % len(active)], POOL[op[2]])
+            except (RuleError, InvalidInput):
+                pass  # refused: nothing stored, and the fold must say so too
+            warm = service.view(token)
+            assert warm.state == full_replay(service, token)
+        cold = TableService(service.store, card_db).view(token)  # folds the whole log from event 0
+        assert cold.state == warm.state
+        assert [(h.seq, h.status, h.text) for h in cold.history if h.status == "active"] == \
+            [(h.seq, h.status, h.text) for h in warm.history if h.status == "active"]
+        service.store.dispose()
+
+
+# -- polls of an unchanged table ------------------------------------------------------------------------
+
+
+@contextmanager
+def rendered_templates(app):
+    names = []
+
+    def record(sender, template, context, **extra):
+        names.append(template.name)
+
+    template_rendered.connect(record, app)
+    try:
+        yield names
+    finally:
+        template_rendered.disconnect(record, app)
+
+
+def test_a_poll_of_an_unchanged_table_is_answered_without_folding_or_rendering(tmp_path):
+    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False,
+                      "DATABASE_URL": f"sqlite:///{tmp_path / 'p.sqlite'}"})
+    client = app.test_client()
+    table = client.post("/api/tables", json={"game": "carpe_diem", "players": ["Anna", "Bea"]}).get_json()
+    code, token = table["code"], table["token"]
+    client.post(f"/api/tables/{code}/events", json=vp(0, 0))
+    page = client.get(f"/t/{token}").get_data(as_text=True)
+    poll_url = re.search(r'hx-get="([^"]+/live\?v=\d+)"', page).group(1)
+    state = client.get(f"/api/tables/{code}")
+    assert state.headers["ETag"] == '"1"' and state.headers["Cache-Control"] == "no-cache"
+
+    service = app.extensions["companion.tables"]
+    with rendered_templates(app) as templates, mock.patch.object(service, "view_record") as fold:
+        live = client.get(poll_url.replace("&amp;", "&"), headers={"HX-Request": "true"})
+        assert live.status_code == 204 and live.data == b""  # htmx swaps nothing on 204
+        unchanged = client.get(f"/api/tables/{code}", headers={"If-None-Match": '"1"'})
+        assert unchanged.status_code == 304 and unchanged.data == b"" and unchanged.headers["ETag"] == '"1"'
+        log = client.get(f"/api/tables/{code}/events", headers={"If-None-Match": '"1"'})
+        assert log.status_code == 304
+    assert templates == [] and not fold.called
+
+    client.post(f"/api/tables/{code}/events", json=vp(1, 1))
+    with rendered_templates(app) as templates:
+        live = client.get(poll_url.replace("&amp;", "&"), headers={"HX-Request": "true"})
+        assert live.status_code == 200 and 'data-version="2"' in live.get_data(as_text=True)
+        changed = client.get(f"/api/tables/{code}", headers={"If-None-Match": '"1"'})
+        assert changed.status_code == 200 and changed.headers["ETag"] == '"2"'
+        assert changed.get_json()["version"] == 2
+    assert templates == ["tables/_live.html"]
+    service.store.dispose()
