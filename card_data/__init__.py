@@ -18,7 +18,16 @@ and :mod:`.base_url` (where the printed QR codes point).
 printkit and the companion import this package; it imports neither.
 """
 
-from card_data.loader import Database, Game, bundled_data_dir, load_database
-from card_data.problems import DatabaseError, Problem
-
 __all__ = ["Database", "Game", "load_database", "bundled_data_dir", "DatabaseError", "Problem"]
+
+
+def __getattr__(name: str):
+    # Loaded on first use: importing any card_data module (base_url, games) must not pull in the
+    # loader's pydantic schemas, or every ``printkit --help`` pays for them.
+    if name in ("Database", "Game", "load_database", "bundled_data_dir"):
+        from card_data import loader
+        return getattr(loader, name)
+    if name in ("DatabaseError", "Problem"):
+        from card_data import problems
+        return getattr(problems, name)
+    raise AttributeError(f"module 'card_data' has no attribute {name!r}")

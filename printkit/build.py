@@ -6,19 +6,32 @@ sheet of fronts, and optionally CMYK colours, a back offset or fold-over pairs. 
 PDFs are rendered in memory, and only when no problem was found is the whole set written, into
 a staging folder swapped in per game (:mod:`printkit.output_set`). An error, or a build killed
 while writing, therefore always leaves the earlier output set whole.
+
+Builds are incremental (:mod:`printkit.build_cache`): a deck, the reference cards or the extras
+whose inputs did not change are neither laid out nor drawn again, and their files are left
+untouched. Decks that do need drawing are spread over a pool of processes (``jobs``), each deck
+drawn whole by one process, so the bytes are the same as a build in one process.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
 from card_data.loader import Database, Game, check_database
 from card_data.problems import DatabaseError, Problem
 from card_data.schema import Card
+from printkit.build_cache import (
+    BuildCache,
+    UnitRecord,
+    code_digest,
+    json_digest,
+    sha256_hex,
+)
 from printkit.components.boards import place_loose_cards, render_extras
 from printkit.components.kit import (
     CardJob,
@@ -42,7 +55,7 @@ from printkit.components.reference import (
     REFERENCE_BACK_TITLE,
     reference_faces,
 )
-from printkit.output_set import publish, recover
+from printkit.output_set import UNCHANGED, Unchanged, publish, recover
 from printkit.sheets.cutfile import cut_svg
 from printkit.sheets.decklist import cards_for_deck, find_deck, game_for_deck
 from printkit.sheets.game_assets import game_asset_problems
@@ -63,7 +76,7 @@ from printkit.sheets.layout import (
 )
 from printkit.sheets.paper import Paper
 from printkit.sheets.registration_marks import MARK_COLOUR, RegistrationMarks
-from printkit.sheets.render import PageDrawer, new_canvas
+from printkit.sheets.render import PageDrawer, new_canvas, write_atomically
 
 BLEED_MM = 3.0
 Duplex = Literal["long", "short", "none", "fold"]
@@ -200,6 +213,48 @@ class GameLayouts:
         return face
 
 
+def deck_imposition(game: Game, options: BuildOptions) -> Imposition | FoldImposition:
+    """How ``game``'s cards sit on ``options.paper`` (fold-over pairs with ``duplex="fold"``).
+    Raises ``ValueError`` if not even one card fits."""
+    size = game.info.card_size
+    return card_imposition(size.width_mm, size.height_mm, options)
+
+
+def card_imposition(width_mm: float, height_mm: float, options: BuildOptions) -> Imposition | FoldImposition:
+    """How cards of ``width_mm`` x ``height_mm`` (trim) sit on ``options.paper``; see
+    :func:`deck_imposition`."""
+    marks = options.registration_marks
+    if options.duplex == "fold":
+        return impose_fold(options.paper, width_mm, height_mm, options.bleed_mm)
+    page = (options.paper.width_mm, options.paper.height_mm)
+    return impose_most(options.paper, width_mm, height_mm, options.bleed_mm,
+                       keep_clear=marks.keep_clear(*page) if marks else (),
+                       trims_within=marks.cut_area(*page) if marks else None)
+
+
+def _build_key(data_dir: Path | None, layouts_dir: Path, options: BuildOptions, cache: BuildCache,
+               **arguments) -> str:
+    """A digest over everything a whole build reads: every file of the card database and of the
+    templates, the options and arguments, printkit itself."""
+    from card_data.loader import bundled_data_dir
+
+    data_root = Path(data_dir) if data_dir is not None else bundled_data_dir()
+    deck = arguments.get("deck")
+    return json_digest({"code": code_digest(), "options": repr(options), "arguments": arguments,
+                        "deck_file": cache.file_digest(Path(deck)) if deck else None,
+                        "data": cache.tree_digest(data_root, (".pyc",), ("__pycache__",)),
+                        "templates": cache.tree_digest(layouts_dir, (".pyc",), ("__pycache__",))})
+
+
+def _same_build_result(record: dict, out_dir: Path, options: BuildOptions) -> BuildResult:
+    """The result of a build whose inputs and output are exactly as :func:`build` recorded."""
+    written = [out_dir / rel for rel, _ in record["files"]]
+    plans = [SheetPlan(gid, kind, label, card_imposition(w, h, options)) for gid, kind, label, w, h in record["plans"]]
+    warnings = [Problem(**w) for w in record["warnings"]]
+    return BuildResult(written=written, warnings=warnings, cards=int(record["cards"]), plans=plans,
+                       unchanged=list(written))
+
+
 class SheetWriter:
     """Imposes one deck's faces onto card sheets, a sheet at a time, as many cards a sheet as fit.
 
@@ -215,16 +270,7 @@ class SheetWriter:
     def __init__(self, game: Game, kind: str, back: Face, options: BuildOptions, name: str | None = None,
                  back_title: str | None = None):
         size = game.info.card_size
-        fold = options.duplex == "fold"
-        marks = options.registration_marks
-        if fold:
-            self.imp: Imposition | FoldImposition = impose_fold(options.paper, size.width_mm, size.height_mm,
-                                                                options.bleed_mm)
-        else:
-            page = (options.paper.width_mm, options.paper.height_mm)
-            self.imp = impose_most(options.paper, size.width_mm, size.height_mm, options.bleed_mm,
-                                   keep_clear=marks.keep_clear(*page) if marks else (),
-                                   trims_within=marks.cut_area(*page) if marks else None)
+        self.imp = deck_imposition(game, options)
         self.kind, self.back, self.options = kind, back, options
         self.name = name or kind  # file-name prefix: the back kind, a deck id, or "reference"
         self.corner_radius_mm = size.corner_radius_mm
@@ -265,7 +311,7 @@ class SheetWriter:
             self.corner_radius_mm, f"{self.title}: cut lines, sheet {sheet}", registration=marks)
         if isinstance(imp, FoldImposition):
             for slot in range(len(batch)):
-                drawer.face(self.back, imp.back_trim(slot), imp.back_bleed_box(slot))
+                drawer.face(self.back, imp.back_trim(slot), imp.back_bleed_box(slot), shared=True)
             drawer.line(imp.fold_x_mm, 0, imp.fold_x_mm, imp.paper.height_mm, FOLD_LINE_COLOUR,
                         FOLD_LINE_STROKE_PT, FOLD_LINE_DASH_MM)
             self._canvas.showPage()
@@ -280,7 +326,8 @@ class SheetWriter:
         with drawer.shifted(*self.options.back_offset_mm):
             drawer.crop_marks(imp)
             for slot in range(count):
-                drawer.face(self.back, imp.back_trim(slot, flip), imp.bleed_box(imp.back_slot(slot, flip)))
+                drawer.face(self.back, imp.back_trim(slot, flip), imp.bleed_box(imp.back_slot(slot, flip)),
+                            shared=True)
         drawer.c.showPage()
 
     @property
@@ -290,14 +337,7 @@ class SheetWriter:
 
     def kit_file(self, title: str, copies: int = 1, note: str = "") -> list[KitFile]:
         """How the print index lists this writer's files (call after :meth:`files`)."""
-        duplex = self.options.duplex
-        if duplex == "fold":
-            return [KitFile(f"{self.name}-cards.pdf", title, self.sheets, "fold", copies, note)]
-        if duplex == "none":
-            return [KitFile(f"{self.name}-cards.pdf", title + " (fronts)", self.sheets, "single", copies, note),
-                    KitFile(f"{self.name}-backs.pdf", title + " (backs)", 1, "single", self.sheets * copies,
-                            "one copy on the back of each sheet of fronts")]
-        return [KitFile(f"{self.name}-cards.pdf", title, 2 * self.sheets, "duplex", copies, note)]
+        return deck_kit_files(self.name, self.options.duplex, self.sheets, title, copies, note)
 
     def files(self) -> tuple[dict[str, bytes], int]:
         """Finish: ``({file name: PDF or SVG bytes}, cards drawn by this call)``."""
@@ -312,6 +352,19 @@ class SheetWriter:
             files[f"{self.name}-backs.pdf"] = buf.getvalue()
         files.update(self._cut_files)
         return files, drawn
+
+
+def deck_kit_files(name: str, duplex: Duplex, sheets: int, title: str, copies: int = 1,
+                   note: str = "") -> list[KitFile]:
+    """How the print index lists a deck's files: ``<name>-cards.pdf`` of ``sheets`` sheets of
+    fronts (and ``<name>-backs.pdf`` with ``duplex="none"``)."""
+    if duplex == "fold":
+        return [KitFile(f"{name}-cards.pdf", title, sheets, "fold", copies, note)]
+    if duplex == "none":
+        return [KitFile(f"{name}-cards.pdf", title + " (fronts)", sheets, "single", copies, note),
+                KitFile(f"{name}-backs.pdf", title + " (backs)", 1, "single", sheets * copies,
+                        "one copy on the back of each sheet of fronts")]
+    return [KitFile(f"{name}-cards.pdf", title, 2 * sheets, "duplex", copies, note)]
 
 
 @dataclass(frozen=True)
@@ -359,6 +412,7 @@ class BuildResult:
     cards: int = 0
     games: list[Game] = field(default_factory=list)
     plans: list[SheetPlan] = field(default_factory=list)
+    unchanged: list[Path] = field(default_factory=list)  # of ``written``: left as they were (same bytes)
 
 
 def select_games(db: Database, names: Iterable[str]) -> tuple[list[Game], list[str]]:
@@ -389,13 +443,218 @@ _EXTRA_TITLES = {"board": "Board or mat, tiled across the pages", "sheet": "Shee
                  "tokens": "Tokens", "scorepad": "Score pad", "other": "Printed component"}
 
 
-def _lay_out_unprinted(game: Game, jobs: list[CardJob], layouts: GameLayouts) -> None:
-    """Lay out the cards the kit does not print, so that a problem with any card of the
-    database stops the build as it stops ``validate``."""
-    printed = {c.id for job in jobs for c in job.cards}
-    for card in game.cards.values():
-        if card.id not in printed:
+class BuildWarnings(WarningLog):
+    """The build's warnings in the order a serial build meets them, whichever process laid the
+    faces out: each entry remembers whether it is said once per build (``entries``: ``(once,
+    problem)``), so a worker's or a cached unit's warnings merge as if logged here."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: list[tuple[bool, Problem]] = []
+        self._once_fields: set[str] = set()
+
+    def add(self, face: Face | None, file: str, line: int, game: str, card_id: str) -> None:
+        if face is None:
+            return
+        for w in face.warnings:
+            if w.once:
+                self.merge([(True, Problem(str(face.layout.path), face.layout.region_line(w.field.split(":")[-1]),
+                                           game, "-", w.field, w.message))])
+            else:
+                self.merge([(False, Problem(file, line, game, card_id, w.field, w.message))])
+
+    def merge(self, entries: Iterable[tuple[bool, Problem]]) -> None:
+        """Add entries recorded elsewhere; a once-per-build warning already said is dropped."""
+        for once, problem in entries:
+            if once:
+                if problem.field in self._once_fields:
+                    continue
+                self._once_fields.add(problem.field)
+            self.items.append(problem)
+            self.entries.append((once, problem))
+
+
+def _warnings_json(entries: Iterable[tuple[bool, Problem]]) -> list[dict]:
+    return [{"once": once, **asdict(p)} for once, p in entries]
+
+
+def _warnings_from_json(items: list[dict], game: Game) -> list[tuple[bool, Problem]]:
+    """Cached warnings, a card's pointing at where the card is now (it may have moved in its file)."""
+    out = []
+    for item in items:
+        item = dict(item)
+        once = bool(item.pop("once", False))
+        problem = Problem(**item)
+        where = game.sources.get(("card", problem.card_id))
+        if not once and where is not None:
+            problem = replace(problem, file=where[0], line=where[1])
+        out.append((once, problem))
+    return out
+
+
+@dataclass(frozen=True)
+class DeckTask:
+    """One deck (a :class:`SheetWriter` job) to lay out and, with ``draw``, draw; picklable, so
+    a worker process can take it. ``check_only`` cards are laid out for their problems only
+    (the cards a kit does not print)."""
+
+    game: Game
+    job: CardJob
+    options: BuildOptions
+    layouts_dir: Path
+    draw: bool
+    check_only: bool = False
+
+
+@dataclass
+class DeckOutcome:
+    """What :func:`render_deck` made: ``files`` (``{file name: bytes}``, empty unless drawn
+    without problems), the ``problems`` and ``warnings`` (``(once, problem)``) met, and the
+    ``sheets`` of fronts drawn."""
+
+    files: dict[str, bytes]
+    problems: list[Problem]
+    warnings: list[tuple[bool, Problem]]
+    sheets: int = 0
+
+
+def render_deck(task: DeckTask, progress: Progress | None = None) -> DeckOutcome:
+    """Lay out every card of ``task.job`` and draw its sheets (the same bytes in any process).
+
+    Drawing stops at the deck's first problem, but every card is still laid out so that all
+    problems are reported in one run. Raises ``ValueError`` if the cards do not fit the paper.
+    """
+    game, job, options = task.game, task.job, task.options
+    problems: list[Problem] = []
+    warnings = BuildWarnings()
+    layouts = GameLayouts(game, options, task.layouts_dir, problems, warnings)
+    if task.check_only:
+        for card in job.cards:
             layouts.front(card)
+        return DeckOutcome({}, problems, warnings.entries)
+    back = layouts.back(job.kind)
+    writer = SheetWriter(game, job.kind, back, options, job.name) if (task.draw and back and not problems) else None
+    for card in job.cards:
+        face = layouts.front(card)
+        if writer is not None and face is not None and not problems:
+            drawn = writer.add(face)
+            if progress and drawn:
+                progress(drawn)
+    if writer is None or problems:
+        return DeckOutcome({}, problems, warnings.entries)
+    files, drawn = writer.files()
+    if progress and drawn:
+        progress(drawn)
+    return DeckOutcome(files, problems, warnings.entries, writer.sheets)
+
+
+PARALLEL_MIN_CARDS = 150
+"""Below this many cards to lay out, a build stays in one process: starting workers would cost
+more than it saves."""
+
+
+def _pool_context():
+    import multiprocessing
+
+    # fork starts a worker in milliseconds with printkit already imported; elsewhere (macOS,
+    # Windows) fork is unsafe or missing and spawn re-imports. Both give the same bytes.
+    return multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+
+
+def _game_of(game: Game, cards: list[Card]) -> Game:
+    """``game`` knowing only ``cards``' records and sources: what laying them out reads, and
+    much less to send to a worker than a database of thousands of cards."""
+    sources = {key: game.sources[key] for key in {("card", c.id) for c in cards} if key in game.sources}
+    return replace(game, cards={c.id: c for c in cards}, glossary=[], decks={}, sources=sources)
+
+
+def _run_decks(tasks: list[DeckTask], jobs: int, progress: Progress | None) -> list[DeckOutcome]:
+    """Every task's outcome, in ``tasks``' order: in a pool of ``jobs`` processes when there
+    are several decks and enough cards, else one after the other here."""
+    cards = [len(t.job.cards) for t in tasks]
+    outcomes: list[DeckOutcome | None] = [None] * len(tasks)
+    drawing = [i for i, t in enumerate(tasks) if not t.check_only]
+    if jobs > 1 and len(tasks) > 1 and sum(cards) >= PARALLEL_MIN_CARDS:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=_pool_context()) as pool:
+                # Largest first, so that the last deck to finish is a small one.
+                order = sorted(range(len(tasks)), key=lambda i: -cards[i])
+                futures = {pool.submit(render_deck, replace(tasks[i], game=_game_of(tasks[i].game, tasks[i].job.cards))): i
+                           for i in order}
+                for future in as_completed(futures):
+                    i = futures[future]
+                    outcomes[i] = future.result()
+                    if progress and not tasks[i].check_only:
+                        progress(cards[i])
+            return [o for o in outcomes if o is not None]
+        except BrokenProcessPool:
+            # A worker died (out of memory, killed) or processes cannot be started here: the
+            # decks not yet done are drawn in this process instead, to the same bytes.
+            pass
+    failed = any(o.problems for o in outcomes if o is not None)
+    for i, task in enumerate(tasks):
+        if outcomes[i] is not None:
+            continue
+        if failed and task.draw:
+            task = replace(task, draw=False)  # one process: stop drawing at the first problem
+        outcome = render_deck(task, progress if i in drawing else None)
+        failed = failed or bool(outcome.problems)
+        outcomes[i] = outcome
+    return [o for o in outcomes if o is not None]
+
+
+class _Digests:
+    """Input digests of one game's units (see :mod:`printkit.build_cache`)."""
+
+    def __init__(self, cache: BuildCache, game: Game, options: BuildOptions, layouts_dir: Path):
+        self.cache, self.game, self.layouts_dir = cache, game, layouts_dir
+        folder = layouts_dir / game.game_id
+        self.common = {"code": code_digest(), "options": repr(options), "game": game.game_id,
+                       "info": game.info.model_dump(mode="json")}
+        self._cards: dict[str, dict] = {}
+        self._deck_assets: tuple[str, str] | None = None
+        self._everything: tuple[str, str, str] | None = None
+        self._folder = folder
+
+    def _card(self, card: Card) -> dict:
+        if card.id not in self._cards:
+            self._cards[card.id] = card.model_dump(mode="json")
+        return self._cards[card.id]
+
+    def deck(self, unit: str, job: CardJob) -> str:
+        """A deck's (or the unprinted cards') digest: its cards' records, the templates of their
+        types and back, the game's art, icons and fonts, game.yaml, the options, printkit."""
+        if self._deck_assets is None:
+            # Art, icons and fonts; the YAML of the game folder is read through the records.
+            self._deck_assets = (
+                self.cache.tree_digest(self.game.folder, (".yaml", ".yml", ".md"), ("cards", "decks")),
+                self.cache.tree_digest(self._folder, (".yaml", ".yml", ".md")))
+        names = sorted({c.type for c in job.cards} | {f"back-{job.kind}"})
+        templates = {n: self.cache.file_digest(self._folder / f"{n}.yaml") for n in names}
+        return json_digest({**self.common, "unit": unit, "name": job.name, "kind": job.kind,
+                            "assets": self._deck_assets, "templates": templates,
+                            "cards": [self._card(c) for c in job.cards]})
+
+    def whole_game(self, unit: str, **extra) -> str:
+        """A digest over the game's whole folder and templates (reference cards and extras read
+        every card, the glossary, deck lists and tables)."""
+        if self._everything is None:
+            self._everything = (self.cache.tree_digest(self.game.folder), self.cache.tree_digest(self._folder),
+                                self.cache.tree_digest(self.layouts_dir / "print"))
+        return json_digest({**self.common, "unit": unit, "everything": self._everything, **extra})
+
+
+@dataclass
+class _Unit:
+    """One unit of a game's output: its key in the cache, its digest, and either its record
+    (unchanged: not rendered) or nothing yet."""
+
+    key: str
+    digest: str
+    cached: UnitRecord | None
 
 
 def _index(game: Game, kit: KitSpec, options: BuildOptions, files: list[KitFile], catalog: bool) -> bytes:
@@ -427,7 +686,7 @@ def _pdf_pages(data: bytes) -> int:
 def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, games: Iterable[str] = (),
           layouts_dir: Path = LAYOUTS_DIR, progress_factory: Callable[[int], Progress] | None = None,
           deck: str | None = None, scorepad_copies: int = 1, cards_only: bool = False,
-          catalog: bool = False) -> BuildResult:
+          catalog: bool = False, jobs: int = 1) -> BuildResult:
     """Validate and lay out the selected games (default all) and, given ``out_dir``, write to
     ``out_dir/<game>/``:
 
@@ -450,9 +709,33 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
     may return a callback taking the number of cards just drawn. ``result.plans`` says how each
     deck was imposed. Returns a :class:`BuildResult`; on problems nothing is written. Raises
     ``OSError`` if the output cannot be written, ``ValueError`` if the cards do not fit the paper.
+
+    Incremental: a unit of output (a deck, the reference cards, the extras) whose inputs did
+    not change since the build that wrote ``out_dir`` (:mod:`printkit.build_cache`) is neither
+    laid out nor drawn, and its files are carried over untouched; its warnings are repeated.
+    Any other file whose new bytes equal the old is not rewritten either (``result.unchanged``).
+    ``jobs``: processes laying out and drawing decks at once (1: all in this one); the output
+    is byte-identical whatever the number.
     """
     if out_dir is not None and out_dir.is_dir():
         recover(out_dir)  # a killed build's leftovers, before anything reads or writes the set
+    build_key = None
+    if out_dir is not None:
+        # Nothing read by the build changed since it wrote this output: its result, at once
+        # (it had no problems, or it would not have been recorded; its warnings are repeated).
+        cache = BuildCache.load(out_dir)
+        build_key = _build_key(data_dir, layouts_dir, options, cache, games=list(games), deck=deck and str(deck),
+                               scorepad_copies=scorepad_copies, cards_only=cards_only, catalog=catalog)
+        same = cache.same_build(build_key, out_dir)
+        if same is not None:
+            try:
+                result = _same_build_result(same, out_dir, options)
+            except (ValueError, TypeError, KeyError):
+                result = None  # a record that does not read: build
+            if result is not None:
+                if progress_factory:
+                    progress_factory(result.cards)(result.cards)
+                return result
     db, problems = check_database(data_dir)
     games = list(games)
     selected, unknown = select_games(db, games)
@@ -471,125 +754,278 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
                 selected = [target]
             except DatabaseError as exc:
                 problems.extend(exc.problems)
-    jobs: dict[str, list[CardJob]] = {}
+    game_jobs: dict[str, list[CardJob]] = {}
     kits: dict[str, KitSpec] = {}
     for game in selected:
         kit, kit_problems = load_kit(game)
         problems.extend(kit_problems)
         kits[game.game_id] = kit
         if deck_job is not None:
-            jobs[game.game_id] = deck_job
+            game_jobs[game.game_id] = deck_job
         elif catalog or problems or out_dir is None:
             # Lays out every card that loaded, to report every problem; deck lists may name
             # cards that failed to load, so they are only followed in a clean database.
-            jobs[game.game_id] = catalog_jobs(game)
+            game_jobs[game.game_id] = catalog_jobs(game)
         else:
-            jobs[game.game_id] = play_jobs(game, kit)
-    total = sum(len(job.cards) for game_jobs in jobs.values() for job in game_jobs)
+            game_jobs[game.game_id] = play_jobs(game, kit)
+    total = sum(len(job.cards) for jobs_ in game_jobs.values() for job in jobs_)
     progress = progress_factory(total) if (progress_factory and out_dir is not None and not problems) else None
-    rendered: dict[Path, bytes] = {}
-    plans: list[SheetPlan] = []
     drawing = out_dir is not None
+    # Only a clean build may skip work: with problems every card is laid out, to report them all.
+    if not drawing or problems:
+        cache = BuildCache.load(None)
+    use_cache = cache.path is not None
+    rendered: dict[Path, bytes | Unchanged] = {}
+    records: dict[str, dict[str, UnitRecord]] = {}
+    plans: list[SheetPlan] = []
 
     def layout_problem(game: Game, exc: LayoutError, record: str = "-") -> None:
         problems.append(Problem(exc.file, exc.line, game.game_id, record, exc.field, exc.message))
 
-    warnings = WarningLog()
+    def unit(game: Game, key: str, digest: str) -> _Unit:
+        cached = cache.unchanged(game.game_id, key, digest, out_dir / game.game_id) if use_cache else None
+        if cached is not None and not _readable_meta(cached.meta, game):
+            cached = None  # a record that does not read as this build wrote it: render the unit
+        return _Unit(key, digest, cached)
+
+    def keep(game: Game, u: _Unit) -> None:
+        """Carry an unchanged unit's files over and remember it again."""
+        for name in u.cached.files:
+            rendered[out_dir / game.game_id / name] = UNCHANGED
+        records.setdefault(game.game_id, {})[u.key] = u.cached
+
+    def remember(game: Game, u: _Unit, files: Mapping[str, bytes], meta: dict) -> None:
+        records.setdefault(game.game_id, {})[u.key] = UnitRecord(
+            u.digest, {name: sha256_hex(data) for name, data in files.items()}, meta)
+
+    # 1. What each game's decks need, and which are unchanged.
+    warnings = BuildWarnings()
+    tasks: list[DeckTask] = []
+    per_game: dict[str, list[tuple[CardJob, _Unit | None, int | None]]] = {}
+    loose: dict[str, list[LooseCard]] = {}
+    loose_jobs: dict[str, list[CardJob]] = {}
+    game_warnings: dict[str, BuildWarnings] = {}
     for game in selected:
         problems.extend(game_asset_problems(game))  # the game's fonts and icon files
-        layouts = GameLayouts(game, options, layouts_dir, problems, warnings)
-        kit = kits[game.game_id]
-        index: list[KitFile] = []
-        loose: list[LooseCard] = []
-        loose_jobs: list[CardJob] = []
-        for job in jobs[game.game_id]:
-            name, kind, cards = job.name, job.kind, job.cards
-            back = layouts.back(kind)
-            if deck_job is None and not cards_only and len(cards) <= LOOSE_DECK_MAX_CARDS:
+        digests = _Digests(cache, game, options, layouts_dir) if use_cache else None
+        game_warnings[game.game_id] = gw = BuildWarnings()
+        layouts = GameLayouts(game, options, layouts_dir, problems, gw)
+        entries = per_game[game.game_id] = []
+        loose[game.game_id], loose_jobs[game.game_id] = [], []
+        for job in game_jobs[game.game_id]:
+            if deck_job is None and not cards_only and len(job.cards) <= LOOSE_DECK_MAX_CARDS:
                 # One or two cards would take a duplex sheet of their own: they join the game's
                 # score pad page or token sheet as fold-over pairs (render_extras).
-                loose += loose_cards(game, kind, cards, back, layouts.front, options.bleed_mm)
-                loose_jobs.append(job)
+                loose[game.game_id] += loose_cards(game, job.kind, job.cards, layouts.back(job.kind), layouts.front,
+                                                   options.bleed_mm)
+                loose_jobs[game.game_id].append(job)
                 if progress:
-                    progress(len(cards))
+                    progress(len(job.cards))
                 continue
-            # Drawing stops at the first problem, but every card is still laid out so that
-            # all problems are reported in one run.
-            writer = SheetWriter(game, kind, back, options, name) if (drawing and back and not problems) else None
-            for card in cards:
-                face = layouts.front(card)
-                if writer is not None and face is not None and not problems:
-                    drawn = writer.add(face)
-                    if progress and drawn:
-                        progress(drawn)
-            if writer is not None and not problems:
-                plans.append(SheetPlan(game.game_id, name, game.info.card_size.label, writer.imp))
-                files, drawn = writer.files()
-                if progress and drawn:
-                    progress(drawn)
-                for file_name, data in files.items():
-                    rendered[out_dir / game.game_id / file_name] = data
-                index += writer.kit_file(f"{job.title}: {_count(cards)}", note=job.note)
+            u = unit(game, f"deck:{job.name}", digests.deck("deck", job)) if digests else None
+            if u is not None and u.cached is not None:
+                entries.append((job, u, None))
+                if progress:
+                    progress(len(job.cards))
+                continue
+            entries.append((job, u, len(tasks)))
+            tasks.append(DeckTask(game, job, options, layouts_dir, drawing and not problems))
         if deck_job is None:
-            _lay_out_unprinted(game, jobs[game.game_id], layouts)
+            # The cards the kit does not print are laid out too, so that a problem with any card
+            # of the database stops the build as it stops ``validate``.
+            printed = {c.id for job in game_jobs[game.game_id] for c in job.cards}
+            unprinted = [c for c in game.cards.values() if c.id not in printed]
+            if unprinted:
+                job = CardJob("-unprinted", "-", "", unprinted)
+                u = unit(game, "unprinted", digests.deck("unprinted", job)) if digests else None
+                entries.append((job, u, None if u is not None and u.cached is not None else len(tasks)))
+                if u is None or u.cached is None:
+                    tasks.append(DeckTask(game, job, options, layouts_dir, False, check_only=True))
+
+    # 2. Lay out and draw the decks that changed (in worker processes if it pays).
+    outcomes = _run_decks(tasks, jobs, progress) if tasks else []
+
+    # 3. Each game's files, in order.
+    for game in selected:
+        gid = game.game_id
+        kit = kits[gid]
+        index: list[KitFile] = []
+        warnings.merge(game_warnings[gid].entries)
+        for job, u, task_index in per_game[gid]:
+            if task_index is None:  # unchanged since the last build
+                warnings.merge(_warnings_from_json(u.cached.meta.get("warnings", []), game))
+                if job.kind == "-":
+                    records.setdefault(gid, {})[u.key] = u.cached
+                    continue
+                keep(game, u)
+                sheets = int(u.cached.meta.get("sheets", 0))
+                plans.append(SheetPlan(gid, job.name, game.info.card_size.label, deck_imposition(game, options)))
+                index += deck_kit_files(job.name, options.duplex, sheets, f"{job.title}: {_count(job.cards)}",
+                                        note=job.note)
+                continue
+            outcome = outcomes[task_index]
+            problems.extend(outcome.problems)
+            warnings.merge(outcome.warnings)
+            if job.kind == "-":
+                if u is not None and not outcome.problems:
+                    records.setdefault(gid, {})[u.key] = UnitRecord(u.digest, {}, {
+                        "warnings": _warnings_json(outcome.warnings)})
+                continue
+            if not outcome.files or problems:
+                continue
+            plans.append(SheetPlan(gid, job.name, game.info.card_size.label, deck_imposition(game, options)))
+            for file_name, data in outcome.files.items():
+                rendered[out_dir / gid / file_name] = data
+            if u is not None:
+                remember(game, u, outcome.files, {"sheets": outcome.sheets,
+                                                  "warnings": _warnings_json(outcome.warnings)})
+            index += deck_kit_files(job.name, options.duplex, outcome.sheets, f"{job.title}: {_count(job.cards)}",
+                                    note=job.note)
         if deck_job is not None or cards_only:
             continue
-        back = layouts.reference_back()
-        try:
-            faces = reference_faces(game, layouts_dir)
-        except LayoutError as exc:
-            layout_problem(game, exc)
-            faces = []
-        except DatabaseError as exc:  # a broken card_data/<game>/reference.yaml
-            problems.extend(exc.problems)
-            faces = []
-        if drawing and back and faces and not problems:
-            writer = SheetWriter(game, next(iter(game.info.backs)), back, options, "reference",
-                                 back_title=REFERENCE_BACK_TITLE)
-            for _, face in faces:
-                writer.add(face)
-            files, _ = writer.files()
-            for file_name, data in files.items():
-                rendered[out_dir / game.game_id / file_name] = data
-            ref_note = kit.files.get("reference-cards.pdf")
-            index += writer.kit_file(f"Reference cards: {len(faces)} (rules summaries, with their own back)",
-                                     copies=ref_note.copies if ref_note else 1,
-                                     note=(ref_note.note or "") if ref_note else "")
-        try:
-            extras = render_extras(game, options.paper, layouts_dir, scorepad_copies=scorepad_copies,
-                                   cmyk=options.cmyk, loose_cards=loose)
-            placed = place_loose_cards(game, options.paper, layouts_dir, loose)
-        except LayoutError as exc:
-            layout_problem(game, exc)
-            extras, placed = {}, None
-        for file_name, data in extras.items():
+        digests = _Digests(cache, game, options, layouts_dir) if use_cache else None
+        index += _reference_cards(game, kit, options, layouts_dir, problems, warnings, drawing, rendered,
+                                  unit(game, "reference", digests.whole_game("reference")) if digests else None,
+                                  keep, remember, out_dir)
+        held = loose_jobs[gid]
+        extras_unit = unit(game, "extras", digests.whole_game(
+            "extras", scorepad_copies=scorepad_copies,
+            loose=[[j.name, j.kind, [c.id for c in j.cards]] for j in held])) if digests else None
+        if extras_unit is not None and extras_unit.cached is not None:
+            keep(game, extras_unit)
+            pages: dict[str, int] = dict(extras_unit.cached.meta.get("pages", {}))
+            placed_file = extras_unit.cached.meta.get("placed")
+            extras_names = list(pages)
+        else:
+            try:
+                extras = render_extras(game, options.paper, layouts_dir, scorepad_copies=scorepad_copies,
+                                       cmyk=options.cmyk, loose_cards=loose[gid])
+                placed = place_loose_cards(game, options.paper, layouts_dir, loose[gid])
+            except LayoutError as exc:
+                layout_problem(game, exc)
+                extras, placed = {}, None
+            pages = {name: _pdf_pages(data) for name, data in extras.items()} if drawing else {}
+            placed_file = placed.file_name if placed is not None else None
+            extras_names = list(extras)
             if drawing:
-                rendered[out_dir / game.game_id / file_name] = data
+                for file_name, data in extras.items():
+                    rendered[out_dir / gid / file_name] = data
+                if extras_unit is not None:
+                    remember(game, extras_unit, extras, {"pages": pages, "placed": placed_file})
+        if drawing:
+            for file_name in extras_names:
                 extra_note = kit.files.get(file_name)
                 extra_kind = _extra_kind(layouts_dir, game, file_name)
-                pages = _pdf_pages(data)
                 note = (extra_note.note or "") if extra_note else ""
-                held = loose_jobs if placed is not None and placed.file_name == file_name else []
-                if held:
+                held_here = held if placed_file == file_name else []
+                if held_here:
                     note += "; " if note else ""
-                    note += "also " + ", ".join(f"{j.title} ({_count(j.cards)})" for j in held) + \
+                    note += "also " + ", ".join(f"{j.title} ({_count(j.cards)})" for j in held_here) + \
                         " as fold-over pairs: fold along the dashed line, glue, cut"
-                index.append(KitFile(file_name, _EXTRA_TITLES[extra_kind], pages, "single",
+                index.append(KitFile(file_name, _EXTRA_TITLES[extra_kind], pages[file_name], "single",
                                      extra_note.copies if extra_note else 1, note, extra_kind))
         if drawing and not problems:
-            rendered[out_dir / game.game_id / INDEX_FILE] = _index(game, kit, options, index, catalog)
+            rendered[out_dir / gid / INDEX_FILE] = _index(game, kit, options, index, catalog)
     # A card in several deck lists is laid out once per list; report its problem once.
     result = BuildResult(problems=sorted(set(problems)), cards=total, games=selected, plans=plans,
                          warnings=warnings.items)
     if problems or out_dir is None:
         return result
-    if deck is None and not cards_only:
+    for path, data in rendered.items():
+        if not isinstance(data, Unchanged) and _same_bytes(path, data):
+            rendered[path] = UNCHANGED  # the same bytes as the file there: leave it untouched
+    result.unchanged = [p for p, data in rendered.items() if isinstance(data, Unchanged)]
+    whole_kit = deck is None and not cards_only
+    if whole_kit:
         # A whole kit replaces the game's folder: files of an earlier build that this one does
         # not make (other decks, more sheets, the catalogue's files) would mislead.
         result.written = publish(out_dir, rendered, keep_others=False)
-        return result
-    # A smaller deck or a bigger paper leaves fewer sheets; old cut files would mislead.
-    stale = [p for plan in plans for p in (out_dir / plan.game_id).glob(f"{plan.kind}-cards-sheet-*.svg")
-             if p not in rendered]
-    result.written = publish(out_dir, rendered, stale)
+    else:
+        # A smaller deck or a bigger paper leaves fewer sheets; old cut files would mislead.
+        stale = [p for plan in plans for p in (out_dir / plan.game_id).glob(f"{plan.kind}-cards-sheet-*.svg")
+                 if p not in rendered]
+        result.written = publish(out_dir, rendered, stale)
+    if use_cache:
+        for game in selected:
+            cache.record(game.game_id, records.get(game.game_id, {}), replace_game=whole_kit)
+        cache.record_build(build_key, {
+            "files": [[str(p.relative_to(out_dir)), _sha_of(p, rendered[p])] for p in rendered],
+            "warnings": [asdict(w) for w in result.warnings], "cards": total, "whole_kit": whole_kit,
+            "games": [g.game_id for g in selected],
+            "plans": [[plan.game_id, plan.kind, plan.size_label, *_card_mm(db.games[plan.game_id])] for plan in plans]})
+        try:
+            write_atomically(cache.path, cache.to_bytes())
+        except OSError:
+            pass  # the cache only saves time; the output set itself is whole
     return result
+
+
+def _readable_meta(meta: dict, game: Game) -> bool:
+    """Whether a cached unit's ``meta`` has the shape :func:`build` writes."""
+    try:
+        _warnings_from_json(meta.get("warnings", []), game)
+        pages = meta.get("pages", {})
+        return (all(isinstance(meta.get(k, 0), int) for k in ("sheets", "faces"))
+                and isinstance(pages, dict) and all(isinstance(v, int) for v in pages.values())
+                and isinstance(meta.get("placed"), (str, type(None))))
+    except (TypeError, ValueError, AttributeError):
+        return False
+
+
+def _sha_of(path: Path, data: bytes | Unchanged) -> str:
+    return sha256_hex(path.read_bytes() if isinstance(data, Unchanged) else data)
+
+
+def _card_mm(game: Game) -> tuple[float, float]:
+    return game.info.card_size.width_mm, game.info.card_size.height_mm
+
+
+def _same_bytes(path: Path, data: bytes) -> bool:
+    """Whether the file at ``path`` holds exactly ``data``."""
+    try:
+        if path.stat().st_size != len(data):
+            return False
+        return path.read_bytes() == data
+    except OSError:
+        return False
+
+
+def _reference_cards(game: Game, kit: KitSpec, options: BuildOptions, layouts_dir: Path, problems: list[Problem],
+                     warnings: BuildWarnings, drawing: bool, rendered: dict, u: _Unit | None, keep, remember,
+                     out_dir: Path | None) -> list[KitFile]:
+    """The game's ``reference-cards.pdf`` (and cut files) into ``rendered``, unless unchanged;
+    returns its lines of the print index."""
+    ref_note = kit.files.get("reference-cards.pdf")
+    copies, note = (ref_note.copies, ref_note.note or "") if ref_note else (1, "")
+    if u is not None and u.cached is not None:
+        keep(game, u)
+        warnings.merge(_warnings_from_json(u.cached.meta.get("warnings", []), game))
+        faces_count, sheets = int(u.cached.meta.get("faces", 0)), int(u.cached.meta.get("sheets", 0))
+        return deck_kit_files("reference", options.duplex, sheets,
+                              f"Reference cards: {faces_count} (rules summaries, with their own back)", copies, note)
+    ref_warnings = BuildWarnings()
+    layouts = GameLayouts(game, options, layouts_dir, problems, ref_warnings)
+    back = layouts.reference_back()
+    warnings.merge(ref_warnings.entries)
+    try:
+        faces = reference_faces(game, layouts_dir)
+    except LayoutError as exc:
+        problems.append(Problem(exc.file, exc.line, game.game_id, "-", exc.field, exc.message))
+        faces = []
+    except DatabaseError as exc:  # a broken card_data/<game>/reference.yaml
+        problems.extend(exc.problems)
+        faces = []
+    if not (drawing and back and faces and not problems):
+        return []
+    writer = SheetWriter(game, next(iter(game.info.backs)), back, options, "reference",
+                         back_title=REFERENCE_BACK_TITLE)
+    for _, face in faces:
+        writer.add(face)
+    files, _ = writer.files()
+    for file_name, data in files.items():
+        rendered[out_dir / game.game_id / file_name] = data
+    if u is not None:
+        remember(game, u, files, {"faces": len(faces), "sheets": writer.sheets,
+                                  "warnings": _warnings_json(ref_warnings.entries)})
+    return writer.kit_file(f"Reference cards: {len(faces)} (rules summaries, with their own back)",
+                           copies=copies, note=note)

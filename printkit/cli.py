@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import click
 
 from card_data.base_url import ConfigError, resolve_base_url
-from card_data.problems import Problem
-from printkit.build import BuildOptions, build, plan_summaries
-from printkit.designer.commands import import_cmd, tts_cmd
-from printkit.designer.project_commands import (
-    export_cmd,
-    init_cmd,
-    preview_cmd,
-    watch_build,
-)
-from printkit.sheets.imposition import margin_note
 from printkit.sheets.paper import PAPERS, paper_by_name
-from printkit.sheets.registration_marks import SILHOUETTE_TYPE_1
-from printkit.sheets.render import write_atomically
+
+# Everything heavy (the build with reportlab and the game schemas, pdfium, the importer) is
+# imported inside the command that needs it: `printkit --help` and a mistyped option answer at
+# once instead of after ~0.8 s of imports.
 
 DATA_OPTION = click.option("--data", "data_dir", type=click.Path(path_type=Path, file_okay=False),
                            default=None, help="Card database folder (one sub-folder per game). Default: the project's "
@@ -40,13 +33,13 @@ def _paths(data_dir: Path | None, templates_dir: Path | None, out_dir: Path | No
         raise click.UsageError(str(exc)) from None
 
 
-def _report(problems: list[Problem]) -> None:
+def _report(problems: list) -> None:
     for p in problems:
         click.echo(str(p), err=True)
     click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found.", err=True)
 
 
-def _warn(warnings: list[Problem]) -> None:
+def _warn(warnings: list) -> None:
     """Print a build's warnings (low-resolution art, dense QR codes); they never fail it."""
     for w in warnings:
         click.echo(f"warning: {w}", err=True)
@@ -114,7 +107,61 @@ PAPER_OPTION = click.option("--paper", type=click.Choice(sorted(PAPERS), case_se
                             show_default=True)
 
 
-@click.group()
+class LazyGroup(click.Group):
+    """A click group whose other commands live in modules imported only when one of them runs
+    (or shows its own help). ``lazy``: ``{name: ("module:attribute", help's first paragraph)}``;
+    that paragraph is what ``printkit --help`` shortens and lists without importing the module
+    (a test keeps it equal to the command's own)."""
+
+    def __init__(self, *args, lazy: dict[str, tuple[str, str]] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy and cmd_name not in self.commands:
+            from importlib import import_module
+
+            module, attr = self.lazy[cmd_name][0].split(":")
+            self.add_command(getattr(import_module(module), attr), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        names = [n for n in self.list_commands(ctx) if n not in self.commands or not self.commands[n].hidden]
+        if not names:
+            return
+        limit = formatter.width - 6 - max(map(len, names))  # as click.Group does
+        rows = []
+        for name in names:
+            if name in self.commands:
+                rows.append((name, self.commands[name].get_short_help_str(limit)))
+            else:
+                # A stand-in with the same help shortens it exactly as the command would.
+                rows.append((name, click.Command(name, help=self.lazy[name][1]).get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+LAZY_COMMANDS = {
+    "import": ("printkit.designer.commands:import_cmd",
+               "Turn a spreadsheet (FILE.csv or FILE.xlsx, one card per row) into card_data YAML."),
+    "tts": ("printkit.designer.commands:tts_cmd", "Tabletop Simulator deck sheets for GAMES (default: all)."),
+    "init": ("printkit.designer.project_commands:init_cmd",
+             ("Start a project in FOLDER: card data, deck lists and layout templates you own, and a printkit.toml "
+              "that every printkit command run in FOLDER (or below it) uses.")),
+    "export": ("printkit.designer.project_commands:export_cmd",
+               ("One file per card face for GAMES (default: all): PNG at --dpi or single-card PDFs, or a print "
+                "shop's preset.")),
+    "preview": ("printkit.designer.project_commands:preview_cmd",
+                ("Serve a page on http://127.0.0.1:PORT/ showing every card of GAMES (default: all) as it prints, "
+                 "re-rendered when you save a card or template, with the problems listed on the page. "
+                 "Ctrl-C stops.")),
+}
+
+
+@click.group(cls=LazyGroup, lazy=LAZY_COMMANDS)
 @click.version_option(package_name="printkit")
 def main() -> None:
     """Print-ready PDFs for print-and-play card games, from a card database."""
@@ -151,11 +198,14 @@ def main() -> None:
 @click.option("--registration-marks", is_flag=True,
               help="Print-then-cut: Silhouette (Type 1) registration marks on every sheet of card fronts and "
               "in its SVG cut file, instead of crop marks; the cards keep clear of them, so fewer may fit.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+              help="Processes drawing decks at once (default: the number of CPUs; 1: one at a time). The "
+              "output is the same byte for byte.")
 def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | None, paper: str, base_url: str | None,
               templates_dir: Path | None, watch: bool,
               duplex: str, back_offset: tuple[float, float], cmyk: bool, deck: str | None,
               scorepad_copies: int, cards_only: bool, safe_margins: bool, catalog: bool,
-              registration_marks: bool) -> None:
+              registration_marks: bool, jobs: int | None) -> None:
     """Render GAMES (default: all): card sheets (fronts and backs, bleed, crop marks, SVG cut
     files), reference cards, boards and mats, token sheets and the score pad."""
     if duplex == "fold" and back_offset != (0.0, 0.0):
@@ -165,8 +215,14 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | Non
                                "marks through a folded sheet (--duplex fold)")
     paths = _paths(data_dir, templates_dir, out_dir)
     if watch:
+        from printkit.designer.project_commands import watch_build
+
         watch_build(click.get_current_context(), paths)
         return
+    from printkit.build import BuildOptions, build, plan_summaries
+    from printkit.sheets.imposition import margin_note
+    from printkit.sheets.registration_marks import SILHOUETTE_TYPE_1
+
     base = _base_url(base_url)
     options = BuildOptions(paper=paper_by_name(paper, safe_margins), base_url=base.url, duplex=duplex,
                            back_offset_mm=back_offset, cmyk=cmyk,
@@ -174,7 +230,8 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | Non
     try:
         result = build(paths.data_dir, paths.out_dir, options, games, layouts_dir=paths.templates_dir,
                        progress_factory=_progress_factory(), deck=deck,
-                       scorepad_copies=scorepad_copies, cards_only=cards_only, catalog=catalog)
+                       scorepad_copies=scorepad_copies, cards_only=cards_only, catalog=catalog,
+                       jobs=jobs if jobs is not None else (os.cpu_count() or 1))
     except (OSError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     _warn(result.warnings)
@@ -188,9 +245,17 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | Non
         click.echo(note, err=True)
     for path in result.written:
         click.echo(str(path))
-    pdfs = sum(1 for p in result.written if p.suffix == ".pdf")
-    cuts = len(result.written) - pdfs
-    click.echo(f"Wrote {pdfs} PDF files and {cuts} SVG cut files; QR codes point at {base.url}/r/...", err=True)
+    kept = set(result.unchanged)
+    new = [p for p in result.written if p not in kept]
+    pdfs = sum(1 for p in new if p.suffix == ".pdf")
+    cuts = len(new) - pdfs
+    if not new:
+        click.echo(f"Nothing changed: all {len(kept)} files are up to date; QR codes point at {base.url}/r/...",
+                   err=True)
+    else:
+        also = f" ({len(kept)} other files unchanged)" if kept else ""
+        click.echo(f"Wrote {pdfs} PDF files and {cuts} SVG cut files{also}; QR codes point at {base.url}/r/...",
+                   err=True)
 
 
 @main.command("calibration")
@@ -210,6 +275,7 @@ def calibration_cmd(paper: str, out_dir: Path | None, duplex: str, game: str | N
     from card_data.problems import DatabaseError
     from card_data.schema import CardSize
     from printkit.sheets.calibration import CalibrationError, calibration_pdf
+    from printkit.sheets.render import write_atomically
 
     paths = _paths(data_dir, templates_dir, out_dir)
     size = CardSize()
@@ -242,6 +308,8 @@ def validate_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: P
 
     Prints every problem as FILE:LINE: game/card-id: field: message and exits 1 if any.
     """
+    from printkit.build import BuildOptions, build
+
     options = BuildOptions(paper=paper_by_name("letter"), base_url="http://localhost:5000")
     paths = _paths(data_dir, templates_dir)
     result = build(paths.data_dir, None, options, games, layouts_dir=paths.templates_dir)
@@ -251,13 +319,6 @@ def validate_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: P
         sys.exit(1)
     decks = sum(len(g.decks) for g in result.games)
     click.echo(f"OK: {len(result.games)} games, {result.cards} cards, {decks} deck lists.")
-
-
-main.add_command(import_cmd)
-main.add_command(tts_cmd)
-main.add_command(init_cmd)
-main.add_command(export_cmd)
-main.add_command(preview_cmd)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,11 @@ Directories cannot be exchanged atomically portably, so a swap is two renames: t
 aside to ``.printkit-staging/<game>.previous``, then the new one in. A kill between those
 two leaves the previous set whole under that name; the next build puts it back before doing
 anything else (:func:`recover`).
+
+An incremental build passes :data:`UNCHANGED` for a file it did not render again: the file of
+the live folder is hard-linked into the new one (never copied through Python, never
+rewritten, so its inode and modification time stay). A game none of whose files changed and
+that loses no file is not swapped at all.
 """
 
 from __future__ import annotations
@@ -23,6 +28,17 @@ from pathlib import Path
 
 STAGING_DIR_NAME = ".printkit-staging"
 PREVIOUS_SUFFIX = ".previous"
+
+
+class Unchanged:
+    """The type of :data:`UNCHANGED` (one instance is enough; compare with ``isinstance``)."""
+
+    def __repr__(self) -> str:
+        return "UNCHANGED"
+
+
+UNCHANGED = Unchanged()
+"""For :func:`publish`: keep the file already at this path, exactly as it is."""
 
 
 def recover(out_dir: Path) -> None:
@@ -38,6 +54,20 @@ def recover(out_dir: Path) -> None:
     shutil.rmtree(staging)
 
 
+def _untouched(live: Path, game_files: Mapping[Path, bytes | Unchanged], out_dir: Path, stale: set[Path],
+               keep_others: bool) -> bool:
+    """Whether publishing ``game_files`` would leave the game folder ``live`` exactly as it is."""
+    if not live.is_dir() or not all(isinstance(d, Unchanged) for d in game_files.values()):
+        return False
+    if any(p.exists() for p in stale if live in p.parents):
+        return False
+    if not keep_others:
+        own = {p.relative_to(out_dir) for p in live.iterdir() if p.is_file()}
+        if not own <= set(game_files):
+            return False
+    return all((out_dir / rel).is_file() for rel in game_files)
+
+
 def _link_or_copy(src: Path, dst: Path) -> None:
     # A hard link costs nothing and the file is never written in place afterwards (new files
     # replace links, they do not write through them); copy where links are not supported.
@@ -47,10 +77,11 @@ def _link_or_copy(src: Path, dst: Path) -> None:
         shutil.copy2(src, dst)
 
 
-def publish(out_dir: Path, files: Mapping[Path, bytes], stale: Iterable[Path] = (),
+def publish(out_dir: Path, files: Mapping[Path, bytes | Unchanged], stale: Iterable[Path] = (),
             keep_others: bool = True) -> list[Path]:
     """Write ``files`` (``{out_dir/<game>/<name>: bytes}``; paths below a game folder of
-    ``out_dir``) so that each game folder changes whole or not at all.
+    ``out_dir``) so that each game folder changes whole or not at all. A value
+    :data:`UNCHANGED` keeps the file that is there (raises ``FileNotFoundError`` if there is none).
 
     With ``keep_others``, files already in a game folder that this build does not write are
     kept (another deck's PDF, say), except those in ``stale`` (e.g. cut files of sheets that
@@ -63,12 +94,15 @@ def publish(out_dir: Path, files: Mapping[Path, bytes], stale: Iterable[Path] = 
     out_dir = Path(out_dir)
     recover(out_dir)
     stale = {Path(p) for p in stale}
-    by_game: dict[str, dict[Path, bytes]] = {}
+    by_game: dict[str, dict[Path, bytes | Unchanged]] = {}
     for path, data in files.items():
         rel = Path(path).relative_to(out_dir)
         if len(rel.parts) < 2 or rel.parts[0] in ("", ".", "..", STAGING_DIR_NAME):
             raise ValueError(f"{path}: not inside a game folder of {out_dir}")
         by_game.setdefault(rel.parts[0], {})[rel] = data
+    for game in [g for g, game_files in by_game.items() if _untouched(out_dir / g, game_files, out_dir, stale,
+                                                                     keep_others)]:
+        del by_game[game]  # nothing to write, nothing to remove: leave the folder as it is
     staging = out_dir / STAGING_DIR_NAME
     try:
         for game, game_files in by_game.items():
@@ -86,6 +120,9 @@ def publish(out_dir: Path, files: Mapping[Path, bytes], stale: Iterable[Path] = 
             for rel, data in game_files.items():
                 target = staging / rel
                 target.parent.mkdir(parents=True, exist_ok=True)
+                if isinstance(data, Unchanged):
+                    _link_or_copy(out_dir / rel, target)
+                    continue
                 with open(target, "wb") as fh:
                     fh.write(data)
                     fh.flush()

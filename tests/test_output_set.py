@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from printkit.output_set import STAGING_DIR_NAME, publish, recover
+from printkit.build_cache import CACHE_FILE
+from printkit.output_set import STAGING_DIR_NAME, UNCHANGED, publish, recover
 
 GAME = "carpe_diem"  # the smallest bundled game: a build takes about a second
 
@@ -43,6 +44,11 @@ def snapshot(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+def entries(out: Path) -> list[str]:
+    """The names in an output folder, but for the incremental build's record (``CACHE_FILE``)."""
+    return sorted(p.name for p in out.iterdir() if p.name != CACHE_FILE)
+
+
 def build_args(out: Path, base_url: str) -> list[str]:
     return ["build", GAME, "--out", str(out), "--base-url", base_url]
 
@@ -65,7 +71,7 @@ def previous_set(tmp_path):
     return out
 
 
-@pytest.mark.parametrize("files_written", [1, 3])
+@pytest.mark.parametrize("files_written", [1, 2])  # server B changes the 2 files with QR codes
 def test_a_build_killed_while_writing_leaves_the_previous_set_whole(previous_set, files_written):
     before = snapshot(previous_set / GAME)
     assert len(before) > files_written
@@ -75,11 +81,11 @@ def test_a_build_killed_while_writing_leaves_the_previous_set_whole(previous_set
     # every QR code still pointing at one server, and holds no temporary file.
     assert snapshot(previous_set / GAME) == before
     assert (previous_set / STAGING_DIR_NAME).is_dir()
-    assert sorted(p.name for p in previous_set.iterdir()) == [STAGING_DIR_NAME, GAME]
+    assert entries(previous_set) == [STAGING_DIR_NAME, GAME]
 
     again = run_build(previous_set, "http://server-b.example:5000")
     assert again.returncode == 0, again.stderr
-    assert sorted(p.name for p in previous_set.iterdir()) == [GAME]
+    assert entries(previous_set) == [GAME]
     fresh = previous_set.parent / "fresh"
     assert run_build(fresh, "http://server-b.example:5000").returncode == 0
     assert snapshot(previous_set / GAME) == snapshot(fresh / GAME) != before
@@ -98,7 +104,7 @@ def test_a_build_killed_between_the_two_renames_of_a_swap_is_put_back_by_the_nex
                               str(previous_set)], capture_output=True, text=True, timeout=300)
     assert refused.returncode == 1
     assert snapshot(previous_set / GAME) == before
-    assert sorted(p.name for p in previous_set.iterdir()) == [GAME]
+    assert entries(previous_set) == [GAME]
 
 
 def test_publish_keeps_other_files_drops_stale_ones_and_leaves_no_staging(tmp_path):
@@ -163,3 +169,25 @@ def test_a_whole_kit_build_replaces_an_earlier_catalogue_build(tmp_path):
     kit = build(out)
     assert "character-cards.pdf" in catalogue and "character-cards.pdf" not in kit
     assert kit == build(tmp_path / "fresh")
+
+
+def test_publish_keeps_unchanged_files_as_they_are_and_leaves_an_untouched_game_alone(tmp_path):
+    game = tmp_path / "g"
+    game.mkdir()
+    (game / "a.pdf").write_bytes(b"a")
+    (game / "b.pdf").write_bytes(b"b")
+    before = {p.name: p.stat() for p in game.iterdir()}
+    publish(tmp_path, {game / "a.pdf": UNCHANGED, game / "b.pdf": b"new b"}, keep_others=False)
+    assert snapshot(tmp_path) == {"g/a.pdf": b"a", "g/b.pdf": b"new b"}
+    assert (game / "a.pdf").stat().st_ino == before["a.pdf"].st_ino  # linked, not rewritten
+    assert (game / "a.pdf").stat().st_mtime_ns == before["a.pdf"].st_mtime_ns
+    folder = game.stat().st_ino
+    publish(tmp_path, {game / "a.pdf": UNCHANGED, game / "b.pdf": UNCHANGED}, keep_others=False)
+    assert game.stat().st_ino == folder  # nothing changed: the folder was not even swapped
+    assert snapshot(tmp_path) == {"g/a.pdf": b"a", "g/b.pdf": b"new b"}
+    # A file that would be dropped is a change: the folder is swapped then.
+    publish(tmp_path, {game / "a.pdf": UNCHANGED}, keep_others=False)
+    assert snapshot(tmp_path) == {"g/a.pdf": b"a"}
+    with pytest.raises(FileNotFoundError):
+        publish(tmp_path, {game / "gone.pdf": UNCHANGED})
+    assert snapshot(tmp_path) == {"g/a.pdf": b"a"}

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal, Union
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph
@@ -411,7 +412,9 @@ def _style(region: TextRegion, size_pt: float, fonts: FontSet = DEFAULT_FONTS) -
     if style is None:
         style = ParagraphStyle(
             name=f"s{len(_STYLE_CACHE)}", fontName=fonts.name(region.font), fontSize=size_pt,
-            leading=size_pt * region.leading, alignment=_ALIGN[region.align], textColor=region.color,
+            # A colour object, not the hex string: reportlab would parse the string again for
+            # every line it draws.
+            leading=size_pt * region.leading, alignment=_ALIGN[region.align], textColor=HexColor(region.color),
             spaceBefore=0, spaceAfter=0,
             # No squeezing of spaces: a line reportlab squeezed would overrun the region edge,
             # which fit_text rightly counts as not fitting and shrinks further than needed.

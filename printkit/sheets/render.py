@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import io
+import weakref
+from functools import lru_cache
 from pathlib import Path
 
+from reportlab import rl_config
 from reportlab.lib.colors import CMYKColor, Color, HexColor, rgb2cmyk, toColor
 from reportlab.pdfgen.canvas import Canvas
 
@@ -20,12 +23,20 @@ from printkit.sheets.layout import (
     LineRegion,
     QrCode,
 )
-from printkit.sheets.qr import QUIET_ZONE_MODULES, dark_runs, qr_matrix
+from printkit.sheets.qr import QUIET_ZONE_MODULES, qr_dark_runs, qr_size
 from printkit.sheets.units import pt_from_mm
 
 CROP_MARK_STROKE_PT = 0.25
 PLACEHOLDER_FILL = "#ece8e1"
 PLACEHOLDER_INK = "#a39d93"
+QR_DARK = HexColor("#000000")
+QR_LIGHT = HexColor("#ffffff")
+
+
+@lru_cache(maxsize=1024)
+def _colour(hex_colour: str) -> Color:
+    """``#rrggbb`` as a reportlab colour, parsed once per build rather than once per use."""
+    return HexColor(hex_colour)
 
 
 def cmyk_colour(colour) -> CMYKColor:
@@ -52,8 +63,11 @@ def new_canvas(buffer: io.BytesIO, page_w_mm: float, page_h_mm: float, title: st
 
     ``invariant=1`` fixes the dates and document id reportlab would otherwise vary. ``cmyk``
     converts every colour to CMYK as it is set (see :func:`cmyk_colour`); images keep their
-    own colour space.
+    own colour space. Streams are Flate-compressed without ASCII85 (reportlab's
+    ``rl_config.useA85``, a process-wide setting read when the PDF is saved): ASCII85 only
+    makes binary streams 7-bit safe, which no printer or viewer needs, at 25 % more bytes.
     """
+    rl_config.useA85 = 0
     register_fonts()
     c = Canvas(buffer, pagesize=(pt_from_mm(page_w_mm), pt_from_mm(page_h_mm)), invariant=1,
                pageCompression=1, enforceColorSpace=cmyk_colour if cmyk else None)
@@ -71,6 +85,8 @@ class PageDrawer:
         self.c = canvas
         self.page_h_mm = page_h_mm
         icons.install(canvas)
+        # Form XObjects already defined in this canvas's document, shared by every drawer of it.
+        self._forms = _FORMS.setdefault(canvas, _Forms())
 
     def _y_pt(self, y_mm: float) -> float:
         return pt_from_mm(self.page_h_mm - y_mm)
@@ -79,9 +95,9 @@ class PageDrawer:
              stroke: str | None = None, stroke_pt: float = 0.5, radius_mm: float = 0) -> None:
         c = self.c
         if fill:
-            c.setFillColor(HexColor(fill))
+            c.setFillColor(_colour(fill))
         if stroke:
-            c.setStrokeColor(HexColor(stroke))
+            c.setStrokeColor(_colour(stroke))
             c.setLineWidth(stroke_pt)
         args = (pt_from_mm(x_mm), self._y_pt(y_mm + h_mm), pt_from_mm(w_mm), pt_from_mm(h_mm))
         if radius_mm > 0:
@@ -93,7 +109,7 @@ class PageDrawer:
              dash_mm: tuple[float, float] | None = None) -> None:
         """A straight line; ``dash_mm`` = (dash, gap) lengths makes it dashed."""
         c = self.c
-        c.setStrokeColor(HexColor(colour))
+        c.setStrokeColor(_colour(colour))
         c.setLineWidth(stroke_pt)
         if dash_mm:
             c.saveState()
@@ -106,7 +122,7 @@ class PageDrawer:
              align: str = "left", bold: bool = False) -> None:
         """One line of text whose baseline starts (``left``), centres or ends (``right``) at (x_mm, y_mm)."""
         c = self.c
-        c.setFillColor(HexColor(colour))
+        c.setFillColor(_colour(colour))
         c.setFont(FONT_NAMES["bold" if bold else "regular"], size_pt)
         draw = {"left": c.drawString, "center": c.drawCentredString, "right": c.drawRightString}[align]
         draw(pt_from_mm(x_mm), self._y_pt(y_mm), text)
@@ -120,13 +136,32 @@ class PageDrawer:
         path.rect(pt_from_mm(r.x_mm), self._y_pt(r.y_mm + r.h_mm), pt_from_mm(r.w_mm), pt_from_mm(r.h_mm))
         self.c.clipPath(path, stroke=0, fill=0)
 
-    def face(self, face: Face, trim: Rect, clip_to: Rect) -> None:
-        """Draw ``face`` with its trim at ``trim``, clipped to ``clip_to`` (trim + bleed where allowed)."""
+    def face(self, face: Face, trim: Rect, clip_to: Rect, shared: bool = False) -> None:
+        """Draw ``face`` with its trim at ``trim``, clipped to ``clip_to`` (trim + bleed where allowed).
+
+        ``shared``: the same ``face`` object is drawn many times in this PDF (a deck's back):
+        it is then drawn once, as a Form XObject, and each call places that form (a clip, a
+        ``cm`` and a ``Do``), which keeps pages small and fast to write and to print.
+        """
         c = self.c
+        if shared:
+            form = self._forms.for_face(self, face, trim, clip_to)
+            if form is not None:
+                name, origin = form
+                c.saveState()
+                self.clip(clip_to)
+                c.translate(pt_from_mm(trim.x_mm - origin.x_mm), -pt_from_mm(trim.y_mm - origin.y_mm))
+                c.doForm(name)
+                c.restoreState()
+                return
         c.saveState()
         self.clip(clip_to)
         if face.layout.spec.background:
             self.rect(clip_to.x_mm, clip_to.y_mm, clip_to.w_mm, clip_to.h_mm, face.layout.spec.background)
+        self._items(face, trim)
+        c.restoreState()
+
+    def _items(self, face: Face, trim: Rect) -> None:
         ox, oy = trim.x_mm, trim.y_mm
         for item in face.items:
             if isinstance(item, BoxRegion):
@@ -141,7 +176,6 @@ class PageDrawer:
                 self._image(item, ox, oy)
             elif isinstance(item, QrCode):
                 self._qr(item, ox, oy)
-        c.restoreState()
 
     def _text(self, t: FittedText, ox_mm: float, oy_mm: float) -> None:
         r = t.region
@@ -184,26 +218,88 @@ class PageDrawer:
 
     def _qr(self, q: QrCode, ox_mm: float, oy_mm: float) -> None:
         r = q.region
-        matrix = qr_matrix(q.payload)
-        n = len(matrix) + 2 * QUIET_ZONE_MODULES
-        module_mm = r.size_mm / n
-        x0, y0 = ox_mm + r.x_mm, oy_mm + r.y_mm
-        self.rect(x0, y0, r.size_mm, r.size_mm, "#ffffff")
+        n = qr_size(q.payload) + 2 * QUIET_ZONE_MODULES
+        module_pt = pt_from_mm(r.size_mm / n)
+        quiet_pt = QUIET_ZONE_MODULES * module_pt
         c = self.c
-        c.setFillColor(HexColor("#000000"))
-        path = c.beginPath()
-        q0 = QUIET_ZONE_MODULES * module_mm
-        m_pt = pt_from_mm(module_mm)
-        for row, col, length in dark_runs(matrix):
-            x = x0 + q0 + col * module_mm
-            y = y0 + q0 + (row + 1) * module_mm
-            path.rect(pt_from_mm(x), self._y_pt(y), length * m_pt, m_pt)
-        c.drawPath(path, stroke=0, fill=1)
+        c.saveState()
+        # One transform into module units, origin at the symbol's top-left corner and y down as
+        # in the matrix: every rectangle is then whole numbers, short to write and exact.
+        c.transform(module_pt, 0, 0, -module_pt, pt_from_mm(ox_mm + r.x_mm) + quiet_pt,
+                    self._y_pt(oy_mm + r.y_mm) - quiet_pt)
+        c.setFillColor(QR_LIGHT)
+        c.rect(-QUIET_ZONE_MODULES, -QUIET_ZONE_MODULES, n, n, stroke=0, fill=1)
+        c.setFillColor(QR_DARK)
+        c.addLiteral(_qr_fill_ops(q.payload))
+        c.restoreState()
 
     def crop_marks(self, imp: Imposition | FoldImposition) -> None:
-        """The imposition's crop marks, hairlines of ``CROP_MARK_STROKE_PT``."""
-        for m in imp.crop_marks():
-            self.line(m.x1_mm, m.y1_mm, m.x2_mm, m.y2_mm, "#000000", CROP_MARK_STROKE_PT)
+        """The imposition's crop marks, hairlines of ``CROP_MARK_STROKE_PT``.
+
+        The same marks on every page of a PDF: drawn once as a Form XObject, placed per page.
+        """
+        marks = tuple(imp.crop_marks())
+        name = self._forms.names.get(marks)
+        if name is None:
+            name = self._forms.new_name("pkmarks")
+            c = self.c
+            c.beginForm(name)  # bounding box: the page
+            for m in marks:
+                self.line(m.x1_mm, m.y1_mm, m.x2_mm, m.y2_mm, "#000000", CROP_MARK_STROKE_PT)
+            c.endForm()
+            self._forms.names[marks] = name
+        self.c.doForm(name)
+
+
+def _qr_fill_ops(payload: str) -> str:
+    """PDF operators filling ``payload``'s dark modules in module units, one ``re`` per run."""
+    return "\n".join(f"{col} {row} {length} 1 re" for row, col, length in qr_dark_runs(payload)) + "\nf"
+
+
+class _Forms:
+    """The Form XObjects of one canvas: names in order of definition (reproducible bytes), and
+    the shared faces and crop-mark sets already drawn as forms."""
+
+    def __init__(self) -> None:
+        self.names: dict[object, str] = {}
+        self._faces: dict[int, tuple[Face, str, Rect, Rect]] = {}  # id(face) -> (face kept alive, name, origin, box)
+
+    def new_name(self, prefix: str) -> str:
+        return f"{prefix}{len(self.names) + len(self._faces) + 1}"
+
+    def for_face(self, drawer: PageDrawer, face: Face, trim: Rect, clip_to: Rect) -> tuple[str, Rect] | None:
+        """``(form name, the trim the form was drawn at)`` for ``face``, defining the form on first
+        use; ``None`` when ``clip_to`` reaches past the form's box (then draw it directly)."""
+        known = self._faces.get(id(face))
+        if known is None:
+            # The form holds the face with the widest bleed this first placement shows on any side
+            # (the first slot of a sheet is at its corner, so: the full bleed) all round; each
+            # placement clips it to its own bleed box.
+            margin_mm = max(0.0, trim.x_mm - clip_to.x_mm, trim.y_mm - clip_to.y_mm,
+                            clip_to.x_mm + clip_to.w_mm - trim.x_mm - trim.w_mm,
+                            clip_to.y_mm + clip_to.h_mm - trim.y_mm - trim.h_mm)
+            box = Rect(trim.x_mm - margin_mm, trim.y_mm - margin_mm, trim.w_mm + 2 * margin_mm,
+                       trim.h_mm + 2 * margin_mm)
+            name = self.new_name("pkface")
+            c = drawer.c
+            c.beginForm(name, pt_from_mm(box.x_mm), drawer._y_pt(box.y_mm + box.h_mm),
+                        pt_from_mm(box.x_mm + box.w_mm), drawer._y_pt(box.y_mm))
+            if face.layout.spec.background:
+                drawer.rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, face.layout.spec.background)
+            drawer._items(face, trim)
+            c.endForm()
+            known = self._faces[id(face)] = (face, name, trim, box)
+        _, name, origin, box = known
+        dx, dy = trim.x_mm - origin.x_mm, trim.y_mm - origin.y_mm
+        eps = 1e-6
+        if (clip_to.x_mm < box.x_mm + dx - eps or clip_to.y_mm < box.y_mm + dy - eps
+                or clip_to.x_mm + clip_to.w_mm > box.x_mm + dx + box.w_mm + eps
+                or clip_to.y_mm + clip_to.h_mm > box.y_mm + dy + box.h_mm + eps):
+            return None
+        return name, origin
+
+
+_FORMS: weakref.WeakKeyDictionary[Canvas, _Forms] = weakref.WeakKeyDictionary()
 
 
 class ShiftedPage:

@@ -1,0 +1,222 @@
+"""The incremental build's memory: what each output unit was made from, kept in the output folder.
+
+A *unit* is a group of output files rendered together: one deck (a
+:class:`printkit.build.SheetWriter` job: its PDF(s) and SVG cut files), a game's reference
+cards, its extras (boards, tokens, score pad), or the check of the cards a kit does not
+print. Before rendering a unit the build computes a digest over everything that goes into it
+(card records, ``game.yaml``, the templates, the game's fonts, icons and art, the build
+options with the base URL, printkit's own code and the versions of the libraries that draw).
+When the digest equals the one recorded for the unit and every file the unit wrote is still in
+the output folder with the recorded content, the unit is not rendered again and its files are
+carried over as they are.
+
+The record is one JSON file, ``<out>/.printkit-cache.json`` (:data:`CACHE_FILE`). Deleting it
+only costs a full rebuild; a file that does not parse, has another shape, or was written by
+another format or printkit version is ignored (a full rebuild), never an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+CACHE_FILE = ".printkit-cache.json"
+FORMAT = 1
+"""Bumped whenever the record's shape or meaning changes: an older record is then ignored."""
+
+KEPT_BUILDS = 8
+"""Whole builds remembered (a kit, a catalogue, one deck... each with its own options)."""
+
+_DRAWING_LIBRARIES = ("reportlab", "qrcode", "zxing-cpp", "pillow", "jinja2", "pydantic", "svglib")
+
+
+def sha256_hex(data: bytes) -> str:
+    """The SHA-256 of ``data`` as 64 hex digits."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def json_digest(value: Any) -> str:
+    """A digest of a JSON-able ``value`` (keys sorted; non-JSON leaves by ``str``)."""
+    return sha256_hex(json.dumps(value, sort_keys=True, default=str, ensure_ascii=False).encode("utf-8"))
+
+
+@cache
+def code_digest() -> str:
+    """printkit's version, the bytes of its and card_data's Python sources and bundled fonts,
+    and the versions of the libraries that draw: a change to any of them changes every unit's
+    digest (a cache from another printkit is never trusted)."""
+    import card_data
+    import printkit
+
+    h = hashlib.sha256(f"printkit {printkit.__version__}; format {FORMAT}\n".encode())
+    for package in (printkit, card_data):
+        root = Path(package.__file__).parent
+        for path in sorted(root.rglob("*")):
+            if path.suffix in (".py", ".ttf", ".otf") and "__pycache__" not in path.parts:
+                h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    for name in _DRAWING_LIBRARIES:
+        try:
+            version = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            version = "-"
+        h.update(f"{name} {version}\n".encode())
+    return h.hexdigest()
+
+
+@dataclass
+class UnitRecord:
+    """What one unit was made from and what it wrote.
+
+    Attributes:
+        digest: the unit's input digest (see the module's docstring).
+        files: ``{file name in the game folder: SHA-256 of its bytes}``.
+        meta: what the build needs of the unit without rendering it (sheet counts, page
+            counts, warnings), JSON-able.
+    """
+
+    digest: str
+    files: dict[str, str]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+class BuildCache:
+    """The record of one output folder (see the module's docstring).
+
+    ``units[game_id][unit key]`` is a :class:`UnitRecord`; ``file_digests`` remembers the
+    SHA-256 of input files by path, size and modification time, so that unchanged art is not
+    read again on every build.
+    """
+
+    def __init__(self, path: Path | None):
+        self.path = path
+        self.units: dict[str, dict[str, UnitRecord]] = {}
+        self.builds: dict[str, dict[str, Any]] = {}
+        self._stat_digests: dict[str, list] = {}
+        self._used_stats: dict[str, list] = {}
+
+    @classmethod
+    def load(cls, out_dir: Path | None) -> BuildCache:
+        """The record in ``out_dir`` (an empty one if there is none, or it cannot be read or
+        trusted). ``out_dir=None`` (validate): an empty record that is never saved."""
+        cache_ = cls(out_dir / CACHE_FILE if out_dir is not None else None)
+        if cache_.path is None:
+            return cache_
+        try:
+            raw = json.loads(cache_.path.read_bytes())
+            if not isinstance(raw, dict) or raw.get("format") != FORMAT or raw.get("code") != code_digest():
+                return cache_
+            units = {game: {key: UnitRecord(str(rec["digest"]), {str(k): str(v) for k, v in rec["files"]},
+                                            dict(rec.get("meta", {})))
+                            for key, rec in game_units.items()}
+                     for game, game_units in raw["units"].items()}
+            stats = {str(k): list(v) for k, v in raw.get("file_digests", {}).items()
+                     if isinstance(v, list) and len(v) == 3}
+            builds = {str(k): dict(v) for k, v in raw.get("builds", [])}
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return cache_  # corrupt, foreign or half-written: a full rebuild, never an error
+        cache_.units, cache_._stat_digests, cache_.builds = units, stats, builds
+        return cache_
+
+    def file_digest(self, path: Path) -> str:
+        """SHA-256 of the file at ``path`` (``"missing"`` if it is not a readable file),
+        remembered by size and modification time."""
+        try:
+            st = path.stat()
+        except OSError:
+            return "missing"
+        key = str(path)
+        known = self._stat_digests.get(key)
+        if known and known[0] == st.st_size and known[1] == st.st_mtime_ns:
+            self._used_stats[key] = known
+            return known[2]
+        try:
+            digest = sha256_hex(path.read_bytes())
+        except OSError:
+            return "missing"
+        self._used_stats[key] = self._stat_digests[key] = [st.st_size, st.st_mtime_ns, digest]
+        return digest
+
+    def tree_digest(self, folder: Path, skip_suffixes: Iterable[str] = (), skip_dirs: Iterable[str] = ()) -> str:
+        """A digest of every file below ``folder`` (names and contents), except files whose
+        suffix is in ``skip_suffixes`` and folders named in ``skip_dirs``; ``"missing"`` if
+        ``folder`` is not a folder."""
+        if not folder.is_dir():
+            return "missing"
+        skip_suffixes, skip_dirs = {s.lower() for s in skip_suffixes}, set(skip_dirs)
+        entries = []
+        for root, dirs, files in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if d not in skip_dirs and not d.startswith("."))
+            for name in sorted(files):
+                path = Path(root) / name
+                if path.suffix.lower() in skip_suffixes:
+                    continue
+                entries.append((str(path.relative_to(folder)), self.file_digest(path)))
+        return json_digest(entries)
+
+    def unchanged(self, game_id: str, key: str, digest: str, game_dir: Path) -> UnitRecord | None:
+        """The unit's record if it was made from ``digest`` and every file it wrote is in
+        ``game_dir`` with the content recorded; else ``None`` (render it)."""
+        rec = self.units.get(game_id, {}).get(key)
+        if rec is None or rec.digest != digest:
+            return None
+        for name, sha in rec.files.items():
+            try:
+                if sha256_hex((game_dir / name).read_bytes()) != sha:
+                    return None
+            except OSError:
+                return None
+        return rec
+
+    def same_build(self, key: str, out_dir: Path) -> dict[str, Any] | None:
+        """What the build ``key`` (a digest over all of a build's inputs) recorded, if every
+        file it wrote is still in ``out_dir`` as written (and, for a whole kit, no other file is
+        directly in its game folders); else ``None``."""
+        build = self.builds.get(key)
+        try:
+            if build is None:
+                return None
+            files = {str(rel): str(sha) for rel, sha in build["files"]}
+            for rel, sha in files.items():
+                if sha256_hex((out_dir / rel).read_bytes()) != sha:
+                    return None
+            if build.get("whole_kit"):
+                for game in build["games"]:
+                    own = {f"{game}/{p.name}" for p in (out_dir / game).iterdir() if p.is_file()}
+                    if not own <= files.keys():
+                        return None
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return None
+        return build
+
+    def record_build(self, key: str, record: dict[str, Any]) -> None:
+        """Remember a whole build's outcome (JSON-able, with ``files``: ``[[path relative to the
+        output folder, SHA-256]]``); the last :data:`KEPT_BUILDS` are kept."""
+        self.builds.pop(key, None)
+        self.builds[key] = record
+        for old in list(self.builds)[:-KEPT_BUILDS]:
+            del self.builds[old]
+
+    def record(self, game_id: str, units: Mapping[str, UnitRecord], replace_game: bool) -> None:
+        """Remember ``units`` of ``game_id`` after they were published; ``replace_game``
+        forgets the game's other units (a whole-kit build wrote the game's whole folder)."""
+        if replace_game:
+            self.units[game_id] = {}
+        self.units.setdefault(game_id, {}).update(units)
+
+    def to_bytes(self) -> bytes:
+        """The record as JSON bytes (only the input files this run looked at keep their digests)."""
+        return json.dumps({
+            "format": FORMAT, "code": code_digest(),
+            # Files as pairs: in the order the unit wrote them (JSON objects get sorted here).
+            "units": {game: {key: {"digest": r.digest, "files": list(r.files.items()), "meta": r.meta}
+                             for key, r in sorted(units.items())} for game, units in sorted(self.units.items())},
+            "file_digests": dict(sorted(self._used_stats.items())),
+            "builds": list(self.builds.items()),  # oldest first
+        }, indent=1, sort_keys=True).encode("utf-8")
