@@ -213,6 +213,23 @@ class GameLayouts:
         return face
 
 
+SHEETS_PER_FILE = 50
+"""Sheets of fronts in one card PDF at most. A larger deck prints as several files (parts),
+so that memory stays flat however large the deck (reportlab keeps a file's pages until it is
+saved), the process pool has several files to share out, and one changed card re-renders
+only its part."""
+
+
+def split_job(job: CardJob, cards_per_file: int) -> list[CardJob]:
+    """``job`` as it is, or, with more than ``cards_per_file`` cards, as parts of that many
+    cards in order: ``<name>-part-<i>`` titled ``"<title> (part i of n)"``."""
+    if len(job.cards) <= cards_per_file:
+        return [job]
+    chunks = [job.cards[i:i + cards_per_file] for i in range(0, len(job.cards), cards_per_file)]
+    return [replace(job, name=f"{job.name}-part-{i}", title=f"{job.title} (part {i} of {len(chunks)})",
+                    cards=chunk) for i, chunk in enumerate(chunks, start=1)]
+
+
 def deck_imposition(game: Game, options: BuildOptions) -> Imposition | FoldImposition:
     """How ``game``'s cards sit on ``options.paper`` (fold-over pairs with ``duplex="fold"``).
     Raises ``ValueError`` if not even one card fits."""
@@ -768,6 +785,12 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
             game_jobs[game.game_id] = catalog_jobs(game)
         else:
             game_jobs[game.game_id] = play_jobs(game, kit)
+    for game in selected:
+        try:
+            per_file = deck_imposition(game, options).per_sheet * SHEETS_PER_FILE
+        except ValueError:
+            continue  # reported where the deck is drawn
+        game_jobs[game.game_id] = [part for job in game_jobs[game.game_id] for part in split_job(job, per_file)]
     total = sum(len(job.cards) for jobs_ in game_jobs.values() for job in jobs_)
     progress = progress_factory(total) if (progress_factory and out_dir is not None and not problems) else None
     drawing = out_dir is not None
