@@ -246,6 +246,32 @@ def test_every_qr_code_decodes_to_its_cards_rulings_page(built, client):
         assert card.title in html.unescape(response.get_data(as_text=True)), url
 
 
+def test_every_qr_code_still_decodes_from_a_blurred_noisy_150_dpi_scan(built):
+    """The mask each code uses comes from the encoder's penalty search (zxing-cpp's, not
+    qrcode's): the codes must survive a poor phone photo, not only a clean 300 dpi render."""
+    import random
+
+    from PIL import Image, ImageFilter
+
+    noise = random.Random(20261123)
+    decoded: list[str] = []
+    shared = [p for name in ("scorepad.pdf", "tokens.pdf", "single-cards.pdf")
+              for p in built["letter-long"].glob(f"*/{name}")]
+    for pdf in card_pdfs(built["letter-long"]) + shared:
+        doc = pypdfium2.PdfDocument(str(pdf))
+        try:
+            for page in doc:
+                image = page.render(scale=150 / 72).to_pil().convert("L").filter(ImageFilter.GaussianBlur(0.5))
+                grain = Image.frombytes("L", image.size, noise.randbytes(image.width * image.height))
+                degraded = Image.blend(image, grain, 0.1)  # about +-13 grey levels of noise
+                decoded.extend(r.text for r in zxingcpp.read_barcodes(
+                    degraded, formats=zxingcpp.BarcodeFormat.QRCode))
+        finally:
+            doc.close()
+    expected = {card_url(BASE_URL, g.game_id, c.id) for g in DB.games.values() for c in g.cards.values()}
+    assert sorted(decoded) == sorted(expected)
+
+
 def test_qr_codes_are_vector_paths_not_images(built):
     with pdfplumber.open(built["letter-long"] / "cartisora" / "character-cards.pdf") as doc:
         assert doc.pages[0].images == []
