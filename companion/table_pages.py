@@ -187,7 +187,7 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
         view=view, table=record, state=state, outcome=view.outcome, engine=engine, version=record.version,
         seat=seat, seat_chosen=chosen, my_moves=mine, other_moves=others, counters=state.counters(),
         colours=view.colours,
-        history=view.recent(HISTORY_SHOWN), entries=view.entries, last_seq=view.last_active_seq,
+        history=view.recent(HISTORY_SHOWN), entries=view.entries, last_seq=view.undo_seq,
         history_url=url_for("table_pages.history", token=record.token), history_shown=HISTORY_SHOWN,
         refusal=refusal, retry=retry, poll_interval_s=POLL_INTERVAL_S,
         post_url=url_for("table_pages.post_event", token=record.token),

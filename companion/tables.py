@@ -149,9 +149,10 @@ class TableView:
         return len(self._fold.order)
 
     @property
-    def last_active_seq(self) -> int | None:
-        """The highest ``seq`` of an active entry (``None`` if there is none)."""
-        return next((seq for seq in reversed(self._fold.events) if self._fold.events[seq].status == "active"), None)
+    def undo_seq(self) -> int | None:
+        """The entry Undo takes back: the last that counts in play order (``None`` if none).
+        Not the highest ``seq``: a correction gets a new ``seq`` but keeps its place."""
+        return self._fold.order[-1] if self._fold.order else None
 
     def last_line(self) -> HistoryLine | None:
         """The newest entry, or ``None`` for an empty log."""

@@ -417,6 +417,24 @@ def test_undo_names_the_entry_it_takes_back(client):
     assert [e["status"] for e in events["events"]] == ["active", "active", "undone"]
 
 
+def test_undo_after_correcting_an_earlier_entry_takes_back_the_last_entry_in_play(client):
+    """A correction gets the highest seq but keeps its place in play: the page's Undo must name
+    the last entry in play order, or the tap would be refused as stale."""
+    from bs4 import BeautifulSoup
+
+    s = scenario("carpe_diem")
+    code, url = _code_and_url(client, "carpe_diem")
+    for event in s.EVENTS[:3]:
+        assert client.post(f"/api/tables/{code}/events", json=event).status_code == 200
+    assert client.put(f"/api/tables/{code}/events/1", json=s.EVENTS[0]).status_code == 200  # seq 4 replaces 1
+    form = BeautifulSoup(client.get(url).get_data(as_text=True), "html.parser").select_one("#undo-form")
+    tap = {i["name"]: i["value"] for i in form.select("input[type=hidden]")}
+    assert tap["_seq"] == "3"
+    assert client.post(f"{url}/undo", data=tap).status_code == 303
+    statuses = {e["seq"]: e["status"] for e in client.get(f"/api/tables/{code}/events").get_json()["events"]}
+    assert statuses == {1: "corrected", 2: "active", 3: "undone", 4: "active"}
+
+
 def test_a_stale_form_is_refused_saying_what_changed_and_keeping_the_values(client):
     from bs4 import BeautifulSoup
 
