@@ -78,6 +78,25 @@ def run_printkit(data: Path, out: Path, game: str) -> None:
         raise SystemExit("\n".join(map(str, result.problems[:20])))
 
 
+# The baselines' sheet: Letter, 3 x 3 poker cards abutting, in mm.
+W, H, CW, CH = 215.9, 279.4, 63.5, 88.9
+GX, GY = (W - 3 * CW) / 2, (H - 3 * CH) / 2
+
+
+def draw_crop_marks(c) -> None:
+    """The baselines' crop marks on reportlab canvas ``c``: one pair per trim line of the grid."""
+    from reportlab.lib.units import mm
+
+    c.setLineWidth(0.25)
+    for i in range(4):
+        x = (GX + i * CW) * mm
+        c.line(x, (H - GY + 3.5) * mm, x, (H - GY + 6) * mm)
+        c.line(x, (GY - 3.5) * mm, x, (GY - 6) * mm)
+        y = (H - GY - i * CH) * mm
+        c.line((GX - 3.5) * mm, y, (GX - 8) * mm, y)
+        c.line((W - GX + 3.5) * mm, y, (W - GX + 8) * mm, y)
+
+
 def run_naive(n: int, out: Path, game: str) -> None:
     """Issue 10's naive baseline: plain reportlab and ``qrcode``, one square per dark module."""
     import qrcode
@@ -90,14 +109,7 @@ def run_naive(n: int, out: Path, game: str) -> None:
     c = Canvas(str(out / "naive.pdf"), pagesize=(W * mm, H * mm), invariant=1)
 
     def crop_marks():
-        c.setLineWidth(0.25)
-        for i in range(4):
-            x = (gx + i * cw) * mm
-            c.line(x, (H - gy + 3.5) * mm, x, (H - gy + 6) * mm)
-            c.line(x, (gy - 3.5) * mm, x, (gy - 6) * mm)
-            y = (H - gy - i * ch) * mm
-            c.line((gx - 3.5) * mm, y, (gx - 8) * mm, y)
-            c.line((W - gx + 3.5) * mm, y, (W - gx + 8) * mm, y)
+        draw_crop_marks(c)
 
     for start in range(0, n, 9):
         batch = range(start, min(n, start + 9))
@@ -158,14 +170,7 @@ def run_bare(n: int, out: Path, game: str) -> None:
     c = Canvas(str(out / "bare.pdf"), pagesize=(W * mm, H * mm), invariant=1)
 
     def crop_marks():
-        c.setLineWidth(0.25)
-        for i in range(4):
-            x = (gx + i * cw) * mm
-            c.line(x, (H - gy + 3.5) * mm, x, (H - gy + 6) * mm)
-            c.line(x, (gy - 3.5) * mm, x, (gy - 6) * mm)
-            y = (H - gy - i * ch) * mm
-            c.line((gx - 3.5) * mm, y, (gx - 8) * mm, y)
-            c.line((W - gx + 3.5) * mm, y, (W - gx + 8) * mm, y)
+        draw_crop_marks(c)
 
     for start in range(0, n, 9):
         batch = range(start, min(n, start + 9))
