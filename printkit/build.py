@@ -631,14 +631,14 @@ class _Digests:
         folder = layouts_dir / game.game_id
         self.common = {"code": code_digest(), "options": repr(options), "game": game.game_id,
                        "info": game.info.model_dump(mode="json")}
-        self._cards: dict[str, dict] = {}
+        self._cards: dict[str, str] = {}  # digests, not records: memory stays small per card
         self._deck_assets: tuple[str, str] | None = None
         self._everything: tuple[str, str, str] | None = None
         self._folder = folder
 
-    def _card(self, card: Card) -> dict:
+    def _card(self, card: Card) -> str:
         if card.id not in self._cards:
-            self._cards[card.id] = card.model_dump(mode="json")
+            self._cards[card.id] = json_digest(card.model_dump(mode="json"))
         return self._cards[card.id]
 
     def deck(self, unit: str, job: CardJob) -> str:
