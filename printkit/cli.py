@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from card_data.base_url import ConfigError, resolve_base_url
+from printkit.command_line import command_paths, report_problems
 from printkit.sheets.paper import PAPERS, paper_by_name
 
 # Everything heavy (the build with reportlab and the game schemas, pdfium, the importer) is
@@ -21,22 +22,6 @@ DATA_OPTION = click.option("--data", "data_dir", type=click.Path(path_type=Path,
 TEMPLATES_OPTION = click.option("--templates", "templates_dir", type=click.Path(path_type=Path, file_okay=False),
                                 default=None, help="Layout templates folder (templates/<game>/*.yaml). Default: the "
                                 "project's (printkit.toml here or above), else the bundled one.")
-
-
-def _paths(data_dir: Path | None, templates_dir: Path | None, out_dir: Path | None = None):
-    """Where to read and write: the options, else the project around the current folder, else the bundled data."""
-    from printkit.designer.project import ConfigError as _ConfigError
-    from printkit.designer.project import project_paths
-    try:
-        return project_paths(data_dir, templates_dir, out_dir)
-    except _ConfigError as exc:
-        raise click.UsageError(str(exc)) from None
-
-
-def _report(problems: list) -> None:
-    for p in problems:
-        click.echo(str(p), err=True)
-    click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found.", err=True)
 
 
 def _warn(warnings: list) -> None:
@@ -213,7 +198,7 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | Non
     if duplex == "fold" and registration_marks:
         raise click.UsageError("--registration-marks are for cutting single sheets; a cutter cannot follow "
                                "marks through a folded sheet (--duplex fold)")
-    paths = _paths(data_dir, templates_dir, out_dir)
+    paths = command_paths(data_dir, templates_dir, out_dir)
     if watch:
         from printkit.designer.project_commands import watch_build
 
@@ -236,7 +221,7 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | Non
         raise click.ClickException(str(exc)) from None
     _warn(result.warnings)
     if result.problems:
-        _report(result.problems)
+        report_problems(result.problems)
         click.echo("Nothing was written.", err=True)
         sys.exit(1)
     for line in plan_summaries(result.plans):
@@ -277,13 +262,13 @@ def calibration_cmd(paper: str, out_dir: Path | None, duplex: str, game: str | N
     from printkit.sheets.calibration import CalibrationError, calibration_pdf
     from printkit.sheets.render import write_atomically
 
-    paths = _paths(data_dir, templates_dir, out_dir)
+    paths = command_paths(data_dir, templates_dir, out_dir)
     size = CardSize()
     if game is not None:
         try:
             db = load_database(paths.data_dir)
         except DatabaseError as exc:
-            _report(exc.problems)
+            report_problems(exc.problems)
             sys.exit(1)
         if game not in db.games:
             raise click.UsageError(f"no such game {game!r} (have: {', '.join(db.games)})")
@@ -311,11 +296,11 @@ def validate_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: P
     from printkit.build import BuildOptions, build
 
     options = BuildOptions(paper=paper_by_name("letter"), base_url="http://localhost:5000")
-    paths = _paths(data_dir, templates_dir)
+    paths = command_paths(data_dir, templates_dir)
     result = build(paths.data_dir, None, options, games, layouts_dir=paths.templates_dir)
     _warn(result.warnings)
     if result.problems:
-        _report(result.problems)
+        report_problems(result.problems)
         sys.exit(1)
     decks = sum(len(g.decks) for g in result.games)
     click.echo(f"OK: {len(result.games)} games, {result.cards} cards, {decks} deck lists.")

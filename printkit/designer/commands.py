@@ -10,28 +10,13 @@ import click
 
 from card_data.base_url import ConfigError, resolve_base_url
 from card_data.games import GAME_IDS
+from printkit.command_line import command_paths, report_problems
 from printkit.designer.importer import cards_to_yaml, import_sheet
 from printkit.designer.tts import DEFAULT_DPI, build_tts
 from printkit.sheets.render import write_atomically
 
 _DATA_HELP = ("Card database folder (one sub-folder per game). Default: the project's (printkit.toml here or "
               "above), else the bundled one.")
-
-
-def _paths(data_dir: Path | None, templates_dir: Path | None = None, out_dir: Path | None = None):
-    """The options, else the project around the current folder, else the bundled data (see
-    :func:`printkit.designer.project.project_paths`)."""
-    from printkit.designer.project import project_paths
-    try:
-        return project_paths(data_dir, templates_dir, out_dir)
-    except ConfigError as exc:
-        raise click.UsageError(str(exc)) from None
-
-
-def _report(problems: list) -> None:
-    for p in problems:
-        click.echo(str(p), err=True)
-    click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found. Nothing was written.", err=True)
 
 
 @click.command("import")
@@ -60,9 +45,9 @@ def import_cmd(sheet: Path, game_id: str, out_file: Path | None, data_dir: Path 
     of the game (except the --out file itself, which is replaced).
     """
     out = out_file if out_file is not None else sheet.with_suffix(".yaml")
-    result = import_sheet(sheet, game_id, _paths(data_dir).data_dir, replaces=out)
+    result = import_sheet(sheet, game_id, command_paths(data_dir).data_dir, replaces=out)
     if result.problems:
-        _report(result.problems)
+        report_problems(result.problems, "Nothing was written.")
         sys.exit(1)
     try:
         write_atomically(out, cards_to_yaml(result.cards, sheet.name, game_id).encode("utf-8"))
@@ -96,13 +81,13 @@ def tts_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Path |
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
     try:
-        paths = _paths(data_dir, templates_dir)
+        paths = command_paths(data_dir, templates_dir)
         result = build_tts(paths.data_dir, out_dir if out_dir is not None else paths.out_dir / "tts", base.url, games,
                            dpi=dpi, layouts_dir=paths.templates_dir)
     except OSError as exc:
         raise click.ClickException(str(exc)) from None
     if result.problems:
-        _report(result.problems)
+        report_problems(result.problems, "Nothing was written.")
         sys.exit(1)
     for path in result.written:
         click.echo(str(path))
