@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Container
+from collections.abc import Container, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from card_data.card_store import CardStore
 from card_data.games import registry
 from card_data.problems import DatabaseError, Problem
 from card_data.schema import (
@@ -18,10 +19,14 @@ from card_data.schema import (
     DeckEntry,
     DeckList,
     GameInfo,
+    GameRuling,
     GameSpec,
     GlossaryEntry,
 )
 from card_data.yaml_source import DuplicateKey, LineMap, YamlSyntaxError, load_yaml
+
+RESERVED_CARD_ID = "rulings"
+"""Not a card id: ``<base>/r/<game>/rulings`` is the game's list of rulings."""
 
 
 def bundled_data_dir() -> Path:
@@ -36,12 +41,17 @@ class Game:
     Attributes:
         game_id: folder name, e.g. ``"cartisora"``.
         info: the game's ``game.yaml``.
-        cards: cards by id, in file order.
+        cards: cards by id, in file order (a :class:`~card_data.card_store.CardStore`: each card
+            is decoded when read, so read it once where it is used many times).
         glossary: glossary entries in file order.
         decks: deck lists by id (while the database has problems, a deck may name cards
             that are not in ``cards``: cards that failed to load).
         tables: the parsed ``tables.yaml`` model, or ``None``.
-        sources: ``("card"|"deck"|"glossary", id) -> (file, line)`` where each record starts.
+        rulings: the rulings of ``rulings.yaml`` (each about two or more cards), in file order.
+        ruling_refs: card id -> ``[(card id, index), ...]``: the rulings of other cards
+            (``cards[card_id].rulings[index]``) that name this card in their ``cards``.
+        sources: ``("card"|"deck"|"glossary"|"ruling", id) -> (file, line)`` where each record
+            starts (a ``rulings.yaml`` ruling's id is its index, as a string).
         folder: the game's folder (artwork paths are relative to it).
     """
 
@@ -49,10 +59,12 @@ class Game:
     info: GameInfo
     spec: GameSpec
     folder: Path
-    cards: dict[str, Card] = field(default_factory=dict)
+    cards: Mapping[str, Card] = field(default_factory=dict)
     glossary: list[GlossaryEntry] = field(default_factory=list)
     decks: dict[str, DeckList] = field(default_factory=dict)
     tables: BaseModel | None = None
+    rulings: list[GameRuling] = field(default_factory=list)
+    ruling_refs: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     sources: dict[tuple[str, str], tuple[str, int]] = field(default_factory=dict)
 
 
@@ -175,14 +187,18 @@ def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]
             col.pydantic(info_path, lines, (), "-", exc, data=data)
     game = Game(spec.game_id, info, spec, folder) if info else None
 
-    cards: dict[str, Card] = {}
+    # Compact (card_store): a database of thousands of cards is not held as models.
+    cards = CardStore(spec)
     sources: dict[tuple[str, str], tuple[str, int]] = {}
     ids = _CardIds()
     first_defined: dict[str, tuple[str, int]] = {}
     # A card, deck or tables record that did not load (see the rules across records below).
     lost = False
     adapter = spec.card_adapter()
+    # (file, line, owner card, field, named card): checked once every card file is read.
+    named_cards: list[tuple[Path, int, str, str, str]] = []
     for path in sorted((folder / "cards").glob("*.yaml")):
+        file_name = str(path)  # one string per file, not per card
         items, complete = _load_list(path, col, "cards")
         if not complete or not all(isinstance(item.get("id"), str) for item, _, _ in items):
             ids.add_text_of(path)
@@ -203,7 +219,7 @@ def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]
                     col.add(path, lines.line_for(base + ("id",)), rid, "id",
                             f"duplicate card id (first defined at {first[0]}:{first[1]})")
                     continue
-                first_defined[rid] = (str(path), lines.line_for(base))
+                first_defined[rid] = (file_name, lines.line_for(base))
             if card is None:
                 continue
             line = lines.line_for(base)
@@ -213,8 +229,43 @@ def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]
                 if name not in type(card).model_fields:
                     col.add(path, lines.line_for(base + ("assumed",)), card.id, "assumed",
                             f"'{name}' is not a field of a {card.type} card")
-            cards[card.id] = card
-            sources[("card", card.id)] = (str(path), line)
+            if card.id == RESERVED_CARD_ID:
+                col.add(path, lines.line_for(base + ("id",)), card.id, "id",
+                        "'rulings' is the address of the game's rulings page (/r/<game>/rulings): "
+                        "the card's QR code would open that page; choose another id")
+            for j, ruling in enumerate(card.rulings):
+                for k, named in enumerate(ruling.cards):
+                    named_cards.append((path, lines.line_for(base + ("rulings", j, "cards", k)), card.id,
+                                        f"rulings.{j}.cards.{k}", named))
+            cards.add(card)
+            sources[("card", card.id)] = (file_name, line)
+
+    ruling_refs: dict[str, list[tuple[str, int]]] = {}
+    for path, line, owner, fld, named in named_cards:
+        if named not in ids:
+            col.add(path, line, owner, fld, f"unknown card id '{named}'")
+        elif named != owner:
+            j = int(fld.split(".")[1])
+            refs = ruling_refs.setdefault(named, [])
+            if (owner, j) not in refs:
+                refs.append((owner, j))
+
+    rulings: list[GameRuling] = []
+    rpath = folder / "rulings.yaml"
+    if rpath.exists():
+        for item, lines, base in _load_list(rpath, col, "rulings")[0]:
+            record_id = str(base[0] + 1)  # a ruling has no id: problems name its place in the file
+            try:
+                ruling = GameRuling.model_validate(item)
+            except ValidationError as exc:
+                col.pydantic(rpath, lines, base, f"ruling-{record_id}", exc, data=item)
+                continue
+            for k, named in enumerate(ruling.cards):
+                if named not in ids:
+                    col.add(rpath, lines.line_for(base + ("cards", k)), f"ruling-{record_id}", f"cards.{k}",
+                            f"unknown card id '{named}'")
+            sources[("ruling", str(len(rulings)))] = (str(rpath), lines.line_for(base))
+            rulings.append(ruling)
 
     glossary: list[GlossaryEntry] = []
     gpath = folder / "glossary.yaml"
@@ -287,6 +338,7 @@ def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]
 
     if game is not None:
         game.cards, game.glossary, game.decks, game.tables, game.sources = cards, glossary, decks, tables, sources
+        game.rulings, game.ruling_refs = rulings, ruling_refs
     return game, col.problems
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal
@@ -12,6 +13,8 @@ from pydantic import (
     Field,
     StringConstraints,
     TypeAdapter,
+    ValidationInfo,
+    field_validator,
     model_validator,
 )
 
@@ -30,15 +33,83 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class Ruling(Strict):
-    """A ruling on a card, in our own words.
+RulingSource = Literal["rulebook", "designer", "our-reading"]
+"""Where a ruling comes from: a rulebook section, a designer's answer, or our own reading
+where the rules are silent."""
 
-    ``section`` names the rulebook and section it rests on, e.g.
-    ``"2019 rulebook, Complex Resolutions"``.
+
+class Ruling(Strict):
+    """A ruling, in our own words.
+
+    Attributes:
+        text: the ruling as players read it.
+        date: when the ruling was written (an ISO date in YAML, ``2026-11-22``); ``None`` for a
+            ruling nobody dated (an imported spreadsheet), shown as undated and listed last.
+        source: ``"rulebook"`` (``section`` required), ``"designer"`` (a designer's answer:
+            ``reference`` required, saying where it was given, e.g. a URL or forum post) or
+            ``"our-reading"`` (the rules are silent; ``section`` optional, the closest one).
+            Left out, it is ``"rulebook"`` when a ``section`` is given, so a ruling of older data
+            (``text`` and ``section`` only) stays valid.
+        section: rulebook and section, e.g. ``"2019 rulebook, Complex Resolutions"``.
+        reference: where a designer gave the answer.
+        cards: ids of the other cards of the same game the ruling concerns; it is shown on
+            each of their pages too (the loader reports ids that name no card).
+
+    Raises (through pydantic) a validation error naming the field for a missing or unknown
+    source, a rulebook ruling without ``section`` or a designer's answer without ``reference``.
     """
 
     text: str = Field(min_length=1)
-    section: str = Field(min_length=1)
+    date: datetime.date | None = None
+    source: RulingSource | None = Field(None, validate_default=True)
+    section: str | None = Field(None, min_length=1, validate_default=True)
+    reference: str | None = Field(None, min_length=1, validate_default=True)
+    cards: list[Slug] = []
+
+    @model_validator(mode="before")
+    @classmethod
+    def _rulebook_by_default(cls, data: Any) -> Any:
+        # Older data gives only text and section: that is a rulebook ruling.
+        if isinstance(data, dict) and data.get("source") is None and data.get("section"):
+            return {**data, "source": "rulebook"}
+        return data
+
+    @field_validator("source")
+    @classmethod
+    def _source_given(cls, value: str | None) -> str:
+        if value is None:
+            raise ValueError("give the ruling's source: rulebook (with a section), designer (with a "
+                             "reference) or our-reading")
+        return value
+
+    @field_validator("section")
+    @classmethod
+    def _rulebook_has_section(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is None and info.data.get("source") == "rulebook":
+            raise ValueError("a rulebook ruling needs a section (rulebook and section it rests on)")
+        return value
+
+    @field_validator("reference")
+    @classmethod
+    def _designer_has_reference(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is None and info.data.get("source") == "designer":
+            raise ValueError("a designer's answer needs a reference (where it was given, e.g. a URL)")
+        return value
+
+    @field_validator("cards")
+    @classmethod
+    def _cards_once(cls, value: list[str]) -> list[str]:
+        repeated = sorted({card_id for card_id in value if value.count(card_id) > 1})
+        if repeated:
+            raise ValueError(f"card ids named twice: {', '.join(repeated)}")
+        return value
+
+
+class GameRuling(Ruling):
+    """A ruling of a game's ``rulings.yaml``: about several cards at once, so ``cards`` names
+    at least two (each card's page shows it)."""
+
+    cards: list[Slug] = Field(min_length=2)
 
 
 class Card(Strict):
@@ -53,7 +124,7 @@ class Card(Strict):
             printed stats are unknown); printed and shown as assumptions.
         note: free text shown on the rulings page (e.g. where the source lost a name).
         art: artwork file path relative to the game's folder, or ``None`` for a placeholder.
-        rulings: rulings on this card, each citing a rulebook section.
+        rulings: rulings on this card, each with its date and source (see :class:`Ruling`).
     """
 
     id: Slug
@@ -176,12 +247,15 @@ class GameInfo(Strict):
     e.g. ``{"draw": "Draw deck", "agency": "Agency deck"}``; each has a layout template
     ``templates/<game>/back-<kind>.yaml``. ``fonts`` names the game's own font files
     (``regular``, ``bold``, ``italic``: TTF/OTF paths relative to the game's folder) for every
-    card text; faces left out stay the bundled DejaVu Sans.
+    card text; faces left out stay the bundled DejaVu Sans. ``designers``: the game's designers
+    exactly as its rulebook credits them (the printed files name them as author; a game
+    without them is credited to its ``publisher``, or to no one).
     """
 
     title: str
     short_title: str | None = None
     publisher: str | None = None
+    designers: list[str] = []
     rulebooks: dict[str, str]
     default_edition: str | None = None
     card_size: CardSize = CardSize()

@@ -49,6 +49,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         catalog,
         errors,
         links,
+        offline,
         rulings,
         scorekeeper,
         security,
@@ -63,6 +64,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(browse.bp)
     app.register_blueprint(rulings.bp)
     webapp.init_app(app)
+    offline.init_app(app)
     if not app.config["STATIC_EXPORT"]:
         scorekeeper.init_app(app)
         app.register_blueprint(api.bp)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from flask import Flask, abort, current_app
 
 from card_data.loader import Database, Game, load_database
+from card_data.ruling_records import RulingRecord, all_rulings
 from card_data.schema import Card, DeckList
 
 _EXTENSION_KEY = "companion.database"
@@ -119,6 +120,30 @@ def search_cards(query: str, game_id: str | None = None) -> list[CardHit]:
     hits = [hit for hit in all_cards(game_id) if all(w in hit.haystack for w in words)]
     in_title = [all(w in h.card.title.lower() for w in words) for h in hits]
     return [h for h, t in zip(hits, in_title) if t] + [h for h, t in zip(hits, in_title) if not t]
+
+
+@dataclass(frozen=True, eq=False)
+class RulingHit:
+    """One ruling found by a search: the game it belongs to and the ruling's record."""
+
+    game: Game
+    record: RulingRecord
+
+
+def search_rulings(query: str, game_id: str | None = None) -> list[RulingHit]:
+    """Rulings whose text contains every word of ``query`` (case-insensitive substrings, as
+    :func:`search_cards`), each game's newest first. An empty query finds nothing;
+    ``game_id`` (optional) limits the search to that game."""
+    words = query_words(query)
+    if not words:
+        return []
+    return [
+        RulingHit(game, record)
+        for game in get_database().games.values()
+        if game_id in (None, "", game.game_id)
+        for record in all_rulings(game)
+        if all(w in record.ruling.text.replace("-", " ").lower() for w in words)
+    ]
 
 
 def close_card_ids(card_id: str, game_id: str | None = None, limit: int = 3) -> list[CardHit]:

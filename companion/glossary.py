@@ -1,4 +1,4 @@
-"""Which glossary entries a card's rules text uses."""
+"""Which glossary entries a card's rules text (or a ruling) uses."""
 
 from __future__ import annotations
 
@@ -33,7 +33,12 @@ def entries_used_by(card: Card, glossary: list[GlossaryEntry]) -> list[GlossaryE
 
     Returns them in glossary order; matching is case-insensitive on word boundaries.
     """
-    text = card.glossary_text()
+    return entries_in_text(card.glossary_text(), glossary)
+
+
+def entries_in_text(text: str, glossary: list[GlossaryEntry]) -> list[GlossaryEntry]:
+    """Glossary entries whose term or an alias occurs in ``text`` (e.g. a ruling's), in
+    glossary order; matching is case-insensitive on word boundaries."""
     if not text:
         return []
     return [

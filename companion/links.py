@@ -19,10 +19,12 @@ def export_file_for(url_path: str) -> str:
 
     ``"/"`` -> ``"index.html"``, ``"/r/cartisora/"`` -> ``"r/cartisora/index.html"``,
     ``"/r/cartisora/parry"`` -> ``"r/cartisora/parry/index.html"``; static files and
-    ``.html`` paths keep their own name (``"/static/companion.css"`` -> ``"static/companion.css"``).
+    ``.html``, ``.js`` and ``.json`` paths keep their own name (``"/static/companion.css"`` ->
+    ``"static/companion.css"``, ``"/sw.js"`` -> ``"sw.js"``, ``"/r/cartisora/offline.json"`` ->
+    ``"r/cartisora/offline.json"``).
     """
     path = url_path.lstrip("/")
-    if path.startswith("static/") or path.endswith(".html"):
+    if path.startswith("static/") or path.endswith((".html", ".js", ".json")):
         return path
     path = path.rstrip("/")
     return f"{path}/index.html" if path else "index.html"

@@ -1,4 +1,5 @@
-"""The rulings pages: one per card (the QR code's target) and one per game."""
+"""The rulings pages: one per card (the QR code's target), one per game and one listing a
+game's rulings, newest first."""
 
 from __future__ import annotations
 
@@ -7,9 +8,16 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from flask import Blueprint, render_template
+from flask import Blueprint, current_app, render_template, request
 from markupsafe import Markup, escape
 
+from card_data.ruling_records import (
+    all_rulings,
+    filter_rulings,
+    ruling_types,
+    rulings_for_card,
+)
+from card_data.schema import Ruling
 from companion.catalog import (
     cards_by_type,
     deck_size,
@@ -17,7 +25,7 @@ from companion.catalog import (
     get_card_or_404,
     get_game_or_404,
 )
-from companion.glossary import entries_used_by
+from companion.glossary import entries_in_text, entries_used_by
 from companion.stats import card_stats, field_label
 
 bp = Blueprint("rulings", __name__, url_prefix="/r")
@@ -27,6 +35,33 @@ bp = Blueprint("rulings", __name__, url_prefix="/r")
 def type_label(name: str) -> str:
     """A card type or deck kind in words: ``"basic_number"`` -> ``"Basic number"``."""
     return field_label(name)
+
+
+@bp.app_template_filter("ruling_source")
+def ruling_source(ruling: Ruling) -> str:
+    """Where a ruling comes from, in words: ``"Rulebook: 2019 rulebook, Setup"``,
+    ``"Designer's answer: <reference>"`` or ``"Our reading — the rules are silent"`` (with
+    the closest section, if given)."""
+    if ruling.source == "designer":
+        return f"Designer's answer: {ruling.reference}"
+    if ruling.source == "our-reading":
+        closest = f" (closest: {ruling.section})" if ruling.section else ""
+        return f"Our reading — the rules are silent{closest}"
+    return f"Rulebook: {ruling.section}"
+
+
+@bp.app_template_filter("ruling_date")
+def ruling_date(ruling: Ruling) -> str:
+    """A ruling's date for people, e.g. ``"22 November 2026"``; ``"Undated"`` without one."""
+    if ruling.date is None:
+        return "Undated"
+    return f"{ruling.date.day} {ruling.date:%B %Y}"
+
+
+@bp.app_template_global("ruling_terms")
+def ruling_terms(ruling: Ruling, game) -> list:
+    """The glossary entries of ``game`` that the ruling's text uses (glossary order)."""
+    return entries_in_text(ruling.text, game.glossary)
 
 
 ICON_NAME = re.compile(r":([a-z][a-z0-9_-]*):")
@@ -93,6 +128,30 @@ def card_page(game: str, card_id: str):
         game=game_data,
         card=card,
         stats=card_stats(card),
+        rulings=rulings_for_card(game_data, card),
         glossary=entries_used_by(card, game_data.glossary),
         decks=decks_containing(game_data, card.id),
     )
+
+
+@bp.route("/<game>/rulings")
+def game_rulings(game: str):
+    """Every ruling of a game, newest first, with each ruling's cards and glossary terms.
+
+    Query: ``type`` (a card type: rulings concerning a card of that type) and ``q`` (a
+    keyword or phrase of the ruling's text, case-insensitive); either may be empty. A static
+    export has no server to filter: there the page lists every ruling without the form.
+    """
+    game_data = get_game_or_404(game)
+    records = all_rulings(game_data)
+    types = ruling_types(records)
+    card_type = request.args.get("type", "").strip()
+    keyword = request.args.get("q", "").strip()
+    if current_app.config["STATIC_EXPORT"] or card_type not in types:
+        card_type = ""
+    if current_app.config["STATIC_EXPORT"]:
+        keyword = ""
+    shown = filter_rulings(records, card_type, keyword)
+    return render_template("rulings.html", game=game_data, records=shown, total=len(records), types=types,
+                           card_type=card_type, keyword=keyword,
+                           filter_on_server=not current_app.config["STATIC_EXPORT"])

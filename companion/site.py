@@ -30,13 +30,17 @@ class ExportError(Exception):
 
 
 def site_paths(app: Flask) -> list[str]:
-    """URL paths of every page of the site: index, search, each game, each card."""
+    """URL paths of every page of the site: index, search, each game, each card; and for
+    offline reading (:mod:`companion.offline`) the service worker ``/sw.js`` and each game's
+    ``/r/<game>/offline.json``."""
     with app.app_context():
         games = get_database().games.values()
-        paths = ["/", "/search"]
+        paths = ["/", "/search", "/sw.js"]
         for game in games:
             paths.append(f"/r/{game.game_id}/")
+            paths.append(f"/r/{game.game_id}/rulings")  # unfiltered: a static host cannot filter
             paths.extend(f"/r/{game.game_id}/{card_id}" for card_id in game.cards)
+            paths.append(f"/r/{game.game_id}/offline.json")
     return paths
 
 
@@ -113,8 +117,10 @@ def export_site(out_dir: Path, data_dir: Path | None = None, *, base_url: str | 
 
     Writes ``index.html``, ``search/index.html`` (a client-side filter over all cards),
     ``r/<game>/index.html`` for each game, ``r/<game>/<card-id>/index.html`` for each card,
-    ``404.html`` and ``static/``. Pages are rendered through the app, so they are the live
-    pages with relative links. ``data_dir`` is the card database (default: the bundled one).
+    ``404.html``, ``static/``, and for reading offline the service worker ``sw.js`` and each
+    game's ``r/<game>/offline.json`` (see :mod:`companion.offline`). Pages are rendered
+    through the app, so they are the live pages with relative links. ``data_dir`` is the
+    card database (default: the bundled one).
     ``base_url``, if given, is the site's public address (the printed QR codes' base URL):
     pages get canonical links under it, and ``404.html`` a ``<base>`` so that its links work
     at any depth. Without it, a script in ``404.html`` finds the site root from an address

@@ -1,27 +1,33 @@
 """``printkit build`` and ``printkit validate``: lay out every card, then render the card sheets.
 
-Cards are laid out and drawn one sheet at a time, so memory stays flat however large the
-database. Each deck gets as many cards per sheet as the paper takes, an SVG cut file per
-sheet of fronts, and optionally CMYK colours, a back offset or fold-over pairs. Nothing is written unless the whole database and every card's layout are valid:
-PDFs are rendered in memory, and only when no problem was found is the whole set written, into
-a staging folder swapped in per game (:mod:`printkit.output_set`). An error, or a build killed
-while writing, therefore always leaves the earlier output set whole.
+Each deck gets as many cards per sheet as the paper takes, an SVG cut file per sheet of
+fronts, and optionally CMYK colours, a back offset or fold-over pairs. Nothing is written
+unless the whole database and every card's layout are valid: drawn files wait in a spool
+beside the output, and only when no problem was found is the whole set moved into a staging
+folder swapped in per game (:mod:`printkit.output_set`). An error, or a build killed while
+writing, therefore always leaves the earlier output set whole.
+
+Memory does not follow the size of the database: cards are held compact
+(:mod:`card_data.card_store`) and decks as lists of ids, a deck of more than 50 sheets is split
+into part files drawn one at a time, each file goes to the spool as soon as it is drawn, and
+worker processes are forked before a big database is loaded (:class:`Workers`).
 
 Builds are incremental (:mod:`printkit.build_cache`): a deck, the reference cards or the extras
 whose inputs did not change are neither laid out nor drawn again, and their files are left
 untouched. Decks that do need drawing are spread over a pool of processes (``jobs``), each deck
 drawn whole by one process, so the bytes are the same as a build in one process.
 """
-
 from __future__ import annotations
 
 import io
+import os
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Self
 
+from card_data.card_store import CardRefs, CardStore
 from card_data.loader import Database, Game, check_database
 from card_data.problems import DatabaseError, Problem
 from card_data.schema import Card
@@ -55,7 +61,15 @@ from printkit.components.reference import (
     REFERENCE_BACK_TITLE,
     reference_faces,
 )
-from printkit.output_set import UNCHANGED, Unchanged, publish, recover
+from printkit.output_set import (
+    UNCHANGED,
+    Spool,
+    Spooled,
+    Unchanged,
+    publish,
+    recover,
+    same_bytes,
+)
 from printkit.sheets.cutfile import cut_svg
 from printkit.sheets.decklist import cards_for_deck, find_deck, game_for_deck
 from printkit.sheets.game_assets import game_asset_problems
@@ -63,6 +77,7 @@ from printkit.sheets.imposition import (
     FoldImposition,
     Imposition,
     impose_fold,
+    imposed_boxes,
     impose_most,
 )
 from printkit.sheets.layout import (
@@ -76,7 +91,7 @@ from printkit.sheets.layout import (
 )
 from printkit.sheets.paper import Paper
 from printkit.sheets.registration_marks import MARK_COLOUR, RegistrationMarks
-from printkit.sheets.render import PageDrawer, new_canvas, write_atomically
+from printkit.sheets.render import DocInfo, PageDrawer, PdfOutput, new_canvas, write_atomically
 
 BLEED_MM = 3.0
 Duplex = Literal["long", "short", "none", "fold"]
@@ -101,7 +116,10 @@ class BuildOptions:
         back_offset_mm: ``(x, y)`` in mm, right and down as seen on the back page, added to
             every back (and the back page's crop marks) to cancel a printer's duplex drift; as
             read off ``printkit calibration``'s registration page. Not used with ``fold``.
-        cmyk: write every colour as CMYK (``k``/``K`` operators) instead of RGB.
+        cmyk: write every colour as CMYK (``k``/``K`` operators, converted through the FOGRA39
+            profile) instead of RGB.
+        pdfx: write PDF/X-4 files for a print shop: CMYK colours and artwork through the
+            FOGRA39 profile, which is embedded as the OutputIntent (implies ``cmyk``).
         registration_marks: print-then-cut marks for a Silhouette cutter on every page of
             card fronts and in its cut file (instead of crop marks; the cards keep clear of
             them, so fewer may fit). Not with ``fold``.
@@ -114,6 +132,12 @@ class BuildOptions:
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
     cmyk: bool = False
     registration_marks: RegistrationMarks | None = None
+    pdfx: bool = False
+
+    @property
+    def pdf_output(self) -> PdfOutput:
+        """How the PDFs' colours and standard are written (from ``cmyk`` and ``pdfx``)."""
+        return PdfOutput.of(self.cmyk, self.pdfx)
 
 
 def card_url(base_url: str, game_id: str, card_id: str) -> str:
@@ -292,6 +316,7 @@ class SheetWriter:
         self.name = name or kind  # file-name prefix: the back kind, a deck id, or "reference"
         self.corner_radius_mm = size.corner_radius_mm
         self.title = f"{game.info.title} – {back_title or game.info.backs[kind]}"
+        self.doc_info = DocInfo.for_game(game.info, back_title or game.info.backs[kind])
         self._buffer = io.BytesIO()
         self._canvas = self._new_canvas(self._buffer, self.title)
         self._drawer = PageDrawer(self._canvas, self.imp.paper.height_mm)
@@ -300,7 +325,10 @@ class SheetWriter:
         self.cards = 0
 
     def _new_canvas(self, buffer: io.BytesIO, title: str):
-        return new_canvas(buffer, self.imp.paper.width_mm, self.imp.paper.height_mm, title, cmyk=self.options.cmyk)
+        trim, bleed = imposed_boxes(self.imp, self.options.back_offset_mm)
+        info = DocInfo(title, self.doc_info.author, self.doc_info.subject)
+        return new_canvas(buffer, self.imp.paper.width_mm, self.imp.paper.height_mm, info, self.options.pdf_output,
+                          trim=trim, bleed=bleed)
 
     def add(self, face: Face) -> int:
         """Queue a front; returns how many cards were drawn by it (a full sheet draws them all)."""
@@ -441,7 +469,7 @@ def select_games(db: Database, names: Iterable[str]) -> tuple[list[Game], list[s
     return [db.games[n] for n in names if n in db.games], unknown
 
 
-def _count(cards: list[Card]) -> str:
+def _count(cards: Sequence[Card]) -> str:
     return f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
 
 
@@ -525,11 +553,11 @@ class DeckTask:
 
 @dataclass
 class DeckOutcome:
-    """What :func:`render_deck` made: ``files`` (``{file name: bytes}``, empty unless drawn
+    """What :func:`render_deck` made: ``files`` (``{file name: bytes}``, or :class:`Spooled` once the build spooled them; empty unless drawn
     without problems), the ``problems`` and ``warnings`` (``(once, problem)``) met, and the
     ``sheets`` of fronts drawn."""
 
-    files: dict[str, bytes]
+    files: dict[str, bytes | Spooled]
     problems: list[Problem]
     warnings: list[tuple[bool, Problem]]
     sheets: int = 0
@@ -578,32 +606,108 @@ def _pool_context():
     return multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
 
 
-def _game_of(game: Game, cards: list[Card]) -> Game:
-    """``game`` knowing only ``cards``' records and sources: what laying them out reads, and
-    much less to send to a worker than a database of thousands of cards."""
-    sources = {key: game.sources[key] for key in {("card", c.id) for c in cards} if key in game.sources}
-    return replace(game, cards={c.id: c for c in cards}, glossary=[], decks={}, sources=sources)
+def _for_worker(task: DeckTask) -> DeckTask:
+    """``task`` with its game knowing only the job's cards (records and sources): what laying
+    them out reads, and much less to send to a worker than a database of thousands of cards."""
+    game, ids = task.game, set(task.job.cards.ids)
+    sources = {key: game.sources[key] for key in (("card", cid) for cid in ids) if key in game.sources}
+    cards = game.cards.subset(ids) if isinstance(game.cards, CardStore) else {i: game.cards[i] for i in ids}
+    return replace(task, game=replace(game, cards=cards, glossary=[], decks={}, sources=sources),
+                   job=replace(task.job, cards=task.job.cards.over(cards)))
 
 
-def _run_decks(tasks: list[DeckTask], jobs: int, progress: Progress | None) -> list[DeckOutcome]:
-    """Every task's outcome, in ``tasks``' order: in a pool of ``jobs`` processes when there
-    are several decks and enough cards, else one after the other here."""
-    cards = [len(t.job.cards) for t in tasks]
-    outcomes: list[DeckOutcome | None] = [None] * len(tasks)
-    drawing = [i for i, t in enumerate(tasks) if not t.check_only]
-    if jobs > 1 and len(tasks) > 1 and sum(cards) >= PARALLEL_MIN_CARDS:
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+EARLY_WORKERS_CARD_BYTES = 256 << 10
+"""Card files (YAML) of at least this many bytes, about 300 cards: the build starts its
+workers before loading them (see :class:`Workers`)."""
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    """A worker's initializer: on Linux, the worker ends when the build's process dies (even by
+    ``kill -9``) instead of waiting for work forever; elsewhere nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent_pid:  # died before the line above
+        os._exit(1)
+
+
+class Workers:
+    """A build's worker processes (``jobs`` of them; none for ``jobs`` 1), started on demand.
+
+    A big database's build starts them before loading it (:data:`EARLY_WORKERS_CARD_BYTES`): a
+    forked process starts as big as its parent (its resident pages are counted again), so
+    workers forked after loading 10,000 cards would each start with them; forked first, each
+    holds printkit's code and the cards of the deck it is sent, whatever the size of the
+    database. Use as a context manager (the processes end with it, or with the build's process).
+    """
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self.pool = None
+
+    def start(self) -> None:
+        """Start the processes now (no-op for one job, or if processes cannot be started)."""
+        if self.jobs <= 1 or self.pool is not None:
+            return
+        from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
         try:
-            with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=_pool_context()) as pool:
-                # Largest first, so that the last deck to finish is a small one.
-                order = sorted(range(len(tasks)), key=lambda i: -cards[i])
-                futures = {pool.submit(render_deck, replace(tasks[i], game=_game_of(tasks[i].game, tasks[i].job.cards))): i
-                           for i in order}
-                for future in as_completed(futures):
-                    i = futures[future]
+            self.pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=_pool_context(),
+                                            initializer=_die_with_parent, initargs=(os.getpid(),))
+            self.pool.submit(int).result()  # a fork pool starts all its processes at its first task
+        except (OSError, BrokenProcessPool):
+            self.shutdown()
+
+    def shutdown(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+            self.pool = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
+
+
+def _run_decks(tasks: list[DeckTask], workers: Workers, progress: Progress | None,
+               on_outcome: Callable[[int, DeckOutcome], None] | None = None) -> list[DeckOutcome]:
+    """Every task's outcome, in ``tasks``' order: in ``workers``' processes when they are
+    started and there are several decks and enough cards, else one after the other here.
+    ``on_outcome(i, outcome)`` is called as each arrives (e.g. to spool its files rather than
+    hold them)."""
+    cards = [len(t.job.cards) for t in tasks]
+    outcomes: list[DeckOutcome | None] = [None] * len(tasks)
+    drawing = [i for i, t in enumerate(tasks) if not t.check_only]
+    if len(tasks) > 1 and sum(cards) >= PARALLEL_MIN_CARDS:
+        workers.start()
+    if workers.pool is not None and len(tasks) > 1 and sum(cards) >= PARALLEL_MIN_CARDS:
+        from concurrent.futures import FIRST_COMPLETED, wait
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            # Largest first, so that the last deck to finish is a small one.
+            order = sorted(range(len(tasks)), key=lambda i: -cards[i])
+            running: dict = {}
+            while order or running:
+                # A few tasks ahead of the workers, not all: each holds its cards' records and
+                # its outcome its files, so memory stays the same for any number of decks.
+                while order and len(running) < 2 * workers.jobs:
+                    i = order.pop(0)
+                    running[workers.pool.submit(render_deck, _for_worker(tasks[i]))] = i
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    i = running.pop(future)
                     outcomes[i] = future.result()
+                    if on_outcome is not None:
+                        on_outcome(i, outcomes[i])
                     if progress and not tasks[i].check_only:
                         progress(cards[i])
             return [o for o in outcomes if o is not None]
@@ -620,6 +724,8 @@ def _run_decks(tasks: list[DeckTask], jobs: int, progress: Progress | None) -> l
         outcome = render_deck(task, progress if i in drawing else None)
         failed = failed or bool(outcome.problems)
         outcomes[i] = outcome
+        if on_outcome is not None:
+            on_outcome(i, outcome)
     return [o for o in outcomes if o is not None]
 
 
@@ -631,15 +737,17 @@ class _Digests:
         folder = layouts_dir / game.game_id
         self.common = {"code": code_digest(), "options": repr(options), "game": game.game_id,
                        "info": game.info.model_dump(mode="json")}
-        self._cards: dict[str, str] = {}  # digests, not records: memory stays small per card
+        self._cards: dict[str, tuple[bytes, str]] = {}  # digests, not records: small per card
         self._deck_assets: tuple[str, str] | None = None
         self._everything: tuple[str, str, str] | None = None
         self._folder = folder
 
-    def _card(self, card: Card) -> str:
-        if card.id not in self._cards:
-            self._cards[card.id] = json_digest(card.model_dump(mode="json"))
-        return self._cards[card.id]
+    def _card(self, card_id: str) -> tuple[bytes, str]:
+        """``(SHA-256 of the card's record, its type)``, each card read once."""
+        if card_id not in self._cards:
+            card = self.game.cards[card_id]
+            self._cards[card_id] = (bytes.fromhex(json_digest(card.model_dump(mode="json"))), card.type)
+        return self._cards[card_id]
 
     def deck(self, unit: str, job: CardJob) -> str:
         """A deck's (or the unprinted cards') digest: its cards' records, the templates of their
@@ -649,11 +757,12 @@ class _Digests:
             self._deck_assets = (
                 self.cache.tree_digest(self.game.folder, (".yaml", ".yml", ".md"), ("cards", "decks")),
                 self.cache.tree_digest(self._folder, (".yaml", ".yml", ".md")))
-        names = sorted({c.type for c in job.cards} | {f"back-{job.kind}"})
+        cards = [self._card(cid) for cid in job.cards.ids]
+        names = sorted({card_type for _, card_type in cards} | {f"back-{job.kind}"})
         templates = {n: self.cache.file_digest(self._folder / f"{n}.yaml") for n in names}
         return json_digest({**self.common, "unit": unit, "name": job.name, "kind": job.kind,
                             "assets": self._deck_assets, "templates": templates,
-                            "cards": [self._card(c) for c in job.cards]})
+                            "cards": [digest.hex() for digest, _ in cards]})
 
     def whole_game(self, unit: str, **extra) -> str:
         """A digest over the game's whole folder and templates (reference cards and extras read
@@ -685,7 +794,8 @@ def _index(game: Game, kit: KitSpec, options: BuildOptions, files: list[KitFile]
         groups = [ChooseOneList(g.title, g.by, f"{g.name}-cards.pdf", lists) for g, lists in choose_one_lists(game, kit)]
         unprinted = [(card.title, why) for card, why in left_out(game, kit)]
     return print_index_pdf(game.info.title, options.paper, options.duplex, files, first, groups, unprinted,
-                           cmyk=options.cmyk, registration_marks=options.registration_marks is not None)
+                           output=options.pdf_output, registration_marks=options.registration_marks is not None,
+                           info=DocInfo.for_game(game.info, "print this"))
 
 
 def _pdf_pages(data: bytes) -> int:
@@ -734,6 +844,21 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
     ``jobs``: processes laying out and drawing decks at once (1: all in this one); the output
     is byte-identical whatever the number.
     """
+    spool = Spool(out_dir) if out_dir is not None else None
+    try:
+        with Workers(jobs if out_dir is not None else 1) as workers:
+            return _build(data_dir, out_dir, options, games, layouts_dir, progress_factory, deck, scorepad_copies,
+                          cards_only, catalog, workers, spool)
+    finally:
+        if spool is not None:
+            spool.discard()  # published files have left it; after problems, nothing is kept
+
+
+def _build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, games: Iterable[str],
+           layouts_dir: Path, progress_factory: Callable[[int], Progress] | None, deck: str | None,
+           scorepad_copies: int, cards_only: bool, catalog: bool, workers: Workers,
+           spool: Spool | None) -> BuildResult:
+    """:func:`build`, decks drawn by ``workers``, their files going to ``spool`` as they arrive."""
     if out_dir is not None and out_dir.is_dir():
         recover(out_dir)  # a killed build's leftovers, before anything reads or writes the set
     build_key = None
@@ -753,6 +878,8 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
                 if progress_factory:
                     progress_factory(result.cards)(result.cards)
                 return result
+    if _card_file_bytes(data_dir) >= EARLY_WORKERS_CARD_BYTES:
+        workers.start()  # before the database is loaded (see Workers)
     db, problems = check_database(data_dir)
     games = list(games)
     selected, unknown = select_games(db, games)
@@ -798,7 +925,7 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
     if not drawing or problems:
         cache = BuildCache.load(None)
     use_cache = cache.path is not None
-    rendered: dict[Path, bytes | Unchanged] = {}
+    rendered: dict[Path, bytes | Spooled | Unchanged] = {}
     records: dict[str, dict[str, UnitRecord]] = {}
     plans: list[SheetPlan] = []
 
@@ -819,7 +946,8 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
 
     def remember(game: Game, u: _Unit, files: Mapping[str, bytes], meta: dict) -> None:
         records.setdefault(game.game_id, {})[u.key] = UnitRecord(
-            u.digest, {name: sha256_hex(data) for name, data in files.items()}, meta)
+            u.digest, {name: data.sha256 if isinstance(data, Spooled) else sha256_hex(data)
+                       for name, data in files.items()}, meta)
 
     # 1. What each game's decks need, and which are unchanged.
     warnings = BuildWarnings()
@@ -856,8 +984,8 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
         if deck_job is None:
             # The cards the kit does not print are laid out too, so that a problem with any card
             # of the database stops the build as it stops ``validate``.
-            printed = {c.id for job in game_jobs[game.game_id] for c in job.cards}
-            unprinted = [c for c in game.cards.values() if c.id not in printed]
+            printed = {cid for job in game_jobs[game.game_id] for cid in job.cards.ids}
+            unprinted = CardRefs(game.cards, [cid for cid in game.cards if cid not in printed])
             if unprinted:
                 job = CardJob("-unprinted", "-", "", unprinted)
                 u = unit(game, "unprinted", digests.deck("unprinted", job)) if digests else None
@@ -866,7 +994,12 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
                     tasks.append(DeckTask(game, job, options, layouts_dir, False, check_only=True))
 
     # 2. Lay out and draw the decks that changed (in worker processes if it pays).
-    outcomes = _run_decks(tasks, jobs, progress) if tasks else []
+    def spool_files(_: int, outcome: DeckOutcome) -> None:
+        # Thousands of cards make megabytes of PDF: on disk until published, not in memory.
+        if spool is not None and outcome.files:
+            outcome.files = {name: spool.put(data) for name, data in outcome.files.items()}
+
+    outcomes = _run_decks(tasks, workers, progress, spool_files) if tasks else []
 
     # 3. Each game's files, in order.
     for game in selected:
@@ -913,7 +1046,7 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
         held = loose_jobs[gid]
         extras_unit = unit(game, "extras", digests.whole_game(
             "extras", scorepad_copies=scorepad_copies,
-            loose=[[j.name, j.kind, [c.id for c in j.cards]] for j in held])) if digests else None
+            loose=[[j.name, j.kind, list(j.cards.ids)] for j in held])) if digests else None
         if extras_unit is not None and extras_unit.cached is not None:
             keep(game, extras_unit)
             pages: dict[str, int] = dict(extras_unit.cached.meta.get("pages", {}))
@@ -922,7 +1055,7 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
         else:
             try:
                 extras = render_extras(game, options.paper, layouts_dir, scorepad_copies=scorepad_copies,
-                                       cmyk=options.cmyk, loose_cards=loose[gid])
+                                       output=options.pdf_output, loose_cards=loose[gid])
                 placed = place_loose_cards(game, options.paper, layouts_dir, loose[gid])
             except LayoutError as exc:
                 layout_problem(game, exc)
@@ -955,7 +1088,7 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
     if problems or out_dir is None:
         return result
     for path, data in rendered.items():
-        if not isinstance(data, Unchanged) and _same_bytes(path, data):
+        if not isinstance(data, Unchanged) and same_bytes(path, data):
             rendered[path] = UNCHANGED  # the same bytes as the file there: leave it untouched
     result.unchanged = [p for p, data in rendered.items() if isinstance(data, Unchanged)]
     whole_kit = deck is None and not cards_only
@@ -995,22 +1128,24 @@ def _readable_meta(meta: dict, game: Game) -> bool:
         return False
 
 
-def _sha_of(path: Path, data: bytes | Unchanged) -> str:
+def _card_file_bytes(data_dir: Path | None) -> int:
+    """The size of the database's card files (``<game>/cards/*.yaml``), in bytes."""
+    from card_data.loader import bundled_data_dir
+
+    try:
+        return sum(p.stat().st_size for p in Path(data_dir or bundled_data_dir()).glob("*/cards/*.yaml"))
+    except OSError:
+        return 0  # the loader reports what cannot be read
+
+
+def _sha_of(path: Path, data: bytes | Spooled | Unchanged) -> str:
+    if isinstance(data, Spooled):
+        return data.sha256
     return sha256_hex(path.read_bytes() if isinstance(data, Unchanged) else data)
 
 
 def _card_mm(game: Game) -> tuple[float, float]:
     return game.info.card_size.width_mm, game.info.card_size.height_mm
-
-
-def _same_bytes(path: Path, data: bytes) -> bool:
-    """Whether the file at ``path`` holds exactly ``data``."""
-    try:
-        if path.stat().st_size != len(data):
-            return False
-        return path.read_bytes() == data
-    except OSError:
-        return False
 
 
 def _reference_cards(game: Game, kit: KitSpec, options: BuildOptions, layouts_dir: Path, problems: list[Problem],

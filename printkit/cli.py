@@ -169,7 +169,11 @@ def main() -> None:
 @click.option("--back-offset", type=BackOffset(), default="0,0", show_default=True,
               help="Shift every back by X,Y mm (right, down, as seen on the back page) to cancel your "
               "printer's duplex drift; read it off 'printkit calibration'.")
-@click.option("--cmyk", is_flag=True, help="Write colours as CMYK instead of RGB (for print shops).")
+@click.option("--cmyk", is_flag=True, help="Write colours as CMYK (FOGRA39) instead of RGB; artwork stays RGB. "
+              "For a print shop, use --pdfx.")
+@click.option("--pdfx", "--print-shop", "pdfx", is_flag=True,
+              help="PDF/X-4 files for a print shop's preflight: colours and artwork converted to CMYK through the "
+              "FOGRA39 profile, which is embedded as the OutputIntent; TrimBox and BleedBox on every page.")
 @click.option("--deck", default=None, metavar="DECK",
               help="Print only this deck list (a deck id or a deck-list YAML file), in its quantities.")
 @click.option("--scorepad-copies", type=click.IntRange(1, 500), default=1, show_default=True,
@@ -188,7 +192,7 @@ def main() -> None:
               "output is the same byte for byte.")
 def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | None, paper: str, base_url: str | None,
               templates_dir: Path | None, watch: bool,
-              duplex: str, back_offset: tuple[float, float], cmyk: bool, deck: str | None,
+              duplex: str, back_offset: tuple[float, float], cmyk: bool, pdfx: bool, deck: str | None,
               scorepad_copies: int, cards_only: bool, safe_margins: bool, catalog: bool,
               registration_marks: bool, jobs: int | None) -> None:
     """Render GAMES (default: all): card sheets (fronts and backs, bleed, crop marks, SVG cut
@@ -210,7 +214,7 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | Non
 
     base = _base_url(base_url)
     options = BuildOptions(paper=paper_by_name(paper, safe_margins), base_url=base.url, duplex=duplex,
-                           back_offset_mm=back_offset, cmyk=cmyk,
+                           back_offset_mm=back_offset, cmyk=cmyk or pdfx, pdfx=pdfx,
                            registration_marks=SILHOUETTE_TYPE_1 if registration_marks else None)
     try:
         result = build(paths.data_dir, paths.out_dir, options, games, layouts_dir=paths.templates_dir,

@@ -13,6 +13,10 @@ aside to ``.printkit-staging/<game>.previous``, then the new one in. A kill betw
 two leaves the previous set whole under that name; the next build puts it back before doing
 anything else (:func:`recover`).
 
+A build of thousands of cards does not hold its files in memory until then: each deck's files
+go to a :class:`Spool` (``<out>/.printkit-spool/``) as they are drawn, and publishing moves
+them into the staging folder by rename. A killed build's spool is removed like its staging.
+
 An incremental build passes :data:`UNCHANGED` for a file it did not render again: the file of
 the live folder is hard-linked into the new one (never copied through Python, never
 rewritten, so its inode and modification time stay). A game none of whose files changed and
@@ -21,12 +25,15 @@ that loses no file is not swapped at all.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 STAGING_DIR_NAME = ".printkit-staging"
+SPOOL_DIR_NAME = ".printkit-spool"
 PREVIOUS_SUFFIX = ".previous"
 
 
@@ -41,9 +48,70 @@ UNCHANGED = Unchanged()
 """For :func:`publish`: keep the file already at this path, exactly as it is."""
 
 
-def recover(out_dir: Path) -> None:
+@dataclass(frozen=True)
+class Spooled:
+    """A rendered file waiting in a :class:`Spool`: where it is, its size in bytes and its
+    SHA-256 (hex)."""
+
+    path: Path
+    size: int
+    sha256: str
+
+
+class Spool:
+    """Rendered files kept on disk, not in memory, until :func:`publish` moves them in.
+
+    The spool is ``<out_dir>/.printkit-spool/`` (the output's file system, so the move is a
+    rename). :meth:`discard` removes it (a build that found problems publishes nothing);
+    :func:`recover` removes what a killed build left.
+    """
+
+    def __init__(self, out_dir: Path) -> None:
+        self.out_dir = Path(out_dir)
+        self.dir = self.out_dir / SPOOL_DIR_NAME
+        self._count = 0
+        self._made_out_dir = not self.out_dir.exists()
+
+    def put(self, data: bytes) -> Spooled:
+        """Write ``data`` (flushed to disk) and return where it is. Raises ``OSError``."""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self._count += 1
+        path = self.dir / f"{self._count:06d}"
+        with open(path, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        return Spooled(path, len(data), hashlib.sha256(data).hexdigest())
+
+    def discard(self) -> None:
+        """Remove every spooled file (and the output folder if this spool made it and it is
+        empty now)."""
+        shutil.rmtree(self.dir, ignore_errors=True)
+        if self._made_out_dir:
+            try:
+                self.out_dir.rmdir()
+            except OSError:
+                pass  # not empty, or gone: either way nothing of ours is left
+
+
+def same_bytes(path: Path, data: bytes | Spooled) -> bool:
+    """Whether the file at ``path`` holds exactly ``data`` (bytes, or a spooled file's)."""
+    try:
+        if path.stat().st_size != (data.size if isinstance(data, Spooled) else len(data)):
+            return False
+        if isinstance(data, Spooled):
+            return hashlib.sha256(path.read_bytes()).hexdigest() == data.sha256
+        return path.read_bytes() == data
+    except OSError:
+        return False
+
+
+def recover(out_dir: Path, spool: bool = True) -> None:
     """Undo what a killed build left in ``out_dir``: a game folder moved aside but not yet
-    replaced goes back; the staging folder is removed. Raises ``OSError``."""
+    replaced goes back; the staging folder is removed, and with ``spool`` the spool. Raises
+    ``OSError``."""
+    if spool:
+        shutil.rmtree(out_dir / SPOOL_DIR_NAME, ignore_errors=True)
     staging = out_dir / STAGING_DIR_NAME
     if not staging.is_dir():
         return
@@ -54,7 +122,7 @@ def recover(out_dir: Path) -> None:
     shutil.rmtree(staging)
 
 
-def _untouched(live: Path, game_files: Mapping[Path, bytes | Unchanged], out_dir: Path, stale: set[Path],
+def _untouched(live: Path, game_files: Mapping[Path, bytes | Spooled | Unchanged], out_dir: Path, stale: set[Path],
                keep_others: bool) -> bool:
     """Whether publishing ``game_files`` would leave the game folder ``live`` exactly as it is."""
     if not live.is_dir() or not all(isinstance(d, Unchanged) for d in game_files.values()):
@@ -77,11 +145,12 @@ def _link_or_copy(src: Path, dst: Path) -> None:
         shutil.copy2(src, dst)
 
 
-def publish(out_dir: Path, files: Mapping[Path, bytes | Unchanged], stale: Iterable[Path] = (),
+def publish(out_dir: Path, files: Mapping[Path, bytes | Spooled | Unchanged], stale: Iterable[Path] = (),
             keep_others: bool = True) -> list[Path]:
     """Write ``files`` (``{out_dir/<game>/<name>: bytes}``; paths below a game folder of
-    ``out_dir``) so that each game folder changes whole or not at all. A value
-    :data:`UNCHANGED` keeps the file that is there (raises ``FileNotFoundError`` if there is none).
+    ``out_dir``) so that each game folder changes whole or not at all. A :class:`Spooled`
+    value is moved in from its spool; a value :data:`UNCHANGED` keeps the file that is there
+    (raises ``FileNotFoundError`` if there is none). The spool is removed afterwards.
 
     With ``keep_others``, files already in a game folder that this build does not write are
     kept (another deck's PDF, say), except those in ``stale`` (e.g. cut files of sheets that
@@ -92,9 +161,9 @@ def publish(out_dir: Path, files: Mapping[Path, bytes | Unchanged], stale: Itera
     a game folder of ``out_dir``.
     """
     out_dir = Path(out_dir)
-    recover(out_dir)
+    recover(out_dir, spool=False)
     stale = {Path(p) for p in stale}
-    by_game: dict[str, dict[Path, bytes | Unchanged]] = {}
+    by_game: dict[str, dict[Path, bytes | Spooled | Unchanged]] = {}
     for path, data in files.items():
         rel = Path(path).relative_to(out_dir)
         if len(rel.parts) < 2 or rel.parts[0] in ("", ".", "..", STAGING_DIR_NAME):
@@ -122,6 +191,9 @@ def publish(out_dir: Path, files: Mapping[Path, bytes | Unchanged], stale: Itera
                 target.parent.mkdir(parents=True, exist_ok=True)
                 if isinstance(data, Unchanged):
                     _link_or_copy(out_dir / rel, target)
+                    continue
+                if isinstance(data, Spooled):
+                    os.replace(data.path, target)  # written and flushed when spooled
                     continue
                 with open(target, "wb") as fh:
                     fh.write(data)

@@ -13,6 +13,8 @@ import os
 import shutil
 import threading
 import urllib.request
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -54,17 +56,43 @@ def launch_browser():
 
 
 @contextlib.contextmanager
-def running_server(database_url: str):
-    """A real HTTP server for the companion on a free loopback port; yields its base URL."""
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
+def serving(app, port: int = 0):
+    """``app`` on 127.0.0.1:``port`` (0: a free one); yields the base URL. The port is let go
+    at the end, so the next server may take it: the same origin, as a restarted companion."""
+    srv = make_server("127.0.0.1", port, app, threaded=True)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{srv.server_port}"
     finally:
         srv.shutdown()
+        srv.server_close()
+        thread.join(timeout=10)
         app.extensions["companion.tables"].store.dispose()
+
+
+@contextlib.contextmanager
+def running_server(database_url: str):
+    """A real HTTP server for the companion on a free loopback port; yields its base URL."""
+    with serving(create_app({"TESTING": True, "DATABASE_URL": database_url})) as base:
+        yield base
+
+
+@contextlib.contextmanager
+def static_server(directory: Path):
+    """A plain static file server (as a static web host) for ``directory`` on a free loopback
+    port; yields its base URL (no trailing slash)."""
+    handler = partial(SimpleHTTPRequestHandler, directory=str(directory))
+    handler.log_message = lambda *args: None
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
 
 
 def event_form(page, event: dict):

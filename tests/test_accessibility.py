@@ -6,9 +6,9 @@ phone sizes players bring (360 x 800 and 390 x 844), in light and dark colour sc
   best practices);
 - every control a player can tap is at least 44 x 44 CSS px (WCAG 2.5.5; 2.5.8 asks 24).
 
-The pages: the games, a search, each game's rulings index and a card page, starting a table
-for each game, joining (also with a wrong code), and for each game a table before this phone
-says who it is, after "I am ...", with a refused entry, an entry's correction page, a
+The pages: the games, a search, each game's rulings index, its rulings page (filtered) and a
+card page, starting a table for each game, joining (also with a wrong code), and for each game
+a table before this phone says who it is, after "I am ...", with a refused entry, an entry's correction page, a
 finished game (rematch offered, and rematch taken), a fresh table, and the not-found page.
 """
 
@@ -81,6 +81,8 @@ def tour(page, base: str, tables: dict):
     for game in GAMES:
         page.goto(f"{base}/r/{game}/")
         yield f"{game} rulings index"
+        page.goto(f"{base}/r/{game}/rulings?q=the")
+        yield f"{game} all rulings, filtered"
         page.goto(f"{base}/r/{game}/{tables[game]['card']}")
         yield f"{game} card page"
     page.goto(f"{base}/tables/new")

@@ -5,6 +5,7 @@ next build cleans up after it."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -14,26 +15,36 @@ from pathlib import Path
 import pytest
 
 from printkit.build_cache import CACHE_FILE
-from printkit.output_set import STAGING_DIR_NAME, UNCHANGED, publish, recover
+from printkit.output_set import (
+    SPOOL_DIR_NAME,
+    STAGING_DIR_NAME,
+    UNCHANGED,
+    publish,
+    recover,
+)
 
 GAME = "carpe_diem"  # the smallest bundled game: a build takes about a second
 
-# Runs `printkit build` in a child process that SIGKILLs itself at the chosen step of
-# publishing: after `KILL_AT` files were written (fsync) or at the `KILL_AT`-th rename.
+# Runs `printkit build` in a child process that SIGKILLs itself at the chosen step: after
+# `KILL_AT` files were written (fsync: the decks' files into the spool as they are drawn, the
+# others into the staging folder), at the `KILL_AT`-th move of a spooled file into the staging
+# folder, or at the `KILL_AT`-th rename of a folder (a swap).
 KILLER = textwrap.dedent("""
     import os, signal, sys
     step, at = sys.argv[1], int(sys.argv[2])
     calls = 0
-    real = {"fsync": os.fsync, "replace": os.replace}[step]
+    real = {"fsync": os.fsync, "replace": os.replace, "move": os.replace}[step]
     def killing(*args):
         global calls
+        if step in ("replace", "move") and os.path.isdir(args[0]) != (step == "replace"):
+            return real(*args)  # a folder's rename while moves are counted, or the other way round
         calls += 1
-        if step == "replace" and calls == at:
+        if step in ("replace", "move") and calls == at:
             os.kill(os.getpid(), signal.SIGKILL)
         real(*args)
         if step == "fsync" and calls == at:
             os.kill(os.getpid(), signal.SIGKILL)
-    setattr(os, step, killing)
+    setattr(os, "replace" if step == "move" else step, killing)
     from printkit.cli import main
     main(sys.argv[3:])
 """)
@@ -71,17 +82,18 @@ def previous_set(tmp_path):
     return out
 
 
-@pytest.mark.parametrize("files_written", [1, 2])  # server B changes the 2 files with QR codes
-def test_a_build_killed_while_writing_leaves_the_previous_set_whole(previous_set, files_written):
+# Killed while drawing (a deck's files going to the spool) and while publishing (the first
+# spooled file moving into the staging folder).
+@pytest.mark.parametrize(("kill", "left"), [(("fsync", 1), [SPOOL_DIR_NAME]), (("fsync", 2), [SPOOL_DIR_NAME]),
+                                            (("move", 1), [SPOOL_DIR_NAME, STAGING_DIR_NAME])])
+def test_a_build_killed_while_writing_leaves_the_previous_set_whole(previous_set, kill, left):
     before = snapshot(previous_set / GAME)
-    assert len(before) > files_written
-    killed = run_build(previous_set, "http://server-b.example:5000", kill=("fsync", files_written))
+    killed = run_build(previous_set, "http://server-b.example:5000", kill=kill)
     assert killed.returncode == -signal.SIGKILL
     # The new files were being written, but not into the game folder: it is exactly as before,
     # every QR code still pointing at one server, and holds no temporary file.
     assert snapshot(previous_set / GAME) == before
-    assert (previous_set / STAGING_DIR_NAME).is_dir()
-    assert entries(previous_set) == [STAGING_DIR_NAME, GAME]
+    assert entries(previous_set) == sorted([*left, GAME])
 
     again = run_build(previous_set, "http://server-b.example:5000")
     assert again.returncode == 0, again.stderr
@@ -191,3 +203,60 @@ def test_publish_keeps_unchanged_files_as_they_are_and_leaves_an_untouched_game_
     with pytest.raises(FileNotFoundError):
         publish(tmp_path, {game / "gone.pdf": UNCHANGED})
     assert snapshot(tmp_path) == {"g/a.pdf": b"a"}
+
+
+def test_a_build_that_finds_a_problem_after_drawing_decks_leaves_no_spool(tmp_path, monkeypatch):
+    """Decks drawn before the problem was found were spooled; nothing of them is left, and an
+    output folder the build would have made is not made."""
+    from card_data.loader import load_database
+    from printkit import output_set
+    from printkit.build import BuildOptions, build
+    from printkit.sheets.paper import paper_by_name
+    from tests.database_edits import copy_database
+
+    data = copy_database(tmp_path / "data")
+    from printkit.components.kit import load_kit, play_jobs
+
+    game = load_database(data).games["cartisora"]
+    *earlier, last = play_jobs(game, load_kit(game)[0])
+    # A card only the last deck holds: the decks before it are drawn and spooled first.
+    card = game.cards[next(c for c in last.cards.ids if all(c not in job.cards.ids for job in earlier))]
+    file = Path(game.sources[("card", card.id)][0])
+    text = file.read_text(encoding="utf-8")
+    file.write_text(text.replace(f"title: {card.title}\n", "title: " + " ".join(["Overlong"] * 120) + "\n", 1),
+                    encoding="utf-8")
+    spooled = []
+    real_put = output_set.Spool.put
+    monkeypatch.setattr(output_set.Spool, "put", lambda self, data: spooled.append(1) or real_put(self, data))
+
+    out = tmp_path / "out"
+    result = build(data, out, BuildOptions(paper_by_name("a4"), "http://server-a.example:5000"), ["cartisora"])
+    assert result.problems and "does not fit" in result.problems[0].message
+    assert spooled  # some decks were drawn and spooled before the problem was met
+    assert not out.exists()
+
+
+def test_a_killed_build_leaves_no_worker_processes_behind(tmp_path):
+    """A database big enough that the build starts its workers before loading it; the build is
+    killed while its workers are busy. They end with it: were one left waiting for work, it
+    would hold the build's output pipe open and this run would not return."""
+    import copy
+
+    import yaml
+
+    from card_data.loader import bundled_data_dir
+    from printkit.build import EARLY_WORKERS_CARD_BYTES
+
+    game = tmp_path / "data" / "carpe_cras"
+    shutil.copytree(bundled_data_dir() / "carpe_cras", game, ignore=shutil.ignore_patterns("decks", "kit.yaml"))
+    originals = [c for p in sorted((game / "cards").glob("*.yaml"))
+                 for c in yaml.safe_load(p.read_text(encoding="utf-8")) if c["type"] not in ("reference", "token")]
+    many = [dict(copy.deepcopy(originals[i % len(originals)]), id=f"copy-{i:04d}") for i in range(600)]
+    (game / "cards" / "copies.yaml").write_text(yaml.safe_dump(many, allow_unicode=True), encoding="utf-8")
+    assert sum(p.stat().st_size for p in (game / "cards").glob("*.yaml")) >= EARLY_WORKERS_CARD_BYTES
+
+    cmd = [sys.executable, "-c", KILLER, "fsync", "1", "build", "carpe_cras", "--data", str(tmp_path / "data"),
+           "--out", str(tmp_path / "out"), "--base-url", "http://server-a.example:5000", "--cards-only",
+           "--jobs", "2"]
+    killed = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr

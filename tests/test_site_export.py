@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import re
-import threading
 import urllib.request
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import pytest
 from markupsafe import escape
+from phones import static_server
 
 from card_data.loader import load_database
 from card_data.problems import DatabaseError
@@ -87,13 +85,8 @@ def test_static_search_lists_every_card_for_the_browser_to_filter(site, bundled)
 
 def test_site_works_from_a_sub_path_of_a_static_server(site):
     out, _ = site
-    handler = partial(SimpleHTTPRequestHandler, directory=str(out.parent.parent))
-    handler.log_message = lambda *args: None
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        base = f"http://127.0.0.1:{server.server_port}/{out.parent.name}/{out.name}"
+    with static_server(out.parent.parent) as host:
+        base = f"{host}/{out.parent.name}/{out.name}"
         with urllib.request.urlopen(f"{base}/r/cartisora/parry", timeout=10) as response:
             final_url = response.geturl()  # the server adds the trailing slash
             page = response.read().decode("utf-8")
@@ -103,10 +96,6 @@ def test_site_works_from_a_sub_path_of_a_static_server(site):
                 absolute = urljoin(final_url, url)
                 with urllib.request.urlopen(absolute, timeout=10) as linked:
                     assert linked.status == 200, absolute
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
 
 
 def test_a_new_export_replaces_an_earlier_one(tmp_path):

@@ -45,7 +45,7 @@ from printkit.sheets.layout import (
     prepare_face,
 )
 from printkit.sheets.paper import Paper
-from printkit.sheets.render import PageDrawer, new_canvas
+from printkit.sheets.render import RGB, DocInfo, PageDrawer, PdfOutput, new_canvas
 from printkit.sheets.sheet_templates import (
     draw_text,
     expand,
@@ -94,13 +94,13 @@ def place_loose_cards(game: Game, paper: Paper, layouts_dir: Path,
 
 
 def render_extras(game: Game, paper: Paper, layouts_dir: Path, scorepad_copies: int = 1,
-                  cmyk: bool = False, loose_cards: Sequence[LooseCard] = ()) -> dict[str, bytes]:
+                  output: PdfOutput = RGB, loose_cards: Sequence[LooseCard] = ()) -> dict[str, bytes]:
     """Every board, sheet, token sheet and score pad of ``game`` as ``{file name: PDF bytes}``
     (e.g. ``{"battlefield-lane.pdf": ..., "tokens.pdf": ...}``), from the templates in
     ``layouts_dir/<game>/``; a game without such templates gives ``{}``.
 
     ``paper``: the sheet size; boards larger than it are tiled. ``scorepad_copies``: pages of
-    score pad (at least 1). ``cmyk``: write colours as CMYK. ``loose_cards``: single cards to
+    score pad (at least 1). ``output``: RGB, CMYK or PDF/X-4 (see :class:`PdfOutput`). ``loose_cards``: single cards to
     print as fold-over pairs where :func:`place_loose_cards` puts them. Output is
     byte-identical for identical input.
     Raises :class:`LayoutError` (file, line, field) for a broken template, text that does not
@@ -111,9 +111,9 @@ def render_extras(game: Game, paper: Paper, layouts_dir: Path, scorepad_copies: 
     context = template_context(game)
     out: dict[str, bytes] = {}
     for path in sorted(folder.glob("board-*.yaml")):
-        out[f"{path.stem.removeprefix('board-')}.pdf"] = render_board(path, game, context, paper, cmyk)
+        out[f"{path.stem.removeprefix('board-')}.pdf"] = render_board(path, game, context, paper, output)
     for path in sorted(folder.glob("sheet-*.yaml")):
-        out[f"{path.stem.removeprefix('sheet-')}.pdf"] = render_sheet(path, context, paper, cmyk)
+        out[f"{path.stem.removeprefix('sheet-')}.pdf"] = render_sheet(path, context, paper, output)
     token_paths = sorted(folder.glob("token-*.yaml"))
     loose = list(loose_cards)
     placed = place_loose_cards(game, paper, layouts_dir, loose)
@@ -127,10 +127,10 @@ def render_extras(game: Game, paper: Paper, layouts_dir: Path, scorepad_copies: 
                 for pl in placed.placements:
                     draw_fold_pair(drawer, pad_cards[pl.index], area.x_mm + pl.x_mm, area.y_mm + pl.y_mm, pl.turned)
 
-        out["scorepad.pdf"] = render_scorepad(scorepad, context, paper, scorepad_copies, cmyk, extra)
+        out["scorepad.pdf"] = render_scorepad(scorepad, context, paper, scorepad_copies, output, extra)
     if token_paths or loose:
         name = "tokens.pdf" if token_paths else "single-cards.pdf"
-        out[name] = render_tokens(token_paths, context, paper, cmyk, loose)
+        out[name] = render_tokens(token_paths, context, paper, output, loose)
     return out
 
 
@@ -205,7 +205,7 @@ def _visible_part(face: Face, window: Rect) -> Face:
     return Face(face.layout, keep)
 
 
-def render_board(path: Path, game: Game, context: dict, paper: Paper, cmyk: bool = False) -> bytes:
+def render_board(path: Path, game: Game, context: dict, paper: Paper, output: PdfOutput = RGB) -> bytes:
     """A board template tiled onto ``paper``: assembly page, then the pieces (PDF bytes).
 
     Raises :class:`LayoutError` as :func:`load_board` and :func:`prepare_face` do.
@@ -225,7 +225,8 @@ def render_board(path: Path, game: Game, context: dict, paper: Paper, cmyk: bool
         drawer.face(_visible_part(face, window), Rect(ox_mm, oy_mm, board.w_mm, board.h_mm), clip)
 
     try:
-        return render_tiled(title, note, board.w_mm, board.h_mm, draw_board, paper, cmyk=cmyk)
+        return render_tiled(title, note, board.w_mm, board.h_mm, draw_board, paper, output=output,
+                            info=DocInfo.for_game(game.info, title))
     except ValueError as exc:
         raise LayoutError(str(path), layout.region_line(BOARD_REGION), f"layout:{BOARD_REGION}", str(exc)) from None
 
@@ -278,7 +279,7 @@ HEADING_H_MM = 7.0
 TITLE_H_MM = 10.0
 
 
-def render_sheet(path: Path, context: dict, paper: Paper, cmyk: bool = False) -> bytes:
+def render_sheet(path: Path, context: dict, paper: Paper, output: PdfOutput = RGB) -> bytes:
     """A one-page form from a sheet template (PDF bytes, portrait ``paper``).
 
     Raises :class:`LayoutError` for a broken template, a label that does not fit its cell, or a
@@ -308,7 +309,7 @@ def render_sheet(path: Path, context: dict, paper: Paper, cmyk: bool = False) ->
 
     buf = io.BytesIO()
     title = _plain(text(spec.title, ("title",)))
-    canvas = new_canvas(buf, paper.width_mm, paper.height_mm, title, cmyk=cmyk)
+    canvas = new_canvas(buf, paper.width_mm, paper.height_mm, DocInfo.for_game(context["game"], title), output)
     drawer = PageDrawer(canvas, paper.height_mm)
     x0 = (paper.width_mm - table_w) / 2
     put(spec.title, ("title",), Rect(x0, m, table_w, TITLE_H_MM - 1), 14, font="bold")

@@ -26,10 +26,12 @@ prints its catalogue (every card once), so a new game always prints something.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from card_data.card_store import CardRefs
 from card_data.loader import Game
 from card_data.problems import Problem
 from card_data.schema import Card, Slug
@@ -84,14 +86,15 @@ class CardJob:
             back kind in the catalogue).
         kind: the back kind (a key of the game's ``backs``).
         title: what the file holds, for the index page (e.g. ``"Might / Cunning – draw deck"``).
-        cards: the cards in print order, each as many times as it prints.
+        cards: the cards in print order, each as many times as it prints (a
+            :class:`~card_data.card_store.CardRefs`: ids, each card read when drawn).
         note: extra words for the index page (e.g. which list to use for which player count).
     """
 
     name: str
     kind: str
     title: str
-    cards: list[Card]
+    cards: Sequence[Card]
     note: str = ""
 
 
@@ -152,25 +155,25 @@ def _check_ids(spec: KitSpec, game: Game, file: str, lines: LineMap) -> list[Pro
 
 def catalog_jobs(game: Game) -> list[CardJob]:
     """Every card of the game once, one file per back kind (in ``game.yaml``'s order of backs)."""
-    jobs = []
-    for kind, title in game.info.backs.items():
-        cards = [c for c in game.cards.values() if c.back_kind() == kind]
-        if cards:
-            jobs.append(CardJob(kind, kind, f"{title}: every card once", cards))
-    return jobs
+    by_kind: dict[str, list[str]] = {}
+    for card_id, card in game.cards.items():
+        by_kind.setdefault(card.back_kind(), []).append(card_id)
+    return [CardJob(kind, kind, f"{title}: every card once", CardRefs(game.cards, by_kind[kind]))
+            for kind, title in game.info.backs.items() if by_kind.get(kind)]
 
 
-def deck_jobs(game: Game, deck_id: str, title: str, cards: list[Card]) -> list[CardJob]:
+def deck_jobs(game: Game, deck_id: str, title: str, cards: Sequence[Card]) -> list[CardJob]:
     """One deck's cards split by back kind: ``<deck>-cards.pdf``, or ``<deck>-<kind>-cards.pdf``
     for a deck whose cards have several backs."""
-    kinds = list(dict.fromkeys(c.back_kind() for c in cards))
+    kind_of = [(c.id, c.back_kind()) for c in cards]
+    kinds = list(dict.fromkeys(kind for _, kind in kind_of))
     return [CardJob(deck_id if len(kinds) == 1 else f"{deck_id}-{kind}", kind,
                     title if len(kinds) == 1 else f"{title} ({game.info.backs.get(kind, kind)})",
-                    [c for c in cards if c.back_kind() == kind]) for kind in kinds]
+                    CardRefs(game.cards, [cid for cid, k in kind_of if k == kind])) for kind in kinds]
 
 
-def _deck_cards(game: Game, deck_id: str) -> list[Card]:
-    return [game.cards[e.card] for e in game.decks[deck_id].cards for _ in range(e.qty)]
+def _deck_cards(game: Game, deck_id: str) -> CardRefs:
+    return CardRefs(game.cards, [e.card for e in game.decks[deck_id].cards for _ in range(e.qty)])
 
 
 def play_jobs(game: Game, spec: KitSpec) -> list[CardJob]:
@@ -198,21 +201,20 @@ def play_jobs(game: Game, spec: KitSpec) -> list[CardJob]:
         # from the one printed set.
         need: Counter[str] = Counter()
         for deck_id in group.decks:
-            for card_id, qty in Counter(c.id for c in _deck_cards(game, deck_id)).items():
+            for card_id, qty in Counter(_deck_cards(game, deck_id).ids).items():
                 need[card_id] = max(need[card_id], qty)
-        cards = [game.cards[cid] for cid in game.cards if cid in need for _ in range(need[cid])]
+        cards = CardRefs(game.cards, [cid for cid in game.cards if cid in need for _ in range(need[cid])])
         jobs += deck_jobs(game, group.name, group.title, cards)
     # Decks of the first back kind first (Carpe Cras: draw decks, then agency decks).
     order = {kind: i for i, kind in enumerate(game.info.backs)}
     jobs.sort(key=lambda j: order.get(j.kind, len(order)))
     taken = {j.name for j in jobs}
-    extras: dict[str, list[Card]] = {}
+    extras: dict[str, list[str]] = {}
     for extra in spec.extra_cards:
-        card = game.cards[extra.card]
-        extras.setdefault(card.type, []).extend([card] * extra.qty)
-    for card_type, cards in extras.items():
+        extras.setdefault(game.cards[extra.card].type, []).extend([extra.card] * extra.qty)
+    for card_type, ids in extras.items():
         name = card_type if card_type not in taken else f"{card_type}-extra"
-        jobs += deck_jobs(game, name, f"{card_type.replace('-', ' ').capitalize()} cards", cards)
+        jobs += deck_jobs(game, name, f"{card_type.replace('-', ' ').capitalize()} cards", CardRefs(game.cards, ids))
     return jobs
 
 

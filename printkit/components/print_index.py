@@ -28,7 +28,14 @@ from reportlab.platypus import (
 
 from printkit.sheets.fonts import BOLD, REGULAR, register_fonts
 from printkit.sheets.paper import Paper
-from printkit.sheets.render import cmyk_colour
+from printkit.sheets.render import (
+    CREATOR,
+    PRODUCER,
+    RGB,
+    DocInfo,
+    PdfOutput,
+    canvas_maker,
+)
 from printkit.sheets.units import pt_from_mm
 
 INDEX_FILE = "print-this.pdf"
@@ -107,19 +114,21 @@ def _pages_text(entry: KitFile) -> str:
 
 def print_index_pdf(game_title: str, paper: Paper, duplex: str, files: list[KitFile], first_game: str | None,
                     choose_one: list[ChooseOneList] = (), left_out: list[tuple[str, str]] = (),
-                    cmyk: bool = False, registration_marks: bool = False) -> bytes:
+                    output: PdfOutput = RGB, registration_marks: bool = False, info: DocInfo | None = None) -> bytes:
     """The one-page index as PDF bytes.
 
     ``paper``: the page size (the kit's paper). ``duplex``: the build's ``--duplex`` (``long``,
     ``short``, ``none``, ``fold``), which says how double-sided files are printed. ``files``: the
     kit's files in the order to list them. ``first_game``: what to print for a first game
     (``None``: every file listed). ``choose_one``: groups whose per-list contents are spelled out.
-    ``left_out``: ``[(card title, why)]`` for cards not printed. ``cmyk``: write CMYK colours.
+    ``left_out``: ``[(card title, why)]`` for cards not printed. ``output``: RGB, CMYK or PDF/X-4.
+    ``info``: the document information (default: the title ``"<game_title> – print this"`` alone).
     ``registration_marks``: the card sheets carry print-then-cut marks instead of crop marks.
     Byte-identical output for identical input. Never raises for any content: text that would
     not fit is shrunk to fit the page.
     """
     register_fonts()
+    info = info or DocInfo(f"{game_title} – print this")
     st = _styles()
     flip = "short" if duplex == "short" else "long"
     story: list = [Paragraph(escape(f"{game_title}: print this"), st["title"])]
@@ -150,6 +159,9 @@ def print_index_pdf(game_title: str, paper: Paper, duplex: str, files: list[KitF
     fractions = (0.25, 0.11, 0.17, 0.07, 0.40)
     table = Table(rows, colWidths=[width_pt * f for f in fractions], repeatRows=1)
     table.setStyle(TableStyle([
+        # A table cell's own font (reportlab's default: Helvetica, never embedded) is set even when
+        # every cell is a Paragraph; a print shop's preflight would flag it as a missing font.
+        ("FONTNAME", (0, 0), (-1, -1), REGULAR),
         ("BACKGROUND", (0, 0), (-1, 0), HEADER_FILL),
         ("LINEBELOW", (0, 0), (-1, -1), 0.3, RULE_COLOUR),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -198,11 +210,13 @@ def print_index_pdf(game_title: str, paper: Paper, duplex: str, files: list[KitF
     page_w_pt, page_h_pt = pt_from_mm(paper.width_mm), pt_from_mm(paper.height_mm)
     margin_pt = pt_from_mm(PAGE_MARGIN_MM)
     doc = SimpleDocTemplate(buf, pagesize=(page_w_pt, page_h_pt), leftMargin=margin_pt, rightMargin=margin_pt,
-                            topMargin=margin_pt, bottomMargin=margin_pt, title=f"{game_title} – print this",
-                            creator="printkit", producer="printkit (reportlab)", invariant=1, pageCompression=1,
-                            enforceColorSpace=cmyk_colour if cmyk else None, initialFontName=REGULAR)
+                            topMargin=margin_pt, bottomMargin=margin_pt, pageCompression=1,
+                            title=info.title, author=info.author, subject=info.subject,
+                            creator=CREATOR, producer=PRODUCER)
+    # The canvas (fonts, colours, metadata, PDF/X) is made as every other printkit PDF's is.
+    make = canvas_maker(info, output)
     # Shrinking (not splitting) keeps the index to one page however many files a game has.
     frame_w = page_w_pt - 2 * margin_pt - 2 * FRAME_PADDING_PT
     frame_h = page_h_pt - 2 * margin_pt - 2 * FRAME_PADDING_PT
-    doc.build([KeepInFrame(frame_w, frame_h - 1, story, mode="shrink")])
+    doc.build([KeepInFrame(frame_w, frame_h - 1, story, mode="shrink")], canvasmaker=make)
     return buf.getvalue()

@@ -23,7 +23,7 @@ from printkit.components.tiling import PAGE_MARGIN_MM
 from printkit.sheets.imposition import Rect
 from printkit.sheets.layout import LayoutError
 from printkit.sheets.paper import PRINTER_MARGIN_MM, Paper
-from printkit.sheets.render import PageDrawer, new_canvas
+from printkit.sheets.render import RGB, DocInfo, PageDrawer, PdfOutput, new_canvas
 from printkit.sheets.sheet_templates import draw_text, evaluate, expand, load_spec
 
 GRID_STROKE_PT = 0.5
@@ -98,7 +98,7 @@ def scorepad_free_area(path: Path, context: dict, paper: Paper) -> Rect:
                 max(0.0, paper.height_mm - PRINTER_MARGIN_MM - top))
 
 
-def render_scorepad(path: Path, context: dict, paper: Paper, copies: int = 1, cmyk: bool = False,
+def render_scorepad(path: Path, context: dict, paper: Paper, copies: int = 1, output: PdfOutput = RGB,
                     first_page_extra: Callable[[PageDrawer], None] | None = None) -> bytes:
     """``copies`` identical score pad pages (PDF bytes, portrait ``paper``).
 
@@ -135,7 +135,7 @@ def render_scorepad(path: Path, context: dict, paper: Paper, copies: int = 1, cm
     heads = [text(spec.player_label, ("player_label",), player=p) for p in range(1, players + 1)]
 
     buf = io.BytesIO()
-    canvas = new_canvas(buf, paper.width_mm, paper.height_mm, title, cmyk=cmyk)
+    canvas = new_canvas(buf, paper.width_mm, paper.height_mm, DocInfo.for_game(context["game"], title), output)
     drawer = PageDrawer(canvas, paper.height_mm)
     x0 = (paper.width_mm - width) / 2
     for copy in range(copies):

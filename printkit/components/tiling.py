@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from printkit.sheets.fonts import BOLD
 from printkit.sheets.imposition import Rect
 from printkit.sheets.paper import Paper
-from printkit.sheets.render import PageDrawer, new_canvas
+from printkit.sheets.render import RGB, DocInfo, PageDrawer, PdfOutput, new_canvas
 from printkit.sheets.sheet_templates import draw_text
 from printkit.sheets.units import pt_from_mm
 
@@ -207,17 +207,19 @@ def piece_label(title: str, piece: Piece, tiling: Tiling) -> str:
 
 
 def render_tiled(title: str, notes: str, board_w_mm: float, board_h_mm: float, draw_board: DrawBoard,
-                 paper: Paper, overlap_mm: float = TILE_OVERLAP_MM, cmyk: bool = False) -> bytes:
+                 paper: Paper, overlap_mm: float = TILE_OVERLAP_MM, output: PdfOutput = RGB,
+                 info: DocInfo | None = None) -> bytes:
     """A PDF of a board printed in pieces: an assembly page, then the pieces.
 
     ``title``: the board's name (labels, PDF title). ``notes``: extra instructions for the
     assembly page (e.g. how many copies to print). ``draw_board`` draws the board (see
-    :data:`DrawBoard`). Returns the PDF bytes (reproducible). Raises ``ValueError`` as
+    :data:`DrawBoard`). ``output``: RGB, CMYK or PDF/X-4; ``info``: the document information
+    (default: ``title`` alone). Returns the PDF bytes (reproducible). Raises ``ValueError`` as
     :func:`plan_tiling` does.
     """
     tiling = plan_tiling(board_w_mm, board_h_mm, paper, overlap_mm)
     buf = io.BytesIO()
-    c = new_canvas(buf, tiling.page_w_mm, tiling.page_h_mm, title, cmyk=cmyk)
+    c = new_canvas(buf, tiling.page_w_mm, tiling.page_h_mm, info or DocInfo(title), output)
     drawer = PageDrawer(c, tiling.page_h_mm)
     _assembly_page(drawer, title, notes, tiling, draw_board)
     c.showPage()

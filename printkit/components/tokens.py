@@ -33,7 +33,7 @@ from printkit.components.tiling import PAGE_MARGIN_MM
 from printkit.sheets.imposition import Rect
 from printkit.sheets.layout import LayoutError
 from printkit.sheets.paper import Paper
-from printkit.sheets.render import PageDrawer, new_canvas
+from printkit.sheets.render import RGB, DocInfo, PageDrawer, PdfOutput, new_canvas
 from printkit.sheets.sheet_templates import draw_text, evaluate, expand, load_spec
 from printkit.sheets.units import pt_from_mm
 
@@ -160,7 +160,7 @@ class _TokenPiece:
     token: Token
 
 
-def render_tokens(paths: list[Path], context: dict, paper: Paper, cmyk: bool = False,
+def render_tokens(paths: list[Path], context: dict, paper: Paper, output: PdfOutput = RGB,
                   loose_cards: Sequence[LooseCard] = ()) -> bytes:
     """One PDF of every token of the templates in ``paths`` and the ``loose_cards`` (as fold-over
     pairs), packed together onto as few pages of ``paper`` as the shelf packer finds. A page
@@ -171,7 +171,7 @@ def render_tokens(paths: list[Path], context: dict, paper: Paper, cmyk: bool = F
     """
     buf = io.BytesIO()
     game = context["game"]
-    canvas = new_canvas(buf, paper.width_mm, paper.height_mm, f"{game.title} – tokens", cmyk=cmyk)
+    canvas = new_canvas(buf, paper.width_mm, paper.height_mm, DocInfo.for_game(game, "tokens"), output)
     drawer = PageDrawer(canvas, paper.height_mm)
     pieces: list[_TokenPiece | LooseCard] = []
     titles: list[str] = []

@@ -43,7 +43,14 @@ from printkit.sheets.layout import (
     TextRegion,
 )
 from printkit.sheets.paper import paper_by_name
-from printkit.sheets.render import PageDrawer, new_canvas, write_atomically
+from printkit.sheets.render import (
+    RGB,
+    DocInfo,
+    PageDrawer,
+    PdfOutput,
+    new_canvas,
+    write_atomically,
+)
 
 POINTS_PER_INCH = 72
 DEFAULT_DPI = 300
@@ -126,12 +133,16 @@ def safe_area_warnings(game: Game, layouts: Iterable[Layout], preset: ShopPreset
     return warnings
 
 
-def faces_pdf(faces: Iterable[Face], trim_w_mm: float, trim_h_mm: float, bleed_mm: float, title: str,
-              cmyk: bool = False) -> bytes:
-    """A PDF (bytes, reproducible) with one page per face: the trim plus ``bleed_mm`` on each side."""
+def faces_pdf(faces: Iterable[Face], trim_w_mm: float, trim_h_mm: float, bleed_mm: float, info: DocInfo | str,
+              output: PdfOutput = RGB) -> bytes:
+    """A PDF (bytes, reproducible) with one page per face: the trim plus ``bleed_mm`` on each side,
+    every page's TrimBox the card's trim and its BleedBox (and MediaBox) trim plus bleed.
+
+    ``info``: the document information (or a title alone); ``output``: RGB, CMYK or PDF/X-4.
+    """
     page_w, page_h = trim_w_mm + 2 * bleed_mm, trim_h_mm + 2 * bleed_mm
     buffer = io.BytesIO()
-    canvas = new_canvas(buffer, page_w, page_h, title, cmyk=cmyk)
+    canvas = new_canvas(buffer, page_w, page_h, info, output, trim=Rect(bleed_mm, bleed_mm, trim_w_mm, trim_h_mm))
     drawer = PageDrawer(canvas, page_h)
     for face in faces:
         drawer.face(face, Rect(bleed_mm, bleed_mm, trim_w_mm, trim_h_mm), Rect(0, 0, page_w, page_h))
@@ -199,7 +210,7 @@ def _decks(game: Game, card_ids: set[str] | None) -> list[tuple[str, list[Card]]
 
 def export_cards(data_dir: Path | None, templates_dir: Path, out_dir: Path, base_url: str, games: Iterable[str] = (),
                  preset: ShopPreset | None = None, dpi: int = DEFAULT_DPI, formats: Iterable[str] = ("png",),
-                 card_ids: Iterable[str] = (), cmyk: bool = False) -> ExportResult:
+                 card_ids: Iterable[str] = (), output: PdfOutput = RGB) -> ExportResult:
     """Export every card (or those of ``card_ids``) of the selected games (default all), one
     file per face, to ``out_dir/<game>/`` (layout in the module docstring).
 
@@ -207,7 +218,9 @@ def export_cards(data_dir: Path | None, templates_dir: Path, out_dir: Path, base
     ``preset``: a shop's bleed, pixel size and folder layout; a game whose cards are not the
     preset's size is exported at its own size with a warning. Returns an
     :class:`ExportResult`; on problems (database, templates, text that does not fit, an unknown
-    card id) nothing is written. Raises ``OSError`` if the output cannot be written.
+    card id) nothing is written. ``output``: the PDFs' colours and standard (RGB, CMYK or
+    PDF/X-4); PNGs are always RGB, drawn from an RGB page, as the shops that take them ask.
+    Raises ``OSError`` if the output cannot be written.
     """
     formats = tuple(dict.fromkeys(formats))
     wanted = set(card_ids) or None
@@ -223,7 +236,7 @@ def export_cards(data_dir: Path | None, templates_dir: Path, out_dir: Path, base
     bleed_mm = preset.bleed_mm if preset is not None else BLEED_MM
     if preset is not None:
         dpi = preset.dpi
-    options = BuildOptions(paper=paper_by_name("letter"), base_url=base_url, cmyk=cmyk)
+    options = BuildOptions(paper=paper_by_name("letter"), base_url=base_url, cmyk=output.cmyk, pdfx=output.pdfx)
     result = ExportResult()
     jobs: list[tuple[Game, Path, list[tuple[str, Face]]]] = []
     for game in selected:
@@ -265,16 +278,16 @@ def export_cards(data_dir: Path | None, templates_dir: Path, out_dir: Path, base
             if id(face) not in distinct:
                 distinct[id(face)] = len(faces)
                 faces.append(face)
-        pdf = faces_pdf(faces, size.width_mm, size.height_mm, bleed_mm, f"{game.info.title} – card faces", cmyk)
         if "pdf" in formats:
             single: dict[int, bytes] = {}
             for name, face in named:
                 if id(face) not in single:
                     single[id(face)] = faces_pdf([face], size.width_mm, size.height_mm, bleed_mm,
-                                                 f"{game.info.title} – {name.rsplit('/', 1)[-1]}", cmyk)
+                                                 DocInfo.for_game(game.info, name.rsplit('/', 1)[-1]), output)
                 files[folder / f"{name}.pdf"] = single[id(face)]
         if "png" in formats:
-            images = rasterise_pdf(pdf, dpi)
+            images = rasterise_pdf(faces_pdf(faces, size.width_mm, size.height_mm, bleed_mm,
+                                             f"{game.info.title} – card faces"), dpi)
             encoded: dict[int, bytes] = {}
             for name, face in named:
                 index = distinct[id(face)]

@@ -148,10 +148,13 @@ def init_cmd(folder: Path, from_game: str | None) -> None:
               help="png (default) and/or pdf (vector, one card per file); repeat for both.")
 @click.option("--card", "card_ids", multiple=True, metavar="ID", help="Only this card (repeat for more).")
 @click.option("--base-url", default=None, help="Where the cards' QR codes point; default as for build.")
-@click.option("--cmyk", is_flag=True, help="PDF colours as CMYK (PNG stays RGB, which both shops require).")
+@click.option("--cmyk", is_flag=True, help="PDF colours as CMYK, FOGRA39 (PNG stays RGB, which both shops require).")
+@click.option("--pdfx", "--print-shop", "pdfx", is_flag=True,
+              help="PDFs as PDF/X-4 for a print shop's preflight: CMYK (FOGRA39 profile as OutputIntent), art "
+              "converted too, TrimBox and BleedBox on every card. PNG stays RGB.")
 def export_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Path | None, out_dir: Path | None,
                preset: str | None, dpi: int | None, formats: tuple[str, ...], card_ids: tuple[str, ...],
-               base_url: str | None, cmyk: bool) -> None:
+               base_url: str | None, cmyk: bool, pdfx: bool) -> None:
     """One file per card face for GAMES (default: all): PNG at --dpi or single-card PDFs, or a
     print shop's preset.
 
@@ -163,6 +166,7 @@ def export_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Pat
                           822 x 1122 px at 300 dpi (36 px bleed, safe area 36 px inside the trim)
     """
     from printkit.designer.export import DEFAULT_DPI, export_cards
+    from printkit.sheets.render import PdfOutput
 
     shop = PRESETS[preset] if preset else None
     if shop is not None and dpi is not None and dpi != shop.dpi:
@@ -171,7 +175,7 @@ def export_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Pat
     try:
         result = export_cards(paths.data_dir, paths.templates_dir, paths.out_dir, _base_url(base_url), games,
                               preset=shop, dpi=dpi or DEFAULT_DPI, formats=formats or ("png",), card_ids=card_ids,
-                              cmyk=cmyk)
+                              output=PdfOutput.of(cmyk, pdfx))
     except OSError as exc:
         raise click.ClickException(str(exc)) from None
     for warning in result.warnings:

@@ -21,7 +21,7 @@ from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Drawing
 from reportlab.pdfgen.canvas import Canvas
 
-from printkit.sheets.fonts import file_digest
+from printkit.sheets.fonts import REGULAR, file_digest
 
 Fit = Literal["contain", "cover", "stretch"]
 
@@ -202,6 +202,9 @@ def draw_svg(canvas: Canvas, drawing: Drawing, form_name: str, x_pt: float, y_pt
     """
     if not canvas.hasForm(form_name):
         canvas.beginForm(form_name, 0, 0, float(drawing.width), float(drawing.height))
+        # reportlab's graphics start every drawing in Helvetica, which is never embedded and which
+        # a print shop's preflight flags as a missing font even when no text uses it.
+        drawing.initialFontName = REGULAR
         renderPDF.draw(drawing, canvas, 0, 0, showBoundary=False)
         canvas.endForm()
     canvas.saveState()

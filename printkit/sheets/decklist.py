@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from card_data.card_store import CardRefs
 from card_data.loader import Database, Game, read_deck_list
 from card_data.problems import DatabaseError, Problem
-from card_data.schema import Card, DeckList
+from card_data.schema import DeckList
 from card_data.yaml_source import YamlSyntaxError, load_yaml
 
 
@@ -53,7 +54,7 @@ def find_deck(game: Game, deck_path_or_id: str | Path) -> DeckList:
                                  f"no such deck list file or {game.game_id} deck id (deck ids: {have})")])
 
 
-def cards_for_deck(game: Game, deck_path_or_id: str | Path) -> list[Card]:
+def cards_for_deck(game: Game, deck_path_or_id: str | Path) -> CardRefs:
     """The cards of one deck list, each repeated ``qty`` times, in the list's order.
 
     ``deck_path_or_id`` is a deck id of ``game`` (e.g. ``"might-cunning-draw"``) or a deck-list
@@ -61,7 +62,7 @@ def cards_for_deck(game: Game, deck_path_or_id: str | Path) -> list[Card]:
     ``FILE:LINE: <game>/<deck-id>: <field>: <message>``.
     """
     deck = find_deck(game, deck_path_or_id)
-    return [game.cards[entry.card] for entry in deck.cards for _ in range(entry.qty)]
+    return CardRefs(game.cards, [entry.card for entry in deck.cards for _ in range(entry.qty)])
 
 
 def game_for_deck(db: Database, deck_path_or_id: str | Path) -> Game | None:

@@ -322,6 +322,36 @@ def impose_fold(paper: Paper, card_w_mm: float, card_h_mm: float, bleed_mm: floa
     return best
 
 
+def _bounds(rects: Sequence[Rect]) -> Rect:
+    x0, y0 = min(r.x_mm for r in rects), min(r.y_mm for r in rects)
+    x1, y1 = max(r.x_mm + r.w_mm for r in rects), max(r.y_mm + r.h_mm for r in rects)
+    return Rect(x0, y0, x1 - x0, y1 - y0)
+
+
+def imposed_boxes(imp: Imposition | FoldImposition,
+                  back_offset_mm: tuple[float, float] = (0.0, 0.0)) -> tuple[Rect, Rect]:
+    """``(trim, bleed)``: the smallest rectangles holding every card's trim, and every card's
+    trim plus bleed, of a full sheet (fronts, and backs where they land: mirrored, or across
+    the fold), on the page in mm. ``back_offset_mm`` (right, down) moves the backs as the build
+    does, so one TrimBox and BleedBox serve both pages of a duplex sheet. A print shop checks
+    a sheet's bleed against these boxes.
+    """
+    trims = [imp.trim(slot) for slot in range(imp.per_sheet)]
+    bleeds = list(imp.ink_boxes())
+    if isinstance(imp, FoldImposition):
+        trims += [imp.back_trim(slot) for slot in range(imp.per_sheet)]
+    else:
+        dx, dy = back_offset_mm
+        for flip in ("long", "short"):
+            for slot in range(imp.per_sheet):
+                t = imp.back_trim(slot, flip)
+                b = imp.bleed_box(imp.back_slot(slot, flip))
+                trims.append(Rect(t.x_mm + dx, t.y_mm + dy, t.w_mm, t.h_mm))
+                bleeds.append(Rect(b.x_mm + dx, b.y_mm + dy, b.w_mm, b.h_mm))
+    trim = _bounds(trims)
+    return trim, _bounds(bleeds + [trim])
+
+
 def margin_note(imp: Imposition | FoldImposition) -> str | None:
     """A sentence for the player when ``imp`` puts ink within ``PRINTER_MARGIN_MM`` of the
     paper's edge (crop marks a laser printer may cut off), naming the ways out: the other

@@ -30,9 +30,10 @@ MIN_MODULE_MM = 0.4
 :data:`MAX_COMFORTABLE_VERSION` it earns the long-URL warning."""
 
 
-QR_CACHE_CODES = 4096
-"""Symbols kept in memory, by payload, about 2 KB each (one byte a module): more than a
-game's cards, and a bound, so that a deck of 10,000 cards does not grow the process."""
+QR_CACHE_CODES = 512
+"""Symbols kept in memory, by payload, about 2 KB each: a card's symbol is needed twice in a
+row (its long-URL check and its drawing) and a 50-sheet part file holds at most 450 cards, so
+more would only grow a build of thousands of cards (1 MiB at this bound)."""
 
 ERROR_CORRECTION = "M"
 """15 % of the symbol may be lost: enough for scuffed cards without making codes much bigger."""

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import io
 import weakref
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
 from reportlab import rl_config
-from reportlab.lib.colors import CMYKColor, Color, HexColor, rgb2cmyk, toColor
+from reportlab.lib.colors import CMYKColor, Color, HexColor, toColor
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase.pdfdoc import PDFDate, PDFDictionary, PDFInfo, PDFName, PDFString
 from reportlab.pdfgen.canvas import Canvas
 
 from printkit.sheets import icons
 from printkit.sheets.art import draw_svg, load_svg
+from printkit.sheets.colour import cmyk_from_rgb, cmyk_image
 from printkit.sheets.fonts import FONT_NAMES, register_fonts
 from printkit.sheets.imposition import FoldImposition, Imposition, Rect
 from printkit.sheets.layout import (
@@ -25,6 +30,9 @@ from printkit.sheets.layout import (
 )
 from printkit.sheets.qr import QUIET_ZONE_MODULES, qr_dark_runs, qr_size
 from printkit.sheets.units import pt_from_mm
+
+if TYPE_CHECKING:
+    from card_data.schema import GameInfo
 
 CROP_MARK_STROKE_PT = 0.25
 PLACEHOLDER_FILL = "#ece8e1"
@@ -42,10 +50,12 @@ def _colour(hex_colour: str) -> Color:
 def cmyk_colour(colour) -> CMYKColor:
     """Any reportlab colour (or colour name/hex string) as a :class:`CMYKColor`.
 
-    Greys, black included, become black ink only (no rich black on text and hairlines);
-    other RGB colours get reportlab's plain conversion (no ICC profile: a print shop's RIP
-    may still adjust). Used as the canvas's ``enforceColorSpace`` so every colour set on the
-    page, paragraph text included, is written with the CMYK operators ``k``/``K``.
+    Greys, black included, become black ink only: text and hairlines printed in one ink stay
+    sharp whatever the press's registration, where a profile would build them from four. Other
+    RGB colours are read as sRGB and converted through the FOGRA39 profile
+    (:func:`printkit.sheets.colour.cmyk_from_rgb`, littlecms). Used as the canvas's
+    ``enforceColorSpace`` so every colour set on the page, paragraph text included, is written
+    with the CMYK operators ``k``/``K``. Raises ``ValueError`` for something not a colour.
     """
     c = toColor(colour)
     if isinstance(c, CMYKColor):
@@ -55,27 +65,187 @@ def cmyk_colour(colour) -> CMYKColor:
         raise ValueError(f"not a colour: {colour!r}")
     if c.red == c.green == c.blue:
         return CMYKColor(0, 0, 0, 1 - c.red, alpha=c.alpha)
-    return CMYKColor(*rgb2cmyk(c.red, c.green, c.blue), alpha=c.alpha)
+    return CMYKColor(*cmyk_from_rgb(*(round(v * 255) for v in (c.red, c.green, c.blue))), alpha=c.alpha)
 
 
-def new_canvas(buffer: io.BytesIO, page_w_mm: float, page_h_mm: float, title: str, cmyk: bool = False) -> Canvas:
+@dataclass(frozen=True)
+class DocInfo:
+    """What a PDF says about itself (its document information and, for PDF/X, XMP metadata).
+
+    ``author``: the game's designers, or its publisher; ``None`` leaves the entry out (never
+    "anonymous"). ``subject``: a sentence on what the file is for.
+    """
+
+    title: str
+    author: str | None = None
+    subject: str | None = None
+
+    @classmethod
+    def for_game(cls, game: GameInfo, component: str) -> DocInfo:
+        """The information of the file of ``component`` (e.g. ``"tokens"``, ``"Character deck"``)
+        of ``game`` (a :class:`card_data.schema.GameInfo`): title ``"<game> – <component>"``,
+        author its ``designers`` (else its ``publisher``), subject ``"<game>: <component> for print"``."""
+        author = ", ".join(game.designers) if game.designers else game.publisher
+        return cls(f"{game.title} – {component}", author or None, f"{game.title}: {component} for print")
+
+
+@dataclass(frozen=True)
+class PdfOutput:
+    """How a PDF's colours are written, and to which standard.
+
+    ``colour``: ``"rgb"`` (the default, for home printers), ``"cmyk"`` (every colour converted
+    to FOGRA39 CMYK, see :func:`cmyk_colour`; artwork stays as it is) or ``"pdfx"`` (colours
+    and artwork converted, the file finished as PDF/X-4 with the profile as its OutputIntent,
+    see :mod:`printkit.sheets.pdfx`).
+    """
+
+    colour: Literal["rgb", "cmyk", "pdfx"] = "rgb"
+
+    @classmethod
+    def of(cls, cmyk: bool = False, pdfx: bool = False) -> PdfOutput:
+        """From a command's ``--cmyk`` and ``--pdfx`` flags (``--pdfx`` implies CMYK)."""
+        return cls("pdfx" if pdfx else "cmyk" if cmyk else "rgb")
+
+    @property
+    def cmyk(self) -> bool:
+        return self.colour != "rgb"
+
+    @property
+    def pdfx(self) -> bool:
+        return self.colour == "pdfx"
+
+
+RGB = PdfOutput()
+
+
+class PrintCanvas(Canvas):
+    """A reportlab canvas that knows its :class:`PdfOutput`, leaves out document information
+    it was not given, and with ``pdfx`` finishes the file as PDF/X-4 when saved."""
+
+    def __init__(self, *args, output: PdfOutput = RGB, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.pdf_output = output
+        self._doc.info = _Info()
+
+    def setAuthor(self, author: str | None) -> None:
+        self._doc.info.author = author
+
+    def setSubject(self, subject: str | None) -> None:
+        self._doc.info.subject = subject
+
+    def setKeywords(self, keywords) -> None:
+        self._doc.info.keywords = ", ".join(keywords) if isinstance(keywords, (list, tuple)) else keywords
+
+    def save(self) -> None:
+        target = self._filename
+        start = target.tell() if self.pdf_output.pdfx and hasattr(target, "tell") else 0
+        super().save()
+        if not self.pdf_output.pdfx:
+            return
+        from printkit.sheets.pdfx import finish_pdfx
+
+        if hasattr(target, "write"):
+            target.seek(start)
+            data = finish_pdfx(target.read())
+            target.seek(start)
+            target.truncate()
+            target.write(data)
+        else:
+            path = Path(target)
+            path.write_bytes(finish_pdfx(path.read_bytes()))
+
+
+class _Info(PDFInfo):
+    """Document information without the entries reportlab would fill with "anonymous" or
+    "unspecified": a preflight shows those as if they were the designer's words."""
+
+    author = None
+    subject = None
+    keywords = None
+
+    def format(self, document):
+        d = {"Title": PDFString(self.title), "Creator": PDFString(self.creator),
+             "Producer": PDFString(self.producer)}
+        for key, value in (("Author", self.author), ("Subject", self.subject), ("Keywords", self.keywords)):
+            if value:
+                d[key] = PDFString(value)
+        d["ModDate"] = d["CreationDate"] = PDFDate(ts=document._timeStamp, dateFormatter=self._dateFormatter)
+        d["Trapped"] = PDFName(self.trapped)
+        return PDFDictionary(d).format(document)
+
+
+def canvas_maker(info: DocInfo, output: PdfOutput = RGB):
+    """A ``canvasmaker`` for platypus's ``DocTemplate.build``: the document's canvas made as
+    :func:`new_canvas` makes one (embedded initial font, reproducible, ``output``'s colours,
+    ``info``), at the page size and compression the template asks for."""
+    def make(filename, **kwargs):
+        register_fonts()
+        rl_config.useA85 = 0
+        kwargs.update(invariant=1, enforceColorSpace=cmyk_colour if output.cmyk else None,
+                      initialFontName=FONT_NAMES["regular"])
+        c = PrintCanvas(filename, output=output, **kwargs)
+        _set_info(c, info)
+        w_pt, h_pt = c._pagesize
+        c.setTrimBox((0, 0, w_pt, h_pt))
+        c.setBleedBox((0, 0, w_pt, h_pt))
+        return c
+
+    return make
+
+
+CREATOR = "printkit"
+PRODUCER = "printkit (reportlab)"
+
+
+def _set_info(c: Canvas, info: DocInfo) -> None:
+    c.setTitle(info.title)
+    c.setAuthor(info.author)
+    c.setSubject(info.subject)
+    c.setCreator(CREATOR)
+    c.setProducer(PRODUCER)
+
+
+def new_canvas(buffer: io.BytesIO, page_w_mm: float, page_h_mm: float, info: DocInfo | str,
+               output: PdfOutput = RGB, trim: Rect | None = None, bleed: Rect | None = None) -> PrintCanvas:
     """A canvas writing to ``buffer`` that gives byte-identical PDFs for identical input.
 
-    ``invariant=1`` fixes the dates and document id reportlab would otherwise vary. ``cmyk``
-    converts every colour to CMYK as it is set (see :func:`cmyk_colour`); images keep their
-    own colour space. Streams are Flate-compressed without ASCII85 (reportlab's
-    ``rl_config.useA85``, a process-wide setting read when the PDF is saved): ASCII85 only
-    makes binary streams 7-bit safe, which no printer or viewer needs, at 25 % more bytes.
+    ``info``: the document information (a plain string is a title alone). ``invariant=1``
+    fixes the dates and document id reportlab would otherwise vary. ``output``: RGB, CMYK
+    colours (see :func:`cmyk_colour`) or PDF/X-4 (also artwork converted, the file finished by
+    :mod:`printkit.sheets.pdfx` on ``save()``). ``trim`` and ``bleed``: the TrimBox and
+    BleedBox of every page, in mm from the page's top-left corner (default: the whole page),
+    as print shops check bleed against them. The initial font is the bundled, embedded
+    DejaVu Sans: reportlab's default (Helvetica, never embedded) would be named in every page's
+    resources though never drawn, and preflight flags it as a missing font. Streams are
+    Flate-compressed without ASCII85 (reportlab's ``rl_config.useA85``, a process-wide setting
+    read when the PDF is saved): ASCII85 only makes binary streams 7-bit safe, which no printer
+    or viewer needs, at 25 % more bytes.
     """
+    if isinstance(info, str):
+        info = DocInfo(info)
     rl_config.useA85 = 0
     register_fonts()
-    c = Canvas(buffer, pagesize=(pt_from_mm(page_w_mm), pt_from_mm(page_h_mm)), invariant=1,
-               pageCompression=1, enforceColorSpace=cmyk_colour if cmyk else None)
+    c = PrintCanvas(buffer, pagesize=(pt_from_mm(page_w_mm), pt_from_mm(page_h_mm)), invariant=1,
+                    pageCompression=1, enforceColorSpace=cmyk_colour if output.cmyk else None,
+                    initialFontName=FONT_NAMES["regular"], output=output)
     icons.install(c)
-    c.setTitle(title)
-    c.setCreator("printkit")
-    c.setProducer("printkit (reportlab)")
+    _set_info(c, info)
+    page = Rect(0, 0, page_w_mm, page_h_mm)
+    set_page_boxes(c, page_h_mm, trim or page, bleed or page)
     return c
+
+
+def set_page_boxes(c: Canvas, page_h_mm: float, trim: Rect, bleed: Rect) -> None:
+    """Give this page and those after it ``trim`` as TrimBox and ``bleed`` as BleedBox (mm from
+    the page's top-left corner; ``bleed`` is clipped to the page, as PDF requires)."""
+    def box(r: Rect) -> tuple[float, float, float, float]:
+        return (pt_from_mm(r.x_mm), pt_from_mm(page_h_mm - r.y_mm - r.h_mm), pt_from_mm(r.x_mm + r.w_mm),
+                pt_from_mm(page_h_mm - r.y_mm))
+
+    w_pt = c._pagesize[0]
+    x0, y0, x1, y1 = box(bleed)
+    c.setTrimBox(box(trim))
+    c.setBleedBox((max(0.0, x0), max(0.0, y0), min(w_pt, x1), min(pt_from_mm(page_h_mm), y1)))
 
 
 class PageDrawer:
@@ -210,6 +380,8 @@ class PageDrawer:
         box = (pt_from_mm(x + dx), self._y_pt(y + dy + h), pt_from_mm(w), pt_from_mm(h))
         if im.art is not None and im.art.kind == "svg":
             draw_svg(c, load_svg(im.path, im.path.parent), f"pkart-{im.art.digest}", *box)
+        elif getattr(c, "pdf_output", RGB).pdfx:
+            c.drawImage(_cmyk_art(str(im.path)), *box, mask="auto")
         else:
             # By file name, not ImageReader: reportlab then stores a shared image once per PDF.
             c.drawImage(str(im.path), *box, mask="auto")
@@ -249,6 +421,39 @@ class PageDrawer:
             c.endForm()
             self._forms.names[marks] = name
         self.c.doForm(name)
+
+
+class _CmykReader(ImageReader):
+    """An image already converted to CMYK, its alpha (if any) kept for reportlab's soft mask.
+
+    Holds the pixel bytes only (not the Pillow image too), as a build may keep several."""
+
+    def __init__(self, cmyk, alpha):
+        super().__init__(cmyk)
+        self._width, self._height = cmyk.size
+        self._dataA = ImageReader(alpha) if alpha is not None else None
+        self.mode = "CMYK"
+        self._data = cmyk.tobytes()
+        self._image = None
+
+    def getRGBData(self):  # reportlab's name; it returns whatever the image's colour space holds
+        return self._data
+
+    def getTransparent(self):
+        return None  # transparency is the soft mask (``_dataA``)
+
+
+@lru_cache(maxsize=32)
+def _cmyk_art(path: str) -> ImageReader:
+    """The artwork at ``path`` converted to FOGRA39 CMYK once per process (PDF/X-4 output
+    allows no RGB image under a CMYK OutputIntent); reportlab then stores it once per PDF, by
+    its data's digest. Raises ``OSError`` if it cannot be read."""
+    from PIL import Image as PILImage
+
+    with PILImage.open(path) as source:
+        source.load()
+        cmyk, alpha = cmyk_image(source)
+    return _CmykReader(cmyk, alpha)
 
 
 def _qr_fill_ops(payload: str) -> str:

@@ -1,0 +1,136 @@
+"""Offline at the table: a service worker keeps a game's rulings pages on the phone.
+
+- ``/sw.js`` serves ``static/sw.js``, the worker. Served from the site's root it may control
+  any page below it; the pages register it for ``/r/`` only (``static/offline.js``), so the
+  table pages, which must be live, never go through it.
+- ``/r/<game>/offline.json`` is the game's offline manifest (:func:`offline_manifest`): every
+  URL a player needs with no network (the game page, each card's page, the game's other
+  rulings pages, the static files they use) and a version that changes when any of them may
+  have changed. "Save this game for offline" on the game page asks the worker to fetch it and
+  cache every URL it lists under a cache named after the game and that version.
+
+The static export (:mod:`companion.site`) writes both as files (``sw.js`` at the site's root,
+``r/<game>/offline.json``), with URLs relative to the manifest, so a static HTTPS host gives
+the same offline pages.
+
+Browsers run service workers only in a secure context (HTTPS, or ``http://localhost``); over
+plain ``http://192.168...`` on the home network the game page says that saving for offline is
+not available there instead of offering a button.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from flask import Blueprint, Flask, current_app, send_from_directory
+
+from card_data.loader import Game
+from companion.catalog import get_game_or_404
+from companion.links import page_url
+
+bp = Blueprint("offline", __name__)
+
+WORKER_FILE = "sw.js"
+"""The worker script, in ``companion/static/``."""
+ASSET_SUFFIXES = frozenset({".css", ".js", ".png", ".svg", ".ico", ".webp", ".woff", ".woff2"})
+"""Static files a page may load; licences and notes (``.md``, ``LICENSE``) stay out of the cache."""
+_VERSIONS = "companion.offline.versions"
+
+
+@bp.get("/sw.js")
+def worker():
+    """The service worker script. ``no-cache``: the browser checks for a new worker on every
+    visit, so a fixed worker reaches the phones at once rather than after a day."""
+    response = send_from_directory(current_app.static_folder, WORKER_FILE, mimetype="text/javascript",
+                                   max_age=0)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/r/<game>/offline.json")
+def manifest(game: str):
+    """The offline manifest of ``game`` (see :func:`offline_manifest`); 404 for an unknown game."""
+    response = current_app.json.response(offline_manifest(get_game_or_404(game)))
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def game_page_endpoints(app: Flask) -> tuple[list[str], list[str]]:
+    """The rulings blueprint's page endpoints: ``(per game, per card)``, sorted.
+
+    A per-game page is a GET route whose only argument is ``game`` (the game page, and any
+    other rulings page of the game); a per-card page takes ``game`` and ``card_id``. Found from
+    the app's routes, so a rulings page added later is saved for offline without a change here.
+    """
+    per_game, per_card = set(), set()
+    for rule in app.url_map.iter_rules():
+        if not rule.endpoint.startswith("rulings.") or "GET" not in (rule.methods or ()):
+            continue
+        if rule.arguments == {"game"}:
+            per_game.add(rule.endpoint)
+        elif rule.arguments == {"game", "card_id"}:
+            per_card.add(rule.endpoint)
+    # The game page first: it is the one a player saves from and opens first.
+    return sorted(per_game, key=lambda e: (e != "rulings.game_page", e)), sorted(per_card)
+
+
+def asset_files(app: Flask) -> list[str]:
+    """The static files pages may load (by :data:`ASSET_SUFFIXES`), as paths under
+    ``static/`` (``"pico/pico.min.css"``), sorted; the worker script itself is left out."""
+    root = Path(app.static_folder)
+    return sorted(path.relative_to(root).as_posix() for path in root.rglob("*")
+                  if path.is_file() and path.suffix.lower() in ASSET_SUFFIXES and path.name != WORKER_FILE)
+
+
+def offline_urls(game: Game) -> list[str]:
+    """Every URL the phone needs to read ``game``'s rulings with no network, in the current
+    request's link style (app-absolute live, relative to the manifest in a static export):
+    the game's pages, each card's pages in file order, then the static files."""
+    app = current_app._get_current_object()
+    per_game, per_card = game_page_endpoints(app)
+    urls = [page_url(endpoint, game=game.game_id) for endpoint in per_game]
+    for card_id in game.cards:
+        urls.extend(page_url(endpoint, game=game.game_id, card_id=card_id) for endpoint in per_card)
+    urls.extend(page_url("static", filename=name) for name in asset_files(app))
+    return urls
+
+
+def content_version(app: Flask, game: Game) -> str:
+    """A short hex digest (16 characters) of everything ``game``'s pages are made from: its
+    data folder, the templates and the static files (names and bytes).
+
+    The card data and templates are read once when the app starts, so the digest is worked out
+    once per app and game. A new version tells the phones that saved the game to save it again.
+    """
+    versions: dict[str, str] = app.extensions.setdefault(_VERSIONS, {})
+    if game.game_id not in versions:
+        digest = hashlib.sha256()
+        for label, root in (("data", game.folder), ("templates", Path(app.root_path) / "templates"),
+                            ("static", Path(app.static_folder))):
+            for path in sorted(p for p in Path(root).rglob("*") if p.is_file()):
+                digest.update(f"{label}/{path.relative_to(root).as_posix()}\0".encode())
+                digest.update(hashlib.sha256(path.read_bytes()).digest())
+        versions[game.game_id] = digest.hexdigest()[:16]
+    return versions[game.game_id]
+
+
+def offline_manifest(game: Game) -> dict:
+    """``{"game": id, "title": str, "version": str, "urls": [url, ...]}`` for ``game``
+    (:func:`offline_urls`; ``version`` from :func:`content_version` and the URL list). The
+    worker resolves each URL against the manifest's own address."""
+    urls = offline_urls(game)
+    version = hashlib.sha256("\n".join([content_version(current_app, game), *urls]).encode()).hexdigest()[:16]
+    return {"game": game.game_id, "title": game.info.title, "version": version, "urls": urls}
+
+
+def init_app(app: Flask) -> None:
+    """Register the worker and manifest routes (live and in a static export alike) and give
+    templates ``offline_worker_url()`` (the worker's URL in the page's link style)."""
+    app.register_blueprint(bp)
+    app.add_template_global(offline_worker_url)
+
+
+def offline_worker_url() -> str:
+    """The worker's URL for the page being rendered (``/sw.js`` live, relative in an export)."""
+    return page_url("offline.worker")

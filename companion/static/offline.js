@@ -1,0 +1,153 @@
+// Offline at the table (see companion/offline.py and static/sw.js).
+// - On a rulings page (under r/), register the service worker, which keeps the pages a player
+//   opens and answers from those copies when there is no network.
+// - A page answered from a saved copy (the worker adds <meta name="companion-saved-at">) says so
+//   at the top, with the time it was saved.
+// - The game page's "Save this game for offline" asks the worker to save every page of the game;
+//   where the browser cannot (plain http on the home network, an old browser) it says why.
+(function () {
+  "use strict";
+  var workerMeta = document.querySelector('meta[name="companion-worker"]');
+  var box = document.getElementById("offline");
+  var secure = window.isSecureContext === true;
+  var supported = secure && "serviceWorker" in navigator && "caches" in window;
+  var workerUrl = workerMeta ? new URL(workerMeta.getAttribute("content"), document.baseURI).href : null;
+  var scope = workerUrl ? new URL("r/", workerUrl).href : null;
+  var inScope = scope !== null && window.location.href.indexOf(scope) === 0;
+
+  function when(iso) {
+    var date = new Date(iso);
+    if (isNaN(date.getTime())) return "an unknown time";
+    return date.toLocaleString([], {dateStyle: "medium", timeStyle: "short"});
+  }
+
+  function timeElement(iso) {
+    var time = document.createElement("time");
+    time.setAttribute("datetime", iso);
+    time.textContent = when(iso);
+    return time;
+  }
+
+  // A page from this phone's saved copy says so before anything else on it.
+  var savedMeta = document.querySelector('meta[name="companion-saved-at"]');
+  if (savedMeta) {
+    var iso = savedMeta.getAttribute("content") || "";
+    var note = document.createElement("p");
+    note.className = "offline-copy";
+    note.id = "offline-copy";
+    note.setAttribute("role", "status");
+    note.appendChild(document.createTextNode("Saved for offline on "));
+    note.appendChild(timeElement(iso));
+    note.appendChild(document.createTextNode(navigator.onLine === false
+      ? "; you are offline, so this is the copy kept on this phone."
+      : "; the companion cannot be reached, so this is the copy kept on this phone."));
+    var main = document.querySelector("main");
+    if (main) main.insertBefore(note, main.firstChild);
+  }
+
+  // Resolves to the active registration; rejects where no worker may run (then the pages
+  // simply need the network, as without this script).
+  var registered = !(supported && inScope) ? Promise.reject(new Error("no service worker here"))
+    : navigator.serviceWorker.register(workerUrl, {scope: scope}).then(function () {
+      return navigator.serviceWorker.ready;
+    });
+  var wasControlled = supported && !!navigator.serviceWorker.controller;
+  registered.then(function (registration) {
+    // This page loaded before the worker could keep it (the first visit): keep it now.
+    if (!wasControlled && registration.active && !savedMeta) {
+      registration.active.postMessage({type: "remember", url: window.location.href});
+    }
+  }).catch(function () { /* no worker: the pages still work online */ });
+
+  if (!box) return;
+  var button = document.getElementById("offline-save");
+  var state = document.getElementById("offline-state");
+  var manifest = new URL(box.getAttribute("data-manifest"), document.baseURI).href;
+  var recordKey = (function () { var u = new URL(manifest); u.search = "?saved"; return u.href; })();
+
+  function say(words, iso, after) {
+    var line = state.firstElementChild;
+    while (line.firstChild) line.removeChild(line.firstChild);
+    line.appendChild(document.createTextNode(words));
+    if (iso) {
+      line.appendChild(timeElement(iso));
+      line.appendChild(document.createTextNode(after || ""));
+    }
+  }
+
+  function unavailable() {
+    // Browsers give service workers to HTTPS pages (and localhost) only: a companion on plain
+    // http on the home network is the usual reason, and has its own remedy.
+    say(secure
+      ? "This browser cannot save pages for offline here: the rulings need the network."
+      : "Saving for offline needs the companion served over HTTPS, and this page came over plain " +
+        "http: the rulings need the network here. See \u201cOffline at the table\u201d in the README.");
+    button.hidden = true;
+    box.setAttribute("data-offline", "unavailable");
+  }
+
+  box.hidden = false;
+  if (!supported) {
+    unavailable();
+    return;
+  }
+  button.hidden = false;
+  registered.catch(unavailable);  // e.g. a page opened from a file, or storage turned off
+
+  function showRecord(record) {
+    if (box.getAttribute("data-offline") === "unavailable") return;
+    if (record) {
+      say("Saved for offline on ", record.savedAt, ": " + record.pages + " pages and files open with no network.");
+      button.textContent = "Save this game again";
+      box.setAttribute("data-offline", "saved");
+    } else {
+      say("Not saved on this phone yet: save it before the network goes.");
+      button.textContent = "Save this game for offline";
+      box.setAttribute("data-offline", "not-saved");
+    }
+  }
+
+  function readRecord() {
+    return caches.match(recordKey).then(function (response) { return response ? response.json() : null; });
+  }
+
+  function save() {
+    button.disabled = true;
+    box.setAttribute("data-offline", "saving");
+    say("Saving this game for offline\u2026");
+    return registered.then(function (registration) {
+      return new Promise(function (resolve) {
+        var channel = new MessageChannel();
+        channel.port1.onmessage = function (event) {
+          var data = event.data || {};
+          if (data.state === "progress") {
+            // Every tenth file: a screen reader reads each change of this status aloud.
+            if (data.saved % 10 === 0) say("Saving this game for offline: " + data.saved + " of " + data.total + "\u2026");
+          } else if (data.state === "saved") {
+            showRecord(data.record);
+            resolve();
+          } else if (data.state === "failed") {
+            say("Could not save this game (" + data.reason + "). Try again while the companion can be reached.");
+            box.setAttribute("data-offline", "failed");
+            resolve();
+          }
+        };
+        registration.active.postMessage({type: "save", manifest: manifest}, [channel.port2]);
+      });
+    }).catch(unavailable).then(function () { button.disabled = false; });
+  }
+
+  button.addEventListener("click", save);
+  readRecord().then(function (record) {
+    showRecord(record);
+    // Online, a saved game whose pages have changed since is saved again: that is how new
+    // rulings reach the phone's copy.
+    if (record && !savedMeta && navigator.onLine !== false) {
+      fetch(manifest, {cache: "no-store"}).then(function (response) {
+        return response.ok ? response.json() : null;
+      }).then(function (current) {
+        if (current && current.version !== record.version) save();
+      }).catch(function () { /* unreachable: keep the copy we have */ });
+    }
+  }).catch(function () { showRecord(null); });
+})();

@@ -1,0 +1,238 @@
+// The companion's service worker: keeps rulings pages readable with no network (see
+// companion/offline.py). Pages under r/ register it (static/offline.js); it answers:
+// - page loads (navigations): from the network first, so an online player sees today's rulings,
+//   and a copy is kept; with no network (or no answer within NETWORK_WAIT_MS, or a 5xx from a
+//   proxy whose companion is off) the newest saved copy, marked with the time it was saved;
+// - the site's static files the same way;
+// - a page's "save" message: fetch the game's offline manifest and cache every URL it lists.
+// Every copy it keeps carries the header SAVED_AT (ISO time) so a page can say how old it is.
+"use strict";
+
+var WORKER_VERSION = "1";
+var PREFIX = "companion-offline:";
+var PAGES_CACHE = PREFIX + "pages:" + WORKER_VERSION;   // pages and files opened while online
+var GAME_CACHE = PREFIX + "game:";                      // + game id + ":" + manifest version
+var SAVED_AT = "X-Companion-Saved-At";
+var NETWORK_WAIT_MS = 6000;
+var SAVE_AT_ONCE = 6;
+var SCOPE_BASE = new URL("./", self.location.href).href;  // the site's root: sw.js lives there
+var STATIC_BASE = new URL("static/", SCOPE_BASE).href;
+
+self.addEventListener("install", function () { self.skipWaiting(); });
+
+self.addEventListener("activate", function (event) {
+  // A new worker version drops the pages cache of older ones; saved games stay until replaced.
+  event.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (name) {
+      return name.indexOf(PREFIX + "pages:") === 0 && name !== PAGES_CACHE;
+    }).map(function (name) { return caches.delete(name); }));
+  }).then(function () { return self.clients.claim(); }));
+});
+
+// The same page has several addresses: "parry", "parry/" and "parry/index.html" on a static host.
+function variants(href) {
+  var url = new URL(href);
+  url.hash = "";
+  var s = url.href, last = url.pathname.split("/").pop();
+  if (/\/index\.html$/.test(url.pathname)) {
+    var dir = new URL("./", url).href;
+    return [s, dir, dir.replace(/\/$/, "")];
+  }
+  if (/\/$/.test(url.pathname)) return [s, s + "index.html", s.replace(/\/$/, "")];
+  if (last.indexOf(".") === -1) return [s, s + "/", s + "/index.html"];
+  return [s];
+}
+
+function savedTime(response) {
+  return Date.parse(response.headers.get(SAVED_AT) || "") || 0;
+}
+
+// The newest copy of href in any of our caches, or null.
+function newestCopy(href) {
+  return caches.keys().then(function (names) {
+    var ours = names.filter(function (name) { return name.indexOf(PREFIX) === 0; });
+    var lookups = [];
+    ours.forEach(function (name) {
+      variants(href).forEach(function (key) {
+        lookups.push(caches.open(name).then(function (cache) { return cache.match(key); }));
+      });
+    });
+    return Promise.all(lookups);
+  }).then(function (found) {
+    var best = null;
+    found.forEach(function (response) {
+      if (response && (!best || savedTime(response) > savedTime(best))) best = response;
+    });
+    return best;
+  });
+}
+
+// A copy of response to keep: same body, status and headers, plus the time it was saved.
+function stamped(response, savedAt) {
+  return response.blob().then(function (body) {
+    var headers = new Headers(response.headers);
+    headers.set(SAVED_AT, savedAt);
+    return new Response(body, {status: response.status, statusText: response.statusText, headers: headers});
+  });
+}
+
+// Keep a fresh answer: in the pages cache, and in any saved game that holds the same address,
+// so a saved game gets today's copy of every page the player opens online.
+function remember(href, response) {
+  return stamped(response, new Date().toISOString()).then(function (copy) {
+    return caches.keys().then(function (names) {
+      var games = names.filter(function (name) { return name.indexOf(GAME_CACHE) === 0; });
+      return Promise.all(games.map(function (name) {
+        return caches.open(name).then(function (cache) {
+          return cache.match(href).then(function (old) { return old ? cache.put(href, copy.clone()) : null; });
+        });
+      })).then(function () {
+        return caches.open(PAGES_CACHE).then(function (cache) { return cache.put(href, copy); });
+      });
+    });
+  });
+}
+
+function escapeAttribute(text) {
+  return String(text).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+}
+
+// A saved page as the browser gets it: a <meta name="companion-saved-at"> in its head tells the
+// page's script (static/offline.js) that it came from this phone's copy, and when that was saved.
+function markedPage(response) {
+  return response.text().then(function (html) {
+    var meta = '<meta name="companion-saved-at" content="' + escapeAttribute(response.headers.get(SAVED_AT) || "") + '">';
+    var marked = html.replace(/<head(\s[^>]*)?>/i, function (tag) { return tag + meta; });
+    return new Response(marked, {status: response.status, statusText: response.statusText, headers: response.headers});
+  });
+}
+
+function notSavedPage() {
+  var html = '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Not saved for offline</title></head>' +
+    "<body><main><h1>Not saved for offline</h1><p>This phone has no network and no saved copy of this page. " +
+    "Open the game page and press \u201cSave this game for offline\u201d the next time the companion can be reached." +
+    "</p></main></body></html>";
+  return new Response(html, {status: 503, headers: {"Content-Type": "text/html; charset=utf-8"}});
+}
+
+// Network first; the newest saved copy when the network fails, is too slow or answers 5xx.
+function networkFirst(event, isPage) {
+  var request = event.request;
+  return new Promise(function (resolve) {
+    var done = false;
+    function answer(response) {
+      if (!done) { done = true; resolve(response); }
+    }
+    function fallBack(networkAnswer) {
+      return newestCopy(request.url).then(function (copy) {
+        if (copy) return isPage ? markedPage(copy).then(answer) : answer(copy);
+        if (networkAnswer) return answer(networkAnswer);
+        if (isPage) return answer(notSavedPage());
+        return answer(Response.error());
+      }).catch(function () { answer(networkAnswer || Response.error()); });
+    }
+    var timer = setTimeout(function () {
+      newestCopy(request.url).then(function (copy) { if (copy) fallBack(null); });
+    }, NETWORK_WAIT_MS);
+    var network = fetch(request).then(function (response) {
+      clearTimeout(timer);
+      if (response.ok && response.type === "basic" && !response.redirected) {
+        event.waitUntil(remember(request.url, response.clone()).catch(function () {}));
+      }
+      if (response.status >= 500) return fallBack(response);
+      answer(response);
+    }, function () {
+      clearTimeout(timer);
+      return fallBack(null);
+    });
+    event.waitUntil(network);
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET" || request.url.indexOf(SCOPE_BASE) !== 0) return;
+  if (request.mode === "navigate") {
+    event.respondWith(networkFirst(event, true));
+  } else if (request.url.indexOf(STATIC_BASE) === 0) {
+    event.respondWith(networkFirst(event, false));
+  }
+  // Anything else (the offline manifest, the API) goes to the network as usual.
+});
+
+// "Save this game": fetch the manifest, cache each URL it lists under a cache for this game and
+// version, then drop the game's older copies. Progress and the result go back on the port.
+function saveGame(manifestHref, port) {
+  var savedAt = new Date().toISOString();
+  return fetch(manifestHref, {cache: "no-store"}).then(function (response) {
+    if (!response.ok) throw new Error("the list of pages answered HTTP " + response.status);
+    return response.json();
+  }).then(function (manifest) {
+    var name = GAME_CACHE + manifest.game + ":" + manifest.version;
+    var urls = manifest.urls.map(function (url) { return new URL(url, manifestHref).href; });
+    var saved = 0;
+    return caches.delete(name).then(function () { return caches.open(name); }).then(function (cache) {
+      function saveOne(href) {
+        return fetch(href, {cache: "no-cache"}).then(function (response) {
+          if (!response.ok) throw new Error(href + " answered HTTP " + response.status);
+          return stamped(response, savedAt);
+        }).then(function (copy) {
+          return cache.put(href, copy);
+        }).then(function () {
+          saved += 1;
+          port.postMessage({state: "progress", saved: saved, total: urls.length});
+        });
+      }
+      var chain = Promise.resolve();
+      for (var i = 0; i < urls.length; i += SAVE_AT_ONCE) {
+        (function (batch) {
+          chain = chain.then(function () { return Promise.all(batch.map(saveOne)); });
+        })(urls.slice(i, i + SAVE_AT_ONCE));
+      }
+      var record = {game: manifest.game, title: manifest.title, version: manifest.version,
+                    savedAt: savedAt, pages: urls.length};
+      return chain.then(function () {
+        return cache.put(savedRecordKey(manifestHref), new Response(JSON.stringify(record),
+          {headers: {"Content-Type": "application/json", "X-Companion-Saved-At": savedAt}}));
+      }).then(function () {
+        return caches.keys();
+      }).then(function (names) {
+        return Promise.all(names.filter(function (other) {
+          return other.indexOf(GAME_CACHE + manifest.game + ":") === 0 && other !== name;
+        }).map(function (other) { return caches.delete(other); }));
+      }).then(function () {
+        port.postMessage({state: "saved", record: record});
+      }, function (error) {
+        // A half-saved copy would pass for a whole one: drop it, keep the older whole copy.
+        return caches.delete(name).then(function () { throw error; });
+      });
+    });
+  }).catch(function (error) {
+    port.postMessage({state: "failed", reason: String(error && error.message || error)});
+  });
+}
+
+// Where a game's "saved" record lives in its cache (never fetched: only a cache key).
+function savedRecordKey(manifestHref) {
+  var url = new URL(manifestHref);
+  url.search = "?saved";
+  return url.href;
+}
+
+self.addEventListener("message", function (event) {
+  var data = event.data || {};
+  var port = event.ports && event.ports[0];
+  if (data.type === "save" && port && typeof data.manifest === "string") {
+    if (new URL(data.manifest).origin !== self.location.origin) {
+      port.postMessage({state: "failed", reason: "the list of pages is on another site"});
+      return;
+    }
+    event.waitUntil(saveGame(data.manifest, port));
+  } else if (data.type === "remember" && typeof data.url === "string" && data.url.indexOf(SCOPE_BASE) === 0) {
+    // The page that registered the worker loaded before it could be kept: keep it now.
+    event.waitUntil(fetch(data.url).then(function (response) {
+      if (response.ok && response.type === "basic") return remember(data.url, response);
+    }).catch(function () {}));
+  }
+});

@@ -1,0 +1,357 @@
+"""Offline at the table (issue 12, part 3): a phone that opened a game keeps its rulings pages.
+
+- The offline manifest ``/r/<game>/offline.json`` lists every page of the game and the static
+  files the pages load; the worker ``/sw.js`` is served so that it may control ``/r/``.
+- The static export writes the worker and each game's manifest, with relative URLs that
+  resolve to files of the export.
+- In Debian's Chromium at 390 x 844 (Playwright): save a game from its game page, cut the
+  network (``context.set_offline(True)``), open a card page never opened before and the game
+  page: both load from the saved copy and say when it was saved. A page opened once while the
+  worker ran loads offline too. A changed game is saved again when its page is opened online.
+  The exported site under a sub-path of a static server behaves the same. Over plain http from
+  another host name (a phone on the home network), or from a file, the game page says saving
+  is not available instead of offering the button; a save that cannot reach the companion
+  says it failed. axe-core and the 44 px tap targets are checked on the new states.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+from phones import ARTIFACTS, PHONE, chromium_path, serving, static_server
+from playwright.sync_api import expect
+from test_accessibility import AXE, MIN_TARGET, SMALL_TARGETS, axe_violations
+
+from card_data.loader import load_database
+from companion.offline import asset_files
+from companion.site import export_site
+
+GAME = "cartisora"
+LINK_ATTR = re.compile(r"""\b(?:src|href)\s*=\s*["']([^"']*)["']""", re.IGNORECASE)
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    return load_database()
+
+
+# --- The manifest and the worker, through Flask's test client ---------------------------------
+
+@pytest.mark.parametrize("game_id", ["cartisora", "carpe_cras", "cahrd", "carpe_diem"])
+def test_the_manifest_lists_every_card_page_and_the_static_files(client, bundled, game_id):
+    response = client.get(f"/r/{game_id}/offline.json")
+    assert response.status_code == 200
+    assert response.mimetype == "application/json"
+    manifest = response.get_json()
+    urls = manifest["urls"]
+    assert manifest["game"] == game_id and re.fullmatch(r"[0-9a-f]{16}", manifest["version"])
+    assert urls[0] == f"/r/{game_id}/"
+    game = bundled.games[game_id]
+    for card_id in game.cards:
+        assert f"/r/{game_id}/{card_id}" in urls, card_id
+    assert len(urls) == len(set(urls))
+    for name in ("companion.css", "companion.js", "offline.js", "pico/pico.min.css", "icons/icon-192.png"):
+        assert f"/static/{name}" in urls, name
+    assert not any(u.endswith(("LICENSE", "LICENSE.md", ".md", "/sw.js")) for u in urls)
+    # Every listed address answers, as the worker will fetch each one.
+    for url in urls:
+        assert client.get(url).status_code == 200, url
+
+
+def test_every_file_a_rulings_page_loads_is_in_its_games_manifest(client):
+    manifest = client.get(f"/r/{GAME}/offline.json").get_json()
+    for page in (f"/r/{GAME}/", f"/r/{GAME}/parry"):
+        html = client.get(page).get_data(as_text=True)
+        static = {u for u in LINK_ATTR.findall(html) if u.startswith("/static/")}
+        assert static, page
+        assert static <= set(manifest["urls"]), static - set(manifest["urls"])
+
+
+def test_the_manifest_lists_the_games_other_rulings_pages_too(app):
+    """Any per-game page of the rulings blueprint (a GET route taking only ``game``) is saved."""
+    from companion.offline import game_page_endpoints
+
+    per_game, per_card = game_page_endpoints(app)
+    assert per_game[0] == "rulings.game_page" and "rulings.card_page" in per_card
+    with app.test_request_context():
+        from flask import url_for
+        expected = [url_for(e, game=GAME) for e in per_game]
+    urls = app.test_client().get(f"/r/{GAME}/offline.json").get_json()["urls"]
+    assert urls[:len(expected)] == expected
+
+
+def test_an_unknown_game_has_no_manifest(client):
+    assert client.get("/r/no-such-game/offline.json").status_code == 404
+
+
+def test_the_worker_is_served_fresh_from_the_root(client):
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response.mimetype == "text/javascript"
+    assert response.headers["Cache-Control"] == "no-cache"
+    assert b'addEventListener("fetch"' in response.get_data()
+    # The site's strict policy holds for the worker too: a worker may come from 'self' only.
+    assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+
+
+def test_the_version_changes_when_a_card_changes(data_copy):
+    before = data_copy.app().test_client().get(f"/r/{GAME}/offline.json").get_json()["version"]
+    data_copy.edit_card(GAME, "parry", note="Reprinted with new wording.")
+    after = data_copy.app().test_client().get(f"/r/{GAME}/offline.json").get_json()["version"]
+    assert before != after
+
+
+def test_pages_name_the_worker_and_the_game_page_its_manifest(client):
+    page = client.get(f"/r/{GAME}/").get_data(as_text=True)
+    assert '<meta name="companion-worker" content="/sw.js">' in page
+    assert f'data-manifest="/r/{GAME}/offline.json"' in page
+    assert '<script src="/static/offline.js" defer></script>' in page
+
+
+# --- The static export -------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("offline-export") / "site"
+    export_site(out)
+    return out
+
+
+def test_the_export_holds_the_worker_and_each_games_manifest(site, bundled, app):
+    assert (site / "sw.js").read_bytes() == (Path(app.static_folder) / "sw.js").read_bytes()
+    for game in bundled.games.values():
+        manifest = json.loads((site / "r" / game.game_id / "offline.json").read_text(encoding="utf-8"))
+        assert manifest["game"] == game.game_id
+        assert manifest["urls"][0] == "index.html"
+        base = site / "r" / game.game_id
+        for url in manifest["urls"]:
+            assert not urlsplit(url).scheme and not url.startswith("/"), url
+            assert (base / url).resolve().is_file(), url
+        for card_id in game.cards:
+            assert f"{card_id}/index.html" in manifest["urls"], card_id
+        for name in asset_files(app):
+            assert f"../../static/{name}" in manifest["urls"], name
+
+
+def test_exported_pages_name_the_worker_relative_to_themselves(site):
+    card = (site / "r" / GAME / "parry" / "index.html").read_text(encoding="utf-8")
+    assert '<meta name="companion-worker" content="../../../sw.js">' in card
+    game = (site / "r" / GAME / "index.html").read_text(encoding="utf-8")
+    assert 'data-manifest="offline.json"' in game
+
+
+# --- A phone at the table, in Chromium ---------------------------------------------------------
+
+WAIT_FOR_WORKER = """() => navigator.serviceWorker.ready.then(() => navigator.serviceWorker.controller ? true
+  : new Promise(done => navigator.serviceWorker.addEventListener("controllerchange", () => done(true))))"""
+"""Resolves once the worker controls the page (a function, not a string: the page's CSP
+forbids string eval, which ``wait_for_function`` would use)."""
+
+
+@contextlib.contextmanager
+def chromium(browser, *args: str):
+    """Another Chromium like ``browser`` (same Playwright), with extra command-line ``args``."""
+    other = browser.browser_type.launch(executable_path=chromium_path(), args=[
+        "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", *args])
+    try:
+        yield other
+    finally:
+        other.close()
+
+
+def save_game(page, game_url: str) -> str:
+    """Open the game page, press "Save this game for offline", wait until the page says it is
+    saved; the saved-at time the page shows (its ``<time datetime>``)."""
+    page.goto(game_url)
+    button = page.get_by_role("button", name="Save this game for offline")
+    expect(button).to_be_visible()
+    expect(page.locator("#offline")).to_have_attribute("data-offline", "not-saved")
+    # The first visit registers the worker; it takes this page over before the save is asked.
+    assert page.evaluate(WAIT_FOR_WORKER)
+    button.click()
+    expect(page.locator("#offline")).to_have_attribute("data-offline", "saved", timeout=30000)
+    expect(page.locator("#offline-state")).to_contain_text("Saved for offline on")
+    return page.locator("#offline-state time").get_attribute("datetime")
+
+
+def expect_saved_copy(page, saved_at: str | None = None) -> None:
+    """The page came from the phone's saved copy and says so, with the time it was saved."""
+    note = page.locator("#offline-copy")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("Saved for offline on")
+    expect(note).to_contain_text("you are offline")
+    if saved_at:
+        expect(note.locator("time")).to_have_attribute("datetime", saved_at)
+
+
+def test_a_saved_game_opens_with_the_network_cut(browser, server, bundled):
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    saved_at = save_game(page, f"{server}/r/{GAME}/")
+    assert saved_at.endswith("Z")
+
+    context.set_offline(True)
+    # A card page this phone never opened: from the saved copy, saying so and since when.
+    card = bundled.games[GAME].cards["brutal-strike"]
+    page.goto(f"{server}/r/{GAME}/brutal-strike")
+    expect(page.locator("h1")).to_have_text(card.title)
+    expect_saved_copy(page, saved_at)
+    # Styled as online: the stylesheet came from the saved copy too.
+    assert page.locator("html").evaluate("h => getComputedStyle(h).getPropertyValue('--pico-primary')").strip()
+    assert page.locator("#offline-copy").evaluate("p => getComputedStyle(p).borderLeftStyle") == "solid"
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    page.screenshot(path=str(ARTIFACTS / "offline-card.png"), full_page=True)
+
+    # Its links lead on through the saved copy: back to the game page.
+    page.get_by_role("link", name=bundled.games[GAME].info.title).first.click()
+    page.wait_for_url(f"{server}/r/{GAME}/")
+    expect(page.locator("h1")).to_have_text(bundled.games[GAME].info.title)
+    expect_saved_copy(page, saved_at)
+    expect(page.locator("#offline-state")).to_contain_text("Saved for offline on")
+    # Every card of the game is there, not only the ones opened.
+    for card_id in list(bundled.games[GAME].cards)[:5]:
+        page.goto(f"{server}/r/{GAME}/{card_id}")
+        expect(page.locator("#offline-copy")).to_be_visible()
+
+    # Back online, the same page comes from the companion again, without the note.
+    context.set_offline(False)
+    page.goto(f"{server}/r/{GAME}/brutal-strike")
+    expect(page.locator("h1")).to_have_text(card.title)
+    expect(page.locator("#offline-copy")).to_have_count(0)
+    context.close()
+
+
+def test_a_page_opened_once_opens_offline_without_saving_the_game(browser, server):
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(f"{server}/r/{GAME}/parry")
+    assert page.evaluate(WAIT_FOR_WORKER)
+    page.goto(f"{server}/r/{GAME}/feint")  # opened while the worker runs: kept
+    expect(page.locator("h1")).to_be_visible()
+    context.set_offline(True)
+    for card_id in ("feint", "parry"):
+        page.goto(f"{server}/r/{GAME}/{card_id}")
+        expect(page.locator("h1")).not_to_have_text("Not saved for offline")
+        expect_saved_copy(page)
+    # A page never opened nor saved: the worker says so plainly instead of the browser's error.
+    page.goto(f"{server}/r/{GAME}/brutal-strike")
+    expect(page.locator("h1")).to_have_text("Not saved for offline")
+    context.close()
+
+
+def test_a_page_served_over_plain_http_says_it_cannot_save(browser, server):
+    """A phone on the home network reaches the companion by a LAN name over http: no service
+    worker there, and the game page says so instead of showing a button that does nothing."""
+    port = urlsplit(server).port
+    with chromium(browser, "--host-resolver-rules=MAP companion.lan 127.0.0.1") as lan_browser:
+        context = lan_browser.new_context(**PHONE)
+        context.add_init_script(path=AXE)
+        page = context.new_page()
+        page.goto(f"http://companion.lan:{port}/r/{GAME}/")
+        assert page.evaluate("window.isSecureContext") is False
+        expect(page.locator("#offline")).to_have_attribute("data-offline", "unavailable")
+        expect(page.locator("#offline-state")).to_contain_text("needs the companion served over HTTPS")
+        expect(page.get_by_role("button", name="Save this game for offline")).to_be_hidden()
+        assert axe_violations(page) == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_offline_ui_passes_axe_and_its_button_is_big_enough(browser, server, scheme):
+    """The save button and its status (not saved, saved) and the saved-copy note, checked as
+    tests/test_accessibility.py checks every page: axe-core's default rules, 44 px targets."""
+    context = browser.new_context(**PHONE, color_scheme=scheme)
+    context.add_init_script(path=AXE)
+    page = context.new_page()
+    found = {}
+
+    def check(name: str) -> None:
+        for kind, problems in (("axe", axe_violations(page)), ("targets", page.evaluate(SMALL_TARGETS, MIN_TARGET))):
+            if problems:
+                found[f"{name}: {kind}"] = problems
+
+    page.goto(f"{server}/r/{GAME}/")
+    expect(page.locator("#offline")).to_have_attribute("data-offline", "not-saved")
+    check("game page, not saved")
+    save_game(page, f"{server}/r/{GAME}/")
+    check("game page, saved")
+    context.set_offline(True)
+    page.goto(f"{server}/r/{GAME}/parry")
+    expect_saved_copy(page)
+    check("card page, saved copy")
+    context.close()
+    assert not found, json.dumps(found, indent=1)
+
+
+def test_the_exported_site_saves_a_game_and_opens_it_offline(browser, site, bundled):
+    """The static export under a sub-path of a plain static server (on loopback, a secure
+    context as an HTTPS host would be): the same save, the same offline pages, reached by the
+    QR code's address (``r/<game>/<card>``, which the host redirects to ``.../<card>/``)."""
+    with static_server(site.parent.parent) as host:
+        root = f"{host}/{site.parent.name}/{site.name}/"
+        context = browser.new_context(**PHONE)
+        page = context.new_page()
+        saved_at = save_game(page, urljoin(root, f"r/{GAME}/index.html"))
+        context.set_offline(True)
+        page.goto(urljoin(root, f"r/{GAME}/feint/"))
+        expect(page.locator("h1")).to_have_text(bundled.games[GAME].cards["feint"].title)
+        expect_saved_copy(page, saved_at)
+        page.goto(urljoin(root, f"r/{GAME}/"))
+        expect(page.locator("h1")).to_have_text(bundled.games[GAME].info.title)
+        expect_saved_copy(page, saved_at)
+        context.close()
+
+
+def test_a_changed_game_is_saved_again_when_its_page_is_opened_online(browser, data_copy):
+    """How updates reach a saved game: the companion's pages change (new card data), the game
+    page opened online sees a new manifest version and saves the game again; offline, a card
+    page the phone never opened shows the new text."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    with serving(data_copy.app()) as base:
+        port = urlsplit(base).port
+        first = save_game(page, f"{base}/r/{GAME}/")
+    data_copy.edit_card(GAME, "parry", note="Reprinted with new wording.")
+    with serving(data_copy.app(), port) as base:
+        page.goto(f"{base}/r/{GAME}/")
+        expect(page.locator(f'#offline[data-offline="saved"] #offline-state time:not([datetime="{first}"])')).to_be_visible(
+            timeout=30000)
+        second = page.locator("#offline-state time").get_attribute("datetime")
+    # The companion is gone now, and the phone offline as well.
+    context.set_offline(True)
+    page.goto(f"{base}/r/{GAME}/parry")
+    expect(page.locator("main")).to_contain_text("Reprinted with new wording.")
+    expect_saved_copy(page, second)
+    context.close()
+
+
+def test_an_exported_page_opened_from_a_file_says_it_cannot_save(browser, site):
+    """Opened straight from the disk (file://) there is no worker to be had: the game page says
+    so rather than offering a button that would wait for ever."""
+    page = browser.new_context(**PHONE).new_page()
+    page.goto((site / "r" / GAME / "index.html").as_uri())
+    expect(page.locator("#offline")).to_have_attribute("data-offline", "unavailable")
+    expect(page.locator("#offline-state")).to_contain_text("cannot save pages for offline")
+    expect(page.locator("#offline-save")).to_be_hidden()
+    page.context.close()
+
+
+def test_saving_with_the_companion_out_of_reach_says_it_failed_and_keeps_nothing(browser, server):
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(f"{server}/r/{GAME}/")
+    assert page.evaluate(WAIT_FOR_WORKER)
+    context.set_offline(True)
+    page.get_by_role("button", name="Save this game for offline").click()
+    expect(page.locator("#offline")).to_have_attribute("data-offline", "failed")
+    expect(page.locator("#offline-state")).to_contain_text("Could not save this game")
+    expect(page.get_by_role("button", name="Save this game for offline")).to_be_enabled()
+    # No half-saved game passes for a saved one.
+    names = page.evaluate("() => caches.keys()")
+    assert not [n for n in names if n.startswith("companion-offline:game:")], names
+    context.close()
