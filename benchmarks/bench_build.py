@@ -47,7 +47,8 @@ def make_database(game: str, n: int, root: Path) -> Path:
 
     src = bundled_data_dir() / game
     dst = root / "data" / game
-    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("decks", "cards", "kit.yaml"))
+    # Generated cards: the bundled ones' printed versions (printings.yaml) would name cards not there.
+    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("decks", "cards", "kit.yaml", "printings.yaml"))
     originals = []
     for path in sorted((src / "cards").glob("*.yaml")):
         originals.extend(yaml.safe_load(path.read_text(encoding="utf-8")) or [])

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from card_data.card_store import CardStore
 from card_data.games import registry
+from card_data.printings import PRINTINGS_FILE, Printings
 from card_data.problems import DatabaseError, Problem
 from card_data.schema import (
     Card,
@@ -22,6 +23,7 @@ from card_data.schema import (
     GameRuling,
     GameSpec,
     GlossaryEntry,
+    Printing,
 )
 from card_data.yaml_source import DuplicateKey, LineMap, YamlSyntaxError, load_yaml
 
@@ -53,6 +55,8 @@ class Game:
         sources: ``("card"|"deck"|"glossary"|"ruling", id) -> (file, line)`` where each record
             starts (a ``rulings.yaml`` ruling's id is its index, as a string).
         folder: the game's folder (artwork paths are relative to it).
+        printings: the printed versions of its cards (``printings.yaml``, see
+            :mod:`card_data.printings`); unversioned (``printings.path is None``) without it.
     """
 
     game_id: str
@@ -66,6 +70,7 @@ class Game:
     rulings: list[GameRuling] = field(default_factory=list)
     ruling_refs: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     sources: dict[tuple[str, str], tuple[str, int]] = field(default_factory=dict)
+    printings: Printings = field(default_factory=Printings)
 
 
 @dataclass
@@ -267,6 +272,8 @@ def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]
             sources[("ruling", str(len(rulings)))] = (str(rpath), lines.line_for(base))
             rulings.append(ruling)
 
+    printings = _load_printings(folder / PRINTINGS_FILE, col, ids)
+
     glossary: list[GlossaryEntry] = []
     gpath = folder / "glossary.yaml"
     if gpath.exists():
@@ -338,8 +345,65 @@ def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]
 
     if game is not None:
         game.cards, game.glossary, game.decks, game.tables, game.sources = cards, glossary, decks, tables, sources
-        game.rulings, game.ruling_refs = rulings, ruling_refs
+        game.rulings, game.ruling_refs, game.printings = rulings, ruling_refs, printings
     return game, col.problems
+
+
+def _load_printings(path: Path, col: _Collector, ids: _CardIds) -> Printings:
+    """The game's ``printings.yaml`` (see :mod:`card_data.printings`), its problems added to
+    ``col``: a file that is not a mapping of card ids to lists, an unknown card id, a version
+    that fails the :class:`Printing` schema, versions not numbered 1, 2, 3... in order, an
+    erratum (version 2 on) without a reason, a date before the version it follows.
+    Versions with problems are left out; a game without the file is unversioned."""
+    if not path.exists():
+        return Printings()
+    printings = Printings(path)
+    read = _read(path, col)
+    if read is None:
+        return printings
+    data, lines = read
+    if data is None:
+        return printings
+    if not isinstance(data, dict):
+        col.add(path, lines.line_for(()), "-", "printings",
+                f"expected a mapping of card ids to their versions, got {type(data).__name__}")
+        return printings
+    for card_id, items in data.items():
+        rid = str(card_id)
+        if not isinstance(card_id, str) or card_id not in ids:
+            col.add(path, lines.line_for((card_id,)), rid, "-",
+                    f"unknown card id '{rid}': printed copies of it exist, but no card of the game has "
+                    f"it; keep the card (its id is in their QR codes), or remove its versions here if it "
+                    f"is withdrawn")
+            continue
+        if not isinstance(items, list) or not items:
+            col.add(path, lines.line_for((card_id,)), rid, "-", "expected a list of versions, oldest first")
+            continue
+        versions: list[Printing] = []
+        for i, item in enumerate(items):
+            where = (card_id, i)
+            try:
+                printing = Printing.model_validate(item)
+            except ValidationError as exc:
+                col.problems += Problem.from_validation_error(exc, data=item, file=str(path), lines=lines, base=where,
+                                                              game=col.game_id, card_id=rid, prefix=str(i))
+                break
+            if printing.version != i + 1:
+                col.add(path, lines.line_for(where + ("version",)), rid, f"{i}.version",
+                        f"version {printing.version} where {i + 1} was expected: a card's versions count "
+                        f"1, 2, 3... in order")
+                break
+            if printing.version > 1 and printing.reason is None:
+                col.add(path, lines.line_for(where), rid, f"{i}.reason",
+                        f"version {printing.version} is an erratum: give its reason")
+                break
+            if versions and printing.date < versions[-1].date:
+                col.add(path, lines.line_for(where + ("date",)), rid, f"{i}.date",
+                        f"{printing.date} is before version {versions[-1].version} ({versions[-1].date})")
+                break
+            versions.append(printing)
+        printings.cards[card_id] = tuple(versions)
+    return printings
 
 
 def read_deck_list(data: Any, lines: LineMap, file: str, spec: GameSpec, cards: dict[str, Card],

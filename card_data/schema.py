@@ -145,6 +145,25 @@ class Card(Strict):
         return ""
 
 
+class Printing(Strict):
+    """One printed version of a card, as ``printkit release`` records it in the game's
+    ``printings.yaml`` (``{card-id: [printing, ...]}``, oldest first).
+
+    Attributes:
+        version: 1 for the first printing, then 2, 3... with no gap (the loader checks).
+        date: the day the version was released (an ISO date, ``2026-11-23``).
+        reason: why the card changed, in our words: required from version 2 on (an erratum);
+            version 1 has none.
+        fields: the card's printed fields at that version (see
+            :func:`card_data.printings.printed_fields`), as JSON values.
+    """
+
+    version: Annotated[int, Field(ge=1)]
+    date: datetime.date
+    reason: str | None = Field(None, min_length=1)
+    fields: dict[str, Any] = Field(min_length=1)
+
+
 class GlossaryEntry(Strict):
     """A keyword or term explained by the rulebook, in our own words.
 

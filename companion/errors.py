@@ -21,11 +21,12 @@ def words_from_request() -> str:
     return " ".join(query_words(missing))
 
 
-def render_not_found(words: str = "", base_href: str | None = None) -> str:
+def render_not_found(words: str = "", base_href: str | None = None, message: str = "") -> str:
     """HTML of the not-found page with ``words`` in its search box, and nearby cards.
 
     ``base_href`` (an absolute URL ending in ``/``), if given, becomes the page's ``<base>``:
     a static host serves ``404.html`` at any depth, so its relative links need it.
+    ``message``: what exactly was not found (e.g. a card version), shown under the heading.
     """
     suggestions = []
     if words:
@@ -33,12 +34,15 @@ def render_not_found(words: str = "", base_href: str | None = None) -> str:
         if game_id not in get_database().games:
             game_id = None
         suggestions = search_cards(words, game_id) or close_card_ids(words.replace(" ", "-"), game_id)
-    return render_template("404.html", words=words, suggestions=suggestions[:10], base_href=base_href)
+    return render_template("404.html", words=words, suggestions=suggestions[:10], base_href=base_href,
+                           message=message)
 
 
 def not_found(error: NotFound):
     """Error handler: the not-found page with HTTP status 404."""
-    return render_not_found(words_from_request()), 404
+    # abort(404, description=...) says what is missing; werkzeug's own text says nothing more.
+    message = error.description if error.description != NotFound.description else ""
+    return render_not_found(words_from_request(), message=message), 404
 
 
 def init_app(app: Flask) -> None:

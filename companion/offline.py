@@ -26,6 +26,7 @@ from pathlib import Path
 from flask import Blueprint, Flask, current_app, send_from_directory
 
 from card_data.loader import Game
+from card_data.printings import printed_versions
 from companion.catalog import get_game_or_404
 from companion.links import page_url
 
@@ -86,12 +87,16 @@ def asset_files(app: Flask) -> list[str]:
 def offline_urls(game: Game) -> list[str]:
     """Every URL the phone needs to read ``game``'s rulings with no network, in the current
     request's link style (app-absolute live, relative to the manifest in a static export):
-    the game's pages, each card's pages in file order, then the static files."""
+    the game's pages, each card's pages in file order (with the page of each version its
+    printed QR codes may carry), then the static files."""
     app = current_app._get_current_object()
     per_game, per_card = game_page_endpoints(app)
     urls = [page_url(endpoint, game=game.game_id) for endpoint in per_game]
     for card_id in game.cards:
         urls.extend(page_url(endpoint, game=game.game_id, card_id=card_id) for endpoint in per_card)
+        # The pages the printed QR codes open in a game with versions (see card_data.printings).
+        urls.extend(page_url("rulings.card_version_page", game=game.game_id, card_id=card_id, version=version)
+                    for version in printed_versions(game.printings, game.cards[card_id]))
     urls.extend(page_url("static", filename=name) for name in asset_files(app))
     return urls
 

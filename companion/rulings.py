@@ -8,16 +8,17 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, abort, current_app, render_template, request
 from markupsafe import Markup, escape
 
+from card_data.loader import Game
 from card_data.ruling_records import (
     all_rulings,
     filter_rulings,
     ruling_types,
     rulings_for_card,
 )
-from card_data.schema import Ruling
+from card_data.schema import Card, Ruling
 from companion.catalog import (
     cards_by_type,
     deck_size,
@@ -25,6 +26,7 @@ from companion.catalog import (
     get_card_or_404,
     get_game_or_404,
 )
+from companion.errata import Erratum, erratum_for, long_date
 from companion.glossary import entries_in_text, entries_used_by
 from companion.stats import card_stats, field_label
 
@@ -56,6 +58,12 @@ def ruling_date(ruling: Ruling) -> str:
     if ruling.date is None:
         return "Undated"
     return f"{ruling.date.day} {ruling.date:%B %Y}"
+
+
+@bp.app_template_filter("long_date")
+def long_date_filter(day) -> str:
+    """A date for people, e.g. ``"23 November 2026"``."""
+    return long_date(day)
 
 
 @bp.app_template_global("ruling_terms")
@@ -117,16 +125,39 @@ def game_page(game: str):
 @bp.route("/<game>/<card_id>", strict_slashes=False)
 def card_page(game: str, card_id: str):
     """One card: its stats and text, rulings with their rulebook sections, the glossary
-    entries its text uses and the decks that hold it. The printed QR code opens this page.
+    entries its text uses and the decks that hold it. The printed QR code of an unversioned
+    game opens this page (a versioned one opens :func:`card_version_page`).
 
     A trailing slash is accepted too: on a static host the same address gains one.
     """
     game_data = get_game_or_404(game)
+    return _card(game_data, get_card_or_404(game_data, card_id))
+
+
+@bp.route("/<game>/<card_id>/<int:version>", strict_slashes=False)
+def card_version_page(game: str, card_id: str, version: int):
+    """The page a card's QR code opens in a game that records versions (``printkit release``):
+    for the current version, the card's page as :func:`card_page` shows it; for an older
+    one, the same page headed by what has changed since that copy was printed (the printed
+    and current text, a word-level diff and each erratum's date and reason). 404 naming the
+    known versions for a version the data does not have.
+    """
+    game_data = get_game_or_404(game)
     card = get_card_or_404(game_data, card_id)
+    try:
+        erratum = erratum_for(game_data, card, version)
+    except LookupError as exc:
+        abort(404, description=str(exc))
+    return _card(game_data, card, erratum)
+
+
+def _card(game_data: Game, card: Card, erratum: Erratum | None = None) -> str:
+    """The card page of ``card``, headed by ``erratum`` when the reader's copy is older."""
     return render_template(
         "card.html",
         game=game_data,
         card=card,
+        erratum=erratum,
         stats=card_stats(card),
         rulings=rulings_for_card(game_data, card),
         glossary=entries_used_by(card, game_data.glossary),

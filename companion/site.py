@@ -16,6 +16,7 @@ from pathlib import Path
 
 from flask import Flask
 
+from card_data.printings import printed_versions
 from companion import create_app
 from companion.catalog import get_database
 from companion.errors import render_not_found
@@ -30,7 +31,8 @@ class ExportError(Exception):
 
 
 def site_paths(app: Flask) -> list[str]:
-    """URL paths of every page of the site: index, search, each game, each card; and for
+    """URL paths of every page of the site: index, search, each game, each card, each
+    version of a card a printed QR code may carry (``/r/<game>/<card-id>/<version>``); and for
     offline reading (:mod:`companion.offline`) the service worker ``/sw.js`` and each game's
     ``/r/<game>/offline.json``."""
     with app.app_context():
@@ -40,6 +42,10 @@ def site_paths(app: Flask) -> list[str]:
             paths.append(f"/r/{game.game_id}/")
             paths.append(f"/r/{game.game_id}/rulings")  # unfiltered: a static host cannot filter
             paths.extend(f"/r/{game.game_id}/{card_id}" for card_id in game.cards)
+            # What printed QR codes open in a game with versions (printkit release): each version.
+            for card_id in game.cards:
+                paths.extend(f"/r/{game.game_id}/{card_id}/{version}"
+                             for version in printed_versions(game.printings, game.cards[card_id]))
             paths.append(f"/r/{game.game_id}/offline.json")
     return paths
 

@@ -83,6 +83,7 @@ from printkit.sheets.imposition import (
 from printkit.sheets.layout import (
     LAYOUTS_DIR,
     Face,
+    FaceWarning,
     Layout,
     LayoutError,
     WarningLog,
@@ -140,9 +141,19 @@ class BuildOptions:
         return PdfOutput.of(self.cmyk, self.pdfx)
 
 
-def card_url(base_url: str, game_id: str, card_id: str) -> str:
-    """The rulings URL a card's QR code encodes: ``<base-url>/r/<game>/<card-id>``."""
-    return f"{base_url.rstrip('/')}/r/{game_id}/{card_id}"
+def card_url(base_url: str, game_id: str, card_id: str, version: int | None = None) -> str:
+    """The rulings URL a card's QR code encodes: ``<base-url>/r/<game>/<card-id>``, and
+    ``/<version>`` after it for a card of a versioned game (see :mod:`card_data.printings`),
+    so that the companion can tell a player whose copy is older what has changed since."""
+    url = f"{base_url.rstrip('/')}/r/{game_id}/{card_id}"
+    return url if version is None else f"{url}/{version}"
+
+
+def card_qr_url(base_url: str, game: Game, card: Card) -> str:
+    """The URL ``card``'s QR code encodes in a build: :func:`card_url` with the version the
+    card prints as (none for a game without ``printings.yaml``)."""
+    version = game.printings.card_version(card)
+    return card_url(base_url, game.game_id, card.id, version.version if version else None)
 
 
 def card_context(game: Game, card: Card) -> dict:
@@ -227,12 +238,20 @@ class GameLayouts:
             if not path.is_file():
                 self._problem(file, line, card.id, "type", f"no layout template {path}")
             return None
+        version = self.game.printings.card_version(card)
         try:
             face = prepare_face(layout, card_context(self.game, card), self.game.folder,
-                                card_url(self.options.base_url, self.game.game_id, card.id))
+                                card_qr_url(self.options.base_url, self.game, card),
+                                qr_label=version.label if version else None)
         except LayoutError as exc:
             self._problem(file, line, card.id, exc.field, f"{exc.message} (template {exc.file}:{exc.line})")
             return None
+        if version is not None and not version.released:
+            # Printed anyway (a designer tries a change out), as the version the next release
+            # records; said, because copies handed out before that release may differ from it.
+            face.warnings.append(FaceWarning(
+                "version", f"not released: printed as {version.label}, which 'printkit release' has not "
+                           f"recorded yet (until then its QR code opens the card as it is now)"))
         self.warnings.add(face, file, line, self.game.game_id, card.id)
         return face
 
@@ -612,7 +631,8 @@ def _for_worker(task: DeckTask) -> DeckTask:
     game, ids = task.game, set(task.job.cards.ids)
     sources = {key: game.sources[key] for key in (("card", cid) for cid in ids) if key in game.sources}
     cards = game.cards.subset(ids) if isinstance(game.cards, CardStore) else {i: game.cards[i] for i in ids}
-    return replace(task, game=replace(game, cards=cards, glossary=[], decks={}, sources=sources),
+    return replace(task, game=replace(game, cards=cards, glossary=[], decks={}, sources=sources,
+                                      printings=game.printings.subset(ids)),
                    job=replace(task.job, cards=task.job.cards.over(cards)))
 
 
@@ -746,7 +766,11 @@ class _Digests:
         """``(SHA-256 of the card's record, its type)``, each card read once."""
         if card_id not in self._cards:
             card = self.game.cards[card_id]
-            self._cards[card_id] = (bytes.fromhex(json_digest(card.model_dump(mode="json"))), card.type)
+            # The version is printed (QR code and label) but lives in printings.yaml, not the record.
+            version = self.game.printings.card_version(card)
+            record = {"card": card.model_dump(mode="json"), "version": version.version if version else None,
+                      "released": version.released if version else None}
+            self._cards[card_id] = (bytes.fromhex(json_digest(record)), card.type)
         return self._cards[card_id]
 
     def deck(self, unit: str, job: CardJob) -> str:

@@ -139,6 +139,9 @@ LAZY_COMMANDS = {
     "export": ("printkit.designer.project_commands:export_cmd",
                ("One file per card face for GAMES (default: all): PNG at --dpi or single-card PDFs, or a print "
                 "shop's preset.")),
+    "release": ("printkit.designer.release:release_cmd",
+                ("Record a new version of every card of GAMES (default: all) whose printed fields changed since its "
+                 "last version, in the game's printings.yaml; a card without one gets version 1.")),
     "preview": ("printkit.designer.project_commands:preview_cmd",
                 ("Serve a page on http://127.0.0.1:PORT/ showing every card of GAMES (default: all) as it prints, "
                  "re-rendered when you save a card or template, with the problems listed on the page. "

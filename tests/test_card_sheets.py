@@ -15,7 +15,7 @@ from database_edits import copy_database
 from pdf_measure import Box, crop_marks, drawn_objects, mm
 
 from card_data.loader import load_database
-from printkit.build import BLEED_MM, card_url
+from printkit.build import BLEED_MM, card_qr_url
 from printkit.cli import main as printkit_cli
 from printkit.components.packing import LOOSE_DECK_MAX_CARDS
 
@@ -238,7 +238,7 @@ def test_every_qr_code_decodes_to_its_cards_rulings_page(built, client):
               for p in built["letter-long"].glob(f"*/{name}")]
     for pdf in card_pdfs(built["letter-long"]) + shared:
         decoded.extend(decode_pdf_qr_codes(pdf))
-    expected = {card_url(BASE_URL, g.game_id, c.id): c for g in DB.games.values() for c in g.cards.values()}
+    expected = {card_qr_url(BASE_URL, g, c): c for g in DB.games.values() for c in g.cards.values()}
     assert sorted(decoded) == sorted(expected), "every card carries exactly one QR code with its own URL"
     for url, card in expected.items():
         response = client.get(url.removeprefix(BASE_URL))
@@ -268,7 +268,7 @@ def test_every_qr_code_still_decodes_from_a_blurred_noisy_150_dpi_scan(built):
                     degraded, formats=zxingcpp.BarcodeFormat.QRCode))
         finally:
             doc.close()
-    expected = {card_url(BASE_URL, g.game_id, c.id) for g in DB.games.values() for c in g.cards.values()}
+    expected = {card_qr_url(BASE_URL, g, c) for g in DB.games.values() for c in g.cards.values()}
     assert sorted(decoded) == sorted(expected)
 
 

@@ -85,7 +85,7 @@ def test_build_one_deck_in_its_quantities(tmp_path):
     assert written == ["might-cunning-draw-cards.pdf"]
     urls = decode_pdf_qr_codes(tmp_path / "carpe_cras" / "might-cunning-draw-cards.pdf")
     assert len(urls) == 40
-    assert urls.count("http://10.0.0.1/r/carpe_cras/time-flies") == 6
+    assert urls.count("http://10.0.0.1/r/carpe_cras/time-flies/1") == 6  # its version follows the id
 
 
 def test_build_an_unknown_deck_is_a_clean_error(tmp_path):

@@ -25,7 +25,7 @@ from click.testing import CliRunner
 from pdf_measure import box_of, mm
 
 from card_data.loader import load_database
-from printkit.build import card_url
+from printkit.build import card_qr_url
 from printkit.cli import main as printkit_cli
 from printkit.components.boards import render_extras
 from printkit.components.packing import FOLD_LINE_STROKE_PT, PIECE_CLEARANCE_MM
@@ -167,7 +167,7 @@ def test_the_fountain_card_shares_the_score_pad_page_as_a_fold_over_pair(builds)
     assert len(xs) == 4
     assert xs[1] - xs[0] == pytest.approx(88.9, abs=0.05) and xs[3] - xs[2] == pytest.approx(88.9, abs=0.05)
     assert fold_x - xs[1] == pytest.approx(3.0, abs=0.05) and xs[2] - fold_x == pytest.approx(3.0, abs=0.05)
-    assert decode_page(pad, 0) == [card_url(BASE_URL, "carpe_diem", "fountain-gardens")]
+    assert decode_page(pad, 0) == [card_qr_url(BASE_URL, DB.games["carpe_diem"], DB.games["carpe_diem"].cards["fountain-gardens"])]
 
 
 # ---- printers' margins -------------------------------------------------------------------------

@@ -62,7 +62,8 @@ def card_ids(pdf: Path, step: int = 2) -> Counter[str]:
             image = doc[index].render(scale=QR_DPI / 72).to_pil()
             for code in zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode):
                 assert code.text.startswith(f"{BASE_URL}/r/{pdf.parent.name}/"), code.text
-                ids[code.text.rsplit("/", 1)[1]] += 1
+                # /r/<game>/<card-id>/<version>: the card's version follows its id.
+                ids[code.text.removeprefix(f"{BASE_URL}/r/{pdf.parent.name}/").split("/")[0]] += 1
     finally:
         doc.close()
     return ids

@@ -14,7 +14,7 @@ import zxingcpp
 from pypdf import PdfReader
 
 from card_data.loader import load_database
-from printkit.build import BuildOptions, build, card_url
+from printkit.build import BuildOptions, build, card_qr_url
 from printkit.sheets.imposition import Rect
 from printkit.sheets.paper import paper_by_name
 from printkit.sheets.qr import QUIET_ZONE_MODULES, qr_dark_runs, qr_matrix
@@ -126,7 +126,7 @@ def test_every_qr_code_decodes_to_its_cards_url(built):
         finally:
             doc.close()
     game = DB.games[GAME]
-    expected = sorted(card_url(BASE_URL, GAME, c.id) for c in game.cards.values()
+    expected = sorted(card_qr_url(BASE_URL, game, c) for c in game.cards.values()
                       if c.type not in ("reference", "token"))
     assert sorted(decoded) == expected
 

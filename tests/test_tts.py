@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 from card_data.loader import bundled_data_dir, load_database
-from printkit.build import card_url
+from printkit.build import card_qr_url
 from printkit.designer.commands import tts_cmd
 
 BASE_URL = "http://192.168.1.20:5000"
@@ -118,7 +118,7 @@ def test_each_cell_shows_the_card_listed_for_it(sheets, game_id):
                     assert cell.getextrema() == ((255, 255), (255, 255), (255, 255)), f"cell {i} not empty"
                     continue
                 decoded = [r.text for r in zxingcpp.read_barcodes(cell)]
-                assert decoded == [card_url(BASE_URL, game_id, index["cards"][i])], (kind, i)
+                assert decoded == [card_qr_url(BASE_URL, game, game.cards[index["cards"][i]])], (kind, i)
                 seen.add(cell.tobytes())
             assert len(seen) == len(index["cards"])  # no two cells alike
             back = Image.open(sheets / game_id / index["BackURL"]).convert("RGB")

@@ -117,7 +117,8 @@ class ImageRegion(_Region):
 
 
 class QrRegion(_Region):
-    """The card's QR code (``<base-url>/r/<game>/<card id>``), ``size_mm`` square incl. quiet zone."""
+    """The card's QR code (``<base-url>/r/<game>/<card id>[/<version>]``), ``size_mm`` square incl. quiet
+    zone; a versioned card's ``v<N>`` prints in small type in the zone's bottom band."""
 
     kind: Literal["qr"]
     size_mm: Annotated[float, Field(ge=8, le=60)]
@@ -321,10 +322,15 @@ class FittedText:
 
 @dataclass(frozen=True)
 class QrCode:
-    """A QR region with its payload."""
+    """A QR region with its payload and, for a card of a versioned game, ``label``: the
+    version it prints as (``"v2"``), drawn in small type in the region's bottom-right corner
+    (see :meth:`printkit.sheets.render.PageDrawer._qr`)."""
 
     region: QrRegion
     payload: str
+    label: str | None = None
+    label_font: str = DEFAULT_FONTS.name("regular")
+    """reportlab name of the face's regular font (the game's own, if it names one)."""
 
 
 @dataclass(frozen=True)
@@ -489,14 +495,16 @@ def game_font_files(context: dict[str, Any], game_root: Path | None) -> dict[str
     return files
 
 
-def prepare_face(layout: Layout, context: dict[str, Any], art_root: Path | None, qr_payload: str | None) -> Face:
+def prepare_face(layout: Layout, context: dict[str, Any], art_root: Path | None, qr_payload: str | None,
+                 qr_label: str | None = None) -> Face:
     """Evaluate ``layout`` for one card side.
 
     ``context``: the Jinja2 variables (the card's fields, ``card``, ``game``...).
     ``art_root``: the game's folder: image ``src`` paths are relative to it and must stay
     inside it, its ``icons/`` holds the ``:name:`` icons of text, and the fonts ``game.yaml``
     names (``context["game"].fonts``) are in it.
-    ``qr_payload``: the URL to encode in ``qr`` regions.
+    ``qr_payload``: the URL to encode in ``qr`` regions; ``qr_label``: small type printed with
+    each of them (the card's version, ``"v2"``), or ``None``.
     Returns a :class:`Face`, with :class:`FaceWarning` for art under 300 dpi and QR codes too
     dense to scan comfortably. Raises :class:`LayoutError` (template file and region line)
     when a Jinja2 expression fails (any exception, sandbox refusals included), text does not
@@ -536,7 +544,12 @@ def prepare_face(layout: Layout, context: dict[str, Any], art_root: Path | None,
                 items.append(_artwork(r, src, art_root, path, line, warnings))
             elif isinstance(r, QrRegion):
                 if qr_payload:
-                    items.append(QrCode(r, qr_payload))
+                    label_font = DEFAULT_FONTS.name("regular")
+                    if qr_label:
+                        if fonts is None:
+                            fonts = font_set({**game_font_files(context, art_root), **layout.font_files})
+                        label_font = fonts.name("regular")
+                    items.append(QrCode(r, qr_payload, qr_label, label_font))
                     advice = long_payload_warning(qr_payload, r.size_mm)
                     if advice:
                         warnings.append(FaceWarning(where, advice, once=True))

@@ -1,0 +1,131 @@
+"""What a player holding an older printing of a card is told: the text on their copy, the text
+now, a word-level diff of the two and each erratum's reason (see :mod:`card_data.printings`)."""
+
+from __future__ import annotations
+
+import datetime
+import re
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from card_data.loader import Game
+from card_data.printings import CardVersion, printed_fields, same_fields
+from card_data.schema import Card, Printing
+from companion.stats import field_label
+
+ABSENT = "—"
+"""How a field that one version has and the other does not reads."""
+
+
+def field_text(value: Any) -> str:
+    """A printed field's value as one line of words: lists joined by ``"; "``, a mapping as
+    ``"Label: value"`` parts, ``None`` as :data:`ABSENT`, booleans as yes/no, a snake_case
+    choice (``completed_garden``) as words."""
+    if value is None:
+        return ABSENT
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return ", ".join(f"{field_label(str(k))}: {field_text(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return "; ".join(field_text(v) for v in value)
+    if isinstance(value, str) and _IDENTIFIER.fullmatch(value):
+        return field_label(value)  # a schema's choice such as completed_garden, in words
+    return str(value)
+
+
+_IDENTIFIER = re.compile(r"[a-z]+(?:_[a-z0-9]+)+")
+
+
+def word_diff(old: str, new: str) -> Markup:
+    """``old`` turned into ``new`` word by word (:class:`difflib.SequenceMatcher` over the
+    whitespace-separated words): words only in ``old`` in ``<del>``, words only in ``new`` in
+    ``<ins>``, the rest as they are; everything escaped. ``<del>`` and ``<ins>`` are struck
+    through and underlined by browsers and named by screen readers, so the change reads
+    without colour."""
+    a, b = old.split(), new.split()
+    parts: list[str] = []
+    for op, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op == "equal":
+            parts.append(str(escape(" ".join(a[i1:i2]))))
+            continue
+        if i2 > i1:
+            parts.append(f"<del>{escape(' '.join(a[i1:i2]))}</del>")
+        if j2 > j1:
+            parts.append(f"<ins>{escape(' '.join(b[j1:j2]))}</ins>")
+    return Markup(" ".join(parts))
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    """One printed field that differs: its label, the two texts and their word diff."""
+
+    label: str
+    printed: str
+    current: str
+    diff: Markup
+
+
+@dataclass(frozen=True)
+class Erratum:
+    """What changed between the version a player's copy was printed with and the card now.
+
+    Attributes:
+        printed: that version as recorded.
+        current: the version the card is at now (released or not, see
+            :class:`~card_data.printings.CardVersion`).
+        printed_lines: ``[(label, text)]`` of every printed field of the copy.
+        current_lines: the same for the card now.
+        changes: the fields that differ, in the card's field order.
+        later: the recorded versions after ``printed``, oldest first (each with its date and
+            reason).
+    """
+
+    printed: Printing
+    current: CardVersion
+    printed_lines: list[tuple[str, str]]
+    current_lines: list[tuple[str, str]]
+    changes: list[FieldChange]
+    later: list[Printing]
+
+
+def _lines(fields: dict[str, Any], order: list[str]) -> list[tuple[str, str]]:
+    return [(field_label(name), field_text(fields.get(name))) for name in order if name in fields]
+
+
+def erratum_for(game: Game, card: Card, version: int) -> Erratum | None:
+    """The :class:`Erratum` of ``card`` for a copy printed as ``version``, or ``None`` when
+    that copy is the card as it is now (its current version, or a version whose fields are
+    the current ones). Raises ``LookupError`` when the game records no such version of the
+    card and it is not the current one (the QR code was not made from this data)."""
+    current = game.printings.card_version(card)
+    if current is None:
+        raise LookupError(f"{game.info.title} does not record versions of its cards")
+    if version == current.version:
+        return None
+    printed = game.printings.printing(card.id, version)
+    if printed is None:
+        raise LookupError(f"{card.title} has no version {version}: the versions known are "
+                          f"{', '.join(f'v{p.version}' for p in game.printings.versions(card.id)) or 'none'}"
+                          f"{'' if current.released else f' and v{current.version} (not released yet)'}")
+    now = printed_fields(card)
+    if same_fields(printed.fields, now):
+        return None
+    order = list(now) + [name for name in printed.fields if name not in now]
+    changes = []
+    for name in order:
+        before, after = printed.fields.get(name), now.get(name)
+        if same_fields({"v": before}, {"v": after}):
+            continue
+        old, new = field_text(before), field_text(after)
+        changes.append(FieldChange(field_label(name), old, new, word_diff(old, new)))
+    later = [p for p in game.printings.versions(card.id) if p.version > version]
+    return Erratum(printed, current, _lines(printed.fields, order), _lines(now, order), changes, later)
+
+
+def long_date(day: datetime.date) -> str:
+    """``"23 November 2026"``."""
+    return f"{day.day} {day:%B %Y}"
