@@ -56,11 +56,20 @@ def asset_url(filename: str) -> str:
 
 
 def canonical_url() -> str | None:
-    """The page's public address under ``BASE_URL`` (what a QR code opens), or ``None``."""
+    """The page's public address under ``BASE_URL`` (what a QR code opens), or ``None``.
+
+    A card's versioned page (``/r/<game>/<card>/<version>``, what a printed copy's QR code
+    opens) names the card's own page as canonical: every version shows the current card.
+    """
     base = current_app.config.get("BASE_URL")
     if not base:
         return None
-    return base.rstrip("/") + request.path
+    path = request.path
+    if request.endpoint == "rulings.card_version_page" and request.view_args:
+        args = {k: v for k, v in request.view_args.items() if k != "version"}
+        # url_for includes the mount point (SCRIPT_NAME); BASE_URL already does.
+        path = url_for("rulings.card_page", **args).removeprefix(request.script_root)
+    return base.rstrip("/") + path
 
 
 def init_app(app: Flask) -> None:

@@ -19,6 +19,7 @@ import pypdfium2
 import pytest
 import yaml
 import zxingcpp
+from bs4 import BeautifulSoup
 from click.testing import CliRunner
 from conftest import DataCopy
 from phones import PHONE, serving
@@ -370,3 +371,18 @@ def test_a_game_without_printings_is_unversioned(data_copy):
     game = load_database(data_copy.root).games[GAME]
     assert game.printings == Printings()
     assert game.printings.card_version(game.cards[CARD]) is None
+
+
+def test_every_version_page_names_the_cards_own_page_as_canonical(app):
+    """A printed copy's address (``.../<version>``) is one of many for the same card: search
+    engines and shared links should land on the card's page, under BASE_URL and its mount point."""
+    base = "https://cards.example.org/companion"
+    app.config["BASE_URL"] = base
+    try:
+        client = app.test_client()
+        for path in (f"/r/{GAME}/{CARD}/1", f"/r/{GAME}/{CARD}/2", f"/r/{GAME}/{CARD}"):
+            page = client.get(path, base_url="http://localhost/companion")
+            soup = BeautifulSoup(page.get_data(as_text=True), "html.parser")
+            assert soup.find("link", rel="canonical")["href"] == f"{base}/r/{GAME}/{CARD}", path
+    finally:
+        app.config["BASE_URL"] = None
