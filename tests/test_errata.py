@@ -196,15 +196,44 @@ def test_the_sheet_prints_each_cards_version_in_small_type(story):
 
 @pytest.mark.parametrize("base_url", ["http://localhost:5000", BASE_URL])
 def test_versions_keep_every_bundled_code_within_qr_version_4(base_url):
-    """The README's default base URL and its example address: adding ``/<version>`` takes no
-    card's code past version 4 (two Carpe Diem ids are so long that they already need 5)."""
+    """The README's default base URL and its LAN example: with ``/<version>`` every bundled
+    card's code is still QR version 4 or smaller (the longest Carpe Diem ids by falling back to
+    error correction L, read back here at that level)."""
     from printkit.build import card_qr_url
-    from printkit.sheets.qr import MAX_COMFORTABLE_VERSION, qr_version
+    from printkit.sheets.qr import MAX_COMFORTABLE_VERSION, qr_matrix, qr_version
 
+    levels = set()
     for game in BUNDLED.games.values():
         for card in game.cards.values():
-            before = qr_version(card_url(base_url, game.game_id, card.id))
-            assert qr_version(card_qr_url(base_url, game, card)) <= max(before, MAX_COMFORTABLE_VERSION), card.id
+            url = card_qr_url(base_url, game, card)
+            assert qr_version(url) <= MAX_COMFORTABLE_VERSION, url
+            if len(url) > 55:  # near what version 4 holds at M
+                read = read_matrix(qr_matrix(url))
+                assert read.text == url
+                levels.add(read.ec_level)
+    assert levels == {"M", "L"}, "the fallback to L is no longer covered by the bundled URLs"
+
+
+def test_short_payloads_keep_error_correction_m():
+    from printkit.sheets.qr import qr_matrix
+
+    url = f"{BASE_URL}/r/{GAME}/{CARD}/2"
+    read = read_matrix(qr_matrix(url))
+    assert (read.text, read.ec_level) == (url, "M")
+
+
+def read_matrix(matrix):
+    """zxing-cpp's reading of a module matrix drawn 4 px a module with its quiet zone."""
+    from PIL import Image
+
+    size = len(matrix) + 8
+    image = Image.new("L", (size, size), 255)
+    for y, row in enumerate(matrix):
+        for x, dark in enumerate(row):
+            if dark:
+                image.putpixel((x + 4, y + 4), 0)
+    (result,) = zxingcpp.read_barcodes(image.resize((size * 4, size * 4), Image.NEAREST))
+    return result
 
 
 def test_a_card_changed_but_not_released_prints_as_the_next_version_with_a_warning(story):

@@ -38,6 +38,11 @@ more would only grow a build of thousands of cards (1 MiB at this bound)."""
 ERROR_CORRECTION = "M"
 """15 % of the symbol may be lost: enough for scuffed cards without making codes much bigger."""
 
+FALLBACK_ERROR_CORRECTION = "L"
+"""For a payload that M would take past :data:`MAX_COMFORTABLE_VERSION` but L keeps within it:
+bigger modules help a phone more than the 8 % of recovery given up (7 % lost may still be
+restored), so a long card URL stays a version-4 code (78 bytes instead of 62)."""
+
 _DARK = 0
 """zxing-cpp's image value of a dark module (light ones are 255)."""
 
@@ -47,20 +52,35 @@ def _symbol_rows(payload: str) -> tuple[bytes, ...]:
     """``payload``'s symbol, one ``bytes`` per row, one byte per module (0 = dark), without
     quiet zone; cached because a card drawn twice in a build (catalog, deck, single cards) and
     its long-URL check need it again. Raises ``ValueError`` for a payload no QR code can hold."""
-    try:
-        barcode = zxingcpp.create_barcode(payload, zxingcpp.BarcodeFormat.QRCode, ec_level=ERROR_CORRECTION)
-    except Exception as exc:  # noqa: BLE001 - the bindings raise their own error types for "too long"
-        raise ValueError(f"cannot encode {len(payload)} characters as a QR code: {exc}") from None
-    image = barcode.to_image(scale=1, add_quiet_zones=False)
+    image = _symbol_image(payload, ERROR_CORRECTION)
+    if _version_of(image) > MAX_COMFORTABLE_VERSION:
+        fallback = _symbol_image(payload, FALLBACK_ERROR_CORRECTION)
+        if _version_of(fallback) <= MAX_COMFORTABLE_VERSION:
+            image = fallback
     size = image.shape[0]
     pixels = bytes(memoryview(image))
     return tuple(pixels[r * size:(r + 1) * size] for r in range(size))
 
 
+def _symbol_image(payload: str, ec_level: str):
+    """zxing-cpp's image of ``payload`` at error correction ``ec_level``, one pixel a module."""
+    try:
+        barcode = zxingcpp.create_barcode(payload, zxingcpp.BarcodeFormat.QRCode, ec_level=ec_level)
+    except Exception as exc:  # noqa: BLE001 - the bindings raise their own error types for "too long"
+        raise ValueError(f"cannot encode {len(payload)} characters as a QR code: {exc}") from None
+    return barcode.to_image(scale=1, add_quiet_zones=False)
+
+
+def _version_of(image) -> int:
+    """The QR version of a symbol image without quiet zone (``17 + 4 * version`` pixels wide)."""
+    return (image.shape[0] - 17) // 4
+
+
 def qr_matrix(payload: str) -> tuple[tuple[bool, ...], ...]:
     """The module matrix (rows of booleans, ``True`` = dark) for ``payload``, without quiet zone.
 
-    Error correction M (:data:`ERROR_CORRECTION`), the smallest version that holds the payload,
+    Error correction M (:data:`ERROR_CORRECTION`), or L where only L keeps the symbol within
+    :data:`MAX_COMFORTABLE_VERSION` (:data:`FALLBACK_ERROR_CORRECTION`); the smallest version that holds the payload,
     the mask chosen by the standard penalty search; the symbol is cached by payload.
     Raises ``ValueError`` for a payload too long for any QR code.
     """
@@ -100,8 +120,8 @@ def long_payload_warning(payload: str, size_mm: float) -> str | None:
                f"(or print a larger QR region)."))
 
 
-COMFORTABLE_CHARACTERS = 62
-"""Bytes a version-4 code holds at error correction M."""
+COMFORTABLE_CHARACTERS = 78
+"""Bytes a version-4 code holds (at error correction L, the fallback; 62 at M)."""
 
 
 def dark_runs(matrix: tuple[tuple[bool, ...], ...] | list[list[bool]]) -> list[tuple[int, int, int]]:
