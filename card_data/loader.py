@@ -25,6 +25,7 @@ from card_data.schema import (
     GlossaryEntry,
     Printing,
 )
+from card_data.translations import Translation, read_translations
 from card_data.yaml_source import DuplicateKey, LineMap, YamlSyntaxError, load_yaml
 
 RESERVED_CARD_ID = "rulings"
@@ -57,6 +58,8 @@ class Game:
         folder: the game's folder (artwork paths are relative to it).
         printings: the printed versions of its cards (``printings.yaml``, see
             :mod:`card_data.printings`); unversioned (``printings.path is None``) without it.
+        translations: language code -> its text of the game (``translations/<lang>.yaml``,
+            see :mod:`card_data.translations`); empty for a game written in one language.
     """
 
     game_id: str
@@ -71,6 +74,7 @@ class Game:
     ruling_refs: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     sources: dict[tuple[str, str], tuple[str, int]] = field(default_factory=dict)
     printings: Printings = field(default_factory=Printings)
+    translations: dict[str, Translation] = field(default_factory=dict)
 
 
 @dataclass
@@ -295,6 +299,10 @@ def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]
             glossary.append(entry)
             sources[("glossary", entry.id)] = (str(gpath), lines.line_for(base))
 
+    # After the cards, rulings and glossary they translate; what did not load is not theirs to name.
+    translations, translation_problems = read_translations(folder, spec.game_id, cards, rulings, glossary, ids)
+    col.problems += translation_problems
+
     decks: dict[str, DeckList] = {}
     seen_decks: set[str] = set()
     for path in sorted((folder / "decks").glob("*.yaml")):
@@ -346,6 +354,7 @@ def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]
     if game is not None:
         game.cards, game.glossary, game.decks, game.tables, game.sources = cards, glossary, decks, tables, sources
         game.rulings, game.ruling_refs, game.printings = rulings, ruling_refs, printings
+        game.translations = translations
     return game, col.problems
 
 

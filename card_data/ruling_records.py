@@ -24,11 +24,15 @@ class RulingRecord:
         anchor: its fragment id on the game's rulings page: ``r-<card-id>-<n>`` for the
             ``n``-th (from 1) ruling of a card, ``r-game-<n>`` for the ``n``-th of ``rulings.yaml``.
         cards: the cards it concerns that the game has, the card holding it first.
+        origin: where it is written: ``(card id, index)`` for ``cards[card id].rulings[index]``,
+            ``(None, index)`` for ``rulings.yaml``'s; what finds its translation
+            (:meth:`card_data.translations.Translation.ruling_text`).
     """
 
     ruling: Ruling
     anchor: str
     cards: tuple[Card, ...]
+    origin: tuple[str | None, int] = (None, -1)
 
     @property
     def card_ids(self) -> tuple[str, ...]:
@@ -50,12 +54,12 @@ def _concerned(game: Game, first: Card | None, ids: list[str]) -> tuple[Card, ..
 
 def _card_record(game: Game, card: Card, index: int) -> RulingRecord:
     ruling = card.rulings[index]
-    return RulingRecord(ruling, f"r-{card.id}-{index + 1}", _concerned(game, card, ruling.cards))
+    return RulingRecord(ruling, f"r-{card.id}-{index + 1}", _concerned(game, card, ruling.cards), (card.id, index))
 
 
 def _game_record(game: Game, index: int) -> RulingRecord:
     ruling = game.rulings[index]
-    return RulingRecord(ruling, f"r-game-{index + 1}", _concerned(game, None, ruling.cards))
+    return RulingRecord(ruling, f"r-game-{index + 1}", _concerned(game, None, ruling.cards), (None, index))
 
 
 def rulings_for_card(game: Game, card: Card) -> list[RulingRecord]:
@@ -90,7 +94,7 @@ def all_rulings(game: Game) -> list[RulingRecord]:
             if key in merged:
                 earlier = merged[key]
                 cards = earlier.cards + tuple(c for c in record.cards if c.id not in earlier.card_ids)
-                record = RulingRecord(earlier.ruling, earlier.anchor, cards)
+                record = RulingRecord(earlier.ruling, earlier.anchor, cards, earlier.origin)
             merged[key] = record
     records = list(merged.values()) + [_game_record(game, i) for i in range(len(game.rulings))]
     return sorted(records, key=_newest_first_key)

@@ -48,6 +48,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         browse,
         catalog,
         errors,
+        language,
         links,
         offline,
         rulings,
@@ -58,6 +59,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
 
     security.init_app(app)
+    language.init_app(app)
     catalog.init_app(app)
     links.init_app(app)
     errors.init_app(app)

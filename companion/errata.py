@@ -9,11 +9,14 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
+from babel.dates import format_date
+from flask_babel import gettext
 from markupsafe import Markup, escape
 
 from card_data.loader import Game
 from card_data.printings import CardVersion, printed_fields, same_fields
 from card_data.schema import Card, Printing
+from companion.language import current_language
 from companion.stats import field_label
 
 ABSENT = "—"
@@ -22,12 +25,12 @@ ABSENT = "—"
 
 def field_text(value: Any) -> str:
     """A printed field's value as one line of words: lists joined by ``"; "``, a mapping as
-    ``"Label: value"`` parts, ``None`` as :data:`ABSENT`, booleans as yes/no, a snake_case
-    choice (``completed_garden``) as words."""
+    ``"Label: value"`` parts, ``None`` as :data:`ABSENT`, booleans as yes/no (in the page's
+    language), a snake_case choice (``completed_garden``) as words."""
     if value is None:
         return ABSENT
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return gettext("yes") if value else gettext("no")
     if isinstance(value, dict):
         return ", ".join(f"{field_label(str(k))}: {field_text(v)}" for k, v in value.items())
     if isinstance(value, (list, tuple)):
@@ -100,17 +103,29 @@ def erratum_for(game: Game, card: Card, version: int) -> Erratum | None:
     """The :class:`Erratum` of ``card`` for a copy printed as ``version``, or ``None`` when
     that copy is the card as it is now (its current version, or a version whose fields are
     the current ones). Raises ``LookupError`` when the game records no such version of the
-    card and it is not the current one (the QR code was not made from this data)."""
+    card and it is not the current one (the QR code was not made from this data); its message,
+    in the page's language, is what the not-found page says."""
     current = game.printings.card_version(card)
     if current is None:
-        raise LookupError(f"{game.info.title} does not record versions of its cards")
+        raise LookupError(gettext("%(game)s does not record versions of its cards", game=game.info.title))
     if version == current.version:
         return None
     printed = game.printings.printing(card.id, version)
     if printed is None:
-        raise LookupError(f"{card.title} has no version {version}: the versions known are "
-                          f"{', '.join(f'v{p.version}' for p in game.printings.versions(card.id)) or 'none'}"
-                          f"{'' if current.released else f' and v{current.version} (not released yet)'}")
+        known = ", ".join(f"v{p.version}" for p in game.printings.versions(card.id))
+        if current.released:
+            message = (gettext("%(card)s has no version %(version)s: the versions known are %(known)s.",
+                               card=card.title, version=version, known=known) if known else
+                       gettext("%(card)s has no version %(version)s: no versions are known.",
+                               card=card.title, version=version))
+        else:
+            message = (gettext("%(card)s has no version %(version)s: the versions known are %(known)s "
+                               "and v%(current)s (not released yet).", card=card.title, version=version,
+                               known=known, current=current.version) if known else
+                       gettext("%(card)s has no version %(version)s: the only version known is "
+                               "v%(current)s (not released yet).", card=card.title, version=version,
+                               current=current.version))
+        raise LookupError(message)
     now = printed_fields(card)
     if same_fields(printed.fields, now):
         return None
@@ -126,6 +141,13 @@ def erratum_for(game: Game, card: Card, version: int) -> Erratum | None:
     return Erratum(printed, current, _lines(printed.fields, order), _lines(now, order), changes, later)
 
 
+#: Babel locale of the long dates per interface language, where it is not the language itself:
+#: Babel's ``en`` writes dates the American way ("November 23, 2026"); the interface is British.
+DATE_LOCALES = {"en": "en_GB"}
+
+
 def long_date(day: datetime.date) -> str:
-    """``"23 November 2026"``."""
-    return f"{day.day} {day:%B %Y}"
+    """``day`` written out in the page's language: ``"23 November 2026"``, German
+    ``"23. November 2026"`` (Babel's ``long`` format; English outside a request)."""
+    language = current_language()
+    return format_date(day, "long", locale=DATE_LOCALES.get(language, language))

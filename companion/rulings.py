@@ -9,6 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from flask import Blueprint, abort, current_app, render_template, request
+from flask_babel import gettext
 from markupsafe import Markup, escape
 
 from card_data.loader import Game
@@ -29,40 +30,47 @@ from companion.catalog import (
 from companion.errata import Erratum, erratum_for, long_date
 from companion.glossary import entries_in_text, entries_used_by
 from companion.stats import card_stats, field_label
+from companion.translated_data import TEMPLATE_GLOBALS, translated_ruling
 
 bp = Blueprint("rulings", __name__, url_prefix="/r")
+for _name, _value in TEMPLATE_GLOBALS.items():  # the card data in the player's language
+    bp.add_app_template_global(_value, _name)
 
 
 @bp.app_template_filter("type_label")
 def type_label(name: str) -> str:
-    """A card type or deck kind in words: ``"basic_number"`` -> ``"Basic number"``."""
+    """A card type or deck kind in words, in the page's language where
+    :mod:`companion.field_labels` has it: ``"basic_number"`` -> ``"Basic number"``."""
     return field_label(name)
 
 
 @bp.app_template_filter("ruling_source")
 def ruling_source(ruling: Ruling) -> str:
-    """Where a ruling comes from, in words: ``"Rulebook: 2019 rulebook, Setup"``,
-    ``"Designer's answer: <reference>"`` or ``"Our reading — the rules are silent"`` (with
-    the closest section, if given)."""
+    """Where a ruling comes from, in words of the page's language: ``"Rulebook: 2019
+    rulebook, Setup"``, ``"Designer's answer: <reference>"`` or ``"Our reading — the rules are
+    silent"`` (with the closest section, if given). Sections and references stay as written:
+    they name the rulebook's own headings."""
     if ruling.source == "designer":
-        return f"Designer's answer: {ruling.reference}"
+        return gettext("Designer's answer: %(reference)s", reference=ruling.reference)
     if ruling.source == "our-reading":
-        closest = f" (closest: {ruling.section})" if ruling.section else ""
-        return f"Our reading — the rules are silent{closest}"
-    return f"Rulebook: {ruling.section}"
+        if ruling.section:
+            return gettext("Our reading — the rules are silent (closest: %(section)s)", section=ruling.section)
+        return gettext("Our reading — the rules are silent")
+    return gettext("Rulebook: %(section)s", section=ruling.section)
 
 
 @bp.app_template_filter("ruling_date")
 def ruling_date(ruling: Ruling) -> str:
-    """A ruling's date for people, e.g. ``"22 November 2026"``; ``"Undated"`` without one."""
+    """A ruling's date in the page's language, e.g. ``"22 November 2026"`` (German
+    ``"22. November 2026"``); ``"Undated"`` (``"Undatiert"``) without one."""
     if ruling.date is None:
-        return "Undated"
-    return f"{ruling.date.day} {ruling.date:%B %Y}"
+        return gettext("Undated")
+    return long_date(ruling.date)
 
 
 @bp.app_template_filter("long_date")
 def long_date_filter(day) -> str:
-    """A date for people, e.g. ``"23 November 2026"``."""
+    """A date in the page's language, e.g. ``"23 November 2026"`` (see :func:`long_date`)."""
     return long_date(day)
 
 
@@ -92,7 +100,8 @@ def icon_words(text: str, game) -> Markup:
     """Card text for a page, escaped, with each ``:name:`` that names one of the game's icons
     (``card_data/<game>/icons/<name>.svg`` or ``.png``, which printkit draws inline on the
     card) shown as that icon at the text's size (``<img class="icon" alt="Name">``), or as
-    its name in words if the file is over 64 KB. Other text between colons stays as written."""
+    its name in words if the file is over 64 KB (in the page's language where
+    :mod:`companion.field_labels` has it). Other text between colons stays as written."""
     icons = game.folder / "icons"
 
     def icon(match: re.Match) -> str:
@@ -183,6 +192,12 @@ def game_rulings(game: str):
     if current_app.config["STATIC_EXPORT"]:
         keyword = ""
     shown = filter_rulings(records, card_type, keyword)
+    if keyword:
+        # A player reading the rulings in their language searches in it too (spacing and case
+        # ignored, as filter_rulings does).
+        words = " ".join(keyword.split()).lower()
+        shown = [r for r in filter_rulings(records, card_type)
+                 if r in shown or words in " ".join((translated_ruling(game_data, r) or "").split()).lower()]
     return render_template("rulings.html", game=game_data, records=shown, total=len(records), types=types,
                            card_type=card_type, keyword=keyword,
                            filter_on_server=not current_app.config["STATIC_EXPORT"])

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from flask import Flask, abort, current_app, jsonify, make_response, request
+from flask_babel import gettext
 
 from companion.catalog import get_database
 from companion.ratelimit import MissLimiter
@@ -79,8 +80,12 @@ def find_table_or_abort(key: str, api: bool) -> TableRecord:
     limiter: MissLimiter = current_app.extensions[_LIMITER]
     wait_s = limiter.blocked_for_s(client_id())
     if wait_s > 0:
-        message = f"too many wrong table codes; try again in {int(wait_s) + 1} s"
-        response = make_response(jsonify(error=message) if api else message, 429)
+        seconds = int(wait_s) + 1
+        if api:  # the JSON API speaks English
+            response = make_response(jsonify(error=f"too many wrong table codes; try again in {seconds} s"), 429)
+        else:
+            response = make_response(gettext("Too many wrong table codes; try again in %(seconds)d s.",
+                                             seconds=seconds), 429)
         response.headers["Retry-After"] = str(int(wait_s) + 1)
         abort(response)
     if record is None:

@@ -19,6 +19,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from flask import Flask, Request, Response, render_template_string, request
+from flask_babel import gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from companion.tables import MAX_PLAYER_NAME
@@ -50,6 +51,18 @@ ERROR_PAGE = """{% extends "base.html" %}
 {% endblock %}"""
 
 csrf = CSRFProtect()
+
+#: Flask-WTF's reasons for refusing a form (it writes them in English only), in the page's
+#: language: its own words in English, so a reason it adds later still shows, untranslated.
+CSRF_REASONS = {
+    "The CSRF token is missing.": lazy_gettext("The CSRF token is missing."),
+    "The CSRF session token is missing.": lazy_gettext("The CSRF session token is missing."),
+    "The CSRF token has expired.": lazy_gettext("The CSRF token has expired."),
+    "The CSRF token is invalid.": lazy_gettext("The CSRF token is invalid."),
+    "The CSRF tokens do not match.": lazy_gettext("The CSRF tokens do not match."),
+    "The referrer header is missing.": lazy_gettext("The referrer header is missing."),
+    "The referrer does not match the host.": lazy_gettext("The referrer does not match the host."),
+}
 
 
 def init_app(app: Flask) -> None:
@@ -123,17 +136,19 @@ def csrf_refused(error: CSRFError):
     """A form posted without a valid token: a 400 page that says what to do. A form posted by
     htmx gets ``HX-Refresh`` as well: a whole page must not be swapped into a part of one, and
     the reloaded page carries a fresh token."""
-    page = render_template_string(ERROR_PAGE, title="This form could not be accepted",
-                                  reason=f"{error.description} Go back, reload the page and try again.")
+    why = CSRF_REASONS.get(error.description, error.description)
+    page = render_template_string(ERROR_PAGE, title=gettext("This form could not be accepted"),
+                                  reason=gettext("%(why)s Go back, reload the page and try again.", why=why))
     headers = {"HX-Refresh": "true"} if request.headers.get("HX-Request") else {}
     return page, 400, headers
 
 
 def too_large(_error):
     """A request body over ``MAX_CONTENT_LENGTH``: a 413 page (the API answers in JSON)."""
-    return render_template_string(ERROR_PAGE, title="Too much text",
-                                  reason="That form held far more text than any table needs; shorten it (player "
-                                         f"names are at most {MAX_PLAYER_NAME} characters) and try again."), 413
+    return render_template_string(ERROR_PAGE, title=gettext("Too much text"),
+                                  reason=gettext("That form held far more text than any table needs; shorten it "
+                                                 "(player names are at most %(max)s characters) and try again.",
+                                                 max=MAX_PLAYER_NAME)), 413
 
 
 def _netloc(url_or_host: str, scheme: str) -> str:

@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from flask_babel import gettext
 from pydantic import BaseModel
 
 from card_data.schema import Card
+from companion.field_labels import translated_label
 
 #: Fields of every card shown elsewhere on the page (or not at all), never as stats.
 COMMON_FIELDS = frozenset({"id", "type", "title", "rulings", "example", "assumed", "note", "art"})
@@ -91,27 +93,30 @@ _IDENTIFIER = re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)+$")
 
 
 def field_label(name: str, title: str | None = None) -> str:
-    """Label for a field: the schema's ``title`` if it set one, else the name in words.
+    """Label for a field: the schema's ``title`` if it set one, else the name in words, in the
+    page's language where :mod:`companion.field_labels` has the words (English otherwise).
 
-    ``"men_under_command"`` -> ``"Men under command"``; names of up to three letters are
-    abbreviations, as printed on cards, and go upper-case (``"vp"`` -> ``"VP"``,
-    ``"ldr"`` -> ``"LDR"``). A schema sets ``Field(title=...)`` for anything else.
+    ``"men_under_command"`` -> ``"Men under command"`` (German: ``"Männer unter Befehl"``);
+    names of up to three letters are abbreviations, as printed on cards, and go upper-case
+    (``"vp"`` -> ``"VP"``, ``"ldr"`` -> ``"LDR"``) in every language. A schema sets
+    ``Field(title=...)`` for anything else.
     """
     if title:
-        return title
+        return translated_label(title)
     if len(name) <= 3:
         return name.upper()
     words = name.replace("_", " ").strip()
-    return words[:1].upper() + words[1:]
+    return translated_label(words[:1].upper() + words[1:])
 
 
 def scalar_text(value: Any) -> str:
-    """One value as text: enums by value, ``True``/``False`` as yes/no, ``2.0`` as ``2``,
-    identifier-like choices in words (``"special_numbered"`` -> ``"special numbered"``)."""
+    """One value as text: enums by value, ``True``/``False`` as yes/no (in the page's
+    language), ``2.0`` as ``2``, identifier-like choices in words (``"special_numbered"`` ->
+    ``"special numbered"``)."""
     if isinstance(value, Enum):
         value = value.value
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return gettext("yes") if value else gettext("no")
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     if value is None:

@@ -39,6 +39,7 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import gettext, lazy_gettext
 from markupsafe import Markup
 from werkzeug.exceptions import NotFound
 
@@ -58,6 +59,13 @@ HISTORY_SHOWN = 50
 change, so its size must not grow with the log (the full history is its own page)."""
 WHOLE_TABLE = "table"
 """The seat cookie's value for a phone that plays no one seat (it shows everyone's moves)."""
+COLOUR_NAMES = {
+    "blue": lazy_gettext("Blue"), "red": lazy_gettext("Red"), "green": lazy_gettext("Green"),
+    "yellow": lazy_gettext("Yellow"), "purple": lazy_gettext("Purple"), "orange": lazy_gettext("Orange"),
+    "black": lazy_gettext("Black"), "white": lazy_gettext("White"),
+}
+"""Each colour of :data:`companion.tables.PLAYER_COLOURS` as the set-up form names it, in the
+page's language (the value sent stays the English key)."""
 
 
 # -- forms to JSON -----------------------------------------------------------------------------------
@@ -126,6 +134,28 @@ def move_id(move: Move) -> str:
     return f"move-{readable}-{zlib.crc32(move.label.encode()):08x}"
 
 
+def in_words(exc: Exception) -> str:
+    """What a refused change says to the player, in the page's language: the table service's
+    own errors carry their :class:`companion.tables.Wording` and are translated (an
+    :class:`InvalidInput`'s problems too, each after its field, as ``str(exc)`` has them); the
+    rule engine's (``RuleError.message``) and the input checks' stay as written (English)."""
+    wording = getattr(exc, "wording", None)
+    if wording is None:
+        return exc.message if isinstance(exc, RuleError) else str(exc)
+    said = gettext(wording.template, **wording.params)
+    if wording.problems:  # as InvalidInput words it: "message: field: problem; field: problem"
+        said += ": " + "; ".join(f"{name}: {gettext(problem.template, **problem.params)}"
+                                 for name, problem in wording.problems)
+    return said
+
+
+def rule_in_words(exc: RuleError) -> str:
+    """The rule a :class:`RuleError` names: translated when the table service named it
+    (e.g. "Undo"), else the rulebook's words as the engine gives them."""
+    wording = getattr(exc, "wording", None)
+    return gettext(wording.rule) if wording is not None and wording.rule else exc.rule
+
+
 # -- the page's context ----------------------------------------------------------------------------------
 
 
@@ -143,12 +173,14 @@ class Refusal:
 
     @classmethod
     def of(cls, exc: Exception, values: dict[str, Any] | None) -> Refusal:
+        """The refusal of ``exc`` (a :class:`RuleError`, :class:`StaleVersion` or
+        :class:`InvalidInput`), in the page's language, keeping the ``values`` sent."""
         if isinstance(exc, RuleError):
-            return cls(exc.message, exc.rule, values=values, status=422)
+            return cls(in_words(exc), rule_in_words(exc), values=values, status=422)
         if isinstance(exc, StaleVersion):
-            return cls("The table changed before your entry arrived: here is what happened. Check it and send "
-                       "again.", None, tuple(h.text for h in exc.since), values, 409)
-        return cls(str(exc), None, values=values, status=400)
+            return cls(gettext("The table changed before your entry arrived: here is what happened. Check it "
+                               "and send again."), None, tuple(h.text for h in exc.since), values, 409)
+        return cls(in_words(exc), None, values=values, status=400)
 
 
 def _seat_cookie(record) -> str:
@@ -164,13 +196,19 @@ def viewer_seat(record) -> tuple[int | None, bool]:
     return None, raw == WHOLE_TABLE
 
 
-@functools.lru_cache(maxsize=256)
 def join_qr_svg(url: str) -> Markup:
-    """An inline SVG QR code of ``url`` (vector, so it stays sharp on any screen). Kept per
-    URL: encoding one (its mask search) cost more than the rest of a live update."""
+    """An inline SVG QR code of ``url`` (vector, so it stays sharp on any screen), named for
+    screen readers in the page's language."""
+    label = Markup.escape(gettext("QR code to join this table"))
+    return Markup(_qr_svg(url).replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1))
+
+
+@functools.lru_cache(maxsize=256)
+def _qr_svg(url: str) -> str:
+    """The bare SVG of ``url``'s QR code. Kept per URL: encoding one (its mask search) cost
+    more than the rest of a live update."""
     image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=8, border=2)
-    svg = image.to_string(encoding="unicode")
-    return Markup(svg.replace("<svg ", '<svg role="img" aria-label="QR code to join this table" ', 1))
+    return image.to_string(encoding="unicode")
 
 
 def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
@@ -181,7 +219,7 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
     others = [m for m in everyone if seat is not None and m.seat is not None and m.seat != seat]
     retry = None
     if refusal is not None and refusal.values and refusal.values.get("type") in engine.events:
-        retry = filled_form(engine.events[refusal.values["type"]], state, refusal.values, "Send again")
+        retry = filled_form(engine.events[refusal.values["type"]], state, refusal.values, gettext("Send again"))
     table_url = url_for("table_pages.table", token=record.token, _external=True)
     return dict(
         view=view, table=record, state=state, outcome=view.outcome, engine=engine, version=record.version,
@@ -247,7 +285,7 @@ def new_table(game: str):
     engine = service().engines.get(game)
     if engine is None:
         return render_template("tables/choose_game.html", engines=service().engines,
-                               error=f"No game called {game!r}."), 404
+                               error=gettext("No game called %(game)r.", game=game)), 404
     error = rule = None
     status = 200
     players = [""] * engine.max_players
@@ -261,15 +299,15 @@ def new_table(game: str):
             view = service().create(game, [p for p, _ in named], options, [c for _, c in named])
             return redirect(url_for("table_pages.table", token=view.record.token), 303)
         except RuleError as exc:
-            error, rule, status = exc.message, exc.rule, 422
+            error, rule, status = in_words(exc), rule_in_words(exc), 422
         except InvalidInput as exc:
-            error, status = str(exc), 400
+            error, status = in_words(exc), 400
         colours = chosen or colours
     fields = [dataclasses.replace(derive_field(engine.options_model, name, None),
                                   default=request.form.get(name, info.default))
               for name, info in engine.options_model.model_fields.items()]
     return render_template("tables/new.html", engine=engine, fields=fields, players=players, colours=colours,
-                           palette=PLAYER_COLOURS, error=error, rule=rule), status
+                           palette=PLAYER_COLOURS, colour_names=COLOUR_NAMES, error=error, rule=rule), status
 
 
 @bp.route("/join", methods=["GET", "POST"])
@@ -284,7 +322,8 @@ def join():
             try:
                 record = find_table_or_abort(code, api=False)
             except NotFound:
-                error, status = f"No table has the code {code}: check it on a phone at the table.", 404
+                error, status = gettext("No table has the code %(code)s: check it on a phone at the table.",
+                                        code=code), 404
             else:
                 return redirect(url_for("table_pages.table", token=record.token), 303)
     return render_template("tables/join.html", error=error, code=request.form.get("code", "")), status
@@ -381,7 +420,7 @@ def correct(token: str, seq: int):
     view = service().view_record(record)
     line = next((h for h in view.history if h.seq == seq and h.status == "active"), None)
     if line is None:
-        return _page(view, Refusal(f"There is no entry {seq} to correct.", status=404), 404)
+        return _page(view, Refusal(gettext("There is no entry %(seq)d to correct.", seq=seq), status=404), 404)
     key = f"correction:{record.token}:{seq}"
     if request.method == "POST":
         values = event_from_form(request.form, view.engine)
@@ -395,7 +434,7 @@ def correct(token: str, seq: int):
     refusal = Refusal(**{**kept, "changes": tuple(kept["changes"])}) if kept else None
     payload = refusal.values if refusal and refusal.values else line.payload
     move = filled_form(view.engine.events[line.payload["type"]], service().state_before(record, seq), payload,
-                       "Save correction")
+                       gettext("Save correction"))
     return render_template("tables/correct.html", view=view, table=record, line=line, move=move, refusal=refusal,
                            version=record.version)
 

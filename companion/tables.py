@@ -30,6 +30,48 @@ from card_data.loader import Database
 from card_data.problems import InvalidInput, Problem
 from companion.storage import EventRecord, TableRecord, TableStore, TableWriter
 
+def N_(template: str) -> str:
+    """Mark an English ``template`` (``%(name)s`` placeholders) for the interface catalogue
+    without translating it: ``pybabel extract`` finds ``N_`` (a gettext default keyword)."""
+    return template
+
+
+@dataclass(frozen=True)
+class Wording:
+    """What an error of this service says, for the pages to translate: ``template`` (English,
+    marked with :func:`N_`, ``%(name)s`` placeholders) filled with ``params``; ``rule``, if
+    the service names one (e.g. ``"Undo"``). The service and the JSON API say it in English
+    (the exception's own message); the table pages say it in the player's language
+    (:func:`companion.table_pages.in_words`)."""
+
+    template: str
+    params: dict[str, Any] = field(default_factory=dict)
+    rule: str | None = None
+    problems: tuple[tuple[str, Wording], ...] = ()
+    """For an :class:`InvalidInput`: each problem's field (as the API names it) and wording."""
+
+    def __str__(self) -> str:
+        return self.template % self.params
+
+
+def _invalid(template: str, problems: list[tuple[str, str, dict[str, Any]]], **params: Any) -> InvalidInput:
+    """An :class:`InvalidInput` saying ``template % params``, with a :class:`Problem` per
+    ``(field, template, params)`` of ``problems``, its :class:`Wording` attached."""
+    error = InvalidInput(template % params, [Problem(field=name, message=text % values)
+                                             for name, text, values in problems])
+    error.wording = Wording(template, params, problems=tuple((name, Wording(text, values))
+                                                              for name, text, values in problems))
+    return error
+
+
+def _refused(rule: str, template: str, **params: Any) -> RuleError:
+    """A :class:`RuleError` of this service (``rule``: its name) saying ``template % params``,
+    its :class:`Wording` attached."""
+    error = RuleError(rule, template % params)
+    error.wording = Wording(template, params, rule)
+    return error
+
+
 CHECKPOINT_EVERY = 64
 """A replay starts at most this many events before the entry it must change."""
 CACHED_TABLES = 128
@@ -202,10 +244,11 @@ def seat_colours(game: str, players: int | list[str], chosen: list[str] | None =
     chosen = [c for c in (chosen or []) if c]
     for colour in chosen:
         if colour not in PLAYER_COLOURS:
-            raise InvalidInput(f"unknown colour {colour!r}", [Problem(field="colours", message=f"one of: "
-                                                                      f"{', '.join(PLAYER_COLOURS)}")])
+            raise _invalid(N_("unknown colour %(colour)r"),
+                           [("colours", N_("one of: %(colours)s"), {"colours": ", ".join(PLAYER_COLOURS)})],
+                           colour=colour)
     if len(set(chosen)) != len(chosen):
-        raise InvalidInput("each player takes a different colour", [Problem(field="colours", message="repeated")])
+        raise _invalid(N_("each player takes a different colour"), [("colours", N_("repeated"), {})])
     own = getattr(registry()[game].package, "PLAYER_COLOURS", ())
     named = {seat: name.strip().lower() for seat, name in enumerate(names)
              if seat >= len(chosen) and name.strip().lower() in PLAYER_COLOURS}
@@ -332,7 +375,11 @@ class TableService:
                 step = engine.step(state, row.payload)
             except RuleError as err:
                 entry = row.corrects or row.seq
-                raise RuleError(err.rule, f"entry {entry} would no longer be allowed: {err.message}") from None
+                # The engine's own words (err.message) stay as the engine says them.
+                error = RuleError(err.rule, f"entry {entry} would no longer be allowed: {err.message}")
+                error.wording = Wording(N_("entry %(entry)d would no longer be allowed: %(reason)s"),
+                                        {"entry": entry, "reason": err.message})
+                raise error from None
             state = step.state
             texts[row.seq] = step.line
             if (position + 1) % CHECKPOINT_EVERY == 0:
@@ -371,13 +418,13 @@ class TableService:
         :data:`MAX_PLAYER_NAME` or repeated, unknown or repeated colours) or
         :class:`RuleError` (e.g. too many players for the game)."""
         engine = self.engine_for(game)
-        too_long = [Problem(field=f"players.{seat}", message=f"longer than {MAX_PLAYER_NAME} characters")
+        too_long = [(f"players.{seat}", N_("longer than %(most)d characters"), {"most": MAX_PLAYER_NAME})
                     for seat, name in enumerate(players) if isinstance(name, str) and len(name.strip()) > MAX_PLAYER_NAME]
         if too_long:
-            raise InvalidInput(f"player names are at most {MAX_PLAYER_NAME} characters", too_long)
+            raise _invalid(N_("player names are at most %(most)d characters"), too_long, most=MAX_PLAYER_NAME)
         players = [p.strip() for p in players if isinstance(p, str) and p.strip()]
         if len(set(players)) != len(players):
-            raise InvalidInput("player names must differ", [Problem(field="players", message="duplicate name")])
+            raise _invalid(N_("player names must differ"), [("players", N_("duplicate name"), {})])
         opts = engine.parse_options(options or {})
         engine.new_state(players, opts, self.db.games[game])  # refuses an impossible set-up now
         record = self.store.create_table(game, players, opts.model_dump(mode="json"),
@@ -393,7 +440,7 @@ class TableService:
             return self.find(record.rematch_token)
         view = self.view_record(record)
         if not view.outcome.finished:
-            raise RuleError("Rematch", "the game is not finished yet")
+            raise _refused(N_("Rematch"), N_("the game is not finished yet"))
         fresh = self.store.create_table(record.game, record.players, record.options, list(record.colours))
         return self.find(self.store.set_rematch(record.id, fresh.token))
 
@@ -436,7 +483,7 @@ class TableService:
 
         def attempt(writer: TableWriter, fold: TableFold) -> TableFold:
             if not fold.order:
-                raise RuleError("Undo", "there is nothing to undo")
+                raise _refused(N_("Undo"), N_("there is nothing to undo"))
             if seq is not None and fold.order[-1] != seq:
                 view = self._view(writer.record, fold)
                 raise StaleVersion(view, [h for h in view.history if h.seq > seq or h.seq == fold.order[-1]])
@@ -456,7 +503,7 @@ class TableService:
             events = list(fold.events.values())
             target = next((e for e in play_order(events) if e.seq == seq or e.corrects == seq), None)
             if target is None:
-                raise InvalidInput(f"no entry {seq} to correct", [Problem(field="seq", message="not an active entry")])
+                raise _invalid(N_("no entry %(seq)d to correct"), [("seq", N_("not an active entry"), {})], seq=seq)
             # The log as it will be, folded before anything is written: a later entry the
             # correction breaks raises RuleError here, storing nothing.
             version, seq_new = writer.record.version + 1, max(fold.events) + 1

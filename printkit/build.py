@@ -31,6 +31,7 @@ from card_data.card_store import CardRefs, CardStore
 from card_data.loader import Database, Game, check_database
 from card_data.problems import DatabaseError, Problem
 from card_data.schema import Card
+from card_data.translations import Translation, translated_card, untranslated_cards
 from printkit.build_cache import (
     BuildCache,
     UnitRecord,
@@ -124,6 +125,10 @@ class BuildOptions:
         registration_marks: print-then-cut marks for a Silhouette cutter on every page of
             card fronts and in its cut file (instead of crop marks; the cards keep clear of
             them, so fewer may fit). Not with ``fold``.
+        lang: a language code (``"de"``): cards print with the text fields that game's
+            ``translations/<lang>.yaml`` gives them, the others in the original
+            (:mod:`card_data.translations`); ``None`` prints the original. QR codes, versions
+            and everything but the card fronts stay the same.
     """
 
     paper: Paper
@@ -134,6 +139,7 @@ class BuildOptions:
     cmyk: bool = False
     registration_marks: RegistrationMarks | None = None
     pdfx: bool = False
+    lang: str | None = None
 
     @property
     def pdf_output(self) -> PdfOutput:
@@ -154,6 +160,12 @@ def card_qr_url(base_url: str, game: Game, card: Card) -> str:
     card prints as (none for a game without ``printings.yaml``)."""
     version = game.printings.card_version(card)
     return card_url(base_url, game.game_id, card.id, version.version if version else None)
+
+
+def build_translation(game: Game, options: BuildOptions) -> Translation | None:
+    """The translation ``game``'s cards print in (``options.lang``), or ``None``: no language
+    asked, or the game has no translation into it (its cards print in the original)."""
+    return game.translations.get(options.lang) if options.lang else None
 
 
 def card_context(game: Game, card: Card) -> dict:
@@ -238,9 +250,11 @@ class GameLayouts:
             if not path.is_file():
                 self._problem(file, line, card.id, "type", f"no layout template {path}")
             return None
+        # The version (and so the QR code) is the original card's: a translation is the same card.
         version = self.game.printings.card_version(card)
+        printed = translated_card(card, build_translation(self.game, self.options))
         try:
-            face = prepare_face(layout, card_context(self.game, card), self.game.folder,
+            face = prepare_face(layout, card_context(self.game, printed), self.game.folder,
                                 card_qr_url(self.options.base_url, self.game, card),
                                 qr_label=version.label if version else None)
         except LayoutError as exc:
@@ -311,8 +325,9 @@ def _same_build_result(record: dict, out_dir: Path, options: BuildOptions) -> Bu
     written = [out_dir / rel for rel, _ in record["files"]]
     plans = [SheetPlan(gid, kind, label, card_imposition(w, h, options)) for gid, kind, label, w, h in record["plans"]]
     warnings = [Problem(**w) for w in record["warnings"]]
+    fallbacks = [(str(gid), [str(c) for c in ids], int(total)) for gid, ids, total in record.get("fallbacks", [])]
     return BuildResult(written=written, warnings=warnings, cards=int(record["cards"]), plans=plans,
-                       unchanged=list(written))
+                       unchanged=list(written), fallbacks=fallbacks)
 
 
 class SheetWriter:
@@ -477,6 +492,9 @@ class BuildResult:
     games: list[Game] = field(default_factory=list)
     plans: list[SheetPlan] = field(default_factory=list)
     unchanged: list[Path] = field(default_factory=list)  # of ``written``: left as they were (same bytes)
+    # With ``options.lang``: per game, the cards it prints without a translated field (in the
+    # original) and how many cards it prints, ``(game_id, [card ids], total)``.
+    fallbacks: list[tuple[str, list[str], int]] = field(default_factory=list)
 
 
 def select_games(db: Database, names: Iterable[str]) -> tuple[list[Game], list[str]]:
@@ -753,7 +771,7 @@ class _Digests:
     """Input digests of one game's units (see :mod:`printkit.build_cache`)."""
 
     def __init__(self, cache: BuildCache, game: Game, options: BuildOptions, layouts_dir: Path):
-        self.cache, self.game, self.layouts_dir = cache, game, layouts_dir
+        self.cache, self.game, self.layouts_dir, self.options = cache, game, layouts_dir, options
         folder = layouts_dir / game.game_id
         self.common = {"code": code_digest(), "options": repr(options), "game": game.game_id,
                        "info": game.info.model_dump(mode="json")}
@@ -768,8 +786,10 @@ class _Digests:
             card = self.game.cards[card_id]
             # The version is printed (QR code and label) but lives in printings.yaml, not the record.
             version = self.game.printings.card_version(card)
+            translation = build_translation(self.game, self.options)
             record = {"card": card.model_dump(mode="json"), "version": version.version if version else None,
-                      "released": version.released if version else None}
+                      "released": version.released if version else None,
+                      "translation": translation.printed_fields(card_id) if translation else None}
             self._cards[card_id] = (bytes.fromhex(json_digest(record)), card.type)
         return self._cards[card_id]
 
@@ -943,6 +963,12 @@ def _build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, g
             continue  # reported where the deck is drawn
         game_jobs[game.game_id] = [part for job in game_jobs[game.game_id] for part in split_job(job, per_file)]
     total = sum(len(job.cards) for jobs_ in game_jobs.values() for job in jobs_)
+    fallbacks = []
+    if options.lang:
+        for game in selected:
+            printed = [cid for job in game_jobs[game.game_id] for cid in job.cards.ids]
+            left = untranslated_cards(printed, build_translation(game, options))
+            fallbacks.append((game.game_id, left, len(set(printed))))
     progress = progress_factory(total) if (progress_factory and out_dir is not None and not problems) else None
     drawing = out_dir is not None
     # Only a clean build may skip work: with problems every card is laid out, to report them all.
@@ -1108,7 +1134,7 @@ def _build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, g
             rendered[out_dir / gid / INDEX_FILE] = _index(game, kit, options, index, catalog)
     # A card in several deck lists is laid out once per list; report its problem once.
     result = BuildResult(problems=sorted(set(problems)), cards=total, games=selected, plans=plans,
-                         warnings=warnings.items)
+                         warnings=warnings.items, fallbacks=fallbacks)
     if problems or out_dir is None:
         return result
     for path, data in rendered.items():
@@ -1131,7 +1157,7 @@ def _build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, g
         cache.record_build(build_key, {
             "files": [[str(p.relative_to(out_dir)), _sha_of(p, rendered[p])] for p in rendered],
             "warnings": [asdict(w) for w in result.warnings], "cards": total, "whole_kit": whole_kit,
-            "games": [g.game_id for g in selected],
+            "games": [g.game_id for g in selected], "fallbacks": [list(f) for f in fallbacks],
             "plans": [[plan.game_id, plan.kind, plan.size_label, *_card_mm(db.games[plan.game_id])] for plan in plans]})
         try:
             write_atomically(cache.path, cache.to_bytes())

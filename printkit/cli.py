@@ -68,6 +68,35 @@ def _base_url(value: str | None):
     return base
 
 
+def _language_code(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--lang``: a language code as translation files are named (``de``, ``pt-BR``)."""
+    if not value:
+        return None
+    from card_data.translations import DATA_LANGUAGE, LANGUAGE_CODE
+
+    if not LANGUAGE_CODE.match(value):
+        raise click.BadParameter(f"{value!r} is not a language code such as de or pt-BR", ctx, param)
+    # The data's own language is the original: the same cards, in the default output folder.
+    return None if value.split("-")[0] == DATA_LANGUAGE else value
+
+
+def fallback_lines(fallbacks: list[tuple[str, list[str], int]], lang: str, shown: int = 10) -> list[str]:
+    """What a build with ``--lang`` says about the cards it printed in the original: one line
+    per game, e.g. ``carpe_diem: 12 of 15 cards have no de text and print in the original:
+    a-two-herbs, ... and 2 more``, naming at most ``shown`` cards; ``carpe_diem: all 15 cards
+    print in de`` for a game with none."""
+    lines = []
+    for game_id, left, total in fallbacks:
+        if not left:
+            lines.append(f"{game_id}: all {total} cards print in {lang}")
+            continue
+        names = ", ".join(left[:shown]) + (f" and {len(left) - shown} more" if len(left) > shown else "")
+        has = "has" if len(left) == 1 else "have"
+        lines.append(f"{game_id}: {len(left)} of {total} card{'s' if total != 1 else ''} {has} no {lang} text "
+                     f"and print{'s' if len(left) == 1 else ''} in the original: {names}")
+    return lines
+
+
 class BackOffset(click.ParamType):
     """``X,Y`` in millimetres, each may be negative or fractional, e.g. ``1.5,-0.8``."""
 
@@ -159,8 +188,14 @@ def main() -> None:
 @click.argument("games", nargs=-1)
 @DATA_OPTION
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
-              help="Where to write <out>/<game>/*.pdf. Default: the project's output folder, else ./output.")
+              help="Where to write <out>/<game>/*.pdf. Default: the project's output folder, else ./output; "
+              "with --lang, its sub-folder <lang> (output/de/), so that builds in two languages do not "
+              "overwrite each other.")
 @TEMPLATES_OPTION
+@click.option("--lang", default=None, metavar="CODE", envvar="PRINTKIT_LANG", callback=_language_code,
+              help="Print the cards in this language (e.g. de, pt-BR) where card_data/<game>/translations/"
+              "<CODE>.yaml translates them; the others print in the original, listed on stderr. QR codes stay "
+              "the same. Default: $PRINTKIT_LANG, else the original.")
 @click.option("--watch", is_flag=True, help="Build, then rebuild the games whose files change on each save "
               "(Ctrl-C stops); a broken save prints its problems and keeps the previous output.")
 @PAPER_OPTION
@@ -197,7 +232,7 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | Non
               templates_dir: Path | None, watch: bool,
               duplex: str, back_offset: tuple[float, float], cmyk: bool, pdfx: bool, deck: str | None,
               scorepad_copies: int, cards_only: bool, safe_margins: bool, catalog: bool,
-              registration_marks: bool, jobs: int | None) -> None:
+              registration_marks: bool, jobs: int | None, lang: str | None) -> None:
     """Render GAMES (default: all): card sheets (fronts and backs, bleed, crop marks, SVG cut
     files), reference cards, boards and mats, token sheets and the score pad."""
     if duplex == "fold" and back_offset != (0.0, 0.0):
@@ -218,9 +253,11 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | Non
     base = _base_url(base_url)
     options = BuildOptions(paper=paper_by_name(paper, safe_margins), base_url=base.url, duplex=duplex,
                            back_offset_mm=back_offset, cmyk=cmyk or pdfx, pdfx=pdfx,
-                           registration_marks=SILHOUETTE_TYPE_1 if registration_marks else None)
+                           registration_marks=SILHOUETTE_TYPE_1 if registration_marks else None, lang=lang)
+    # A language's output set lives beside the original's, never over it.
+    target = paths.out_dir / lang if lang and out_dir is None else paths.out_dir
     try:
-        result = build(paths.data_dir, paths.out_dir, options, games, layouts_dir=paths.templates_dir,
+        result = build(paths.data_dir, target, options, games, layouts_dir=paths.templates_dir,
                        progress_factory=_progress_factory(), deck=deck,
                        scorepad_copies=scorepad_copies, cards_only=cards_only, catalog=catalog,
                        jobs=jobs if jobs is not None else (os.cpu_count() or 1))
@@ -233,6 +270,9 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | Non
         sys.exit(1)
     for line in plan_summaries(result.plans):
         click.echo(line, err=True)
+    if lang:
+        for line in fallback_lines(result.fallbacks, lang):
+            click.echo(line, err=True)
     for note in dict.fromkeys(filter(None, (margin_note(plan.imp) for plan in result.plans))):
         click.echo(note, err=True)
     for path in result.written:

@@ -86,8 +86,8 @@
         var note = document.createElement("p");
         note.className = "notice-error gone-note";
         note.setAttribute("role", "status");
-        note.textContent = "The rules no longer offer this after the last change (see the history). " +
-          "Send it anyway to see why, or reload.";
+        var now = document.getElementById("live") || live;  // its words, in the page's language
+        note.textContent = now.getAttribute("data-gone-note") || "";
         form.insertBefore(note, form.firstChild);
       }
       return false;
@@ -105,6 +105,12 @@
   // (hx-sync), so a poll never shows a version of this phone's making before its post's answer
   // has. Several entries can arrive in one poll: each gets its own line.
   var announcer = document.getElementById("announcer");
+  // The words come from the page, in its language: "{entry}" / "{summary}" mark where the
+  // entry's own text goes.
+  function say(name, key, value) {
+    var words = announcer && announcer.getAttribute(name);
+    return words ? words.replace(key, value) : value;
+  }
   function historyNow() {
     var lines = {};
     document.querySelectorAll("#live ol.history li[data-seq]").forEach(function (li) {
@@ -121,11 +127,11 @@
     Object.keys(after).sort(function (a, b) { return a - b; }).forEach(function (seq) {
       var li = after[seq], text = li.getAttribute("data-text"), status = li.getAttribute("data-status");
       var old = before[seq];
-      if (!old && status === "active") said.push((li.hasAttribute("data-corrects") ? "Corrected: " : "") + text);
-      else if (old && old.status === "active" && status === "undone") said.push("Undone: " + text);
+      if (!old && status === "active") said.push(li.hasAttribute("data-corrects") ? say("data-corrected", "{entry}", text) : text);
+      else if (old && old.status === "active" && status === "undone") said.push(say("data-undone", "{entry}", text));
     });
     var finished = finishedNow();
-    if (finished && !wasFinished) said.push("Game over: " + finished);
+    if (finished && !wasFinished) said.push(say("data-game-over", "{summary}", finished));
     return said;
   }
   function snapshot() {
@@ -159,16 +165,19 @@
     }
   });
 
-  // How long the game has gone on, kept current.
+  // How long the game has gone on, kept current, in the page's language (Intl).
+  var lang = document.documentElement.lang || "en";
+  var ago = window.Intl && Intl.RelativeTimeFormat ? new Intl.RelativeTimeFormat(lang, { numeric: "always", style: "short" }) : null;
   function tick() {
     document.querySelectorAll("time[data-started]").forEach(function (el) {
       var started = new Date(el.getAttribute("data-started"));
       var minutes = Math.max(0, Math.floor((Date.now() - started.getTime()) / 60000));
-      el.setAttribute("title", minutes + " min ago");
+      el.setAttribute("title", ago ? ago.format(-minutes, "minute") : minutes + " min ago");
     });
   }
   tick();
   setInterval(tick, 30000);
+  document.addEventListener("htmx:afterSettle", tick);  // a morph drops the title it set
 
   // Keep the screen awake while the table is open, where the browser can (Screen Wake Lock API):
   // asked for at once, a toggle to let the screen sleep again. The browser lets the lock go
@@ -176,6 +185,8 @@
   var wakeBox = document.getElementById("wake-lock-box");
   var wake = document.getElementById("wake-lock");
   var wakeState = document.getElementById("wake-lock-state");
+  // What the switch says comes from the page (data-* of #wake-lock-box), in its language.
+  var wakeWords = function (name) { return (wakeBox && wakeBox.getAttribute("data-" + name)) || ""; };
   if (wake && wakeBox && navigator.wakeLock && typeof navigator.wakeLock.request === "function") {
     var sentinel = null;
     var wanted = true;
@@ -186,19 +197,19 @@
     var request = function () {
       navigator.wakeLock.request("screen").then(function (lock) {
         sentinel = lock;
-        show(true, "The screen stays on while this page is open.");
+        show(true, wakeWords("on"));
         lock.addEventListener("release", function () {
           if (sentinel === lock) sentinel = null;
           // Let go while the page is in sight and still wanted: the phone took it back.
           if (wanted && document.visibilityState === "visible") {
             wanted = false;
-            show(false, "The phone let the screen sleep again; tap to keep it on.");
+            show(false, wakeWords("released"));
           }
         });
       }).catch(function () {
         // Refused (battery saver, say): the player can try again with the toggle.
         wanted = false;
-        show(false, "The phone would not keep the screen on just now; tap to try again.");
+        show(false, wakeWords("refused"));
       });
     };
     wakeBox.hidden = false;
@@ -206,7 +217,7 @@
       wanted = !wanted;
       if (wanted) request();
       else {
-        show(false, "The screen sleeps as the phone's settings say.");
+        show(false, wakeWords("off"));
         if (sentinel) sentinel.release();
       }
     });
@@ -220,8 +231,7 @@
       // Browsers give the API to HTTPS pages (and localhost) only: a companion served over
       // plain http on the home network is the usual reason, and has its own remedy.
       if (window.isSecureContext === false) {
-        unsupported.firstElementChild.textContent = "The browser keeps the screen on only for pages served " +
-          "over HTTPS, and this one is not: set a longer screen timeout in the phone's settings for the game.";
+        unsupported.firstElementChild.textContent = unsupported.getAttribute("data-insecure") || unsupported.textContent;
       }
       unsupported.hidden = false;
     }

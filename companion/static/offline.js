@@ -5,8 +5,36 @@
 //   at the top, with the time it was saved.
 // - The game page's "Save this game for offline" asks the worker to save every page of the game;
 //   where the browser cannot (plain http on the home network, an old browser) it says why.
+// Its words come from the page (<meta name="companion-offline-words">, JSON in the page's
+// language; see offline_words in templates/_macros.html), its dates and numbers follow <html lang>.
 (function () {
   "use strict";
+  var wordsMeta = document.querySelector('meta[name="companion-offline-words"]');
+  var words = {};
+  try { words = JSON.parse(wordsMeta ? wordsMeta.getAttribute("content") : "{}"); } catch (e) { words = {}; }
+  var lang = document.documentElement.lang || undefined;
+
+  // The text of words[key] with each %(name)s filled from values (strings or DOM nodes), as
+  // a list of nodes: a time element can sit inside a sentence wherever the language puts it.
+  function phrase(key, values) {
+    var text = words[key] || key;
+    var nodes = [];
+    var pattern = /%\((\w+)\)s/g;
+    var last = 0;
+    var match;
+    while ((match = pattern.exec(text)) !== null) {
+      if (match.index > last) nodes.push(document.createTextNode(text.slice(last, match.index)));
+      var value = values && Object.prototype.hasOwnProperty.call(values, match[1]) ? values[match[1]] : match[0];
+      nodes.push(typeof value === "object" ? value : document.createTextNode(String(value)));
+      last = pattern.lastIndex;
+    }
+    if (last < text.length) nodes.push(document.createTextNode(text.slice(last)));
+    return nodes;
+  }
+
+  function number(n) {
+    try { return new Intl.NumberFormat(lang).format(n); } catch (e) { return String(n); }
+  }
   var workerMeta = document.querySelector('meta[name="companion-worker"]');
   var box = document.getElementById("offline");
   var secure = window.isSecureContext === true;
@@ -17,8 +45,12 @@
 
   function when(iso) {
     var date = new Date(iso);
-    if (isNaN(date.getTime())) return "an unknown time";
-    return date.toLocaleString([], {dateStyle: "medium", timeStyle: "short"});
+    if (isNaN(date.getTime())) return words.unknownTime || "an unknown time";
+    try {
+      return date.toLocaleString(lang, {dateStyle: "medium", timeStyle: "short"});
+    } catch (e) {  // a lang this browser's Intl does not know
+      return date.toLocaleString([], {dateStyle: "medium", timeStyle: "short"});
+    }
   }
 
   function timeElement(iso) {
@@ -36,11 +68,8 @@
     note.className = "offline-copy";
     note.id = "offline-copy";
     note.setAttribute("role", "status");
-    note.appendChild(document.createTextNode("Saved for offline on "));
-    note.appendChild(timeElement(iso));
-    note.appendChild(document.createTextNode(navigator.onLine === false
-      ? "; you are offline, so this is the copy kept on this phone."
-      : "; the companion cannot be reached, so this is the copy kept on this phone."));
+    phrase(navigator.onLine === false ? "copyOffline" : "copyUnreachable", {time: timeElement(iso)})
+      .forEach(function (node) { note.appendChild(node); });
     var main = document.querySelector("main");
     if (main) main.insertBefore(note, main.firstChild);
   }
@@ -65,23 +94,17 @@
   var manifest = new URL(box.getAttribute("data-manifest"), document.baseURI).href;
   var recordKey = (function () { var u = new URL(manifest); u.search = "?saved"; return u.href; })();
 
-  function say(words, iso, after) {
+  // Show words[key] (its %(name)s filled from values) as the save box's status.
+  function say(key, values) {
     var line = state.firstElementChild;
     while (line.firstChild) line.removeChild(line.firstChild);
-    line.appendChild(document.createTextNode(words));
-    if (iso) {
-      line.appendChild(timeElement(iso));
-      line.appendChild(document.createTextNode(after || ""));
-    }
+    phrase(key, values).forEach(function (node) { line.appendChild(node); });
   }
 
   function unavailable() {
     // Browsers give service workers to HTTPS pages (and localhost) only: a companion on plain
     // http on the home network is the usual reason, and has its own remedy.
-    say(secure
-      ? "This browser cannot save pages for offline here: the rulings need the network."
-      : "Saving for offline needs the companion served over HTTPS, and this page came over plain " +
-        "http: the rulings need the network here. See \u201cOffline at the table\u201d in the README.");
+    say(secure ? "noWorker" : "needsHttps");
     button.hidden = true;
     box.setAttribute("data-offline", "unavailable");
   }
@@ -97,12 +120,12 @@
   function showRecord(record) {
     if (box.getAttribute("data-offline") === "unavailable") return;
     if (record) {
-      say("Saved for offline on ", record.savedAt, ": " + record.pages + " pages and files open with no network.");
-      button.textContent = "Save this game again";
+      say("saved", {time: timeElement(record.savedAt), count: number(record.pages)});
+      button.textContent = words.saveAgain || "Save this game again";
       box.setAttribute("data-offline", "saved");
     } else {
-      say("Not saved on this phone yet: save it before the network goes.");
-      button.textContent = "Save this game for offline";
+      say("notSaved");
+      button.textContent = words.save || "Save this game for offline";
       box.setAttribute("data-offline", "not-saved");
     }
   }
@@ -114,7 +137,7 @@
   function save() {
     button.disabled = true;
     box.setAttribute("data-offline", "saving");
-    say("Saving this game for offline\u2026");
+    say("saving");
     return registered.then(function (registration) {
       return new Promise(function (resolve) {
         var channel = new MessageChannel();
@@ -122,12 +145,12 @@
           var data = event.data || {};
           if (data.state === "progress") {
             // Every tenth file: a screen reader reads each change of this status aloud.
-            if (data.saved % 10 === 0) say("Saving this game for offline: " + data.saved + " of " + data.total + "\u2026");
+            if (data.saved % 10 === 0) say("savingProgress", {saved: number(data.saved), total: number(data.total)});
           } else if (data.state === "saved") {
             showRecord(data.record);
             resolve();
           } else if (data.state === "failed") {
-            say("Could not save this game (" + data.reason + "). Try again while the companion can be reached.");
+            say("failed", {reason: data.reason});
             box.setAttribute("data-offline", "failed");
             resolve();
           }

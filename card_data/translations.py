@@ -1,0 +1,383 @@
+"""Translated card data: a game's own words in another language, beside the original.
+
+A game's data is written in one language (:data:`DATA_LANGUAGE`, English). A translation
+into another language is a parallel file, ``card_data/<game>/translations/<lang>.yaml``,
+``<lang>`` being a language code (``de``, ``pt-BR``), so that the original stays whole and
+readable and a translation can be partial::
+
+    # German text of Carpe Diem: our own words (the publisher's cards stay as printed).
+    cards:
+      a-two-grapes:              # a card of this game
+        title: Zwei Trauben      # any text field of the card (title, text, flavour...)
+        text: Zahle 2 Trauben ...
+        rulings:                 # the card's own rulings, in the order of its data;
+          - "..."                #   null for one left untranslated
+          - null
+    rulings:                     # the game's rulings.yaml, in its order (null allowed)
+      - "..."
+    glossary:
+      Victory points:            # a glossary entry's term exactly (or its id)
+        term: Siegpunkte         # both optional
+        text: Die Wertung ...
+
+Anything a translation leaves out stays in the original: a card whose printed fields are not
+translated prints as it is (``printkit build --lang de`` says which), a ruling or glossary
+entry without a translation shows the original on the companion. Numbers, ids, types and
+other values that are not text are never translated: they are the same card in every
+language (its QR code does not change).
+
+:func:`read_translations` validates the files (the loader calls it for every game, so
+``printkit validate`` and the companion's start report their problems with file, line and
+field); :class:`Translation` answers what a page or a build needs.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+import typing
+from collections.abc import Container, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from card_data.problems import Problem
+from card_data.schema import Card, GameRuling, GlossaryEntry
+from card_data.yaml_source import DuplicateKey, LineMap, YamlSyntaxError, load_yaml
+
+DATA_LANGUAGE = "en"
+"""The language every game's data (cards, rulings, glossary) is written in."""
+
+TRANSLATIONS_DIR = "translations"
+"""The folder of a game's data that holds its translations, one ``<lang>.yaml`` each."""
+
+LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(?:-(?:[A-Z]{2}|[0-9]{3}|[A-Z][a-z]{3}))?$")
+"""A language code as a translation's file name: a language (``de``), optionally a region
+(``pt-BR``, ``es-419``) or a script (``zh-Hant``)."""
+
+UNTRANSLATED_FIELDS = frozenset({"id", "type", "art", "rulings", "example", "assumed"})
+"""Card fields no translation replaces: the card's identity and marks about its data (the
+rulings have their own list)."""
+
+GLOSSARY_FIELDS = ("term", "text")
+"""What a translation may give of a glossary entry (its ``section`` names the rulebook and
+stays as written)."""
+
+SHOWN_ONLY_FIELDS = frozenset({"note"})
+"""Translatable card fields that the companion shows but no card prints."""
+
+
+def _is_text_annotation(annotation: Any) -> bool:
+    """Whether a field annotated so holds text: ``str`` or ``str | None`` (constraints aside)."""
+    if annotation is str:
+        return True
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return _is_text_annotation(typing.get_args(annotation)[0])
+    if origin in (typing.Union, types.UnionType):
+        members = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return len(members) == 1 and _is_text_annotation(members[0])
+    return False
+
+
+def _is_key(metadata: Iterable[Any]) -> bool:
+    # A string with a pattern (a slug such as a deck's id) is a key the data refers to, not words.
+    return any(getattr(item, "pattern", None) for item in metadata)
+
+
+def text_fields(card_model: type[Card]) -> list[str]:
+    """The fields of ``card_model`` a translation may give: its text fields (``str`` or
+    ``str | None``, not keys with a pattern such as slugs) except :data:`UNTRANSLATED_FIELDS`,
+    in the schema's order."""
+    return [name for name, info in card_model.model_fields.items()
+            if name not in UNTRANSLATED_FIELDS and _is_text_annotation(info.annotation)
+            and not _is_key(info.metadata)]
+
+
+@dataclass(frozen=True)
+class Translation:
+    """One language's text of a game, validated (see the module docstring for the file).
+
+    Attributes:
+        language: the language code, e.g. ``"de"``.
+        path: the file it was read from.
+        cards: card id -> ``{field: text}`` for the card's text fields it translates (no
+            ``rulings`` key; see ``card_rulings``).
+        card_rulings: card id -> the card's rulings' texts in its data's order, ``None``
+            where one is left untranslated (possibly shorter than the card's rulings).
+        rulings: the texts of the game's ``rulings.yaml`` in order, ``None`` for one left
+            untranslated (possibly shorter).
+        glossary: glossary entry id -> ``{"term"?: text, "text"?: text}``.
+    """
+
+    language: str
+    path: Path
+    cards: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    card_rulings: Mapping[str, tuple[str | None, ...]] = field(default_factory=dict)
+    rulings: tuple[str | None, ...] = ()
+    glossary: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    def card_fields(self, card_id: str) -> dict[str, str]:
+        """``{field: translated text}`` of the card (empty when nothing of it is translated)."""
+        return dict(self.cards.get(card_id, {}))
+
+    def printed_fields(self, card_id: str) -> dict[str, str]:
+        """:meth:`card_fields` without the fields a card never prints (its ``note``)."""
+        return {k: v for k, v in self.cards.get(card_id, {}).items() if k not in SHOWN_ONLY_FIELDS}
+
+    def card_ruling(self, card_id: str, index: int) -> str | None:
+        """The translated text of ``cards[card_id].rulings[index]``, or ``None``."""
+        texts = self.card_rulings.get(card_id, ())
+        return texts[index] if 0 <= index < len(texts) else None
+
+    def game_ruling(self, index: int) -> str | None:
+        """The translated text of the game's ``rulings[index]`` (``rulings.yaml``), or ``None``."""
+        return self.rulings[index] if 0 <= index < len(self.rulings) else None
+
+    def ruling_text(self, origin: tuple[str | None, int]) -> str | None:
+        """The translated text of the ruling written at ``origin`` (a ruling record's:
+        ``(card id, index)`` or ``(None, index)`` for ``rulings.yaml``), or ``None``."""
+        card_id, index = origin
+        return self.card_ruling(card_id, index) if card_id is not None else self.game_ruling(index)
+
+    def glossary_entry(self, entry_id: str) -> dict[str, str]:
+        """``{"term"?: ..., "text"?: ...}`` of the glossary entry ``entry_id`` (empty if none)."""
+        return dict(self.glossary.get(entry_id, {}))
+
+
+def translated_card(card: Card, translation: Translation | None) -> Card:
+    """``card`` as it prints in ``translation``'s language: a copy with its translated
+    printed fields, or ``card`` itself when there are none (or no translation). Its id, type,
+    numbers and rulings stay the same."""
+    fields = translation.printed_fields(card.id) if translation is not None else {}
+    return card.model_copy(update=fields) if fields else card
+
+
+def untranslated_cards(card_ids: Iterable[str], translation: Translation | None) -> list[str]:
+    """Of ``card_ids`` (in their order, each once), those without any translated printed field:
+    the cards that print in the original."""
+    ids = list(dict.fromkeys(card_ids))
+    if translation is None:
+        return ids
+    return [card_id for card_id in ids if not translation.printed_fields(card_id)]
+
+
+def find_translation(translations: Mapping[str, Translation], language: str | None) -> Translation | None:
+    """The translation of ``translations`` for ``language`` (``"de"``, ``"pt-BR"``, ``"pt_BR"``):
+    the exact code, else the one of its language without the region (``pt`` for ``pt-BR``),
+    else the only one of that language with a region; ``None`` for the data's own language or
+    when there is none."""
+    if not language:
+        return None
+    code = language.replace("_", "-")
+    if code.split("-")[0].lower() == DATA_LANGUAGE:
+        return None
+    if code in translations:
+        return translations[code]
+    base = code.split("-")[0].lower()
+    if base in translations:
+        return translations[base]
+    regional = [t for lang, t in translations.items() if lang.split("-")[0] == base]
+    return regional[0] if len(regional) == 1 else None
+
+
+class _Reader:
+    """Validates one translation file, collecting its problems."""
+
+    def __init__(self, path: Path, game_id: str, lines: LineMap):
+        self.path, self.game_id, self.lines = path, game_id, lines
+        self.problems: list[Problem] = []
+
+    def add(self, loc: tuple, record: str, fld: str, message: str) -> None:
+        self.problems.append(Problem(str(self.path), self.lines.line_for(loc), self.game_id, record, fld, message))
+
+    def text(self, value: Any, loc: tuple, record: str, fld: str, nullable: bool = False) -> str | None:
+        """``value`` if it is a non-empty string (or ``None`` where allowed), else a problem."""
+        if value is None and nullable:
+            return None
+        if isinstance(value, str) and value.strip():
+            return value
+        what = "an empty string" if isinstance(value, str) else ("nothing" if value is None else
+                                                                   type(value).__name__)
+        also = " (or null to leave it untranslated)" if nullable else ""
+        self.add(loc, record, fld, f"not a string: expected the translated text{also}, got {what}")
+        return None
+
+    def mapping(self, value: Any, loc: tuple, record: str, fld: str, what: str) -> dict | None:
+        if isinstance(value, dict):
+            return value
+        self.add(loc, record, fld, f"expected {what}, got {type(value).__name__}")
+        return None
+
+
+def _read_cards(r: _Reader, data: Any, cards: Mapping[str, Card], known: Container[str]) -> tuple[dict, dict]:
+    fields_out: dict[str, dict[str, str]] = {}
+    rulings_out: dict[str, tuple[str | None, ...]] = {}
+    for card_id, item in (r.mapping(data, ("cards",), "-", "cards", "a mapping of card ids to their texts")
+                          or {}).items():
+        loc = ("cards", card_id)
+        rid = str(card_id)
+        if not isinstance(card_id, str) or card_id not in cards:
+            if not (isinstance(card_id, str) and card_id in known):  # else: a card with problems of its own
+                r.add(loc, rid, "-", f"unknown card id '{rid}': no card of {r.game_id} has it")
+            continue
+        item = r.mapping(item, loc, rid, "-", "a mapping of the card's fields to their translations")
+        if item is None:
+            continue
+        card = cards[card_id]
+        allowed = text_fields(type(card))
+        fields: dict[str, str] = {}
+        for name, value in item.items():
+            if name == "rulings":
+                texts = _read_ruling_list(r, value, loc + ("rulings",), rid, "rulings", len(card.rulings),
+                                          f"the card has {len(card.rulings)}")
+                if texts is not None:
+                    rulings_out[card_id] = texts
+                continue
+            if name not in allowed:
+                r.add(loc + (name,), rid, str(name),
+                      f"unknown field: a {card.type} card's translatable fields are "
+                      f"{', '.join([*allowed, 'rulings'])}")
+                continue
+            text = r.text(value, loc + (name,), rid, name)
+            if text is not None:
+                fields[name] = text
+        if fields and _fits_schema(r, card, fields, loc, rid):
+            fields_out[card_id] = fields
+    return fields_out, rulings_out
+
+
+def _fits_schema(r: _Reader, card: Card, fields: dict[str, str], loc: tuple, rid: str) -> bool:
+    """Whether the card with ``fields`` still passes its schema (a text's length limit, say);
+    problems name the translated field."""
+    try:
+        type(card).model_validate({**card.model_dump(), **fields})
+    except ValidationError as exc:
+        ours = [p for p in Problem.from_validation_error(exc, file=str(r.path), lines=r.lines, base=loc,
+                                                         game=r.game_id, card_id=rid)
+                if p.field.split(".")[0] in fields]
+        r.problems += ours
+        return not ours
+    return True
+
+
+def _read_ruling_list(r: _Reader, value: Any, loc: tuple, record: str, fld: str, limit: int,
+                      limit_said: str) -> tuple[str | None, ...] | None:
+    if not isinstance(value, list):
+        r.add(loc, record, fld, f"expected a list of translated rulings in the original's order (null for one "
+                                f"left untranslated), got {type(value).__name__}")
+        return None
+    if len(value) > limit:
+        r.add(loc, record, fld, f"too many rulings: {len(value)} translated where {limit_said}; they follow the "
+                                f"original's order, one for one")
+        value = value[:limit]
+    return tuple(r.text(text, loc + (i,), record, f"{fld}.{i}", nullable=True) for i, text in enumerate(value))
+
+
+def _read_glossary(r: _Reader, data: Any, glossary: list[GlossaryEntry]) -> dict[str, dict[str, str]]:
+    by_name: dict[str, GlossaryEntry] = {}
+    for entry in glossary:
+        by_name.setdefault(entry.id, entry)
+        if entry.term is not None:
+            by_name.setdefault(entry.term, entry)
+    out: dict[str, dict[str, str]] = {}
+    for key, item in (r.mapping(data, ("glossary",), "-", "glossary",
+                                "a mapping of glossary terms to their translations") or {}).items():
+        loc = ("glossary", key)
+        rid = str(key)
+        entry = by_name.get(key) if isinstance(key, str) else None
+        if entry is None:
+            r.add(loc, rid, "-", f"unknown term '{rid}': name a term of glossary.yaml exactly as written there "
+                                 f"(or the entry's id)")
+            continue
+        if entry.id in out:
+            r.add(loc, rid, "-", f"glossary entry '{entry.id}' is translated twice")
+            continue
+        item = r.mapping(item, loc, rid, "-", "a mapping with term and/or text")
+        if item is None:
+            continue
+        texts: dict[str, str] = {}
+        for name, value in item.items():
+            if name not in GLOSSARY_FIELDS:
+                r.add(loc + (name,), rid, str(name), "unknown field: a glossary entry's translation gives "
+                                                    "term and/or text")
+                continue
+            text = r.text(value, loc + (name,), rid, name)
+            if text is not None:
+                texts[name] = text
+        out[entry.id] = texts
+    return out
+
+
+def read_translation(path: Path, game_id: str, cards: Mapping[str, Card], rulings: list[GameRuling],
+                     glossary: list[GlossaryEntry], known: Container[str] = ()) -> tuple[Translation | None,
+                                                                                   list[Problem]]:
+    """Validate one translation file of ``game_id`` against the game's loaded ``cards``,
+    ``rulings`` (of ``rulings.yaml``) and ``glossary``. ``known``: ids of cards that exist but
+    did not load (their own problems are reported; a translation of them is not called unknown).
+
+    Returns the translation (``None`` when the file cannot be used at all: its name is not a
+    language code, it does not parse or is not a mapping) and its problems, each
+    ``FILE:LINE: game/record: field: message`` (record: a card id, a glossary term, ``-``):
+    a bad language code, YAML syntax, an unknown top-level key, card id, card field or
+    glossary term, a value that is not a string, more rulings than the original has. The
+    parts without problems are kept.
+    """
+    lang = path.stem
+    problems: list[Problem] = []
+    if path.suffix != ".yaml" or not LANGUAGE_CODE.match(lang):
+        return None, [Problem(str(path), 1, game_id, "-", "language",
+                              f"bad language code '{path.name}': name a translation <code>.yaml, the code a "
+                              f"language (de) or a language and region (pt-BR)")]
+    if lang.split("-")[0] == DATA_LANGUAGE:
+        return None, [Problem(str(path), 1, game_id, "-", "language",
+                              f"'{lang}' is the language the data is written in; a translation is into another")]
+    duplicates: list[DuplicateKey] = []
+    try:
+        data, lines = load_yaml(path, duplicates)
+    except YamlSyntaxError as exc:
+        return None, [Problem(str(path), exc.line, game_id, "-", "yaml", exc.message)]
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [Problem(str(path), 1, game_id, "-", "file", f"cannot read: {exc}")]
+    problems += [Problem(str(path), d.line, game_id, "-", ".".join(str(p) for p in d.loc) or "-", d.message)
+                 for d in duplicates]
+    if data is None:
+        return Translation(lang, path), problems
+    r = _Reader(path, game_id, lines)
+    if not isinstance(data, dict):
+        r.add((), "-", "-", f"expected a mapping with cards, rulings and/or glossary, got {type(data).__name__}")
+        return None, problems + r.problems
+    for key in data:
+        if key not in ("cards", "rulings", "glossary"):
+            r.add((key,), "-", str(key), "unknown field: a translation has cards, rulings and glossary")
+    # A section written with nothing under it (``cards:`` alone) is an empty one.
+    card_fields, card_rulings = _read_cards(r, data["cards"], cards, known) if data.get("cards") is not None else ({}, {})
+    game_rulings: tuple[str | None, ...] = ()
+    if data.get("rulings") is not None:
+        game_rulings = _read_ruling_list(r, data["rulings"], ("rulings",), "-", "rulings", len(rulings),
+                                         f"rulings.yaml has {len(rulings)}") or ()
+    glossary_texts = _read_glossary(r, data["glossary"], glossary) if data.get("glossary") is not None else {}
+    return Translation(lang, path, card_fields, card_rulings, game_rulings, glossary_texts), problems + r.problems
+
+
+def read_translations(folder: Path, game_id: str, cards: Mapping[str, Card], rulings: list[GameRuling],
+                      glossary: list[GlossaryEntry], known: Container[str] = ()) -> tuple[dict[str, Translation],
+                                                                                            list[Problem]]:
+    """Every translation of the game in ``folder`` (``<folder>/translations/*.yaml``; see
+    :func:`read_translation`): ``({language code: translation}, problems)``, languages in
+    file-name order. A game without the folder has none and no problems. Files in the folder
+    that are not YAML (a README) are left alone, except ``.yml``: named like a translation, it
+    is reported rather than silently skipped."""
+    where = folder / TRANSLATIONS_DIR
+    if not where.is_dir():
+        return {}, []
+    out: dict[str, Translation] = {}
+    problems: list[Problem] = []
+    for path in sorted(p for p in where.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file()):
+        translation, found = read_translation(path, game_id, cards, rulings, glossary, known)
+        problems += found
+        if translation is not None:
+            out[translation.language] = translation
+    return out, problems

@@ -1,0 +1,104 @@
+"""The player's language: which one a page is in, and the switcher that remembers a choice.
+
+The interface is translated with gettext catalogues (Flask-Babel): ``companion/translations/
+<lang>/LC_MESSAGES/messages.po``, compiled to ``messages.mo`` beside it (both are committed;
+``tests/test_languages.py`` fails when a ``.mo`` is older than its ``.po`` or a message of the
+templates or code has no translation). A page's language is, in order:
+
+1. the language the player chose with the switcher (the ``lang`` cookie, a year long);
+2. the best match of the browser's ``Accept-Language`` among :data:`LANGUAGES`;
+3. English, the language the interface and the card data are written in.
+
+Responses that depend on it say so (``Vary: Accept-Language, Cookie``), so that a shared cache
+does not hand a German page to an English phone. A static export (``printkit site``) is written
+in English: it has no server to read a header or a cookie.
+
+To add or update strings: mark them (``_("...")`` in templates, :func:`flask_babel.gettext`
+in code), then run ``tools/translations.sh`` (extract, update the catalogues, compile).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, Response, abort, current_app, redirect, request
+from flask_babel import Babel, get_locale
+
+#: Interface languages: code -> the language's name in itself (what the switcher shows).
+LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch"}
+DEFAULT_LANGUAGE = "en"
+COOKIE = "lang"
+COOKIE_MAX_AGE_S = 365 * 24 * 3600
+
+bp = Blueprint("language", __name__)
+babel = Babel()
+
+
+def select_language() -> str:
+    """The language code of this request's page (see the module docstring for the order).
+
+    Only codes in :data:`LANGUAGES` are ever returned; an unknown cookie value is ignored.
+    """
+    if current_app.config.get("STATIC_EXPORT"):
+        return DEFAULT_LANGUAGE
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    # The header's languages, best first, by their primary subtag: werkzeug's best_match prefers
+    # any exact match, so "en-GB, de;q=0.5" would give German and "de-AT, en;q=0.5" English.
+    # A quality of 0 means "not this one".
+    for value, quality in request.accept_languages:
+        primary = value.split("-", 1)[0].lower()
+        if quality > 0 and primary in LANGUAGES:
+            return primary
+    return DEFAULT_LANGUAGE
+
+
+def current_language() -> str:
+    """The language code the current page is rendered in, e.g. ``"de"``."""
+    return str(get_locale() or DEFAULT_LANGUAGE)
+
+
+def _safe_next(target: str | None) -> str:
+    """``target`` if it is a path on this site, else the site's root: the switcher must not
+    redirect anywhere else (an open redirect)."""
+    if not target:
+        return "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        return "/"
+    return target
+
+
+@bp.post("/language")
+def choose_language() -> Response:
+    """The switcher's form: remember ``lang`` (a code of :data:`LANGUAGES`) in a cookie and go
+    back to ``next`` (a path on this site). 400 for an unknown language."""
+    code = request.form.get("lang", "")
+    if code not in LANGUAGES:
+        abort(400, description=f"Unknown language {code!r}; this companion speaks "
+                               f"{', '.join(LANGUAGES)}.")
+    response = redirect(_safe_next(request.form.get("next")), code=303)
+    response.set_cookie(COOKIE, code, max_age=COOKIE_MAX_AGE_S, samesite="Lax",
+                        secure=request.is_secure, httponly=True)
+    return response
+
+
+def _vary(response: Response) -> Response:
+    """``after_request``: pages differ by ``Accept-Language`` and the ``lang`` cookie."""
+    if response.mimetype == "text/html":
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Install Flask-Babel with :func:`select_language`, the switcher's route (live server only)
+    and the template globals ``current_language()`` and ``languages``."""
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)
+    babel.init_app(app, locale_selector=select_language)
+    app.add_template_global(current_language, "current_language")
+    app.add_template_global(LANGUAGES, "languages")
+    app.after_request(_vary)
+    if not app.config.get("STATIC_EXPORT"):
+        app.register_blueprint(bp)

@@ -1,0 +1,78 @@
+"""The card data in the player's language: what the pages show of a game's translations.
+
+The interface speaks the page's language (:mod:`companion.language`); the card data (card text,
+rulings, glossary) is written in :data:`~card_data.translations.DATA_LANGUAGE` and may carry
+translations (:mod:`card_data.translations`). A page in a language the game has a translation
+into shows the translated text where there is one, with the original one tap away; anything
+left untranslated shows the original. A static export is English throughout.
+
+These functions are template globals (registered by :mod:`companion.rulings`); each returns
+"nothing translated" (``None`` or ``{}``) when the page is in the data's own language.
+"""
+
+from __future__ import annotations
+
+from flask import current_app
+
+from card_data.loader import Game
+from card_data.ruling_records import RulingRecord
+from card_data.schema import Card, GlossaryEntry
+from card_data.translations import DATA_LANGUAGE, Translation, find_translation
+from companion.catalog import get_database
+from companion.language import current_language
+
+
+def data_translation(game: Game) -> Translation | None:
+    """The translation of ``game`` into the page's language, or ``None`` (the page is in the
+    data's language, the game has no translation into it, or this is a static export)."""
+    if current_app.config.get("STATIC_EXPORT"):
+        return None
+    return find_translation(game.translations, current_language())
+
+
+def translated_ruling(game: Game, record: RulingRecord) -> str | None:
+    """The ruling's text in the page's language, or ``None`` where it has none."""
+    translation = data_translation(game)
+    return translation.ruling_text(record.origin) if translation is not None else None
+
+
+def translated_card(game: Game, card: Card) -> dict[str, str]:
+    """``{field: text}`` of the card's fields the page's language translates (``title``,
+    ``text``, ``note``...); empty when none."""
+    translation = data_translation(game)
+    return translation.card_fields(card.id) if translation is not None else {}
+
+
+def translated_glossary(game: Game, entry: GlossaryEntry) -> dict[str, str]:
+    """``{"term"?: ..., "text"?: ...}`` of the glossary entry in the page's language; empty
+    when none."""
+    translation = data_translation(game)
+    return translation.glossary_entry(entry.id) if translation is not None else {}
+
+
+def card_title(game: Game | str, card: Card) -> str:
+    """The card's title in the page's language where the data translates it, else as
+    printed. ``game``: the game or its id."""
+    if isinstance(game, str):
+        game = get_database().games.get(game)
+        if game is None:
+            return card.title
+    return translated_card(game, card).get("title", card.title)
+
+
+def translation_language(game: Game) -> str:
+    """The language code of the page's translation of ``game`` (for ``lang="..."``), or the
+    data's own language."""
+    translation = data_translation(game)
+    return translation.language if translation is not None else DATA_LANGUAGE
+
+
+TEMPLATE_GLOBALS = {
+    "translated_ruling": translated_ruling,
+    "translated_card": translated_card,
+    "translated_glossary": translated_glossary,
+    "card_title": card_title,
+    "translation_language": translation_language,
+    "data_language": DATA_LANGUAGE,
+}
+"""What :mod:`companion.rulings` makes available to every template, by name."""

@@ -1,0 +1,363 @@
+"""In the player's language (issue 12, part 4): the companion's interface in English and German.
+
+- The German catalogue is complete (every message the code and templates mark has a German
+  translation, none fuzzy, placeholders kept) and the committed ``.mo`` is its compiled form.
+- A page's language: the ``lang`` cookie (the switcher's), else ``Accept-Language``, else
+  English; the switcher only redirects within the site and needs the form's CSRF token.
+- Dates and counts are written the language's way.
+- In Chromium at 390 x 844, a German phone sees German pages, taps "English" and stays English.
+"""
+
+from __future__ import annotations
+
+import datetime
+import gettext
+import io
+import re
+from pathlib import Path
+
+import pytest
+from babel.dates import format_date
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from bs4 import BeautifulSoup
+
+from card_data.loader import load_database
+from card_data.ruling_records import all_rulings
+from companion import create_app
+from companion.field_labels import KNOWN_LABELS
+
+ROOT = Path(__file__).resolve().parent.parent
+TRANSLATIONS = ROOT / "companion" / "translations"
+PO = TRANSLATIONS / "de" / "LC_MESSAGES" / "messages.po"
+MO = PO.with_suffix(".mo")
+GERMAN = {"Accept-Language": "de"}
+
+SHARED = "The two bonus tokens are awarded separately."
+"""The start of a bundled Duels of Cartisora ruling (rulings.yaml, dated 2026-11-23) that shows
+on the First Blood and Finisher pages; card data, so English on every page."""
+
+
+def text_of(response) -> str:
+    """The page's visible text (scripts and JSON blocks left out), spacing collapsed."""
+    soup = BeautifulSoup(response.get_data(as_text=True), "html.parser")
+    for script in soup(["script", "style"]):
+        script.decompose()
+    return " ".join(soup.get_text(" ").split())
+
+
+def lang_of(response) -> str:
+    return BeautifulSoup(response.get_data(as_text=True), "html.parser").html["lang"]
+
+
+def german_catalogue():
+    with PO.open("rb") as fh:
+        return read_po(fh, locale="de")
+
+
+# ---- the catalogue -----------------------------------------------------------------------------
+
+def marked_messages() -> set[str]:
+    """Every message id marked in ``companion/`` (code and templates), extracted as
+    ``tools/translations.sh`` does: ``companion/babel.cfg``'s method map, the default keywords and
+    ``lazy_gettext``. A plural message is named by its singular."""
+    with (ROOT / "companion" / "babel.cfg").open() as fh:
+        method_map, options_map = parse_mapping_cfg(fh, "companion/babel.cfg")
+    keywords = {**DEFAULT_KEYWORDS, "lazy_gettext": None}
+    found = set()
+    for _filename, _lineno, message, _comments, _context in extract_from_dir(
+            str(ROOT), method_map, options_map, keywords=keywords):
+        found.add(message if isinstance(message, str) else message[0])
+    return found
+
+
+def test_every_marked_message_has_a_german_translation():
+    marked = marked_messages()
+    assert len(marked) > 150  # the extraction found the templates and the code
+    assert {"All rulings, newest first", "Designer's answer: %(reference)s", "Men under command",
+            "The CSRF token is missing.", "%(num)s card"} <= marked
+    catalogue = german_catalogue()
+    missing, fuzzy = [], []
+    for message_id in sorted(marked):
+        message = catalogue.get(message_id)
+        if message is None:
+            missing.append(message_id)
+            continue
+        strings = [message.string] if isinstance(message.string, str) else list(message.string)
+        if not all(strings):
+            missing.append(message_id)
+        if message.fuzzy:
+            fuzzy.append(message_id)
+    assert missing == [], f"no German for {len(missing)} messages (run tools/translations.sh, translate): {missing}"
+    assert fuzzy == [], f"fuzzy (unchecked) German for: {fuzzy}"
+
+
+def test_german_translations_keep_their_placeholders():
+    # Babel's own checks: %(name)s placeholders the same in msgid and msgstr, plural forms complete.
+    problems = [(message.id, [str(e) for e in errors]) for message, errors in german_catalogue().check()]
+    assert problems == []
+
+
+def test_the_committed_mo_is_the_compiled_po():
+    fresh = io.BytesIO()
+    write_mo(fresh, german_catalogue())
+    fresh.seek(0)
+    with MO.open("rb") as fh:
+        committed = gettext.GNUTranslations(fh)
+    compiled = gettext.GNUTranslations(fresh)
+    assert committed._catalog == compiled._catalog, "messages.mo is stale: run tools/translations.sh"
+
+
+def test_every_field_label_of_the_bundled_games_has_words_to_translate(app):
+    """A card page names fields, types and icons at run time (companion.field_labels lists their
+    words for the catalogue): every one the bundled games show is listed, except abbreviations
+    printed on the cards (``VP``, ``LDR``), which stay as printed."""
+    from companion.catalog import get_database
+    from companion.stats import card_stats, field_label
+
+    shown = set()
+    with app.test_request_context():
+        for game in get_database().games.values():
+            shown.update(field_label(card.type) for card in game.cards.values())
+            shown.update(field_label(deck.kind) for deck in game.decks.values())
+            shown.update(field_label(icon.stem) for icon in (game.folder / "icons").glob("*.svg"))
+            for card in game.cards.values():
+                stats = card_stats(card)
+                for stat in (*stats.stats, *stats.prose):
+                    shown.add(stat.label)
+                    if stat.kind == "table":
+                        shown.update(stat.value.columns)
+                    elif stat.kind == "items":
+                        shown.update(label for item in stat.value for label, _ in item.pairs)
+    printed_abbreviations = {label for label in shown if len(label) <= 3 and label.isupper()}
+    assert shown - printed_abbreviations - KNOWN_LABELS == set()
+    assert {"Men under command", "Cost", "Power"} <= shown
+
+
+# ---- which language a page is in -------------------------------------------------------------
+
+GERMAN_PAGES = [
+    # (address, status, German interface text on it, English interface text that must be gone)
+    ("/", 200, "Werte, Regelklärungen und Glossar zu jeder Karte.", "Stats, rulings and glossary"),
+    ("/r/cartisora/", 200, "Alle Regelklärungen, neueste zuerst", "All rulings, newest first"),
+    ("/r/cartisora/first-blood", 200, "Alle Regelklärungen zu Duels of Cartisora, neueste zuerst", "All rulings of"),
+    ("/r/cartisora/rulings", 200, "Regelklärungen, neueste zuerst.", "rulings, newest first"),
+    ("/search?q=awarded+separately", 200, "Karten und Regelklärungen suchen", "Search cards and rulings"),
+    ("/r/cartisora/no-such-card", 404, "Karte nicht gefunden", "Card not found"),
+]
+
+
+@pytest.mark.parametrize("path,status,german,english", GERMAN_PAGES)
+def test_accept_language_de_gives_the_german_page(client, path, status, german, english):
+    page = client.get(path, headers=GERMAN)
+    assert page.status_code == status
+    assert lang_of(page) == "de"
+    text = text_of(page)
+    assert german in text and english not in text
+    assert "Karten-Begleiter" in text and "Punkte zählen" in text  # base.html's own words
+
+
+def interface_words(min_length: int = 12) -> set[str]:
+    """English interface messages (no placeholders, at least ``min_length`` characters) whose
+    German differs: none of them may show on a German page."""
+    return {m.id for m in german_catalogue() if isinstance(m.id, str) and m.id and "%(" not in m.id
+            and len(m.id) >= min_length and m.string and m.string != m.id}
+
+
+@pytest.mark.parametrize("path", ["/", "/r/cartisora/", "/r/cartisora/first-blood", "/r/carpe_cras/barbarian-tyro",
+                                  "/r/cartisora/rulings", "/search?q=power", "/r/cartisora/no-such-card"])
+def test_no_english_interface_text_is_left_on_a_german_page(client, path):
+    text = text_of(client.get(path, headers=GERMAN))
+    assert [words for words in interface_words() if words in text] == []
+
+
+def test_without_accept_language_or_with_an_unknown_one_the_page_is_english(client):
+    for headers in ({}, {"Accept-Language": "fr"}, {"Accept-Language": "fr-FR, es;q=0.8"}):
+        page = client.get("/r/cartisora/", headers=headers)
+        assert lang_of(page) == "en", headers
+        assert "All rulings, newest first" in text_of(page)
+    assert lang_of(client.get("/", headers={"Accept-Language": "fr, de;q=0.3"})) == "de"  # German over none
+
+
+@pytest.mark.parametrize("header,expected", [
+    ("de-DE", "de"), ("de-DE,de;q=0.9,en-US;q=0.8,en;q=0.7", "de"), ("en-US,en;q=0.9", "en"),
+    # The phone's first language wins, regional or not, over one it ranks lower.
+    ("en-GB, de;q=0.5", "en"), ("de-AT, en;q=0.5", "de"), ("fr, de;q=0", "en"),
+])
+def test_the_phones_first_language_wins_even_when_regional(client, header, expected):
+    assert lang_of(client.get("/", headers={"Accept-Language": header})) == expected
+
+
+def test_the_cookie_beats_the_header_and_an_unknown_cookie_is_ignored(app):
+    client = app.test_client()
+    client.set_cookie("lang", "en")
+    assert lang_of(client.get("/", headers=GERMAN)) == "en"
+    client.set_cookie("lang", "de")
+    assert lang_of(client.get("/", headers={"Accept-Language": "en"})) == "de"
+    assert lang_of(client.get("/")) == "de"
+    client.set_cookie("lang", "xx")
+    assert lang_of(client.get("/", headers=GERMAN)) == "de"
+    assert lang_of(client.get("/")) == "en"
+
+
+def test_pages_say_they_vary_by_language(client):
+    page = client.get("/r/cartisora/first-blood", headers=GERMAN)
+    assert {"Accept-Language", "Cookie"} <= set(page.vary)
+
+
+# ---- the switcher ------------------------------------------------------------------------------
+
+def test_the_switcher_remembers_the_choice_and_goes_back_to_the_page(app):
+    client = app.test_client()
+    response = client.post("/language", data={"lang": "de", "next": "/r/cartisora/rulings?type=token"})
+    assert response.status_code == 303
+    assert response.headers["Location"] == "/r/cartisora/rulings?type=token"
+    cookie = client.get_cookie("lang")
+    assert cookie.value == "de" and cookie.http_only
+    assert lang_of(client.get("/r/cartisora/rulings?type=token")) == "de"
+    client.post("/language", data={"lang": "en", "next": "/"})
+    assert lang_of(client.get("/", headers=GERMAN)) == "en"
+
+
+@pytest.mark.parametrize("target", ["//evil.com", "https://evil.com", "http://evil.com/r/", "evil.com",
+                                    "javascript:alert(1)", "", "/\\evil.com"])
+def test_the_switcher_redirects_only_within_the_site(client, target):
+    response = client.post("/language", data={"lang": "de", "next": target})
+    assert response.status_code == 303
+    location = response.headers["Location"]
+    assert location.startswith("/") and not location.startswith(("//", "/\\")), location
+
+
+def test_the_switcher_refuses_an_unknown_language(client):
+    response = client.post("/language", data={"lang": "fr", "next": "/"})
+    assert response.status_code == 400
+    assert "lang" not in response.headers.get("Set-Cookie", "")
+
+
+def test_the_switcher_needs_the_forms_token_when_csrf_is_on(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'c.sqlite'}",
+                      "SECRET_KEY": "test-secret"})
+    try:
+        client = app.test_client()
+        refused = client.post("/language", data={"lang": "de", "next": "/"}, headers=GERMAN)
+        assert refused.status_code == 400
+        assert client.get_cookie("lang") is None
+        # The refusal is a page in the player's language.
+        assert lang_of(refused) == "de"
+        assert "Dieses Formular konnte nicht angenommen werden" in text_of(refused)
+        assert "Das CSRF-Token fehlt." in text_of(refused)
+        form = BeautifulSoup(client.get("/").get_data(as_text=True), "html.parser").select_one(
+            "form.language-switcher")
+        token = form.select_one('input[name="csrf_token"]')["value"]
+        accepted = client.post(form["action"], data={"lang": "de", "next": "/", "csrf_token": token})
+        assert accepted.status_code == 303 and client.get_cookie("lang").value == "de"
+    finally:
+        app.extensions["companion.tables"].store.dispose()
+
+
+# ---- dates and counts ------------------------------------------------------------------------
+
+def test_ruling_dates_are_written_the_languages_way(client):
+    day = datetime.date(2026, 11, 23)
+    assert format_date(day, "long", locale="de") == "23. November 2026"
+    german = client.get("/r/cartisora/first-blood", headers=GERMAN).get_data(as_text=True)
+    english = client.get("/r/cartisora/first-blood").get_data(as_text=True)
+    assert '<time datetime="2026-11-23">23. November 2026</time>' in german
+    assert '<time datetime="2026-11-23">23 November 2026</time>' in english
+    assert "Spielregel: 2019 rulebook, Bonus Points" in german  # the section stays as written
+    # A card ruling of the 22nd, and the search's ruling heading.
+    assert "22. November 2026" in text_of(client.get("/r/cartisora/parry", headers=GERMAN))
+    search = text_of(client.get("/search?q=awarded+separately", headers=GERMAN))
+    assert "Duels of Cartisora: Regelklärung vom 23. November 2026" in search
+
+
+def test_counts_are_german_with_a_german_noun(client):
+    game = load_database().games["cartisora"]
+    total = len(all_rulings(game))
+    assert f"Alle {total} Regelklärungen, neueste zuerst." in text_of(client.get("/r/cartisora/rulings", headers=GERMAN))
+    filtered = text_of(client.get("/r/cartisora/rulings?type=token&q=tie+pool", headers=GERMAN))
+    assert re.search(rf"\d+ von {total} Regelklärungen zu einer Karte vom Typ Marker mit „tie pool“", filtered)
+    english = text_of(client.get("/r/cartisora/rulings?type=token&q=tie+pool"))
+    assert re.search(rf"\d+ of {total} rulings about a token card with “tie pool”", english)
+    index = text_of(client.get("/", headers=GERMAN))
+    assert f"{len(game.cards)} Karten" in index
+
+
+def test_card_labels_and_yes_no_are_german(client):
+    page = text_of(client.get("/r/carpe_cras/barbarian-tyro", headers=GERMAN))
+    assert "Kosten" in page and "Lebenspunkte" in page and "Wert angenommen" in page
+    english = text_of(client.get("/r/carpe_cras/barbarian-tyro"))
+    assert "Cost" in english and "Health" in english and "Kosten" not in english
+
+
+def test_the_offline_words_come_from_the_page_in_its_language(client):
+    import json
+
+    def words(response):
+        meta = BeautifulSoup(response.get_data(as_text=True), "html.parser").select_one(
+            'meta[name="companion-offline-words"]')
+        return json.loads(meta["content"])
+
+    german, english = words(client.get("/r/carpe_diem/", headers=GERMAN)), words(client.get("/r/carpe_diem/"))
+    assert german.keys() == english.keys()
+    assert german["save"] == "Dieses Spiel offline speichern" and english["save"] == "Save this game for offline"
+    assert "%(time)s" in german["copyOffline"] and "%(time)s" in english["copyOffline"]
+    script = (ROOT / "companion" / "static" / "offline.js").read_text()
+    assert "Saved for offline on " not in script and "Not saved on this phone yet" not in script
+
+
+def test_the_static_export_is_english(tmp_path):
+    from companion.site import export_site
+
+    out = tmp_path / "site"
+    export_site(out)
+    page = (out / "r" / "cartisora" / "index.html").read_text()
+    assert '<html lang="en">' in page and "All rulings, newest first" in page
+    assert 'class="language-switcher"' not in page
+
+
+# ---- as a player would: Chromium at 390 x 844 -----------------------------------------------
+
+def test_a_german_phone_reads_german_then_switches_to_english_and_it_stays(browser, server):
+    from phones import ARTIFACTS, PHONE
+    from playwright.sync_api import expect
+
+    context = browser.new_context(**PHONE, locale="de-DE")
+    page = context.new_page()
+    page.goto(f"{server}/r/carpe_diem/")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(page.get_by_role("link", name="Alle Regelklärungen, neueste zuerst")).to_be_visible()
+    expect(page.get_by_role("heading", name="Karten", exact=True)).to_be_visible()
+    # static/offline.js speaks the page's language too (127.0.0.1 is a secure context).
+    expect(page.locator("#offline-state")).to_contain_text("Noch nicht auf diesem Handy gespeichert")
+    expect(page.get_by_role("button", name="Dieses Spiel offline speichern")).to_be_visible()
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+
+    page.goto(f"{server}/r/cartisora/first-blood")
+    ruling = page.locator("article.ruling", has_text=SHARED)
+    expect(ruling.locator("time")).to_have_text("23. November 2026")
+    expect(ruling).to_contain_text("Spielregel: 2019 rulebook, Bonus Points")
+    expect(page.get_by_role("heading", name="Regelklärungen", exact=True)).to_be_visible()
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    page.screenshot(path=str(ARTIFACTS / "card-de-390.png"), full_page=True)
+
+    switcher = page.get_by_role("group", name="Sprache")
+    expect(switcher.get_by_role("button", name="Deutsch")).to_have_attribute("aria-pressed", "true")
+    switcher.get_by_role("button", name="English").tap()
+    expect(page).to_have_url(f"{server}/r/cartisora/first-blood")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(ruling.locator("time")).to_have_text("23 November 2026")
+    expect(page.get_by_role("heading", name="Rulings", exact=True)).to_be_visible()
+    expect(page.get_by_role("group", name="Language").get_by_role("button", name="English")).to_have_attribute(
+        "aria-pressed", "true")
+
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.get_by_role("link", name=re.compile("^All rulings of"))).to_be_visible()
+    page.goto(f"{server}/r/carpe_diem/")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.get_by_role("link", name="All rulings, newest first")).to_be_visible()
+    expect(page.locator("#offline-state")).to_contain_text("Not saved on this phone yet")
+    context.close()

@@ -1,0 +1,278 @@
+"""The scorekeeper's pages in the player's language: with ``Accept-Language: de`` the new-table,
+join, table and history pages and the refusals the web layer writes are German; without it
+they stay English; the JSON API stays English whatever the header. The rule engines' own words
+(move names, history lines, rule errors) are not translated yet and are not checked here.
+
+"No leftover English" is checked against the catalogue itself: every message the table
+templates mark (read from the templates as ``pybabel extract`` reads them) that German words
+differently must not stand alone as an element's text, or as its label or placeholder, on the
+German page. Then the same in Chromium at 390 x 844 with a German phone (locale ``de-DE``): a
+table started and a move entered through the page, German all along.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import read_mo
+from bs4 import BeautifulSoup
+from phones import PHONE, fill_event_form
+
+ROOT = Path(__file__).resolve().parent.parent
+DE = {"Accept-Language": "de"}
+LABELS = ("aria-label", "placeholder", "title")
+
+
+def scenario(game: str):
+    return importlib.import_module(f"scenarios_{game}")
+
+
+@pytest.fixture
+def client(scorekeeper_app):
+    return scorekeeper_app.test_client()
+
+
+@pytest.fixture(scope="module")
+def german():
+    """The compiled German catalogue: msgid -> msgstr (plural msgids by their singular)."""
+    with (ROOT / "companion/translations/de/LC_MESSAGES/messages.mo").open("rb") as fh:
+        catalogue = read_mo(fh)
+    return {(m.id if isinstance(m.id, str) else m.id[0]): m.string for m in catalogue if m.id}
+
+
+@pytest.fixture(scope="module")
+def table_messages(german):
+    """The plain messages of the table templates (no placeholders) that German words
+    differently: none of these may be left standing on a German page."""
+    found = extract_from_dir(str(ROOT / "companion/templates/tables"),
+                             method_map=[("**.html", "jinja2")], keywords={"_": None, "gettext": None,
+                                                                          "ngettext": (1, 2)})
+    plain = set()
+    for _file, _line, message, _comments, _context in found:
+        msgid = message if isinstance(message, str) else message[0]
+        if "%(" in msgid or "<" in msgid:
+            continue
+        assert german.get(msgid), f"no German for {msgid!r}"
+        if german[msgid] != msgid:
+            plain.add(msgid)
+    assert {"Undo the last entry", "History", "Join", "Start the table"} <= plain
+    return plain
+
+
+ENGINE_WORDS = ("form.event-form label", "form.event-form legend", "form.event-form option", "details.move > summary",
+                "form.event-form button", ".counter-label", "#result thead th", "#cd-owned tbody th")
+"""Elements whose own text the rule engine writes (field titles, move names, counter and score
+labels, tracked things), untranslated for now: their text is not checked, their labels are."""
+
+
+def leftover_english(html: str, messages: set[str], names: tuple[str, ...] = ()) -> list[str]:
+    """Marked messages standing in ``html`` untranslated: an element's own text (its text
+    nodes, children left out; not for :data:`ENGINE_WORDS`) or a label, equal to one of
+    ``messages`` (player ``names``, which may be colour words, left out)."""
+    page = BeautifulSoup(html, "html.parser")
+    for hidden in page(["script", "style", "svg"]):
+        hidden.decompose()
+    engine_made = {id(e) for e in page.select(", ".join(ENGINE_WORDS))}
+    left = []
+    for element in page.find_all(True):
+        own = "" if id(element) in engine_made else " ".join(
+            " ".join(s.split()) for s in element.find_all(string=True, recursive=False)).strip()
+        for text in (own, *(element.get(a, "") for a in LABELS)):
+            text = text.strip().rstrip(":")
+            if text in messages and text not in names:
+                left.append(text)
+            elif text + ":" in messages and text not in names:
+                left.append(text + ":")
+    return left
+
+
+def start_table(client, game: str, headers=None) -> str:
+    s = scenario(game)
+    form = {"players[]": s.PLAYERS, **{k: str(v).lower() if isinstance(v, bool) else str(v)
+                                       for k, v in s.OPTIONS.items() if not isinstance(v, (list, dict))}}
+    response = client.post(f"/tables/new/{game}", data=form, headers=headers or {})
+    assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+    return response.headers["Location"]
+
+
+def table_code(client, url: str) -> str:
+    return re.search(r'class="table-code">([A-Z0-9]{6})<', client.get(url).get_data(as_text=True)).group(1)
+
+
+def play(client, game: str, url: str, upto: int) -> str:
+    code = table_code(client, url)
+    for event in scenario(game).EVENTS[:upto]:
+        assert client.post(f"/api/tables/{code}/events", json=event).status_code == 200
+    return code
+
+
+def html_lang(html: str) -> str:
+    return BeautifulSoup(html, "html.parser").html["lang"]
+
+
+def test_the_new_table_and_join_pages_are_german_for_a_german_browser(client, table_messages):
+    new = client.get("/tables/new/carpe_diem", headers=DE).get_data(as_text=True)
+    assert html_lang(new) == "de"
+    page = BeautifulSoup(new, "html.parser")
+    assert page.select_one('form button[type="submit"]').text == "Tisch starten"
+    assert "Spieler (2–4), in Sitzreihenfolge, mit ihren Farben" in page.select_one("fieldset legend").text
+    assert page.select_one('input[name="players[]"]')["placeholder"] == "Spieler 1"
+    assert [o.text for o in page.select('select[name="colours[]"]')[0].select("option")][:3] == ["Blau", "Rot", "Grün"]
+    assert page.select('select[name="colours[]"]')[0].select("option")[0]["value"] == "blue"  # the value stays
+    assert leftover_english(new, table_messages) == []
+
+    choose = client.get("/tables/new", headers=DE).get_data(as_text=True)
+    assert "Einen Tisch starten" in choose and leftover_english(choose, table_messages) == []
+
+    join = client.get("/join", headers=DE).get_data(as_text=True)
+    assert html_lang(join) == "de"
+    page = BeautifulSoup(join, "html.parser")
+    assert page.h1.text == "Einem Tisch beitreten" and page.select_one("form button").text == "Beitreten"
+    assert page.select_one('input[name="code"]')["placeholder"] == "z. B. K7PQ3M"
+    assert leftover_english(join, table_messages) == []
+
+    wrong = client.post("/join", data={"code": "ZZZZZZ"}, headers=DE)
+    assert wrong.status_code == 404
+    assert BeautifulSoup(wrong.get_data(as_text=True), "html.parser").select_one("#join-error").text == (
+        "Kein Tisch hat den Code ZZZZZZ: prüfe ihn auf einem Handy am Tisch.")
+
+
+@pytest.mark.parametrize("game, upto", [("carpe_diem", 8), ("cartisora", 6), ("carpe_cras", 5), ("cahrd", 12)])
+def test_a_live_table_page_is_german_for_a_german_browser(client, table_messages, game, upto):
+    url = start_table(client, game)
+    play(client, game, url, upto)
+    html = client.get(url, headers=DE).get_data(as_text=True)
+    assert html_lang(html) == "de"
+    page = BeautifulSoup(html, "html.parser")
+    assert page.select_one("#history-h").text == f"Verlauf ({upto} Einträge, neueste zuerst)"
+    assert page.select_one("#undo-form button").text == "Letzten Eintrag rückgängig machen"
+    assert page.select_one("#status-h").text == "Der Tisch"
+    assert page.select_one("#seat-choice legend").text == "Dieses Handy ist"
+    assert page.select_one(".join-qr svg")["aria-label"] == "QR-Code zum Beitreten an diesem Tisch"
+    assert page.select_one("#wake-lock").text == "Bildschirm anlassen"
+    assert page.select_one("#announcer")["data-undone"] == "Rückgängig gemacht: {entry}"
+    assert "Begonnen" in page.select_one(".clock").text
+    assert leftover_english(html, table_messages, tuple(scenario(game).PLAYERS)) == []
+
+
+def test_a_finished_game_and_the_history_page_are_german(client, table_messages):
+    s = scenario("carpe_diem")
+    url = start_table(client, "carpe_diem")
+    play(client, "carpe_diem", url, len(s.EVENTS))
+    page = BeautifulSoup(client.get(url, headers=DE).get_data(as_text=True), "html.parser")
+    result = page.select_one("#result")
+    assert result.h2.text == "Spiel vorbei" and result.select_one("#duration").text.startswith("Gespielt in ")
+    assert result.select_one('form button[type="submit"]').text == "Revanche: gleiche Spieler und Optionen"
+    assert leftover_english(str(page), table_messages, tuple(s.PLAYERS)) == []
+
+    history = client.get(f"{url}/history", headers=DE).get_data(as_text=True)
+    assert html_lang(history) == "de"
+    page = BeautifulSoup(history, "html.parser")
+    assert page.h1.text == "Carpe Diem: Verlauf"
+    assert page.title.text.startswith("Carpe Diem · Tisch ") and "· Verlauf ·" in page.title.text
+    assert page.select_one(".correct-link").text == "Korrigieren (Eintrag %d)" % len(s.EVENTS)
+    assert leftover_english(history, table_messages, tuple(s.PLAYERS)) == []
+
+
+def test_without_a_language_the_pages_stay_english(client, table_messages):
+    url = start_table(client, "carpe_diem")
+    play(client, "carpe_diem", url, 1)
+    html = client.get(url).get_data(as_text=True)
+    assert html_lang(html) == "en"
+    # The check the German pages pass finds the English ones.
+    assert {"Undo the last entry", "History", "The table", "This phone is"} <= set(leftover_english(html, table_messages))
+    page = BeautifulSoup(html, "html.parser")
+    assert page.select_one("#history-h").text == "History (1 entry, newest first)"
+    assert page.select_one("#undo-form button").text == "Undo the last entry"
+    assert page.select_one(".join-qr svg")["aria-label"] == "QR code to join this table"
+    assert "Verlauf" not in html and "Tisch" not in html
+    new = BeautifulSoup(client.get("/tables/new/carpe_diem").get_data(as_text=True), "html.parser")
+    assert new.select_one('form button[type="submit"]').text == "Start the table"
+    assert new.select('select[name="colours[]"]')[0].select("option")[0].text == "Blue"
+    assert "Join a table" in client.get("/join").get_data(as_text=True)
+    history = client.get(f"{url}/history").get_data(as_text=True)
+    assert "Carpe Diem: history" in history and html_lang(history) == "en"
+
+
+def test_refusals_the_web_layer_writes_are_german(client):
+    code_url = start_table(client, "carpe_diem")
+    code = play(client, "carpe_diem", code_url, 0)
+    # A stale form (the table moved on since the page was drawn).
+    client.post(f"/api/tables/{code}/events", json={"type": "set_resources", "seat": 1, "coins": 4})
+    stale = client.post(f"{code_url}/events", data={"type": "set_resources", "seat": "0", "coins": "7",
+                                                    "_version": "0"}, headers={**DE, "HX-Request": "true"})
+    assert stale.status_code == 409
+    error = BeautifulSoup(stale.get_data(as_text=True), "html.parser").select_one("#rule-error")
+    assert error.p.text == ("Nicht erlaubt: Der Tisch hat sich geändert, bevor dein Eintrag ankam: Das ist "
+                            "passiert. Prüfe es und sende erneut.")
+    assert error.select_one("#retry-form button").text == "Erneut senden"
+    # Undo with nothing to undo: the service's own refusal, and the rule it names.
+    fresh = start_table(client, "carpe_cras")
+    assert client.post(f"{fresh}/undo", data={}, headers=DE).status_code == 303
+    shown = BeautifulSoup(client.get(fresh, headers=DE).get_data(as_text=True), "html.parser").select_one("#rule-error")
+    assert shown.select("p")[0].text == "Nicht erlaubt: es gibt nichts rückgängig zu machen"
+    assert shown.select("p")[1].text == "Rückgängig"
+    # Invalid set-up: repeated colours.
+    same = client.post("/tables/new/carpe_cras", data={"players[]": ["Ann", "Bo"], "colours[]": ["red", "red"]},
+                       headers=DE)
+    assert same.status_code == 400
+    alert = BeautifulSoup(same.get_data(as_text=True), "html.parser").select_one('[role="alert"]')
+    assert alert.text.strip() == "jeder Spieler nimmt eine andere Farbe: colours: mehrfach gewählt"
+    long = client.post("/tables/new/carpe_cras", data={"players[]": ["C" * 41, "Bo"]}, headers=DE)
+    assert long.status_code == 400 and "Spielernamen haben höchstens 40 Zeichen: players.0: länger als 40 Zeichen" in (
+        long.get_data(as_text=True))
+    # A rematch before the end.
+    assert client.post(f"{fresh}/rematch", headers=DE).status_code == 303
+    assert "das Spiel ist noch nicht zu Ende" in client.get(fresh, headers=DE).get_data(as_text=True)
+    # No such entry to correct.
+    missing = client.get(f"{fresh}/events/99", headers=DE)
+    assert missing.status_code == 404
+    assert "Es gibt keinen Eintrag 99 zum Korrigieren." in missing.get_data(as_text=True)
+
+
+def test_the_json_api_stays_english_for_a_german_client(client):
+    url = start_table(client, "carpe_cras")
+    code = table_code(client, url)
+    response = client.post(f"/api/tables/{code}/undo", json={}, headers=DE)
+    assert response.status_code == 422 and "nothing to undo" in response.get_json()["error"]
+    same = client.post("/api/tables", json={"game": "carpe_cras", "players": ["Ann", "Ann"]}, headers=DE)
+    assert same.status_code in (400, 422) and "player names must differ" in same.get_data(as_text=True)
+
+
+def test_a_german_phone_starts_a_table_and_enters_a_move_in_german(browser, server):
+    """Chromium at 390 x 844 with a German locale: the set-up form, the seat question, the move
+    and the history all in German; the move is recorded."""
+    s = scenario("carpe_diem")
+    context = browser.new_context(**PHONE, locale="de-DE")
+    page = context.new_page()
+    page.goto(f"{server}/tables/new/carpe_diem")
+    assert page.locator("html").get_attribute("lang") == "de"
+    names = page.locator('input[name="players[]"]')
+    assert names.first.get_attribute("placeholder") == "Spieler 1"
+    for i, name in enumerate(s.PLAYERS):
+        names.nth(i).fill(name)
+    page.get_by_role("button", name="Tisch starten").click()
+    page.wait_for_url(re.compile(r"/t/[^/]+$"))
+    page.get_by_role("button", name="Der ganze Tisch").first.click()
+    page.wait_for_url(re.compile(r"/t/[^/]+$"))
+    assert page.locator("#turn .whoami").inner_text().startswith("Dieses Handy: der ganze Tisch")
+    assert page.locator("#history").inner_text().strip().endswith("Noch nichts eingetragen.")
+    fill_event_form(page, s.EVENTS[0])
+    page.locator('#live ol.history li[data-seq="1"]').wait_for()
+    assert page.locator("#history-h").inner_text() == "Verlauf (1 Eintrag, neuester zuerst)"
+    assert page.locator("#undo-form button").inner_text() == "Letzten Eintrag rückgängig machen"
+    assert page.locator("#live ol.history li").count() == 1
+    # The clock's "how long ago" comes from Intl in the page's language.
+    assert "Min." in page.locator("time[data-started]").get_attribute("title")
+    body = page.locator("body").inner_text()
+    for english in ("History", "Undo the last entry", "This phone", "Keep the screen on", "screen", "Counters"):
+        assert english not in body, english
+    token = page.url.rsplit("/", 1)[1]
+    recorded = context.request.get(f"{server}/api/tables/{token}/events").json()["events"]
+    assert [e["payload"]["type"] for e in recorded] == [s.EVENTS[0]["type"]]
+    page.screenshot(path=str(ROOT / "test-artifacts" / "table-de.png"))
+    context.close()
