@@ -19,6 +19,8 @@ readable and a translation can be partial::
       Victory points:            # a glossary entry's term exactly (or its id)
         term: Siegpunkte         # both optional
         text: Die Wertung ...
+    words:                       # what the game's layout templates print themselves,
+      EXAMPLE CARD: BEISPIELKARTE  #   written {{ _("EXAMPLE CARD") }} in a template
 
 Anything a translation leaves out stays in the original: a card whose printed fields are not
 translated prints as it is (``printkit build --lang de`` says which), a ruling or glossary
@@ -110,6 +112,8 @@ class Translation:
         rulings: the texts of the game's ``rulings.yaml`` in order, ``None`` for one left
             untranslated (possibly shorter).
         glossary: glossary entry id -> ``{"term"?: text, "text"?: text}``.
+        words: the layout templates' own words, English -> translation (``_("...")`` in a
+            template; see :func:`printkit.sheets.layout.layout_words`).
     """
 
     language: str
@@ -118,6 +122,7 @@ class Translation:
     card_rulings: Mapping[str, tuple[str | None, ...]] = field(default_factory=dict)
     rulings: tuple[str | None, ...] = ()
     glossary: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    words: Mapping[str, str] = field(default_factory=dict)
 
     def card_fields(self, card_id: str) -> dict[str, str]:
         """``{field: translated text}`` of the card (empty when nothing of it is translated)."""
@@ -311,6 +316,19 @@ def _read_glossary(r: _Reader, data: Any, glossary: list[GlossaryEntry]) -> dict
     return out
 
 
+def _read_words(r: _Reader, data: Any) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in (r.mapping(data, ("words",), "-", "words",
+                                 "a mapping of the templates' English words to their translations") or {}).items():
+        if not isinstance(key, str) or not key.strip():
+            r.add(("words", key), "-", "words", f"expected the English words a template prints, got {key!r}")
+            continue
+        text = r.text(value, ("words", key), "-", f"words.{key}")
+        if text is not None:
+            out[key] = text
+    return out
+
+
 def read_translation(path: Path, game_id: str, cards: Mapping[str, Card], rulings: list[GameRuling],
                      glossary: list[GlossaryEntry], known: Container[str] = ()) -> tuple[Translation | None,
                                                                                    list[Problem]]:
@@ -347,11 +365,11 @@ def read_translation(path: Path, game_id: str, cards: Mapping[str, Card], ruling
         return Translation(lang, path), problems
     r = _Reader(path, game_id, lines)
     if not isinstance(data, dict):
-        r.add((), "-", "-", f"expected a mapping with cards, rulings and/or glossary, got {type(data).__name__}")
+        r.add((), "-", "-", f"expected a mapping with cards, rulings, glossary and/or words, got {type(data).__name__}")
         return None, problems + r.problems
     for key in data:
-        if key not in ("cards", "rulings", "glossary"):
-            r.add((key,), "-", str(key), "unknown field: a translation has cards, rulings and glossary")
+        if key not in ("cards", "rulings", "glossary", "words"):
+            r.add((key,), "-", str(key), "unknown field: a translation has cards, rulings, glossary and words")
     # A section written with nothing under it (``cards:`` alone) is an empty one.
     card_fields, card_rulings = _read_cards(r, data["cards"], cards, known) if data.get("cards") is not None else ({}, {})
     game_rulings: tuple[str | None, ...] = ()
@@ -359,7 +377,9 @@ def read_translation(path: Path, game_id: str, cards: Mapping[str, Card], ruling
         game_rulings = _read_ruling_list(r, data["rulings"], ("rulings",), "-", "rulings", len(rulings),
                                          f"rulings.yaml has {len(rulings)}") or ()
     glossary_texts = _read_glossary(r, data["glossary"], glossary) if data.get("glossary") is not None else {}
-    return Translation(lang, path, card_fields, card_rulings, game_rulings, glossary_texts), problems + r.problems
+    words = _read_words(r, data["words"]) if data.get("words") is not None else {}
+    return (Translation(lang, path, card_fields, card_rulings, game_rulings, glossary_texts, words),
+            problems + r.problems)
 
 
 def read_translations(folder: Path, game_id: str, cards: Mapping[str, Card], rulings: list[GameRuling],

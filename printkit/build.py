@@ -82,6 +82,7 @@ from printkit.sheets.imposition import (
     impose_most,
 )
 from printkit.sheets.layout import (
+    LAYOUT_WORDS,
     LAYOUTS_DIR,
     Face,
     FaceWarning,
@@ -168,10 +169,13 @@ def build_translation(game: Game, options: BuildOptions) -> Translation | None:
     return game.translations.get(options.lang) if options.lang else None
 
 
-def card_context(game: Game, card: Card) -> dict:
-    """Jinja2 variables for a card template: the card's fields plus ``card``, ``game``, ``game_id``."""
+def card_context(game: Game, card: Card, translation: Translation | None = None) -> dict:
+    """Jinja2 variables for a card template: the card's fields plus ``card``, ``game``,
+    ``game_id`` and, with a ``translation``, the template's own words in its language
+    (:data:`~printkit.sheets.layout.LAYOUT_WORDS`, for ``_("...")``)."""
     ctx = card.model_dump(mode="python")
     ctx.update(card=card, game=game.info, game_id=game.game_id)
+    ctx[LAYOUT_WORDS] = translation.words if translation is not None else {}
     return ctx
 
 
@@ -252,9 +256,10 @@ class GameLayouts:
             return None
         # The version (and so the QR code) is the original card's: a translation is the same card.
         version = self.game.printings.card_version(card)
-        printed = translated_card(card, build_translation(self.game, self.options))
+        translation = build_translation(self.game, self.options)
+        printed = translated_card(card, translation)
         try:
-            face = prepare_face(layout, card_context(self.game, printed), self.game.folder,
+            face = prepare_face(layout, card_context(self.game, printed, translation), self.game.folder,
                                 card_qr_url(self.options.base_url, self.game, card),
                                 qr_label=version.label if version else None)
         except LayoutError as exc:
@@ -773,8 +778,11 @@ class _Digests:
     def __init__(self, cache: BuildCache, game: Game, options: BuildOptions, layouts_dir: Path):
         self.cache, self.game, self.layouts_dir, self.options = cache, game, layouts_dir, options
         folder = layouts_dir / game.game_id
+        translation = build_translation(game, options)
         self.common = {"code": code_digest(), "options": repr(options), "game": game.game_id,
-                       "info": game.info.model_dump(mode="json")}
+                       "info": game.info.model_dump(mode="json"),
+                       # The templates' own words (``_("...")``) print on every card of the game.
+                       "words": dict(translation.words) if translation else None}
         self._cards: dict[str, tuple[bytes, str]] = {}  # digests, not records: small per card
         self._deck_assets: tuple[str, str] | None = None
         self._everything: tuple[str, str, str] | None = None

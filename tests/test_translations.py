@@ -92,6 +92,8 @@ glossary:
   No such term:
     text: Nichts
 extra: 1
+words:
+  EXAMPLE CARD: [BEISPIEL]
 """
 
 
@@ -107,6 +109,7 @@ def test_every_problem_of_a_translation_names_its_file_line_and_field(carpe_diem
         f"{path}:13: carpe_diem/Victory points: definition: unknown field",
         f"{path}:14: carpe_diem/No such term: -: unknown term 'No such term'",
         f"{path}:16: carpe_diem/-: extra: unknown field",
+        f"{path}:18: carpe_diem/-: words.EXAMPLE CARD: not a string",
     ]
     for start in expected:
         assert any(s.startswith(start) for s in said), f"{start!r} not in {said}"
@@ -169,6 +172,9 @@ def test_build_in_german_prints_translated_cards_and_names_those_in_the_original
     assert "Zwei Trauben" in text and "Traube, Kraut," in text and "Zahle 2 Trauben für 4 SP" in text
     assert "Two grapes" not in text and "Grape, herb, fish" not in text and "Pay 2 grapes" not in text
     assert "Two herbs" in text and "Pay 2 herbs for 4 VP" in text  # a publisher's card: as printed
+    # The layout's own words, _("...") in templates/carpe_diem/scoring.yaml, from words: of de.yaml.
+    assert "ROTE KARTE" in text and "GRÜNE KARTE" in text and "BEISPIELKARTE" in text
+    assert "RED CARD" not in text and "EXAMPLE CARD" not in text
     fallback = next(line for line in result.stderr.splitlines() if line.startswith("carpe_diem: "))
     assert fallback.startswith("carpe_diem: 12 of 15 cards have no de text and print in the original: "
                                "a-two-herbs, a-three-chickens, b-chicken-grape-fish")
@@ -179,6 +185,7 @@ def test_build_in_german_prints_translated_cards_and_names_those_in_the_original
     english = build([])
     english_text = pdf_text(tmp_path / "output" / "carpe_diem" / "scoring-cards.pdf")
     assert "Two grapes" in english_text and "Zwei Trauben" not in english_text
+    assert "RED CARD" in english_text and "EXAMPLE CARD" in english_text and "ROTE KARTE" not in english_text
     assert "print in the original" not in english.stderr
     assert (out / "scoring-cards.pdf").is_file()  # the German set is still there
 
@@ -211,6 +218,11 @@ def test_a_changed_translation_rebuilds_the_cards(tmp_path, carpe_diem):
     changed = build(["--lang", "de", "--data", str(carpe_diem), "--out", str(out)])
     assert "Nothing changed" not in changed.stderr
     assert "Zwei Weintrauben" in pdf_text(out / "carpe_diem" / "scoring-cards.pdf")
+    # The templates' own words are on every card: a change to them rebuilds the cards too.
+    path.write_text(path.read_text(encoding="utf-8").replace('"BEISPIELKARTE"', '"MUSTERKARTE"'),
+                    encoding="utf-8")
+    build(["--lang", "de", "--data", str(carpe_diem), "--out", str(out)])
+    assert "MUSTERKARTE" in pdf_text(out / "carpe_diem" / "scoring-cards.pdf")
 
 
 def test_a_bad_language_code_is_a_usage_error(tmp_path):

@@ -191,11 +191,27 @@ class CardSandbox(SandboxedEnvironment):
         return {"*": operator.mul, "**": operator.pow}[op](left, right)
 
 
+LAYOUT_WORDS = "layout_words"
+"""The context variable holding a build's translation of the templates' own words (a mapping
+English -> translation; see :func:`layout_words`)."""
+
+
+@jinja2.pass_context
+def layout_words(context: jinja2.runtime.Context, words: str) -> str:
+    """``_("EXAMPLE CARD")`` in a template: ``words`` in the build's language when the game's
+    translation gives them (its ``words:``, in the context as :data:`LAYOUT_WORDS`), else as
+    written. Words that are not a string are returned as they are."""
+    table = context.get(LAYOUT_WORDS) or {}
+    return table.get(words, words) if isinstance(words, str) else words
+
+
 def card_template_environment() -> CardSandbox:
     """The Jinja2 environment every template of printkit renders in: sandboxed, undefined
-    names are errors, no autoescaping (the output is card text, not HTML), filter ``signed``."""
+    names are errors, no autoescaping (the output is card text, not HTML), filter ``signed``,
+    function ``_`` (:func:`layout_words`)."""
     env = CardSandbox(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
     env.filters["signed"] = _signed
+    env.globals["_"] = layout_words
     return env
 
 
