@@ -19,10 +19,13 @@ in code), then run ``tools/translations.sh`` (extract, update the catalogues, co
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, Response, abort, current_app, redirect, request
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, get_locale, gettext
+
+from card_data.engine.wording import Words
 
 #: Interface languages: code -> the language's name in itself (what the switcher shows).
 LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch"}
@@ -57,6 +60,18 @@ def select_language() -> str:
 def current_language() -> str:
     """The language code the current page is rendered in, e.g. ``"de"``."""
     return str(get_locale() or DEFAULT_LANGUAGE)
+
+
+def say(text: Any) -> Any:
+    """``text`` in the page's language: a :class:`~card_data.engine.wording.Words` from a rule
+    engine or the table service is looked up in the catalogue by its English template and
+    filled with its params (themselves said in turn); any other value is returned as it is
+    (a plain ``str`` stays as written). Also the template filter ``say``."""
+    if not isinstance(text, Words):
+        return text
+    if not text.params:
+        return gettext(text.template)
+    return gettext(text.template, **{name: say(value) for name, value in text.params.items()})
 
 
 def _safe_next(target: str | None) -> str:
@@ -99,6 +114,7 @@ def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_language)
     app.add_template_global(current_language, "current_language")
     app.add_template_global(LANGUAGES, "languages")
+    app.add_template_filter(say, "say")
     app.after_request(_vary)
     if not app.config.get("STATIC_EXPORT"):
         app.register_blueprint(bp)

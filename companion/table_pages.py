@@ -46,6 +46,7 @@ from werkzeug.exceptions import NotFound
 from card_data.engine import Engine, Move, RuleError
 from card_data.engine.forms import derive_field
 from card_data.problems import InvalidInput
+from companion.language import say
 from companion.scorekeeper import find_table_or_abort, service
 from companion.tables import PLAYER_COLOURS, StaleVersion, TableView, seat_colours
 
@@ -135,25 +136,18 @@ def move_id(move: Move) -> str:
 
 
 def in_words(exc: Exception) -> str:
-    """What a refused change says to the player, in the page's language: the table service's
-    own errors carry their :class:`companion.tables.Wording` and are translated (an
-    :class:`InvalidInput`'s problems too, each after its field, as ``str(exc)`` has them); the
-    rule engine's (``RuleError.message``) and the input checks' stay as written (English)."""
-    wording = getattr(exc, "wording", None)
-    if wording is None:
-        return exc.message if isinstance(exc, RuleError) else str(exc)
-    said = gettext(wording.template, **wording.params)
-    if wording.problems:  # as InvalidInput words it: "message: field: problem; field: problem"
-        said += ": " + "; ".join(f"{name}: {gettext(problem.template, **problem.params)}"
-                                 for name, problem in wording.problems)
-    return said
-
-
-def rule_in_words(exc: RuleError) -> str:
-    """The rule a :class:`RuleError` names: translated when the table service named it
-    (e.g. "Undo"), else the rulebook's words as the engine gives them."""
-    wording = getattr(exc, "wording", None)
-    return gettext(wording.rule) if wording is not None and wording.rule else exc.rule
+    """What a refused change says to the player, in the page's language (:func:`say`): a
+    :class:`RuleError`'s ``message``; an :class:`InvalidInput`'s message and its problems, each
+    after its field, as ``str(exc)`` has them in English. Text that is not
+    :class:`~card_data.engine.Words` (e.g. pydantic's own problem messages) stays as written."""
+    if isinstance(exc, RuleError):
+        return say(exc.message)
+    if isinstance(exc, InvalidInput):
+        said = say(exc.message)
+        if exc.problems:  # "message: field: problem; field: problem"
+            said += ": " + "; ".join(f"{p.field}: {say(p.message)}" for p in exc.problems)
+        return said
+    return str(exc)
 
 
 # -- the page's context ----------------------------------------------------------------------------------
@@ -163,7 +157,8 @@ def rule_in_words(exc: RuleError) -> str:
 class Refusal:
     """An entry the table did not take: ``message`` and ``rule`` (the rulebook's), ``changes``
     (what changed since the form's version, for a stale form), and the ``values`` sent, to
-    fill the form again."""
+    fill the form again. Its texts are already said in the page's language (:meth:`of`): a
+    refusal is kept in the session across a redirect, which keeps plain strings only."""
 
     message: str
     rule: str | None = None
@@ -176,10 +171,10 @@ class Refusal:
         """The refusal of ``exc`` (a :class:`RuleError`, :class:`StaleVersion` or
         :class:`InvalidInput`), in the page's language, keeping the ``values`` sent."""
         if isinstance(exc, RuleError):
-            return cls(in_words(exc), rule_in_words(exc), values=values, status=422)
+            return cls(in_words(exc), say(exc.rule), values=values, status=422)
         if isinstance(exc, StaleVersion):
             return cls(gettext("The table changed before your entry arrived: here is what happened. Check it "
-                               "and send again."), None, tuple(h.text for h in exc.since), values, 409)
+                               "and send again."), None, tuple(say(h.text) for h in exc.since), values, 409)
         return cls(in_words(exc), None, values=values, status=400)
 
 
@@ -299,7 +294,7 @@ def new_table(game: str):
             view = service().create(game, [p for p, _ in named], options, [c for _, c in named])
             return redirect(url_for("table_pages.table", token=view.record.token), 303)
         except RuleError as exc:
-            error, rule, status = in_words(exc), rule_in_words(exc), 422
+            error, rule, status = in_words(exc), say(exc.rule), 422
         except InvalidInput as exc:
             error, status = in_words(exc), 400
         colours = chosen or colours
@@ -406,7 +401,7 @@ def preview(token: str):
     try:
         line = view.engine.step(view.state, event_from_form(request.form, view.engine)).line
     except RuleError as exc:
-        return render_template("tables/_preview.html", line=None, problem=exc.message)
+        return render_template("tables/_preview.html", line=None, problem=say(exc.message))
     except InvalidInput:
         return render_template("tables/_preview.html", line=None, problem=None)  # not filled in yet
     return render_template("tables/_preview.html", line=line, problem=None)

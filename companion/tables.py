@@ -1,7 +1,9 @@
 """Tables: a game in progress as the fold of its event log through the game's rule engine.
 
 Sits between the web layer and storage; no Flask here. Every change is checked against the
-rules before it is stored, so a refused event changes nothing.
+rules before it is stored, so a refused event changes nothing. What it says to players (its
+refusals, the engines' history lines) is :class:`~card_data.engine.Words`: English for the JSON
+API, said in the player's language by the pages (:func:`companion.language.say`).
 
 Each event is applied once: the engine's step gives the new state and the history line
 together. A table's fold is kept (:class:`TableFold`), with the state every
@@ -24,53 +26,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from card_data.engine import Engine, Outcome, RuleError, Step
+from card_data.engine import Engine, Outcome, RuleError, Step, Words
 from card_data.games import registry
 from card_data.loader import Database
 from card_data.problems import InvalidInput, Problem
 from companion.storage import EventRecord, TableRecord, TableStore, TableWriter
-
-def N_(template: str) -> str:
-    """Mark an English ``template`` (``%(name)s`` placeholders) for the interface catalogue
-    without translating it: ``pybabel extract`` finds ``N_`` (a gettext default keyword)."""
-    return template
-
-
-@dataclass(frozen=True)
-class Wording:
-    """What an error of this service says, for the pages to translate: ``template`` (English,
-    marked with :func:`N_`, ``%(name)s`` placeholders) filled with ``params``; ``rule``, if
-    the service names one (e.g. ``"Undo"``). The service and the JSON API say it in English
-    (the exception's own message); the table pages say it in the player's language
-    (:func:`companion.table_pages.in_words`)."""
-
-    template: str
-    params: dict[str, Any] = field(default_factory=dict)
-    rule: str | None = None
-    problems: tuple[tuple[str, Wording], ...] = ()
-    """For an :class:`InvalidInput`: each problem's field (as the API names it) and wording."""
-
-    def __str__(self) -> str:
-        return self.template % self.params
-
-
-def _invalid(template: str, problems: list[tuple[str, str, dict[str, Any]]], **params: Any) -> InvalidInput:
-    """An :class:`InvalidInput` saying ``template % params``, with a :class:`Problem` per
-    ``(field, template, params)`` of ``problems``, its :class:`Wording` attached."""
-    error = InvalidInput(template % params, [Problem(field=name, message=text % values)
-                                             for name, text, values in problems])
-    error.wording = Wording(template, params, problems=tuple((name, Wording(text, values))
-                                                              for name, text, values in problems))
-    return error
-
-
-def _refused(rule: str, template: str, **params: Any) -> RuleError:
-    """A :class:`RuleError` of this service (``rule``: its name) saying ``template % params``,
-    its :class:`Wording` attached."""
-    error = RuleError(rule, template % params)
-    error.wording = Wording(template, params, rule)
-    return error
-
 
 CHECKPOINT_EVERY = 64
 """A replay starts at most this many events before the entry it must change."""
@@ -96,7 +56,9 @@ class StaleVersion(Exception):
 
 @dataclass(frozen=True)
 class HistoryLine:
-    """One logged event for people: its ``seq``, ``payload``, ``status`` and a readable ``text``."""
+    """One logged event for people: its ``seq``, ``payload``, ``status`` and a readable ``text``
+    (the engine's history line, a :class:`~card_data.engine.Words` where the engine made one:
+    made again by the fold, never read back from storage, so a page can say it in any language)."""
 
     seq: int
     payload: dict[str, Any]
@@ -244,11 +206,12 @@ def seat_colours(game: str, players: int | list[str], chosen: list[str] | None =
     chosen = [c for c in (chosen or []) if c]
     for colour in chosen:
         if colour not in PLAYER_COLOURS:
-            raise _invalid(N_("unknown colour %(colour)r"),
-                           [("colours", N_("one of: %(colours)s"), {"colours": ", ".join(PLAYER_COLOURS)})],
-                           colour=colour)
+            raise InvalidInput(Words("unknown colour %(colour)r", colour=colour),
+                               [Problem(field="colours", message=Words("one of: %(colours)s",
+                                                                       colours=", ".join(PLAYER_COLOURS)))])
     if len(set(chosen)) != len(chosen):
-        raise _invalid(N_("each player takes a different colour"), [("colours", N_("repeated"), {})])
+        raise InvalidInput(Words("each player takes a different colour"),
+                           [Problem(field="colours", message=Words("repeated"))])
     own = getattr(registry()[game].package, "PLAYER_COLOURS", ())
     named = {seat: name.strip().lower() for seat, name in enumerate(names)
              if seat >= len(chosen) and name.strip().lower() in PLAYER_COLOURS}
@@ -276,8 +239,9 @@ class TableService:
         try:
             return self.engines[game]
         except KeyError:
-            raise InvalidInput(f"unknown game {game!r}; one of: {', '.join(self.engines)}",
-                               [Problem(field="game", message="unknown game")]) from None
+            raise InvalidInput(Words("unknown game %(game)r; one of: %(games)s", game=game,
+                                     games=", ".join(self.engines)),
+                               [Problem(field="game", message=Words("unknown game"))]) from None
 
     def find(self, key: str) -> TableRecord:
         record = self.store.find(key)
@@ -375,11 +339,8 @@ class TableService:
                 step = engine.step(state, row.payload)
             except RuleError as err:
                 entry = row.corrects or row.seq
-                # The engine's own words (err.message) stay as the engine says them.
-                error = RuleError(err.rule, f"entry {entry} would no longer be allowed: {err.message}")
-                error.wording = Wording(N_("entry %(entry)d would no longer be allowed: %(reason)s"),
-                                        {"entry": entry, "reason": err.message})
-                raise error from None
+                raise RuleError(err.rule, Words("entry %(entry)d would no longer be allowed: %(reason)s",
+                                                entry=entry, reason=err.message)) from None
             state = step.state
             texts[row.seq] = step.line
             if (position + 1) % CHECKPOINT_EVERY == 0:
@@ -418,13 +379,14 @@ class TableService:
         :data:`MAX_PLAYER_NAME` or repeated, unknown or repeated colours) or
         :class:`RuleError` (e.g. too many players for the game)."""
         engine = self.engine_for(game)
-        too_long = [(f"players.{seat}", N_("longer than %(most)d characters"), {"most": MAX_PLAYER_NAME})
+        too_long = [Problem(field=f"players.{seat}", message=Words("longer than %(most)d characters",
+                                                                    most=MAX_PLAYER_NAME))
                     for seat, name in enumerate(players) if isinstance(name, str) and len(name.strip()) > MAX_PLAYER_NAME]
         if too_long:
-            raise _invalid(N_("player names are at most %(most)d characters"), too_long, most=MAX_PLAYER_NAME)
+            raise InvalidInput(Words("player names are at most %(most)d characters", most=MAX_PLAYER_NAME), too_long)
         players = [p.strip() for p in players if isinstance(p, str) and p.strip()]
         if len(set(players)) != len(players):
-            raise _invalid(N_("player names must differ"), [("players", N_("duplicate name"), {})])
+            raise InvalidInput(Words("player names must differ"), [Problem(field="players", message=Words("duplicate name"))])
         opts = engine.parse_options(options or {})
         engine.new_state(players, opts, self.db.games[game])  # refuses an impossible set-up now
         record = self.store.create_table(game, players, opts.model_dump(mode="json"),
@@ -440,7 +402,7 @@ class TableService:
             return self.find(record.rematch_token)
         view = self.view_record(record)
         if not view.outcome.finished:
-            raise _refused(N_("Rematch"), N_("the game is not finished yet"))
+            raise RuleError(Words("Rematch"), Words("the game is not finished yet"))
         fresh = self.store.create_table(record.game, record.players, record.options, list(record.colours))
         return self.find(self.store.set_rematch(record.id, fresh.token))
 
@@ -483,7 +445,7 @@ class TableService:
 
         def attempt(writer: TableWriter, fold: TableFold) -> TableFold:
             if not fold.order:
-                raise _refused(N_("Undo"), N_("there is nothing to undo"))
+                raise RuleError(Words("Undo"), Words("there is nothing to undo"))
             if seq is not None and fold.order[-1] != seq:
                 view = self._view(writer.record, fold)
                 raise StaleVersion(view, [h for h in view.history if h.seq > seq or h.seq == fold.order[-1]])
@@ -503,7 +465,8 @@ class TableService:
             events = list(fold.events.values())
             target = next((e for e in play_order(events) if e.seq == seq or e.corrects == seq), None)
             if target is None:
-                raise _invalid(N_("no entry %(seq)d to correct"), [("seq", N_("not an active entry"), {})], seq=seq)
+                raise InvalidInput(Words("no entry %(seq)d to correct", seq=seq),
+                                   [Problem(field="seq", message=Words("not an active entry"))])
             # The log as it will be, folded before anything is written: a later entry the
             # correction breaks raises RuleError here, storing nothing.
             version, seq_new = writer.record.version + 1, max(fold.events) + 1
@@ -522,7 +485,8 @@ class TableService:
 
 
 def _inactive_text(engine: Engine, e: EventRecord) -> str:
-    """A line for an entry never folded here (undone or corrected before this process saw it)."""
+    """A line for an entry never folded here (undone or corrected before this process saw it):
+    its event's label (Words where the game made one), else its type in words."""
     cls = engine.events.get(e.payload.get("type")) if isinstance(e.payload, dict) else None
     label = getattr(cls, "label", None)
     return label or str(e.payload.get("type", "entry")).replace("_", " ").capitalize()

@@ -59,17 +59,19 @@ def german_catalogue():
 
 # ---- the catalogue -----------------------------------------------------------------------------
 
-def marked_messages() -> set[str]:
-    """Every message id marked in ``companion/`` (code and templates), extracted as
-    ``tools/translations.sh`` does: ``companion/babel.cfg``'s method map, the default keywords and
-    ``lazy_gettext``. A plural message is named by its singular."""
+def marked_messages(under: str = "") -> set[str]:
+    """Every message id marked in ``companion/`` (code and templates) and the rule engines,
+    extracted as ``tools/translations.sh`` does: ``companion/babel.cfg``'s method map, the
+    default keywords, ``lazy_gettext`` and ``Words``. A plural message is named by its singular.
+    ``under``: only the messages of files under that folder (e.g. ``"companion/"``)."""
     with (ROOT / "companion" / "babel.cfg").open() as fh:
         method_map, options_map = parse_mapping_cfg(fh, "companion/babel.cfg")
-    keywords = {**DEFAULT_KEYWORDS, "lazy_gettext": None}
+    keywords = {**DEFAULT_KEYWORDS, "lazy_gettext": None, "Words": None}
     found = set()
-    for _filename, _lineno, message, _comments, _context in extract_from_dir(
+    for filename, _lineno, message, _comments, _context in extract_from_dir(
             str(ROOT), method_map, options_map, keywords=keywords):
-        found.add(message if isinstance(message, str) else message[0])
+        if filename.replace("\\", "/").startswith(under):
+            found.add(message if isinstance(message, str) else message[0])
     return found
 
 
@@ -160,10 +162,13 @@ def test_accept_language_de_gives_the_german_page(client, path, status, german, 
 
 
 def interface_words(min_length: int = 12) -> set[str]:
-    """English interface messages (no placeholders, at least ``min_length`` characters) whose
-    German differs: none of them may show on a German page."""
+    """English messages of the companion's own interface (no placeholders, at least
+    ``min_length`` characters) whose German differs: none of them may show on a German page.
+    The rule engines' messages (card_data/) are left out: the rulings pages do not show them,
+    and some read like card data or rulings, which are English where the data has no German."""
+    interface = marked_messages("companion/")
     return {m.id for m in german_catalogue() if isinstance(m.id, str) and m.id and "%(" not in m.id
-            and len(m.id) >= min_length and m.string and m.string != m.id}
+            and len(m.id) >= min_length and m.string and m.string != m.id and m.id in interface}
 
 
 @pytest.mark.parametrize("path", ["/", "/r/cartisora/", "/r/cartisora/first-blood", "/r/carpe_cras/barbarian-tyro",

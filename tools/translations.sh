@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYBABEL=${PYBABEL:-.venv/bin/pybabel}
-$PYBABEL -q extract -F companion/babel.cfg -k lazy_gettext --no-location --no-wrap --sort-output \
+$PYBABEL -q extract -F companion/babel.cfg -k lazy_gettext -k Words -k N_ --no-location --no-wrap --sort-output \
   --omit-header -o companion/translations/messages.pot .
 $PYBABEL -q update -i companion/translations/messages.pot -d companion/translations \
   --no-wrap --ignore-obsolete --no-fuzzy-matching --ignore-pot-creation-date

@@ -1,6 +1,6 @@
 """The rule-engine core every game plugs into: :mod:`.core` (states, events, the engine),
 :mod:`.forms` (the forms a page renders from the events the rules allow now) and
-:mod:`.seats` (the one seat type).
+:mod:`.seats` (the one seat type) and :mod:`.wording` (what the engines say, translatable).
 
 Pure Python: no web framework, database or I/O. State in, event in, new state (and its
 history line) or a :class:`RuleError` out.
@@ -21,6 +21,8 @@ from card_data.engine.core import (
 )
 from card_data.engine.forms import Choice, Counter, FormField, Move, choices
 from card_data.engine.seats import MAX_SEATS, Seat
+from card_data.engine.wording import Said, Words
 
 __all__ = ["MAX_SEATS", "Engine", "Event", "GameState", "Model", "Outcome", "Phase", "ReadOnlyDict", "RuleError",
-           "Seat", "Step", "outcome", "replace_at", "Choice", "Counter", "FormField", "Move", "choices"]
+           "Seat", "Step", "outcome", "replace_at", "Choice", "Counter", "FormField", "Move", "choices",
+           "Said", "Words"]

@@ -22,7 +22,7 @@ concede the battle during their own turn" would be, in ``card_data/games/cahrd/r
     class Concede(CahrdEvent):
         \"\"\"Winning the Battle: the initiative player gives up the battle.\"\"\"
 
-        label = "Concede the battle"
+        label = Words("Concede the battle")
         seat: Seat
 
         @classmethod
@@ -33,15 +33,21 @@ concede the battle during their own turn" would be, in ``card_data/games/cahrd/r
 
         def apply(self, state):
             if not state.turn_in_progress() or self.seat != state.initiative:
-                raise RuleError(RULE_ORDER, "only the initiative player concedes, in their turn")
-            return _end_battle(state, 1 - self.seat, f"{state.players[self.seat]} conceded")
+                raise RuleError(RULE_ORDER, Words("only the initiative player concedes, in their turn"))
+            return _end_battle(state, 1 - self.seat, Words("%(name)s conceded", name=state.players[self.seat]))
 
         def describe(self, before, after):
-            return f"{before.players[self.seat]} conceded battle {before.battle_number}"
+            return Words("%(name)s conceded battle %(n)d", name=before.players[self.seat], n=before.battle_number)
 
 The engine then parses it from JSON (``{"type": "concede", "seat": 0}``), checks its seat,
 applies it, words its history line, offers its form to the page and describes it in the
 API's OpenAPI document.
+
+Everything an engine says to players is :class:`~card_data.engine.wording.Words` (a label, a
+rule, a refusal, a history line, a summary): English wherever a ``str`` is, said in the
+player's language by the pages. A model field that carries such text is typed
+:data:`~card_data.engine.wording.Said` (a field typed ``str`` would turn it into a plain
+``str``); dataclasses and exceptions keep it as given.
 """
 
 from __future__ import annotations
@@ -70,6 +76,7 @@ from pydantic import (
 
 from card_data.engine.forms import Counter, Move, offer
 from card_data.engine.seats import SEAT
+from card_data.engine.wording import Said, Words
 from card_data.problems import InvalidInput, Problem
 
 
@@ -81,7 +88,9 @@ class RuleError(Exception):
             ``"Carpe Cras rulebook V1.0, Morale: a city can never have more than its starting morale"``.
         message: what was wrong with this event, e.g. ``"Blue's morale is already 15"``.
 
-    ``str(error)`` is ``"<message> (<rule>)"``, fit to show a player.
+    Both are :class:`~card_data.engine.wording.Words` where a page should say them in the
+    player's language (kept as given). ``str(error)`` is ``"<message> (<rule>)"`` in English,
+    for the JSON API and logs.
     """
 
     def __init__(self, rule: str, message: str):
@@ -142,14 +151,16 @@ class Outcome(Model):
     ``finished``: the game is over. ``winners``: seats of the winner(s), empty while
     unfinished or for a draw. ``scores``: one number per seat (points, morale, battles won...
     as the game counts it); ``score_label`` says what they are. ``summary``: one line for
-    people, e.g. ``"Red wins: Blue's morale fell to 0"``.
+    people, e.g. ``"Red wins: Blue's morale fell to 0"``. The two texts keep the
+    :class:`~card_data.engine.wording.Words` they are given (:data:`Said`); JSON has them as
+    English strings.
     """
 
     finished: bool
     winners: tuple[int, ...] = ()
     scores: tuple[float, ...] = ()
-    score_label: str = "Score"
-    summary: str = ""
+    score_label: Said = Words("Score")
+    summary: Said = ""
 
 
 class GameState(Model):
@@ -159,8 +170,8 @@ class GameState(Model):
     :meth:`summary`; :func:`outcome` builds the :class:`Outcome` from them.
     """
 
-    score_label: ClassVar[str] = "Score"
-    """What :meth:`scores` counts, e.g. ``"Morale"``."""
+    score_label: ClassVar[str] = Words("Score")
+    """What :meth:`scores` counts, e.g. ``Words("Morale")``."""
 
     players: tuple[str, ...]
     phase: Phase
@@ -179,7 +190,8 @@ class GameState(Model):
         raise NotImplementedError
 
     def summary(self) -> str:
-        """One line for people: who won and why, or where the game stands."""
+        """One line for people: who won and why, or where the game stands (a
+        :class:`~card_data.engine.wording.Words`, to be said in the page's language)."""
         raise NotImplementedError
 
     def counters(self) -> list[Counter]:
@@ -208,7 +220,8 @@ S = TypeVar("S", bound=GameState)
 
 @dataclass(frozen=True)
 class Step(Generic[S]):
-    """The result of one event: the new ``state`` and the history ``line`` that tells it."""
+    """The result of one event: the new ``state`` and the history ``line`` that tells it (a
+    :class:`~card_data.engine.wording.Words`, kept as it is: a dataclass does not convert it)."""
 
     state: S
     line: str
@@ -225,7 +238,8 @@ class Event(Model):
         type_name: the name the stored log and the JSON API use: the class name in snake
             case (class ``ScorePoint``: ``score_point``); set it to keep a stored name when
             renaming a class.
-        label: what the form's button says, e.g. ``"Strike the city"``.
+        label: what the form's button says, e.g. ``Words("Strike the city")`` (without one,
+            the class name in words, which no page can translate).
 
     Override :meth:`apply` (required), :meth:`describe` (unless ``apply`` returns a
     :class:`Step`) and :meth:`moves`.
@@ -333,8 +347,8 @@ class Engine(Generic[S]):
         try:
             return self.options_model.model_validate(dict(data or {}))
         except ValidationError as exc:
-            raise InvalidInput("invalid options", Problem.from_validation_error(exc, data=data,
-                                                                                prefix="options")) from None
+            raise InvalidInput(Words("invalid options"), Problem.from_validation_error(exc, data=data,
+                                                                                       prefix="options")) from None
 
     def stored_options(self, stored: Mapping[str, Any]) -> dict[str, Any]:
         """A table's options as stored, with :attr:`stored_defaults` for those it was stored
@@ -351,9 +365,10 @@ class Engine(Generic[S]):
         players = tuple(players)
         if not self.min_players <= len(players) <= self.max_players:
             wanted = (str(self.min_players) if self.min_players == self.max_players
-                      else f"{self.min_players} to {self.max_players}")
-            raise RuleError(f"{self.rulebook}: {self.title} is for {wanted} players",
-                            f"this table has {len(players)} players")
+                      else Words("%(least)d to %(most)d", least=self.min_players, most=self.max_players))
+            raise RuleError(Words("%(rulebook)s: %(game)s is for %(count)s players", rulebook=self.rulebook,
+                                  game=self.title, count=wanted),
+                            Words("this table has %(count)d players", count=len(players)))
         return self._setup(players, self.parse_options(options), game)
 
     # -- events ------------------------------------------------------------------------------
@@ -363,17 +378,17 @@ class Engine(Generic[S]):
         missing or unknown type, unknown fields or wrong types."""
         names = ", ".join(self.events)
         if not isinstance(data, Mapping) or not isinstance(data.get("type"), str):
-            raise InvalidInput('an event is a JSON object with a "type"',
-                               [Problem(field="type", message=f"one of: {names}")])
+            raise InvalidInput(Words('an event is a JSON object with a "type"'),
+                               [Problem(field="type", message=Words("one of: %(names)s", names=names))])
         cls = self.events.get(data["type"])
         if cls is None:
-            raise InvalidInput(f"{self.title} has no event {data['type']!r}",
-                               [Problem(field="type", message=f"one of: {names}")])
+            raise InvalidInput(Words("%(game)s has no event %(type)r", game=self.title, type=data["type"]),
+                               [Problem(field="type", message=Words("one of: %(names)s", names=names))])
         fields = {key: value for key, value in data.items() if key != "type"}
         try:
             return cls.model_validate(fields)
         except ValidationError as exc:
-            raise InvalidInput(f"invalid {cls.type_name} event",
+            raise InvalidInput(Words("invalid %(event)s event", event=cls.type_name),
                                Problem.from_validation_error(exc, data=fields)) from None
 
     def step(self, state: S, event: Event | Mapping[str, Any]) -> Step[S]:
@@ -388,7 +403,7 @@ class Engine(Generic[S]):
         if type(event) is not self.events.get(event.type_name):
             raise TypeError(f"{type(event).__name__} is not a {self.title} event")
         if state.finished:
-            raise RuleError(self.over_rule, state.summary() or "the game is over")
+            raise RuleError(self.over_rule, state.summary() or Words("the game is over"))
         self._check_seats(state, event)
         result = event.apply(state)
         if isinstance(result, Step):
@@ -405,9 +420,10 @@ class Engine(Generic[S]):
                 continue
             value = getattr(event, name)
             if value is not None and value >= len(state.players):
-                raise RuleError(f"{self.rulebook}: one seat per player",
-                                f"{name} {value} is not a seat at this table of {len(state.players)} "
-                                f"(seats 0 to {len(state.players) - 1})")
+                raise RuleError(Words("%(rulebook)s: one seat per player", rulebook=self.rulebook),
+                                Words("%(field)s %(seat)d is not a seat at this table of %(count)d "
+                                      "(seats 0 to %(last)d)", field=name, seat=value, count=len(state.players),
+                                      last=len(state.players) - 1))
 
     # -- where the game stands -----------------------------------------------------------------
 

@@ -7,6 +7,11 @@ value the player chooses, with the legal :class:`Choice` list where the rules na
 open are derived from the event's pydantic fields: their type, bounds, default, ``title``
 (the label) and ``description`` (the help). A page renders these generically: no rule
 knowledge lives in its HTML.
+
+Every text here (labels, help, hints, notes) is kept as given, so that a
+:class:`~card_data.engine.wording.Words` reaches the page, which says it in the player's
+language; a text derived from a name or a value (a field without a ``title``, a ``Literal``
+without ``labels``) is a plain ``str`` and shows as written.
 """
 
 from __future__ import annotations
@@ -39,16 +44,22 @@ class Choice:
 
 def choices(pairs: Iterable[tuple[Any, str]] | Iterable[Any]) -> tuple[Choice, ...]:
     """:class:`Choice` objects from ``(value, label)`` pairs, or from plain values (their own
-    labels)."""
+    labels). A label that is a ``str`` (a :class:`~card_data.engine.wording.Words` too) is
+    kept as it is; anything else is written with ``str``."""
     out = []
     for item in pairs:
         if isinstance(item, Choice):
             out.append(item)
         elif isinstance(item, tuple) and len(item) == 2:
-            out.append(Choice(item[0], str(item[1])))
+            out.append(Choice(item[0], _text(item[1])))
         else:
-            out.append(Choice(item, str(item)))
+            out.append(Choice(item, _text(item)))
     return tuple(out)
+
+
+def _text(value: Any) -> str:
+    # str() of a Words would give a plain str, losing the message a page translates.
+    return value if isinstance(value, str) else str(value)
 
 
 @dataclass(frozen=True)

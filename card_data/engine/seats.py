@@ -10,6 +10,8 @@ from typing import Annotated
 
 from pydantic import Field
 
+from card_data.engine.wording import Words
+
 MAX_SEATS = 8
 """No game here seats more; seat numbers are 0 to 7."""
 
@@ -19,7 +21,7 @@ class SeatField:
 
 
 SEAT = SeatField()
-Seat = Annotated[int, Field(ge=0, le=MAX_SEATS - 1, title="Player"), SEAT]
+Seat = Annotated[int, Field(ge=0, le=MAX_SEATS - 1, title=Words("Player")), SEAT]
 """A player's seat: 0 for the first player named at the table, 1 for the next... The engine
 refuses an event whose seat is not one of the table's (:meth:`Engine.step`), and forms offer
 it as a choice of the players' names."""

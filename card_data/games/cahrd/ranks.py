@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from card_data.engine.wording import Words
 from card_data.games.cahrd.cards import HIGHEST_PRINTED_RANK, printed_rank
 
 SRankInRecruitment = Literal["highest_printed_rank", "s_rank_value"]
@@ -25,9 +26,9 @@ reading, the default) or ``"s_rank_value"`` (10, the value S has in battle and c
 
 DEFAULT_S_RANK_IN_RECRUITMENT: SRankInRecruitment = "highest_printed_rank"
 
-S_RANK_READINGS: dict[str, str] = {
-    "highest_printed_rank": "S counts as the highest printed rank, 5 (our reading: the rulebook is silent)",
-    "s_rank_value": "S counts as 10, as in battle and card effects",
+S_RANK_READINGS: dict[str, Words] = {
+    "highest_printed_rank": Words("S counts as the highest printed rank, 5 (our reading: the rulebook is silent)"),
+    "s_rank_value": Words("S counts as 10, as in battle and card effects"),
 }
 """Each reading of :data:`SRankInRecruitment` in words, for forms and pages."""
 

@@ -99,8 +99,10 @@ from card_data.engine import (
     ReadOnlyDict,
     RuleError,
     Seat,
+    Words,
     replace_at,
 )
+from card_data.engine.wording import Said
 from card_data.games.cahrd import TITLE
 from card_data.games.cahrd.cards import RULEBOOK as EDITION
 from card_data.games.cahrd.ranks import (
@@ -116,68 +118,71 @@ BOOK = f"C.A.H.R.D. {EDITION}"
 ANY_ARMY = "any"
 """Option value for an army that may field any officer, item and tactic of the card data."""
 
-
-def _rule(section: str, text: str) -> str:
-    return f"{BOOK}, {section}: {text}"
-
-
-RULE_ARMY = _rule("Getting Started (Deck)", "each player commands an army deck of officers, items and tactics")
-RULE_MULLIGAN = _rule("Prepare for Battle (step 3)", "a player whose opening hand holds too few officers shows "
-                                                     "it to the opponent and mulligans, as often as needed, "
-                                                     "before placing officers")
-RULE_SETUP = _rule("Prepare for Battle (step 4)", "each player places a commander, a strategist and the starting "
-                                                  "lieutenants, all different officers of their own army")
-RULE_ORDER = _rule("Turn Structure", "each turn runs Draw, Recruitment, Strategy, Battle and End Step, "
-                                     "and the initiative passes to the other player each turn")
-RULE_FIRST = _rule("Prepare for Battle (step 5)", "in a war, the loser of the previous battle decides who goes first")
-RULE_RECRUITMENT = _rule("Step 2: The Recruitment Step", "once a turn, after the Draw Step, the army gains "
-                                                         "reserves at the rate of its combined CHM")
-RULE_RECRUIT = _rule("Step 3: Strategy Step; The Game Mat (6 - The Lieutenant Zone)",
-                     "officers are recruited only in your Strategy Step, paying their recruitment cost "
-                     "from reserves, and only a few more lieutenants a battle")
-RULE_FIRST_TURN = _rule("Summary of the steps (Battle Step)", "no battle on a player's first turn")
-RULE_DECLARE = _rule("Step 4: The Declaration Step", "the initiative player appoints an attacking officer; "
-                                                     "each officer attacks at most once a turn")
-RULE_STRATEGIST = _rule("The Game Mat (5 - The Strategist Zone); The Declaration Step",
-                        "the strategist never attacks nor is attacked, except by card effect")
-RULE_VANGUARD = _rule("Step 4: The Vanguard Step",
-                      "the defender names a lieutenant or the commander that did not attack on the previous turn, "
-                      "or lets the attack through to the grain")
-RULE_DAMAGE = _rule("Step 4: The Damage Step", "the officers' WAR is compared and the loser takes damage; "
-                                               "an attack on the grain costs grain by the attacker's base WAR")
-RULE_BATTLED = _rule("Glossary of Terms (Battle/Battled)", "an attack may stop before damage calculation")
-RULE_PAY = _rule("Glossary of Terms (Pay a Cost)", "a cost must be paid in full from what the player has")
-RULE_EFFECT = _rule("Glossary of Terms (Effects of Cards; Damage)", "a card effect changes men under command, "
-                                                                   "grain or reserves as its text says")
-RULE_SET_CARDS = _rule("Step 3: Strategy Step; Item Card (How to Read)",
-                       "the initiative player plays items and sets tactics in their Strategy Step")
-RULE_TACTIC_SET_FIRST = _rule("Cards of CAHRD (Tactics); Tactics Card (How to read)",
-                              "a tactic must be set face down before it is activated")
-RULE_ITEM = _rule("Item Card (How to Read); Glossary of Terms (Pay a Cost)",
-                  "an item is activated from the hand or after being set, its reserve cost paid on activation")
-RULE_TIMINGS = _rule("Timings", "the initiative player may activate items, tactics, traits and strategies; the "
-                                "non-initiative player responds only with tactics, or with items, traits and "
-                                "strategies that disregard effects")
-RULE_STRATEGY = _rule("The Game Mat (3 - The Strategy Deck)",
-                      "one active strategy per player: a new one, or a requirement no longer met by its "
-                      "controller, sends it to the discard pile; a strategy deck holds one copy of each strategy")
-RULE_END_STEP = _rule("Step 5: The End Step", "active items and tactics not yet resolved are resolved, unless "
-                                              "their effect continues beyond the turn")
-RULE_BATTLE_OVER = _rule("Winning the Battle", "a battle ends when a player meets a victory condition")
-RULE_WAR = _rule("How to Play", "battles are played in a war; the war ends once a player has won most of its "
-                                "battles, or after its last battle")
+# Each rule is one message "<book>, <section>: <text>": the book's title is a name (a param); the
+# section and the text are translated together, so a translation may keep the English section
+# names a reader looks up in the (English-only) rulebook.
+RULE_ARMY = Words("%(book)s, Getting Started (Deck): each player commands an army deck of officers, items and "
+                  "tactics", book=BOOK)
+RULE_MULLIGAN = Words("%(book)s, Prepare for Battle (step 3): a player whose opening hand holds too few officers "
+                      "shows it to the opponent and mulligans, as often as needed, before placing officers",
+                      book=BOOK)
+RULE_SETUP = Words("%(book)s, Prepare for Battle (step 4): each player places a commander, a strategist and the "
+                   "starting lieutenants, all different officers of their own army", book=BOOK)
+RULE_ORDER = Words("%(book)s, Turn Structure: each turn runs Draw, Recruitment, Strategy, Battle and End Step, "
+                   "and the initiative passes to the other player each turn", book=BOOK)
+RULE_FIRST = Words("%(book)s, Prepare for Battle (step 5): in a war, the loser of the previous battle decides who "
+                   "goes first", book=BOOK)
+RULE_RECRUITMENT = Words("%(book)s, Step 2: The Recruitment Step: once a turn, after the Draw Step, the army "
+                         "gains reserves at the rate of its combined CHM", book=BOOK)
+RULE_RECRUIT = Words("%(book)s, Step 3: Strategy Step; The Game Mat (6 - The Lieutenant Zone): officers are "
+                     "recruited only in your Strategy Step, paying their recruitment cost from reserves, and only "
+                     "a few more lieutenants a battle", book=BOOK)
+RULE_FIRST_TURN = Words("%(book)s, Summary of the steps (Battle Step): no battle on a player's first turn",
+                        book=BOOK)
+RULE_DECLARE = Words("%(book)s, Step 4: The Declaration Step: the initiative player appoints an attacking "
+                     "officer; each officer attacks at most once a turn", book=BOOK)
+RULE_STRATEGIST = Words("%(book)s, The Game Mat (5 - The Strategist Zone); The Declaration Step: the strategist "
+                        "never attacks nor is attacked, except by card effect", book=BOOK)
+RULE_VANGUARD = Words("%(book)s, Step 4: The Vanguard Step: the defender names a lieutenant or the commander that "
+                      "did not attack on the previous turn, or lets the attack through to the grain", book=BOOK)
+RULE_DAMAGE = Words("%(book)s, Step 4: The Damage Step: the officers' WAR is compared and the loser takes damage; "
+                    "an attack on the grain costs grain by the attacker's base WAR", book=BOOK)
+RULE_BATTLED = Words("%(book)s, Glossary of Terms (Battle/Battled): an attack may stop before damage calculation",
+                     book=BOOK)
+RULE_PAY = Words("%(book)s, Glossary of Terms (Pay a Cost): a cost must be paid in full from what the player has",
+                 book=BOOK)
+RULE_EFFECT = Words("%(book)s, Glossary of Terms (Effects of Cards; Damage): a card effect changes men under "
+                    "command, grain or reserves as its text says", book=BOOK)
+RULE_SET_CARDS = Words("%(book)s, Step 3: Strategy Step; Item Card (How to Read): the initiative player plays "
+                       "items and sets tactics in their Strategy Step", book=BOOK)
+RULE_TACTIC_SET_FIRST = Words("%(book)s, Cards of CAHRD (Tactics); Tactics Card (How to read): a tactic must be "
+                              "set face down before it is activated", book=BOOK)
+RULE_ITEM = Words("%(book)s, Item Card (How to Read); Glossary of Terms (Pay a Cost): an item is activated from "
+                  "the hand or after being set, its reserve cost paid on activation", book=BOOK)
+RULE_TIMINGS = Words("%(book)s, Timings: the initiative player may activate items, tactics, traits and "
+                     "strategies; the non-initiative player responds only with tactics, or with items, traits and "
+                     "strategies that disregard effects", book=BOOK)
+RULE_STRATEGY = Words("%(book)s, The Game Mat (3 - The Strategy Deck): one active strategy per player: a new one, "
+                      "or a requirement no longer met by its controller, sends it to the discard pile; a strategy "
+                      "deck holds one copy of each strategy", book=BOOK)
+RULE_END_STEP = Words("%(book)s, Step 5: The End Step: active items and tactics not yet resolved are resolved, "
+                      "unless their effect continues beyond the turn", book=BOOK)
+RULE_BATTLE_OVER = Words("%(book)s, Winning the Battle: a battle ends when a player meets a victory condition",
+                         book=BOOK)
+RULE_WAR = Words("%(book)s, How to Play: battles are played in a war; the war ends once a player has won most of "
+                 "its battles, or after its last battle", book=BOOK)
 
 ZONE_RULES = {
-    "tactics": _rule("The Game Mat (7 - Tactics Zone)", "the tactics in play are limited to the number of "
-                                                        "officers in play, the strategist not counted"),
-    "items": _rule("The Game Mat (8 - Items Zone)", "the items in play are limited to the number of officers "
-                                                    "in play, the strategist not counted"),
+    "tactics": Words("%(book)s, The Game Mat (7 - Tactics Zone): the tactics in play are limited to the number of "
+                     "officers in play, the strategist not counted", book=BOOK),
+    "items": Words("%(book)s, The Game Mat (8 - Items Zone): the items in play are limited to the number of "
+                   "officers in play, the strategist not counted", book=BOOK),
 }
 
 Position = Literal["commander", "strategist", "lieutenant"]
 CardKind = Literal["officer", "item", "tactic", "strategy"]
 Zone = Literal["tactics", "items"]
-ZONE_NAMES = {"tactics": "Tactics Zone", "items": "Items Zone"}
+ZONE_NAMES = {"tactics": Words("Tactics Zone"), "items": Words("Items Zone")}
 ZONE_KINDS: dict[str, CardKind] = {"tactics": "tactic", "items": "item"}
 CahrdStep = Literal["setting_up", "between_turns", "draw", "strategy", "battle", "battle_over"]
 """The game's own steps: ``setting_up``: officers being placed (phase ``setup``);
@@ -189,18 +194,25 @@ CahrdStep = Literal["setting_up", "between_turns", "draw", "strategy", "battle",
 STEP_PHASES = {"setting_up": "setup", "between_turns": "play", "draw": "play", "strategy": "play", "battle": "play",
                "battle_over": "setup"}
 STEP_LABELS = {
-    "setting_up": "Set-up: place your officers",
-    "between_turns": "Next: Draw Step",
-    "draw": "Draw Step done: Recruitment Step next",
-    "strategy": "Strategy Step",
-    "battle": "Battle Step",
-    "battle_over": "Battle over",
+    "setting_up": Words("Set-up: place your officers"),
+    "between_turns": Words("Next: Draw Step"),
+    "draw": Words("Draw Step done: Recruitment Step next"),
+    "strategy": Words("Strategy Step"),
+    "battle": Words("Battle Step"),
+    "battle_over": Words("Battle over"),
 }
 TURN_STEPS = ("draw", "strategy", "battle")
 TOKEN_READINGS = {
-    "initiative_player": "the initiative player (Glossary of Terms: Defeated)",
-    "defeating_player": "the player who defeated the lieutenant (Defeat three Lieutenants)",
+    "initiative_player": Words("the initiative player (Glossary of Terms: Defeated)"),
+    "defeating_player": Words("the player who defeated the lieutenant (Defeat three Lieutenants)"),
 }
+POSITION_NAMES = {"commander": Words("commander"), "strategist": Words("strategist"),
+                  "lieutenant": Words("lieutenant")}
+"""Each officer position as a choice's note names it."""
+A_KIND = {"officer": Words("an officer"), "item": Words("an item"), "tactic": Words("a tactic"),
+          "strategy": Words("a strategy")}
+"""Each card type with its article, as refusals say it (``"... is an item"``)."""
+STRATEGIST_NOTE = Words("strategist: only by a card's effect")
 
 CardId = Annotated[str, Field(min_length=1)]
 
@@ -217,18 +229,24 @@ class Options(Model):
         s_rank_in_recruitment: what a CHM of S counts as in the Recruitment Step (see :mod:`.ranks`).
     """
 
-    army_seat_1: str = Field("shield-wall", title="Army of seat 1",
-                             description="army deck id from the card data, or 'any'")
-    army_seat_2: str = Field("swift-riders", title="Army of seat 2",
-                             description="army deck id from the card data, or 'any'")
+    army_seat_1: str = Field("shield-wall", title=Words("Army of seat 1"),
+                             description=Words("army deck id from the card data, or 'any'"))
+    army_seat_2: str = Field("swift-riders", title=Words("Army of seat 2"),
+                             description=Words("army deck id from the card data, or 'any'"))
+    # The labels are what the form derived from the values before ("Initiative player"), made
+    # translatable.
     defeat_token_to: Literal["initiative_player", "defeating_player"] = Field(
-        "initiative_player", title="Lieutenant defeat token goes to",
-        description="the initiative player (Glossary: Defeated) or the player who defeated it (Defeat three "
-                    "Lieutenants); either way, defeating three enemy lieutenants wins the battle")
+        "initiative_player", title=Words("Lieutenant defeat token goes to"),
+        description=Words("the initiative player (Glossary: Defeated) or the player who defeated it (Defeat three "
+                          "Lieutenants); either way, defeating three enemy lieutenants wins the battle"),
+        json_schema_extra={"labels": {"initiative_player": Words("Initiative player"),
+                                      "defeating_player": Words("Defeating player")}})
     s_rank_in_recruitment: SRankInRecruitment = Field(
-        DEFAULT_S_RANK_IN_RECRUITMENT, title="A CHM of S in the Recruitment Step",
-        description="highest_printed_rank: " + S_RANK_READINGS["highest_printed_rank"] + "; s_rank_value: "
-                    + S_RANK_READINGS["s_rank_value"] + " (Glossary of Terms: Stats)")
+        DEFAULT_S_RANK_IN_RECRUITMENT, title=Words("A CHM of S in the Recruitment Step"),
+        description=Words("highest_printed_rank: %(highest)s; s_rank_value: %(s10)s (Glossary of Terms: Stats)",
+                          highest=S_RANK_READINGS["highest_printed_rank"], s10=S_RANK_READINGS["s_rank_value"]),
+        json_schema_extra={"labels": {"highest_printed_rank": Words("Highest printed rank"),
+                                      "s_rank_value": Words("S rank value")}})
 
 
 # ---- the card data, copied once --------------------------------------------------------------
@@ -383,7 +401,7 @@ class BattleResult(Model):
     """A finished battle: the winning seat (``None`` for a draw) and why, for people."""
 
     winner: int | None
-    reason: str
+    reason: Said
 
 
 class State(GameState):
@@ -402,7 +420,7 @@ class State(GameState):
         attack: the attack in progress, if any.
     """
 
-    score_label = "Battles won"
+    score_label = Words("Battles won")
 
     step: CahrdStep = "setting_up"
     options: Options
@@ -434,13 +452,18 @@ class State(GameState):
     def summary(self) -> str:
         """``"Battle 2; battles won: Red 1 – Blue 0"``, or once the war is over ``"Red wins the
         war, Red 2 – Blue 0 (Blue could not draw)"`` / ``"The war is drawn, ..."``."""
+        # Names and numbers only: the same in every language.
         score = " – ".join(f"{name} {w}" for name, w in zip(self.players, self.wins()))
         if not self.finished:
-            return f"Battle {self.battle_number}; battles won: {score}"
-        last = f" ({self.results[-1].reason})" if self.results else ""
+            return Words("Battle %(n)d; battles won: %(score)s", n=self.battle_number, score=score)
         winners = self.winners()
-        return (f"{self.players[winners[0]]} wins the war, {score}{last}" if winners
-                else f"The war is drawn, {score}{last}")
+        if not self.results:
+            return (Words("%(player)s wins the war, %(score)s", player=self.players[winners[0]], score=score)
+                    if winners else Words("The war is drawn, %(score)s", score=score))
+        reason = self.results[-1].reason
+        return (Words("%(player)s wins the war, %(score)s (%(reason)s)", player=self.players[winners[0]],
+                      score=score, reason=reason) if winners
+                else Words("The war is drawn, %(score)s (%(reason)s)", score=score, reason=reason))
 
     def wins(self) -> tuple[int, ...]:
         """Battles won by each seat so far."""
@@ -448,7 +471,7 @@ class State(GameState):
 
     def step_label(self) -> str:
         """The current step for people, e.g. ``"Strategy Step"``."""
-        return "War over" if self.finished else STEP_LABELS[self.step]
+        return Words("War over") if self.finished else STEP_LABELS[self.step]
 
     # -- the numbers a page shows --
 
@@ -479,7 +502,8 @@ class State(GameState):
     def officer_label(self, card: str) -> str:
         """``"Oda Nobunaga (WAR 4, CHM 3, men 4)"``."""
         o = self.cards.officers[card]
-        return f"{o.title} (WAR {o.printed_war}, CHM {o.printed_chm}, men {o.men_under_command})"
+        return Words("%(title)s (WAR %(war)s, CHM %(chm)s, men %(men)d)", title=o.title, war=o.printed_war,
+                     chm=o.printed_chm, men=o.men_under_command)
 
     def available(self, seat: int) -> tuple[str, ...]:
         """Officer ids of ``seat``'s pool neither on the field nor defeated this battle."""
@@ -511,13 +535,19 @@ class State(GameState):
                 return CardEffect.offer(self, label=label, seat=seat, card=None, target_seat=seat, officer=None,
                                         men_change=0, **{"grain_change": 0, "reserves_change": 0, **change})
 
-            counters.append(Counter(label=f"{name}'s grain", value=army.grain, seat=seat, step=grain_step,
-                                    minus=tap(f"{name}: −{grain_step} grain", grain_change=-grain_step),
-                                    plus=tap(f"{name}: +{grain_step} grain", grain_change=grain_step)))
-            counters.append(Counter(label=f"{name}'s reserves", value=army.reserves, seat=seat, step=reserves_step,
-                                    minus=tap(f"{name}: −{reserves_step} reserves", reserves_change=-reserves_step)
+            counters.append(Counter(label=Words("%(name)s's grain", name=name), value=army.grain, seat=seat,
+                                    step=grain_step,
+                                    minus=tap(Words("%(name)s: −%(n)d grain", name=name, n=grain_step),
+                                              grain_change=-grain_step),
+                                    plus=tap(Words("%(name)s: +%(n)d grain", name=name, n=grain_step),
+                                             grain_change=grain_step)))
+            counters.append(Counter(label=Words("%(name)s's reserves", name=name), value=army.reserves, seat=seat,
+                                    step=reserves_step,
+                                    minus=tap(Words("%(name)s: −%(n)d reserves", name=name, n=reserves_step),
+                                              reserves_change=-reserves_step)
                                     if army.reserves >= reserves_step else None,
-                                    plus=tap(f"{name}: +{reserves_step} reserves", reserves_change=reserves_step)))
+                                    plus=tap(Words("%(name)s: +%(n)d reserves", name=name, n=reserves_step),
+                                             reserves_change=reserves_step)))
         return counters
 
     def turn_in_progress(self) -> bool:
@@ -535,8 +565,8 @@ class State(GameState):
         if not officer.attack_marker or not self.battle_going():
             return ""
         if self.initiative == seat and self.step in ("strategy", "battle"):
-            return "attacked this turn"
-        return "attacked the previous turn"
+            return Words("attacked this turn")
+        return Words("attacked the previous turn")
 
     def defending_seat(self) -> int | None:
         """The seat defending against the attack in progress, if any."""
@@ -625,8 +655,8 @@ def _army_deck(army: str, game: Any) -> ArmyDeck:
     deck = game.decks.get(army)
     if deck is None or deck.kind != "army":
         known = ", ".join(sorted(d.id for d in game.decks.values() if d.kind == "army"))
-        raise RuleError(RULE_ARMY, f"there is no army deck {army!r} in the card data; choose one of: "
-                                   f"{known}, or {ANY_ARMY!r}")
+        raise RuleError(RULE_ARMY, Words("there is no army deck %(army)s in the card data; choose one of: "
+                                         "%(known)s, or %(any)s", army=repr(army), known=known, any=repr(ANY_ARMY)))
     return ArmyDeck(id=army, cards=tuple(dict.fromkeys(e.card for e in deck.cards)))
 
 
@@ -647,7 +677,8 @@ def set_up(players: tuple[str, ...], options: Options, game: Any) -> State:
     for deck in decks:
         officers = [c for c in deck.cards if game.cards[c].type == "officer"]
         if len(officers) < 2 + constants.starting_lieutenants:
-            raise RuleError(RULE_SETUP, f"army {deck.id!r} has only {len(officers)} officers, too few to set up")
+            raise RuleError(RULE_SETUP, Words("army %(army)s has only %(n)d officers, too few to set up",
+                                              army=repr(deck.id), n=len(officers)))
     officers = {
         card.id: OfficerStats(title=card.title, war=battle_value(card.war, constants.s_rank_value),
                               chm=recruitment_value(card.chm, options.s_rank_in_recruitment, constants.s_rank_value),
@@ -689,47 +720,60 @@ def _check_card(state: State, card: str | None, kind: CardKind | None = None) ->
         return
     info = state.cards.cards.get(card)
     if info is None:
-        raise RuleError(RULE_EFFECT, f"there is no card {card!r} in the C.A.H.R.D. card data")
+        raise RuleError(RULE_EFFECT, Words("there is no card %(card)s in the C.A.H.R.D. card data", card=repr(card)))
     if kind is not None and info.kind != kind:
-        raise RuleError(RULE_EFFECT, f"{info.title} is {_a(info.kind)}, not {_a(kind)}")
+        raise RuleError(RULE_EFFECT, Words("%(title)s is %(kind)s, not %(wanted)s", title=info.title,
+                                           kind=A_KIND[info.kind], wanted=A_KIND[kind]))
 
 
 def _check_battle_going(state: State) -> None:
     if state.step == "battle_over":
-        raise RuleError(RULE_BATTLE_OVER, f"battle {state.battle_number} is over: start the next battle first")
+        raise RuleError(RULE_BATTLE_OVER, _battle_is_over(state))
     if state.step == "setting_up":
-        raise RuleError(RULE_SETUP, "both players set up their officers first")
+        raise RuleError(RULE_SETUP, Words("both players set up their officers first"))
 
 
-def _check_turn(state: State, doing: str) -> None:
+def _battle_is_over(state: State) -> Words:
+    return Words("battle %(n)d is over: start the next battle first", n=state.battle_number)
+
+
+# ``doing`` (what the player tried, e.g. "setting a card") is a Words phrase that fits after
+# "before" and "(... is for the initiative player)"; translations give it as a phrase that fits
+# their versions of both.
+def _check_turn(state: State, doing: Words) -> None:
     _check_battle_going(state)
     if not state.turn_in_progress():
-        raise RuleError(RULE_ORDER, f"no turn is in progress: start a turn before {doing}")
+        raise RuleError(RULE_ORDER, Words("no turn is in progress: start a turn before %(doing)s", doing=doing))
 
 
-def _check_initiative(state: State, seat: int, doing: str) -> None:
+def _check_initiative(state: State, seat: int, doing: Words) -> None:
     """``seat`` must be the initiative player with a turn in progress."""
     _check_turn(state, doing)
     if seat != state.initiative:
-        raise RuleError(RULE_ORDER, f"it is {state.players[state.initiative]}'s turn, not "
-                                    f"{state.players[seat]}'s ({doing} is for the initiative player)")
+        raise RuleError(RULE_ORDER, Words("it is %(active)s's turn, not %(player)s's (%(doing)s is for the "
+                                          "initiative player)", active=state.players[state.initiative],
+                                          player=state.players[seat], doing=doing))
 
 
-def _check_no_attack(state: State, doing: str) -> None:
+def _check_no_attack(state: State, doing: Words) -> None:
     if state.attack is not None:
-        raise RuleError(RULE_DAMAGE, f"an attack is still being fought: finish it before {doing}")
+        raise RuleError(RULE_DAMAGE, Words("an attack is still being fought: finish it before %(doing)s",
+                                           doing=doing))
 
 
-def _check_timing(state: State, seat: int, kind: CardKind, disregards: bool, doing: str) -> None:
+def _check_timing(state: State, seat: int, kind: CardKind, disregards: bool, doing: Words) -> None:
     """Timings: outside their turn a player only responds, with a tactic or a disregarding card."""
     _check_turn(state, doing)
     if not state.may_activate(seat, disregards, kind):
-        raise RuleError(RULE_TIMINGS, f"it is {state.players[state.initiative]}'s turn: {state.players[seat]} "
-                                      f"may respond only with a tactic, or with {_a(kind)} that disregards an effect")
-
-
-def _a(kind: str) -> str:
-    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
+        # One whole message per card type: a translation may need the type in another case.
+        active, player = state.players[state.initiative], state.players[seat]
+        if kind == "item":
+            message = Words("it is %(active)s's turn: %(player)s may respond only with a tactic, or with an item "
+                            "that disregards an effect", active=active, player=player)
+        else:  # a strategy (a tactic is always allowed: may_activate)
+            message = Words("it is %(active)s's turn: %(player)s may respond only with a tactic, or with a "
+                            "strategy that disregards an effect", active=active, player=player)
+        raise RuleError(RULE_TIMINGS, message)
 
 
 def _defeat(state: State, seat: int, officer: FieldOfficer, by_seat: int) -> State:
@@ -773,48 +817,60 @@ def _settle(state: State) -> State:
     is defeated or whose grain is 0 or less loses, and so does one whose enemy has defeated the
     tables' number of its lieutenants. Both sides losing at once is a draw."""
     losers: set[int] = set()
-    reasons: list[str] = []
+    reasons: list[Words] = []
     for seat, army in enumerate(state.armies):
         name = state.players[seat]
         if army.set_up and army.commander is None:
             losers.add(seat)
-            reasons.append(f"{name}'s commander was defeated")
+            reasons.append(Words("%(name)s's commander was defeated", name=name))
         if army.grain <= 0:
             losers.add(seat)
-            reasons.append(f"{name}'s grain was destroyed")
+            reasons.append(Words("%(name)s's grain was destroyed", name=name))
         defeated = army.lieutenants_defeated_by(other(seat))
         if defeated >= state.constants.lieutenants_defeated_to_win:
             losers.add(seat)
-            reasons.append(f"{state.players[other(seat)]} defeated {defeated} of {name}'s lieutenants")
+            reasons.append(Words("%(winner)s defeated %(n)d of %(name)s's lieutenants",
+                                 winner=state.players[other(seat)], n=defeated, name=name))
     if not losers:
         return state
     winner = None if len(losers) > 1 else other(losers.pop())
-    return _end_battle(state, winner, "; ".join(reasons))
+    return _end_battle(state, winner, _joined(reasons))
 
 
-def _men_line(before: State, after: State, seat: int, card: str) -> str:
+def _joined(parts: Sequence[Words]) -> Words:
+    """``parts`` (at least one) as one ``"a; b; c"`` message, each part still translatable."""
+    joined = parts[0]
+    for part in parts[1:]:
+        joined = Words("%(first)s; %(then)s", first=joined, then=part)
+    return joined
+
+
+def _men_line(before: State, after: State, seat: int, card: str) -> Words:
     old = before.armies[seat].officer(card)
     new = after.armies[seat].officer(card)
     title = before.title(card)
     if new is None:
-        line = f"{title} loses its last men and is defeated"
+        line = Words("%(title)s loses its last men and is defeated", title=title)
         if old.position == "lieutenant":
             holder = next(s for s in range(2) if after.armies[s].defeat_tokens > before.armies[s].defeat_tokens)
-            line += f"; {after.players[holder]} gets a defeat token ({after.armies[holder].defeat_tokens})"
+            line = Words("%(line)s; %(player)s gets a defeat token (%(n)d)", line=line,
+                         player=after.players[holder], n=after.armies[holder].defeat_tokens)
             by = after.armies[seat].defeated[-1].defeated_by
             if by != holder:
-                line += f", though {after.players[by]} defeated it"
+                line = Words("%(line)s, though %(player)s defeated it", line=line, player=after.players[by])
         return line
-    return f"{title} men under command {old.men_under_command} → {new.men_under_command}"
+    return Words("%(title)s men under command %(old)d → %(new)d", title=title, old=old.men_under_command,
+                 new=new.men_under_command)
 
 
-def _result_line(before: State, after: State) -> str:
+def _with_result(line: Words, before: State, after: State) -> Words:
+    """``line``, followed by the battle's result if this event ended the battle."""
     if len(after.results) == len(before.results):
-        return ""
+        return line
     result = after.results[-1]
-    won = f"{after.players[result.winner]} wins battle {after.battle_number}" if result.winner is not None \
-        else f"battle {after.battle_number} is drawn"
-    return f". {won}: {result.reason}"
+    won = (Words("%(player)s wins battle %(n)d", player=after.players[result.winner], n=after.battle_number)
+           if result.winner is not None else Words("battle %(n)d is drawn", n=after.battle_number))
+    return Words("%(line)s. %(result)s: %(reason)s", line=line, result=won, reason=result.reason)
 
 
 def _card_choices(state: State, cards: Sequence[str], note=None) -> list[Choice]:
@@ -838,10 +894,11 @@ class Mulligan(CahrdEvent):
     (fewer than the tables' 3), so it was shown to the opponent and mulliganed. As often as
     needed, before ``seat`` places its officers; counted per battle."""
 
-    label = "Show the opening hand and mulligan"
+    label = Words("Show the opening hand and mulligan")
     seat: Seat
-    officers_shown: int = Field(ge=0, title="Officers in the hand shown",
-                                description="a hand with fewer than the required officers is shown and mulliganed")
+    officers_shown: int = Field(ge=0, title=Words("Officers in the hand shown"),
+                                description=Words("a hand with fewer than the required officers is shown and "
+                                                  "mulliganed"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -849,28 +906,32 @@ class Mulligan(CahrdEvent):
             return []
         c = state.constants
         shown = [Choice(n, str(n)) for n in range(c.min_officers_in_opening_hand)]
-        return [cls.offer(state, seat=s, label=f"{state.players[s]}: fewer than {c.min_officers_in_opening_hand} "
-                                               f"officers in the opening hand, mulligan", officers_shown=shown)
+        return [cls.offer(state, seat=s, officers_shown=shown,
+                          label=Words("%(name)s: fewer than %(n)d officers in the opening hand, mulligan",
+                                      name=state.players[s], n=c.min_officers_in_opening_hand))
                 for s, army in enumerate(state.armies) if not army.set_up]
 
     def apply(self, state: State) -> State:
         name = state.players[self.seat]
         c = state.constants
         if state.step == "battle_over":
-            raise RuleError(RULE_BATTLE_OVER, f"battle {state.battle_number} is over: start the next battle first")
+            raise RuleError(RULE_BATTLE_OVER, _battle_is_over(state))
         if state.step != "setting_up" or state.armies[self.seat].set_up:
-            raise RuleError(RULE_MULLIGAN, f"{name} has already placed their officers: the opening hand is kept")
+            raise RuleError(RULE_MULLIGAN, Words("%(name)s has already placed their officers: the opening hand is "
+                                                 "kept", name=name))
         if self.officers_shown >= c.min_officers_in_opening_hand:
-            raise RuleError(RULE_MULLIGAN, f"a hand with {self.officers_shown} officers is kept: only one with fewer "
-                                           f"than {c.min_officers_in_opening_hand} is shown and mulliganed")
+            raise RuleError(RULE_MULLIGAN, Words("a hand with %(shown)d officers is kept: only one with fewer than "
+                                                 "%(n)d is shown and mulliganed", shown=self.officers_shown,
+                                                 n=c.min_officers_in_opening_hand))
         army = state.armies[self.seat]
         return _with_army(state, self.seat, army.evolve(mulligans=army.mulligans + 1))
 
     def describe(self, before: State, after: State) -> str:
         army = after.armies[self.seat]
-        return (f"{before.players[self.seat]} showed {before.players[other(self.seat)]} an opening hand with "
-                f"{self.officers_shown} officer(s) and mulliganed (mulligan {army.mulligans} of battle "
-                f"{before.battle_number})")
+        return Words("%(name)s showed %(opponent)s an opening hand with %(shown)d officer(s) and mulliganed "
+                     "(mulligan %(n)d of battle %(battle)d)", name=before.players[self.seat],
+                     opponent=before.players[other(self.seat)], shown=self.officers_shown, n=army.mulligans,
+                     battle=before.battle_number)
 
 
 @ENGINE.event
@@ -879,11 +940,11 @@ class SetUp(CahrdEvent):
     ``lieutenants`` (as many as the tables' ``starting_lieutenants``), officer ids of its army,
     face down until its first Draw Step."""
 
-    label = "Place your officers"
+    label = Words("Place your officers")
     seat: Seat
-    commander: CardId = Field(title="Commander")
-    strategist: CardId = Field(title="Strategist")
-    lieutenants: tuple[CardId, ...] = Field(title="Starting lieutenant(s)")
+    commander: CardId = Field(title=Words("Commander"))
+    strategist: CardId = Field(title=Words("Strategist"))
+    lieutenants: tuple[CardId, ...] = Field(title=Words("Starting lieutenant(s)"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -895,32 +956,32 @@ class SetUp(CahrdEvent):
             if army.set_up:
                 continue
             pool = [Choice(card, state.officer_label(card)) for card in state.officer_pool(s)]
-            lieutenants = FormField(name="lieutenants", label="Starting lieutenant(s)", kind="multi",
-                                    choices=tuple(pool), count=need, item_labels=("Lieutenant",) * need)
-            moves.append(cls.offer(state, seat=s, label=f"{state.players[s]}: place your officers", commander=pool,
-                                   strategist=pool, lieutenants=lieutenants))
+            lieutenants = FormField(name="lieutenants", label=Words("Starting lieutenant(s)"), kind="multi",
+                                    choices=tuple(pool), count=need, item_labels=(Words("Lieutenant"),) * need)
+            moves.append(cls.offer(state, seat=s, label=Words("%(name)s: place your officers", name=state.players[s]),
+                                   commander=pool, strategist=pool, lieutenants=lieutenants))
         return moves
 
     def apply(self, state: State) -> State:
         if state.step == "battle_over":
-            raise RuleError(RULE_BATTLE_OVER, f"battle {state.battle_number} is over: start the next battle first")
+            raise RuleError(RULE_BATTLE_OVER, _battle_is_over(state))
         if state.step != "setting_up":
-            raise RuleError(RULE_SETUP, "officers are placed before the battle's first turn")
+            raise RuleError(RULE_SETUP, Words("officers are placed before the battle's first turn"))
         army = state.armies[self.seat]
         name = state.players[self.seat]
         if army.set_up:
-            raise RuleError(RULE_SETUP, f"{name} has already set up for this battle")
+            raise RuleError(RULE_SETUP, Words("%(name)s has already set up for this battle", name=name))
         need = state.constants.starting_lieutenants
         if len(self.lieutenants) != need:
-            raise RuleError(RULE_SETUP, f"an army starts with {need} lieutenant(s), not {len(self.lieutenants)}")
+            raise RuleError(RULE_SETUP, Words("an army starts with %(need)d lieutenant(s), not %(got)d", need=need,
+                                              got=len(self.lieutenants)))
         chosen = [self.commander, self.strategist, *self.lieutenants]
         if len(set(chosen)) != len(chosen):
-            raise RuleError(RULE_SETUP, "the commander, strategist and lieutenants must be different officers")
+            raise RuleError(RULE_SETUP, Words("the commander, strategist and lieutenants must be different officers"))
         pool = state.officer_pool(self.seat)
         for card in chosen:
             if card not in pool:
-                raise RuleError(RULE_SETUP, f"{state.title(card)} is not an officer of {name}'s army "
-                                            f"({state.army_id(self.seat)})")
+                raise RuleError(RULE_SETUP, _not_of_army(state, card, self.seat))
         positions = ["commander", "strategist", *["lieutenant"] * need]
         officers = tuple(FieldOfficer(card=card, position=pos,
                                       men_under_command=state.cards.officers[card].men_under_command)
@@ -931,8 +992,13 @@ class SetUp(CahrdEvent):
         return state
 
     def describe(self, before: State, after: State) -> str:
-        return (f"{before.players[self.seat]} placed a commander, a strategist and {len(self.lieutenants)} "
-                f"lieutenant(s), face down")
+        return Words("%(name)s placed a commander, a strategist and %(n)d lieutenant(s), face down",
+                     name=before.players[self.seat], n=len(self.lieutenants))
+
+
+def _not_of_army(state: State, card: str, seat: int) -> Words:
+    return Words("%(title)s is not an officer of %(name)s's army (%(army)s)", title=state.title(card),
+                 name=state.players[seat], army=state.army_id(seat))
 
 
 # ---- Steps 1 and 2: Draw and Recruitment ---------------------------------------------------------
@@ -940,12 +1006,14 @@ class SetUp(CahrdEvent):
 def _check_turn_may_start(state: State, seat: int) -> None:
     _check_battle_going(state)
     if state.turn_in_progress():
-        raise RuleError(RULE_ORDER, f"{state.players[state.initiative]}'s turn is still going: end it first")
+        raise RuleError(RULE_ORDER, Words("%(name)s's turn is still going: end it first",
+                                          name=state.players[state.initiative]))
     starter = state.next_starter()
     if starter is not None and seat != starter:
-        rule = RULE_FIRST if state.turn == 0 else RULE_ORDER
-        why = "goes first this battle" if state.turn == 0 else "has the initiative this turn"
-        raise RuleError(rule, f"{state.players[starter]} {why}, not {state.players[seat]}")
+        names = {"starter": state.players[starter], "name": state.players[seat]}
+        if state.turn == 0:
+            raise RuleError(RULE_FIRST, Words("%(starter)s goes first this battle, not %(name)s", **names))
+        raise RuleError(RULE_ORDER, Words("%(starter)s has the initiative this turn, not %(name)s", **names))
 
 
 def _starters(state: State) -> list[int]:
@@ -960,12 +1028,12 @@ class StartTurn(CahrdEvent):
     """Step 1, the Draw Step: ``seat`` starts its turn and draws a card; on its first turn of the
     battle it then reveals its officers."""
 
-    label = "Start the turn: draw a card"
+    label = Words("Start the turn: draw a card")
     seat: Seat
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
-        return [cls.offer(state, seat=s, label=f"Start {state.players[s]}'s turn: draw a card")
+        return [cls.offer(state, seat=s, label=Words("Start %(name)s's turn: draw a card", name=state.players[s]))
                 for s in _starters(state)]
 
     def apply(self, state: State) -> State:
@@ -975,12 +1043,15 @@ class StartTurn(CahrdEvent):
         return _at(state, "draw", initiative=self.seat, turn=state.turn + 1)
 
     def describe(self, before: State, after: State) -> str:
-        line = f"{before.players[self.seat]}'s turn (turn {after.turn} of battle {after.battle_number}): drew a card"
+        line = Words("%(name)s's turn (turn %(turn)d of battle %(battle)d): drew a card",
+                     name=before.players[self.seat], turn=after.turn, battle=after.battle_number)
         if not before.armies[self.seat].revealed:
             army = after.armies[self.seat]
             t = after.title
-            line += (f"; revealed commander {t(army.commander.card)}, strategist {t(army.strategist.card)}, "
-                     f"lieutenant(s) {', '.join(t(o.card) for o in army.lieutenants)}")
+            line = Words("%(line)s; revealed commander %(commander)s, strategist %(strategist)s, lieutenant(s) "
+                         "%(lieutenants)s", line=line, commander=t(army.commander.card),
+                         strategist=t(army.strategist.card),
+                         lieutenants=", ".join(t(o.card) for o in army.lieutenants))
         return line
 
 
@@ -988,20 +1059,21 @@ class StartTurn(CahrdEvent):
 class CannotDraw(CahrdEvent):
     """Step 1: ``seat`` cannot draw at the start of its turn and loses the battle."""
 
-    label = "Cannot draw: lose the battle"
+    label = Words("Cannot draw: lose the battle")
     seat: Seat
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
-        return [cls.offer(state, seat=s, label=f"{state.players[s]} cannot draw (loses the battle)")
+        return [cls.offer(state, seat=s, label=Words("%(name)s cannot draw (loses the battle)", name=state.players[s]))
                 for s in _starters(state)]
 
     def apply(self, state: State) -> State:
         _check_turn_may_start(state, self.seat)
-        return _end_battle(state, other(self.seat), f"{state.players[self.seat]} could not draw")
+        return _end_battle(state, other(self.seat), Words("%(name)s could not draw", name=state.players[self.seat]))
 
     def describe(self, before: State, after: State) -> str:
-        return f"{before.players[self.seat]} could not draw and loses battle {before.battle_number}"
+        return Words("%(name)s could not draw and loses battle %(n)d", name=before.players[self.seat],
+                     n=before.battle_number)
 
 
 @ENGINE.event
@@ -1009,7 +1081,7 @@ class Recruitment(CahrdEvent):
     """Step 2, the Recruitment Step of ``seat``: reserves gained at the army's combined CHM (a CHM
     of S as the table's option says), its attack markers removed."""
 
-    label = "Recruitment Step"
+    label = Words("Recruitment Step")
     seat: Seat
 
     @classmethod
@@ -1017,13 +1089,14 @@ class Recruitment(CahrdEvent):
         if state.step != "draw":
             return []
         me = state.initiative
-        return [cls.offer(state, seat=me, label=f"Recruitment Step: +{state.recruitment_reserves(me)} reserves")]
+        return [cls.offer(state, seat=me, label=Words("Recruitment Step: +%(n)d reserves",
+                                                      n=state.recruitment_reserves(me)))]
 
     def apply(self, state: State) -> State:
-        _check_initiative(state, self.seat, "the Recruitment Step")
+        _check_initiative(state, self.seat, Words("the Recruitment Step"))
         if state.step != "draw":
-            raise RuleError(RULE_RECRUITMENT, f"{state.players[self.seat]} has already taken the Recruitment Step "
-                                              "this turn")
+            raise RuleError(RULE_RECRUITMENT, Words("%(name)s has already taken the Recruitment Step this turn",
+                                                    name=state.players[self.seat]))
         army = state.armies[self.seat]
         army = army.evolve(reserves=army.reserves + state.recruitment_reserves(self.seat),
                            officers=tuple(o.evolve(attack_marker=False) for o in army.officers))
@@ -1031,8 +1104,8 @@ class Recruitment(CahrdEvent):
 
     def describe(self, before: State, after: State) -> str:
         old, new = before.armies[self.seat].reserves, after.armies[self.seat].reserves
-        return (f"{before.players[self.seat]}'s Recruitment Step: combined CHM {before.combined_chm(self.seat)}, "
-                f"reserves {old} → {new}")
+        return Words("%(name)s's Recruitment Step: combined CHM %(chm)d, reserves %(old)d → %(new)d",
+                     name=before.players[self.seat], chm=before.combined_chm(self.seat), old=old, new=new)
 
 
 # ---- Step 3: Strategy Step -------------------------------------------------------------------------
@@ -1041,9 +1114,9 @@ class Recruitment(CahrdEvent):
 class RecruitLieutenant(CahrdEvent):
     """Step 3: ``seat`` recruits ``officer`` as a lieutenant, paying its recruitment cost."""
 
-    label = "Recruit a lieutenant"
+    label = Words("Recruit a lieutenant")
     seat: Seat
-    officer: CardId = Field(title="Officer")
+    officer: CardId = Field(title=Words("Officer"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1057,33 +1130,35 @@ class RecruitLieutenant(CahrdEvent):
         affordable = [card for card in state.available(me) if stats[card].recruitment_cost <= army.reserves]
         if not affordable:
             return []
-        return [cls.offer(state, seat=me, label=f"Recruit a lieutenant ({army.reserves} reserves)",
+        return [cls.offer(state, seat=me, label=Words("Recruit a lieutenant (%(n)d reserves)", n=army.reserves),
                           officer=_card_choices(state, affordable,
-                                                lambda c: f"{stats[c].recruitment_cost} reserves, "
-                                                          f"WAR {stats[c].printed_war}, CHM {stats[c].printed_chm}"))]
+                                                lambda c: Words("%(cost)d reserves, WAR %(war)s, CHM %(chm)s",
+                                                                cost=stats[c].recruitment_cost,
+                                                                war=stats[c].printed_war, chm=stats[c].printed_chm)))]
 
     def apply(self, state: State) -> State:
-        _check_initiative(state, self.seat, "recruiting")
+        _check_initiative(state, self.seat, Words("recruiting"))
         if state.step != "strategy":
-            where = "take the Recruitment Step first" if state.step == "draw" else "the Battle Step has begun"
-            raise RuleError(RULE_RECRUIT, f"officers are recruited only in the Strategy Step: {where}")
+            where = (Words("take the Recruitment Step first") if state.step == "draw"
+                     else Words("the Battle Step has begun"))
+            raise RuleError(RULE_RECRUIT, Words("officers are recruited only in the Strategy Step: %(where)s",
+                                                where=where))
         army = state.armies[self.seat]
         name = state.players[self.seat]
         most = state.constants.max_extra_lieutenants
         if army.lieutenants_recruited >= most:
-            raise RuleError(RULE_RECRUIT, f"{name} has already recruited {most} lieutenants this battle")
+            raise RuleError(RULE_RECRUIT, Words("%(name)s has already recruited %(n)d lieutenants this battle",
+                                                name=name, n=most))
         if self.officer not in state.available(self.seat):
+            title = state.title(self.officer)
             if self.officer not in state.officer_pool(self.seat):
-                why = f"is not an officer of {name}'s army ({state.army_id(self.seat)})"
-            elif army.officer(self.officer) is not None:
-                why = "is already on the field"
-            else:
-                why = "was defeated this battle"
-            raise RuleError(RULE_RECRUIT, f"{state.title(self.officer)} {why}")
+                raise RuleError(RULE_RECRUIT, _not_of_army(state, self.officer, self.seat))
+            if army.officer(self.officer) is not None:
+                raise RuleError(RULE_RECRUIT, Words("%(title)s is already on the field", title=title))
+            raise RuleError(RULE_RECRUIT, Words("%(title)s was defeated this battle", title=title))
         stats = state.cards.officers[self.officer]
         if army.reserves < stats.recruitment_cost:
-            raise RuleError(RULE_RECRUIT, f"{stats.title} costs {stats.recruitment_cost} reserves and {name} has "
-                                          f"only {army.reserves}")
+            raise RuleError(RULE_RECRUIT, _costs(stats.title, stats.recruitment_cost, name, army.reserves))
         recruit = FieldOfficer(card=self.officer, position="lieutenant", men_under_command=stats.men_under_command)
         army = army.evolve(reserves=army.reserves - stats.recruitment_cost, officers=(*army.officers, recruit),
                            lieutenants_recruited=army.lieutenants_recruited + 1)
@@ -1091,8 +1166,14 @@ class RecruitLieutenant(CahrdEvent):
 
     def describe(self, before: State, after: State) -> str:
         cost = before.cards.officers[self.officer].recruitment_cost
-        return (f"{before.players[self.seat]} recruited {before.title(self.officer)} as a lieutenant for {cost} "
-                f"reserves (reserves {after.armies[self.seat].reserves} left)")
+        return Words("%(name)s recruited %(title)s as a lieutenant for %(cost)d reserves (reserves %(left)d left)",
+                     name=before.players[self.seat], title=before.title(self.officer), cost=cost,
+                     left=after.armies[self.seat].reserves)
+
+
+def _costs(title: str, cost: int, name: str, reserves: int) -> Words:
+    return Words("%(title)s costs %(cost)d reserves and %(name)s has only %(have)d", title=title, cost=cost,
+                 name=name, have=reserves)
 
 
 # ---- Step 4: the Battle Step -------------------------------------------------------------------------
@@ -1106,11 +1187,11 @@ class DeclareAttack(CahrdEvent):
     """Step 4, the Declaration Step: ``seat`` attacks with ``officer``. ``allowed_by_card``: the
     id of the card whose effect lets the strategist attack."""
 
-    label = "Declare an attack"
+    label = Words("Declare an attack")
     seat: Seat
-    officer: CardId = Field(title="Attacking officer")
-    allowed_by_card: CardId | None = Field(None, title="By the effect of (the strategist only)",
-                                           description="the card whose effect lets the strategist attack")
+    officer: CardId = Field(title=Words("Attacking officer"))
+    allowed_by_card: CardId | None = Field(None, title=Words("By the effect of (the strategist only)"),
+                                           description=Words("the card whose effect lets the strategist attack"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1118,38 +1199,48 @@ class DeclareAttack(CahrdEvent):
             return []
         me = state.initiative
         officers = [Choice(o.card, state.officer_label(o.card),
-                           "strategist: only by a card's effect" if o.position == "strategist" else o.position)
+                           STRATEGIST_NOTE if o.position == "strategist" else POSITION_NAMES[o.position])
                     for o in state.armies[me].officers if not o.attack_marker]
         if not officers:
             return []
-        return [cls.offer(state, seat=me, label=f"{state.players[me]}: declare an attack", officer=officers,
-                          allowed_by_card=_all_cards(state))]
+        return [cls.offer(state, seat=me, label=Words("%(name)s: declare an attack", name=state.players[me]),
+                          officer=officers, allowed_by_card=_all_cards(state))]
 
     def apply(self, state: State) -> State:
-        _check_initiative(state, self.seat, "attacking")
+        _check_initiative(state, self.seat, Words("attacking"))
         _check_card(state, self.allowed_by_card)
         name = state.players[self.seat]
         if state.step == "draw":
-            raise RuleError(RULE_ORDER, "take the Recruitment Step before the Battle Step")
-        _check_no_attack(state, "declaring another")
+            raise RuleError(RULE_ORDER, Words("take the Recruitment Step before the Battle Step"))
+        _check_no_attack(state, Words("declaring another"))
         army = state.armies[self.seat]
         if army.turns_taken <= 1:
-            raise RuleError(RULE_FIRST_TURN, f"this is {name}'s first turn of the battle: no battle yet")
+            raise RuleError(RULE_FIRST_TURN, Words("this is %(name)s's first turn of the battle: no battle yet",
+                                                   name=name))
         officer = army.officer(self.officer)
         if officer is None:
-            raise RuleError(RULE_DECLARE, f"{state.title(self.officer)} is not on {name}'s field")
+            raise RuleError(RULE_DECLARE, _not_on_field(state, self.officer, name))
         if officer.position == "strategist" and self.allowed_by_card is None:
-            raise RuleError(RULE_STRATEGIST, f"{state.title(officer.card)} is {name}'s strategist and cannot attack "
-                                             "(name the card whose effect allows it)")
+            raise RuleError(RULE_STRATEGIST, Words("%(title)s is %(name)s's strategist and cannot attack (name the "
+                                                   "card whose effect allows it)", title=state.title(officer.card),
+                                                   name=name))
         if officer.attack_marker:
-            raise RuleError(RULE_DECLARE, f"{state.title(officer.card)} has already attacked this turn")
+            raise RuleError(RULE_DECLARE, Words("%(title)s has already attacked this turn",
+                                                title=state.title(officer.card)))
         state = _with_army(state, self.seat, _with_officer(army, officer.evolve(attack_marker=True)))
         return _at(state, "battle", attack=Attack(seat=self.seat, officer=officer.card))
 
     def describe(self, before: State, after: State) -> str:
-        via = f" (by {before.title(self.allowed_by_card)})" if self.allowed_by_card else ""
-        return (f"{before.players[self.seat]} attacked with {before.title(self.officer)} "
-                f"(WAR {before.cards.officers[self.officer].war}){via}")
+        said = {"name": before.players[self.seat], "title": before.title(self.officer),
+                "war": before.cards.officers[self.officer].war}
+        if self.allowed_by_card:
+            return Words("%(name)s attacked with %(title)s (WAR %(war)d) (by %(card)s)",
+                         card=before.title(self.allowed_by_card), **said)
+        return Words("%(name)s attacked with %(title)s (WAR %(war)d)", **said)
+
+
+def _not_on_field(state: State, card: str, name: str) -> Words:
+    return Words("%(title)s is not on %(name)s's field", title=state.title(card), name=name)
 
 
 @ENGINE.event
@@ -1158,12 +1249,13 @@ class Vanguard(CahrdEvent):
     the attack through to the grain (exactly one of the two). ``allowed_by_card``: the card whose
     effect lets the strategist, or an officer that attacked on the previous turn, defend."""
 
-    label = "Vanguard Step"
+    label = Words("Vanguard Step")
     seat: Seat
-    officer: CardId | None = Field(None, title="Vanguard")
-    to_grain: bool = Field(False, title="Let the attack through to the grain")
-    allowed_by_card: CardId | None = Field(None, title="By the effect of (strategist, or attacked the previous turn)",
-                                           description="the card whose effect lets this officer defend")
+    officer: CardId | None = Field(None, title=Words("Vanguard"))
+    to_grain: bool = Field(False, title=Words("Let the attack through to the grain"))
+    allowed_by_card: CardId | None = Field(None, title=Words("By the effect of (strategist, or attacked the "
+                                                             "previous turn)"),
+                                           description=Words("the card whose effect lets this officer defend"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1173,16 +1265,17 @@ class Vanguard(CahrdEvent):
         defender = other(attack.seat)
         name = state.players[defender]
 
-        def note(o: FieldOfficer) -> str:
+        def note(o: FieldOfficer) -> Words:
             if o.position == "strategist":
-                return "strategist: only by a card's effect"
-            return "attacked the previous turn: only by a card's effect" if o.attack_marker else o.position
+                return STRATEGIST_NOTE
+            return (Words("attacked the previous turn: only by a card's effect") if o.attack_marker
+                    else POSITION_NAMES[o.position])
 
         return [
-            cls.offer(state, seat=defender, label=f"{name}: let it through to the grain "
-                                                  f"(−{state.grain_damage(attack.officer)})",
+            cls.offer(state, seat=defender, label=Words("%(name)s: let it through to the grain (−%(n)d)", name=name,
+                                                        n=state.grain_damage(attack.officer)),
                       officer=None, to_grain=True, allowed_by_card=None),
-            cls.offer(state, seat=defender, label=f"{name}: declare the vanguard", to_grain=False,
+            cls.offer(state, seat=defender, label=Words("%(name)s: declare the vanguard", name=name), to_grain=False,
                       officer=_officer_choices(state, defender, note), allowed_by_card=_all_cards(state)),
         ]
 
@@ -1191,12 +1284,12 @@ class Vanguard(CahrdEvent):
         _check_card(state, self.allowed_by_card)
         attack = state.attack
         if attack is None or attack.vanguard is not None:
-            raise RuleError(RULE_VANGUARD, "there is no attack waiting for a vanguard")
+            raise RuleError(RULE_VANGUARD, Words("there is no attack waiting for a vanguard"))
         if self.seat == attack.seat:
-            raise RuleError(RULE_VANGUARD, f"the defender ({state.players[other(attack.seat)]}) declares the "
-                                           f"vanguard, not the attacker")
+            raise RuleError(RULE_VANGUARD, Words("the defender (%(name)s) declares the vanguard, not the attacker",
+                                                 name=state.players[other(attack.seat)]))
         if (self.officer is None) == (not self.to_grain):
-            raise RuleError(RULE_VANGUARD, "name one vanguard officer, or let the attack through to the grain")
+            raise RuleError(RULE_VANGUARD, Words("name one vanguard officer, or let the attack through to the grain"))
         army = state.armies[self.seat]
         name = state.players[self.seat]
         if self.to_grain:
@@ -1204,23 +1297,27 @@ class Vanguard(CahrdEvent):
             return _settle(_with_army(state, self.seat, army).evolve(attack=None))
         officer = army.officer(self.officer)
         if officer is None:
-            raise RuleError(RULE_VANGUARD, f"{state.title(self.officer)} is not on {name}'s field")
+            raise RuleError(RULE_VANGUARD, _not_on_field(state, self.officer, name))
         if officer.position == "strategist" and self.allowed_by_card is None:
-            raise RuleError(RULE_STRATEGIST, f"{state.title(officer.card)} is {name}'s strategist and cannot be "
-                                             "attacked (name the card whose effect allows it)")
+            raise RuleError(RULE_STRATEGIST, Words("%(title)s is %(name)s's strategist and cannot be attacked (name "
+                                                   "the card whose effect allows it)",
+                                                   title=state.title(officer.card), name=name))
         if officer.attack_marker and self.allowed_by_card is None:
-            raise RuleError(RULE_VANGUARD, f"{state.title(officer.card)} attacked the previous turn and cannot be "
-                                           "the vanguard")
+            raise RuleError(RULE_VANGUARD, Words("%(title)s attacked the previous turn and cannot be the vanguard",
+                                                 title=state.title(officer.card)))
         return state.evolve(attack=attack.evolve(vanguard=officer.card))
 
     def describe(self, before: State, after: State) -> str:
         name = before.players[self.seat]
         if self.to_grain:
             old, new = before.armies[self.seat].grain, after.armies[self.seat].grain
-            return (f"{name} let {before.title(before.attack.officer)}'s attack through to the grain: grain "
-                    f"{old} → {new}" + _result_line(before, after))
-        via = f" (by {before.title(self.allowed_by_card)})" if self.allowed_by_card else ""
-        return f"{name} declared {before.title(self.officer)} the vanguard{via}"
+            return _with_result(Words("%(name)s let %(officer)s's attack through to the grain: grain %(old)d → "
+                                      "%(new)d", name=name, officer=before.title(before.attack.officer), old=old,
+                                      new=new), before, after)
+        if self.allowed_by_card:
+            return Words("%(name)s declared %(title)s the vanguard (by %(card)s)", name=name,
+                         title=before.title(self.officer), card=before.title(self.allowed_by_card))
+        return Words("%(name)s declared %(title)s the vanguard", name=name, title=before.title(self.officer))
 
 
 @ENGINE.event
@@ -1229,9 +1326,9 @@ class DamageStep(CahrdEvent):
     after the modifiers entered (items, tactics, traits, strategies in play for this battle);
     the loser takes the tables' battle damage."""
 
-    label = "Damage Step: compare WAR"
-    attacker_war_modifier: int = Field(0, title="Attacker's WAR modifier")
-    vanguard_war_modifier: int = Field(0, title="Vanguard's WAR modifier")
+    label = Words("Damage Step: compare WAR")
+    attacker_war_modifier: int = Field(0, title=Words("Attacker's WAR modifier"))
+    vanguard_war_modifier: int = Field(0, title=Words("Vanguard's WAR modifier"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1240,14 +1337,17 @@ class DamageStep(CahrdEvent):
             return []
         war = state.cards.officers
 
-        def modifier(name: str, card: str, role: str) -> FormField:
-            return FormField(name=name, label=f"{state.title(card)} ({role}, WAR {war[card].war}): WAR modifier",
+        def modifier(name: str, card: str, role: Words) -> FormField:
+            return FormField(name=name, label=Words("%(title)s (%(role)s, WAR %(war)d): WAR modifier",
+                                                    title=state.title(card), role=role, war=war[card].war),
                              kind="number", required=False, default=0,
-                             help="from items, tactics, traits and strategies in this battle")
+                             help=Words("from items, tactics, traits and strategies in this battle"))
 
-        return [cls.offer(state, label="Damage Step: compare WAR",
-                          attacker_war_modifier=modifier("attacker_war_modifier", attack.officer, "the attacker"),
-                          vanguard_war_modifier=modifier("vanguard_war_modifier", attack.vanguard, "the vanguard"))]
+        return [cls.offer(state, label=cls.label,
+                          attacker_war_modifier=modifier("attacker_war_modifier", attack.officer,
+                                                         Words("the attacker")),
+                          vanguard_war_modifier=modifier("vanguard_war_modifier", attack.vanguard,
+                                                         Words("the vanguard")))]
 
     def _wars(self, state: State) -> tuple[int, int]:
         attack = state.attack
@@ -1259,7 +1359,7 @@ class DamageStep(CahrdEvent):
         _check_battle_going(state)
         attack = state.attack
         if attack is None or attack.vanguard is None:
-            raise RuleError(RULE_DAMAGE, "the Damage Step comes after an attack and its vanguard are declared")
+            raise RuleError(RULE_DAMAGE, Words("the Damage Step comes after an attack and its vanguard are declared"))
         attacker_war, vanguard_war = self._wars(state)
         state = state.evolve(attack=None)
         if attacker_war == vanguard_war:
@@ -1273,11 +1373,14 @@ class DamageStep(CahrdEvent):
         attack = before.attack
         a_war, v_war = self._wars(before)
         t = before.title
-        line = f"Damage Step: {t(attack.officer)} WAR {a_war} against {t(attack.vanguard)} WAR {v_war}: "
         if a_war == v_war:
-            return line + "no winner, nothing happens"
-        loser, card = (other(attack.seat), attack.vanguard) if a_war > v_war else (attack.seat, attack.officer)
-        return line + _men_line(before, after, loser, card) + _result_line(before, after)
+            outcome = Words("no winner, nothing happens")
+        else:
+            loser, card = (other(attack.seat), attack.vanguard) if a_war > v_war else (attack.seat, attack.officer)
+            outcome = _men_line(before, after, loser, card)
+        return _with_result(Words("Damage Step: %(attacker)s WAR %(a)d against %(vanguard)s WAR %(v)d: %(outcome)s",
+                                  attacker=t(attack.officer), a=a_war, vanguard=t(attack.vanguard), v=v_war,
+                                  outcome=outcome), before, after)
 
 
 # ---- Step 5: the End Step, and the war -----------------------------------------------------------------
@@ -1288,10 +1391,10 @@ class EndTurn(CahrdEvent):
     both armies is resolved and sent to the discard pile, except the cards in ``lasting``,
     whose effect continues beyond the turn."""
 
-    label = "End the turn"
+    label = Words("End the turn")
     seat: Seat
-    lasting: tuple[CardId, ...] | None = Field(None, title="Active cards whose effect lasts beyond this turn",
-                                               description="none: every active item and tactic is resolved")
+    lasting: tuple[CardId, ...] | None = Field(None, title=Words("Active cards whose effect lasts beyond this turn"),
+                                               description=Words("none: every active item and tactic is resolved"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1299,22 +1402,24 @@ class EndTurn(CahrdEvent):
             return []
         me = state.initiative
         active = list(dict.fromkeys(card for _, _, card in state.active_cards()))
-        lasting = (FormField(name="lasting", label="Active cards whose effect lasts beyond this turn", kind="multi",
-                             choices=tuple(_card_choices(state, active)), required=False,
-                             help="every other active item and tactic is resolved, to the discard pile")
+        lasting = (FormField(name="lasting", label=Words("Active cards whose effect lasts beyond this turn"),
+                             kind="multi", choices=tuple(_card_choices(state, active)), required=False,
+                             help=Words("every other active item and tactic is resolved, to the discard pile"))
                    if active else None)
-        return [cls.offer(state, seat=me, label=f"End {state.players[me]}'s turn", lasting=lasting)]
+        return [cls.offer(state, seat=me, label=Words("End %(name)s's turn", name=state.players[me]),
+                          lasting=lasting)]
 
     def apply(self, state: State) -> State:
-        _check_initiative(state, self.seat, "ending the turn")
+        _check_initiative(state, self.seat, Words("ending the turn"))
         if state.step == "draw":
-            raise RuleError(RULE_RECRUITMENT, "take the Recruitment Step before ending the turn")
-        _check_no_attack(state, "the End Step")
+            raise RuleError(RULE_RECRUITMENT, Words("take the Recruitment Step before ending the turn"))
+        _check_no_attack(state, Words("the End Step"))
         active = {card for _, _, card in state.active_cards()}
         lasting = self.lasting or ()
         for card in lasting:
             if card not in active:
-                raise RuleError(RULE_END_STEP, f"{state.title(card)} is not an active item or tactic")
+                raise RuleError(RULE_END_STEP, Words("%(title)s is not an active item or tactic",
+                                                     title=state.title(card)))
         armies = []
         for army in state.armies:
             for zone in ZONE_NAMES:
@@ -1326,13 +1431,15 @@ class EndTurn(CahrdEvent):
         return _at(state.evolve(armies=tuple(armies)), "between_turns")
 
     def describe(self, before: State, after: State) -> str:
-        line = f"{before.players[self.seat]} ended the turn"
+        line = Words("%(name)s ended the turn", name=before.players[self.seat])
         lasting = self.lasting or ()
         resolved = [before.title(card) for _, _, card in before.active_cards() if card not in lasting]
+        # Card titles joined: names, the same in every language.
         if resolved:
-            line += f"; resolved, to the discard pile: {', '.join(resolved)}"
+            line = Words("%(line)s; resolved, to the discard pile: %(cards)s", line=line, cards=", ".join(resolved))
         if lasting:
-            line += f"; still active: {', '.join(before.title(c) for c in lasting)}"
+            line = Words("%(line)s; still active: %(cards)s", line=line,
+                         cards=", ".join(before.title(c) for c in lasting))
         return line
 
 
@@ -1341,9 +1448,9 @@ class NextBattle(CahrdEvent):
     """After a battle: ``seat`` (the loser; either seat after a draw) chooses ``first_seat`` to
     go first in the next battle of the war (Prepare for Battle, step 5)."""
 
-    label = "Start the next battle"
-    seat: Seat = Field(title="Chosen by")
-    first_seat: Seat = Field(title="Goes first")
+    label = Words("Start the next battle")
+    seat: Seat = Field(title=Words("Chosen by"))
+    first_seat: Seat = Field(title=Words("Goes first"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1352,24 +1459,27 @@ class NextBattle(CahrdEvent):
         loser = state.battle_loser()
         number = state.battle_number + 1
         if loser is None:
-            return [cls.offer(state, label=f"Battle {number}: choose who goes first (battle drawn)")]
-        return [cls.offer(state, seat=loser, label=f"{state.players[loser]} chooses who goes first in battle {number}")]
+            return [cls.offer(state, label=Words("Battle %(n)d: choose who goes first (battle drawn)", n=number))]
+        return [cls.offer(state, seat=loser, label=Words("%(name)s chooses who goes first in battle %(n)d",
+                                                         name=state.players[loser], n=number))]
 
     def apply(self, state: State) -> State:
         if state.step != "battle_over":
-            raise RuleError(RULE_BATTLE_OVER, f"battle {state.battle_number} is still being fought")
+            raise RuleError(RULE_BATTLE_OVER, Words("battle %(n)d is still being fought", n=state.battle_number))
         loser = state.battle_loser()
         if loser is not None and self.seat != loser:
-            raise RuleError(RULE_FIRST, f"{state.players[loser]} lost the battle and chooses who goes first, "
-                                        f"not {state.players[self.seat]}")
+            raise RuleError(RULE_FIRST, Words("%(loser)s lost the battle and chooses who goes first, not %(name)s",
+                                              loser=state.players[loser], name=state.players[self.seat]))
         return _at(state, "setting_up", armies=tuple(_fresh_army(state.constants) for _ in state.armies),
                    battle_number=state.battle_number + 1, initiative=None, turn=0, first_seat=self.first_seat,
                    attack=None)
 
     def describe(self, before: State, after: State) -> str:
         p = before.players
-        who = "to go first" if self.first_seat == self.seat else f"{p[self.first_seat]} to go first"
-        return f"Battle {after.battle_number} begins; {p[self.seat]} chose {who}"
+        if self.first_seat == self.seat:
+            return Words("Battle %(n)d begins; %(name)s chose to go first", n=after.battle_number, name=p[self.seat])
+        return Words("Battle %(n)d begins; %(name)s chose %(first)s to go first", n=after.battle_number,
+                     name=p[self.seat], first=p[self.first_seat])
 
 
 # ---- cards in play: zones, strategies and effects (The Game Mat; Timings) ---------------------------
@@ -1379,9 +1489,9 @@ class StopAttack(CahrdEvent):
     """Glossary of Terms (Battle/Battled): ``card``, played by ``seat``, stops the attack in
     progress before damage is calculated; the attacker still counts as having attacked."""
 
-    label = "A card stopped the attack"
-    seat: Seat = Field(title="Played by")
-    card: CardId = Field(title="Card")
+    label = Words("A card stopped the attack")
+    seat: Seat = Field(title=Words("Played by"))
+    card: CardId = Field(title=Words("Card"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1393,12 +1503,12 @@ class StopAttack(CahrdEvent):
         _check_battle_going(state)
         _check_card(state, self.card)
         if state.attack is None:
-            raise RuleError(RULE_BATTLED, "there is no attack to stop")
+            raise RuleError(RULE_BATTLED, Words("there is no attack to stop"))
         return state.evolve(attack=None)
 
     def describe(self, before: State, after: State) -> str:
-        return (f"{before.players[self.seat]}'s {before.title(self.card)} stopped "
-                f"{before.title(before.attack.officer)}'s attack before damage")
+        return Words("%(name)s's %(card)s stopped %(officer)s's attack before damage", name=before.players[self.seat],
+                     card=before.title(self.card), officer=before.title(before.attack.officer))
 
 
 @ENGINE.event
@@ -1413,14 +1523,16 @@ class CardEffect(CahrdEvent):
     changes both armies' grain and reserves alike (an officer is then refused).
     """
 
-    label = "Card effect: men, grain or reserves"
-    seat: Seat = Field(title="Played by")
-    card: CardId | None = Field(None, title="Card", description="leave out for an effect entered without naming a card")
-    target_seat: Seat | None = Field(None, title="Army changed", description="leave out for an effect on both armies")
-    officer: CardId | None = Field(None, title="Officer (for men under command)")
-    men_change: int = Field(0, title="Men under command change")
-    grain_change: int = Field(0, title="Grain change")
-    reserves_change: int = Field(0, title="Reserves change (a cost is negative)")
+    label = Words("Card effect: men, grain or reserves")
+    seat: Seat = Field(title=Words("Played by"))
+    card: CardId | None = Field(None, title=Words("Card"),
+                                description=Words("leave out for an effect entered without naming a card"))
+    target_seat: Seat | None = Field(None, title=Words("Army changed"),
+                                     description=Words("leave out for an effect on both armies"))
+    officer: CardId | None = Field(None, title=Words("Officer (for men under command)"))
+    men_change: int = Field(0, title=Words("Men under command change"))
+    grain_change: int = Field(0, title=Words("Grain change"))
+    reserves_change: int = Field(0, title=Words("Reserves change (a cost is negative)"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1428,10 +1540,11 @@ class CardEffect(CahrdEvent):
             return []
         me = state.initiative
         cards = _all_cards(state)
-        moves = [cls.offer(state, label=f"Card effect on {state.players[target]}'s army", target_seat=target,
-                           card=cards, officer=_officer_choices(state, target), defaults={"seat": me})
+        moves = [cls.offer(state, label=Words("Card effect on %(name)s's army", name=state.players[target]),
+                           target_seat=target, card=cards, officer=_officer_choices(state, target),
+                           defaults={"seat": me})
                  for target in range(len(state.players))]
-        moves.append(cls.offer(state, label="Card effect on both armies' grain or reserves", target_seat=None,
+        moves.append(cls.offer(state, label=Words("Card effect on both armies' grain or reserves"), target_seat=None,
                                officer=None, men_change=0, card=cards, defaults={"seat": me}))
         return moves
 
@@ -1439,24 +1552,25 @@ class CardEffect(CahrdEvent):
         _check_card(state, self.card)
         _check_battle_going(state)
         if not state.turn_in_progress():
-            raise RuleError(RULE_ORDER, "cards are played during a turn: start the turn first")
+            raise RuleError(RULE_ORDER, Words("cards are played during a turn: start the turn first"))
         if not (self.men_change or self.grain_change or self.reserves_change):
-            raise RuleError(RULE_EFFECT, "enter what the effect changed (men under command, grain or reserves)")
+            raise RuleError(RULE_EFFECT, Words("enter what the effect changed (men under command, grain or reserves)"))
         if (self.officer is None) != (self.men_change == 0):
-            raise RuleError(RULE_EFFECT, "a change of men under command needs the officer, and an officer needs "
-                                         "a change of men under command")
+            raise RuleError(RULE_EFFECT, Words("a change of men under command needs the officer, and an officer "
+                                               "needs a change of men under command"))
         targets = range(len(state.players)) if self.target_seat is None else [self.target_seat]
         if self.target_seat is None and self.officer is not None:
-            raise RuleError(RULE_EFFECT, "an effect on both armies changes their grain or reserves: enter an "
-                                         "officer's men for one army")
+            raise RuleError(RULE_EFFECT, Words("an effect on both armies changes their grain or reserves: enter an "
+                                               "officer's men for one army"))
         for target in targets:
             army = state.armies[target]
             name = state.players[target]
             if self.officer is not None and army.officer(self.officer) is None:
-                raise RuleError(RULE_EFFECT, f"{state.title(self.officer)} is not on {name}'s field")
+                raise RuleError(RULE_EFFECT, _not_on_field(state, self.officer, name))
             reserves = army.reserves + self.reserves_change
             if reserves < 0:
-                raise RuleError(RULE_PAY, f"{name} has only {army.reserves} reserves, {-self.reserves_change} needed")
+                raise RuleError(RULE_PAY, Words("%(name)s has only %(have)d reserves, %(need)d needed", name=name,
+                                                have=army.reserves, need=-self.reserves_change))
             state = _with_army(state, target, army.evolve(reserves=reserves, grain=army.grain + self.grain_change))
             if self.officer is not None:
                 state = _change_men(state, target, self.officer, self.men_change, self.seat)
@@ -1470,16 +1584,19 @@ class CardEffect(CahrdEvent):
             if self.officer is not None:
                 parts.append(_men_line(before, after, target, self.officer))
             if self.grain_change:
-                parts.append(f"{p[target]}'s grain {before.armies[target].grain} → {after.armies[target].grain}")
+                parts.append(Words("%(name)s's grain %(old)d → %(new)d", name=p[target],
+                                   old=before.armies[target].grain, new=after.armies[target].grain))
             if self.reserves_change:
-                parts.append(f"{p[target]}'s reserves {before.armies[target].reserves} → "
-                             f"{after.armies[target].reserves}")
-        source = before.title(self.card) if self.card else "card effect (no card named)"
-        return f"{p[self.seat]}'s {source}: " + "; ".join(parts) + _result_line(before, after)
+                parts.append(Words("%(name)s's reserves %(old)d → %(new)d", name=p[target],
+                                   old=before.armies[target].reserves, new=after.armies[target].reserves))
+        source = before.title(self.card) if self.card else Words("card effect (no card named)")
+        # apply refuses an effect that changes nothing, so there is at least one part.
+        return _with_result(Words("%(name)s's %(source)s: %(changes)s", name=p[self.seat], source=source,
+                                  changes=_joined(parts)), before, after)
 
 
 def _zone_field():
-    return Field(title="Zone", json_schema_extra={"labels": ZONE_NAMES})
+    return Field(title=Words("Zone"), json_schema_extra={"labels": ZONE_NAMES})
 
 
 @ENGINE.event
@@ -1489,7 +1606,7 @@ class SetCard(CahrdEvent):
     activated. Refused beyond the zone's limit: one card per officer in play, the strategist
     not counted."""
 
-    label = "Set a card face down"
+    label = Words("Set a card face down")
     seat: Seat
     zone: Zone = _zone_field()
 
@@ -1498,30 +1615,34 @@ class SetCard(CahrdEvent):
         if state.step != "strategy":
             return []
         me = state.initiative
-        zones = [Choice(zone, name, f"{len(state.armies[me].zone(zone))} of {state.zone_limit(me)}")
+        zones = [Choice(zone, name, Words("%(held)d of %(limit)d", held=len(state.armies[me].zone(zone)),
+                                          limit=state.zone_limit(me)))
                  for zone, name in ZONE_NAMES.items() if state.zone_room(me, zone) > 0]
-        return [cls.offer(state, seat=me, label=f"{state.players[me]}: set a tactic or item face down",
-                          zone=zones)] if zones else []
+        return [cls.offer(state, seat=me, label=Words("%(name)s: set a tactic or item face down",
+                                                      name=state.players[me]), zone=zones)] if zones else []
 
     def apply(self, state: State) -> State:
-        _check_initiative(state, self.seat, "setting a card")
+        _check_initiative(state, self.seat, Words("setting a card"))
         if state.step != "strategy":
-            raise RuleError(RULE_SET_CARDS, "cards are set in the Strategy Step"
-                                            + (": take the Recruitment Step first" if state.step == "draw" else ""))
+            raise RuleError(RULE_SET_CARDS, Words("cards are set in the Strategy Step: take the Recruitment Step "
+                                                  "first") if state.step == "draw"
+                            else Words("cards are set in the Strategy Step"))
         _check_room(state, self.seat, self.zone)
         army = state.armies[self.seat]
         return _with_army(state, self.seat, _with_zone(army, self.zone, (*army.zone(self.zone), ZoneCard())))
 
     def describe(self, before: State, after: State) -> str:
-        return (f"{before.players[self.seat]} set a card face down in the {ZONE_NAMES[self.zone]} "
-                f"({len(after.armies[self.seat].zone(self.zone))} of {after.zone_limit(self.seat)})")
+        return Words("%(name)s set a card face down in the %(zone)s (%(held)d of %(limit)d)",
+                     name=before.players[self.seat], zone=ZONE_NAMES[self.zone],
+                     held=len(after.armies[self.seat].zone(self.zone)), limit=after.zone_limit(self.seat))
 
 
 def _check_room(state: State, seat: int, zone: str) -> None:
     if state.zone_room(seat, zone) <= 0:
         held = len(state.armies[seat].zone(zone))
-        raise RuleError(ZONE_RULES[zone], f"{state.players[seat]}'s {ZONE_NAMES[zone]} holds {held} card(s) for "
-                                          f"{state.zone_limit(seat)} officer(s) in play: no room for another")
+        raise RuleError(ZONE_RULES[zone], Words("%(name)s's %(zone)s holds %(held)d card(s) for %(limit)d officer(s) "
+                                                "in play: no room for another", name=state.players[seat],
+                                                zone=ZONE_NAMES[zone], held=held, limit=state.zone_limit(seat)))
 
 
 def _with_zone(army: Army, zone: str, cards: tuple[ZoneCard, ...]) -> Army:
@@ -1539,14 +1660,14 @@ class ActivateCard(CahrdEvent):
     effect (``disregards``).
     """
 
-    label = "Activate a card"
+    label = Words("Activate a card")
     seat: Seat
-    card: CardId = Field(title="Card")
-    was_set: bool = Field(False, title="It was set face down earlier",
-                          description="a tactic always was; an item may also be played from the hand")
-    disregards: bool = Field(False, title="Its effect disregards another effect",
-                             description="outside their turn a player responds only with tactics, or with items "
-                                         "that disregard effects (Timings)")
+    card: CardId = Field(title=Words("Card"))
+    was_set: bool = Field(False, title=Words("It was set face down earlier"),
+                          description=Words("a tactic always was; an item may also be played from the hand"))
+    disregards: bool = Field(False, title=Words("Its effect disregards another effect"),
+                             description=Words("outside their turn a player responds only with tactics, or with "
+                                               "items that disregard effects (Timings)"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1556,66 +1677,72 @@ class ActivateCard(CahrdEvent):
         for s in range(len(state.players)):
             name = state.players[s]
             if state.face_down(s, "tactics"):
-                moves.append(cls.offer(state, seat=s, label=f"{name}: activate a set tactic", was_set=True,
-                                       disregards=False, card=_card_choices(state, state.deck_cards(s, "tactic"))))
+                moves.append(cls.offer(state, seat=s, label=Words("%(name)s: activate a set tactic", name=name),
+                                       was_set=True, disregards=False,
+                                       card=_card_choices(state, state.deck_cards(s, "tactic"))))
             reserves = state.armies[s].reserves
             items = [c for c in state.deck_cards(s, "item") if state.cards.cards[c].reserve_cost <= reserves]
             set_items, room = state.face_down(s, "items"), state.zone_room(s, "items") > 0
             if not items or not (set_items or room):
                 continue
             initiative = s == state.initiative
-            was_set = FormField(name="was_set", label="It was set face down earlier", kind="flag", required=False,
-                                default=bool(set_items)) if set_items and room else bool(set_items)
-            note = "" if initiative else "only an item that disregards an effect, in response (Timings)"
-            moves.append(cls.offer(state, seat=s, label=f"{name}: activate an item ({reserves} reserves)",
+            was_set = FormField(name="was_set", label=Words("It was set face down earlier"), kind="flag",
+                                required=False, default=bool(set_items)) if set_items and room else bool(set_items)
+            note = "" if initiative else Words("only an item that disregards an effect, in response (Timings)")
+            moves.append(cls.offer(state, seat=s, label=Words("%(name)s: activate an item (%(n)d reserves)",
+                                                              name=name, n=reserves),
                                    hint=note, was_set=was_set, disregards=not initiative,
                                    card=_card_choices(state, items,
-                                                      lambda c: f"{state.cards.cards[c].reserve_cost} reserves")))
+                                                      lambda c: Words("%(n)d reserves",
+                                                                      n=state.cards.cards[c].reserve_cost))))
         return moves
 
     def apply(self, state: State) -> State:
         _check_card(state, self.card)
         kind = state.cards.cards[self.card].kind
         if kind not in ("item", "tactic"):
-            raise RuleError(RULE_ITEM, f"{state.title(self.card)} is {_a(kind)}: only items and tactics are "
-                                       f"activated from their zone")
-        _check_timing(state, self.seat, kind, self.disregards, "activating a card")
+            raise RuleError(RULE_ITEM, Words("%(title)s is %(kind)s: only items and tactics are activated from "
+                                             "their zone", title=state.title(self.card), kind=A_KIND[kind]))
+        _check_timing(state, self.seat, kind, self.disregards, Words("activating a card"))
         name = state.players[self.seat]
         if self.card not in state.deck_cards(self.seat, kind):
-            raise RuleError(RULE_ARMY, f"{state.title(self.card)} is not a card of {name}'s army "
-                                       f"({state.army_id(self.seat)})")
+            raise RuleError(RULE_ARMY, Words("%(title)s is not a card of %(name)s's army (%(army)s)",
+                                             title=state.title(self.card), name=name, army=state.army_id(self.seat)))
         zone = "tactics" if kind == "tactic" else "items"
         army = state.armies[self.seat]
         cards = army.zone(zone)
         if kind == "tactic" and not self.was_set:
-            raise RuleError(RULE_TACTIC_SET_FIRST, f"{state.title(self.card)} is a tactic: set it face down first")
+            raise RuleError(RULE_TACTIC_SET_FIRST, Words("%(title)s is a tactic: set it face down first",
+                                                         title=state.title(self.card)))
         if self.was_set:
             slot = next((i for i, c in enumerate(cards) if not c.face_up), None)
             if slot is None:
                 rule = RULE_TACTIC_SET_FIRST if kind == "tactic" else RULE_ITEM
-                raise RuleError(rule, f"{name} has no face-down card in the {ZONE_NAMES[zone]}")
+                raise RuleError(rule, Words("%(name)s has no face-down card in the %(zone)s", name=name,
+                                            zone=ZONE_NAMES[zone]))
             cards = replace_at(cards, slot, ZoneCard(card=self.card, face_up=True))
         else:
             _check_room(state, self.seat, zone)
             cards = (*cards, ZoneCard(card=self.card, face_up=True))
         cost = state.cards.cards[self.card].reserve_cost
         if army.reserves < cost:
-            raise RuleError(RULE_PAY, f"{state.title(self.card)} costs {cost} reserves and {name} has only "
-                                      f"{army.reserves}")
+            raise RuleError(RULE_PAY, _costs(state.title(self.card), cost, name, army.reserves))
         return _with_army(state, self.seat, _with_zone(army.evolve(reserves=army.reserves - cost), zone, cards))
 
     def describe(self, before: State, after: State) -> str:
         name = before.players[self.seat]
         title = before.title(self.card)
         kind = before.cards.cards[self.card].kind
-        where = "set earlier" if self.was_set else "from the hand"
-        line = f"{name} activated the {kind} {title} ({where})"
+        where = Words("set earlier") if self.was_set else Words("from the hand")
         cost = before.cards.cards[self.card].reserve_cost
         if kind == "item":
-            line += (f", paying {cost} reserves (reserves {before.armies[self.seat].reserves} → "
-                     f"{after.armies[self.seat].reserves})")
+            line = Words("%(name)s activated the item %(title)s (%(where)s)", name=name, title=title, where=where)
+            line = Words("%(line)s, paying %(cost)d reserves (reserves %(old)d → %(new)d)", line=line, cost=cost,
+                         old=before.armies[self.seat].reserves, new=after.armies[self.seat].reserves)
+        else:  # a tactic (apply refuses the other types)
+            line = Words("%(name)s activated the tactic %(title)s (%(where)s)", name=name, title=title, where=where)
         if self.disregards and self.seat != before.initiative:
-            line += ", in response, to disregard an effect"
+            line = Words("%(line)s, in response, to disregard an effect", line=line)
         return line
 
 
@@ -1624,10 +1751,10 @@ class DiscardCard(CahrdEvent):
     """The Game Mat (2 - The Discard Pile): ``seat`` sends the card in ``slot`` (1 = the first) of
     its ``zone`` to the discard pile: used, disregarded, or destroyed by an effect."""
 
-    label = "Send a card of a zone to the discard pile"
+    label = Words("Send a card of a zone to the discard pile")
     seat: Seat
     zone: Zone = _zone_field()
-    slot: int = Field(ge=1, title="Card")
+    slot: int = Field(ge=1, title=Words("Card"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1639,8 +1766,9 @@ class DiscardCard(CahrdEvent):
                 cards = army.zone(zone)
                 if cards:
                     moves.append(cls.offer(state, seat=s, zone=zone,
-                                           label=f"{state.players[s]}: a card of the {zone_name} to the discard pile",
-                                           slot=[Choice(i, f"{i}: {_zone_card(state, c)}")
+                                           label=Words("%(name)s: a card of the %(zone)s to the discard pile",
+                                                       name=state.players[s], zone=zone_name),
+                                           slot=[Choice(i, Words("%(n)d: %(card)s", n=i, card=_zone_card(state, c)))
                                                  for i, c in enumerate(cards, start=1)]))
         return moves
 
@@ -1649,8 +1777,9 @@ class DiscardCard(CahrdEvent):
         army = state.armies[self.seat]
         cards = army.zone(self.zone)
         if self.slot > len(cards):
-            raise RuleError(ZONE_RULES[self.zone], f"{state.players[self.seat]}'s {ZONE_NAMES[self.zone]} holds "
-                                                   f"{len(cards)} card(s): there is no card {self.slot}")
+            raise RuleError(ZONE_RULES[self.zone], Words("%(name)s's %(zone)s holds %(n)d card(s): there is no card "
+                                                         "%(slot)d", name=state.players[self.seat],
+                                                         zone=ZONE_NAMES[self.zone], n=len(cards), slot=self.slot))
         card = cards[self.slot - 1]
         army = _with_zone(army, self.zone, cards[:self.slot - 1] + cards[self.slot:])
         if card.card is not None:
@@ -1659,12 +1788,13 @@ class DiscardCard(CahrdEvent):
 
     def describe(self, before: State, after: State) -> str:
         card = before.armies[self.seat].zone(self.zone)[self.slot - 1]
-        return (f"{before.players[self.seat]} sent {_zone_card(before, card)} from the {ZONE_NAMES[self.zone]} "
-                f"to the discard pile")
+        return Words("%(name)s sent %(card)s from the %(zone)s to the discard pile", name=before.players[self.seat],
+                     card=_zone_card(before, card), zone=ZONE_NAMES[self.zone])
 
 
-def _zone_card(state: State, card: ZoneCard) -> str:
-    return f"{state.title(card.card)} (face up)" if card.face_up else "a face-down card"
+def _zone_card(state: State, card: ZoneCard) -> Words:
+    return (Words("%(title)s (face up)", title=state.title(card.card)) if card.face_up
+            else Words("a face-down card"))
 
 
 @ENGINE.event
@@ -1674,12 +1804,12 @@ class PlayStrategy(CahrdEvent):
     goes to the discard pile. Outside their turn a player plays only a strategy that disregards
     an effect (``disregards``), in response."""
 
-    label = "Play a strategy"
+    label = Words("Play a strategy")
     seat: Seat
-    card: CardId = Field(title="Strategy")
-    disregards: bool = Field(False, title="Its effect disregards another effect",
-                             description="outside their turn a player responds only with strategies that "
-                                         "disregard effects (Timings)")
+    card: CardId = Field(title=Words("Strategy"))
+    disregards: bool = Field(False, title=Words("Its effect disregards another effect"),
+                             description=Words("outside their turn a player responds only with strategies that "
+                                               "disregard effects (Timings)"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1691,32 +1821,38 @@ class PlayStrategy(CahrdEvent):
             if not playable:
                 continue
             initiative = s == state.initiative
-            replaces = f" (replaces {state.title(army.strategy)})" if army.strategy else ""
-            moves.append(cls.offer(state, seat=s, label=f"{state.players[s]}: play a strategy{replaces}",
-                                   hint="" if initiative else "only one that disregards an effect, in response "
-                                                              "(Timings)",
+            label = (Words("%(name)s: play a strategy (replaces %(old)s)", name=state.players[s],
+                           old=state.title(army.strategy)) if army.strategy
+                     else Words("%(name)s: play a strategy", name=state.players[s]))
+            moves.append(cls.offer(state, seat=s, label=label,
+                                   hint="" if initiative else Words("only one that disregards an effect, in "
+                                                                    "response (Timings)"),
                                    disregards=not initiative, card=_card_choices(state, playable)))
         return moves
 
     def apply(self, state: State) -> State:
         _check_card(state, self.card, "strategy")
-        _check_timing(state, self.seat, "strategy", self.disregards, "playing a strategy")
+        _check_timing(state, self.seat, "strategy", self.disregards, Words("playing a strategy"))
         army = state.armies[self.seat]
         name = state.players[self.seat]
         if self.card == army.strategy:
-            raise RuleError(RULE_STRATEGY, f"{state.title(self.card)} is already {name}'s active strategy")
+            raise RuleError(RULE_STRATEGY, Words("%(title)s is already %(name)s's active strategy",
+                                                 title=state.title(self.card), name=name))
         if self.card in army.discarded:
-            raise RuleError(RULE_STRATEGY, f"{state.title(self.card)} is in {name}'s discard pile: a strategy deck "
-                                           f"holds one copy of it")
+            raise RuleError(RULE_STRATEGY, Words("%(title)s is in %(name)s's discard pile: a strategy deck holds one "
+                                                 "copy of it", title=state.title(self.card), name=name))
         discarded = (*army.discarded, army.strategy) if army.strategy else army.discarded
         return _with_army(state, self.seat, army.evolve(strategy=self.card, discarded=discarded))
 
     def describe(self, before: State, after: State) -> str:
         old = before.armies[self.seat].strategy
-        line = f"{before.players[self.seat]} played the strategy {before.title(self.card)}"
+        line = Words("%(name)s played the strategy %(title)s", name=before.players[self.seat],
+                     title=before.title(self.card))
         if self.disregards and self.seat != before.initiative:
-            line += " in response, to disregard an effect"
-        return line + (f"; {before.title(old)} goes to the discard pile" if old else "")
+            line = Words("%(line)s in response, to disregard an effect", line=line)
+        if old:
+            line = Words("%(line)s; %(old)s goes to the discard pile", line=line, old=before.title(old))
+        return line
 
 
 @ENGINE.event
@@ -1724,24 +1860,25 @@ class DiscardStrategy(CahrdEvent):
     """The Game Mat 3: ``seat``'s active strategy goes to the discard pile, its requirement no
     longer met by its controller."""
 
-    label = "Strategy requirement no longer met"
+    label = Words("Strategy requirement no longer met")
     seat: Seat
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
         if not state.battle_going():
             return []
-        return [cls.offer(state, seat=s, label=f"{state.players[s]}'s {state.title(army.strategy)}: requirement no "
-                                               "longer met, to the discard pile")
+        return [cls.offer(state, seat=s, label=Words("%(name)s's %(title)s: requirement no longer met, to the "
+                                                     "discard pile", name=state.players[s],
+                                                     title=state.title(army.strategy)))
                 for s, army in enumerate(state.armies) if army.strategy]
 
     def apply(self, state: State) -> State:
         _check_battle_going(state)
         army = state.armies[self.seat]
         if army.strategy is None:
-            raise RuleError(RULE_STRATEGY, f"{state.players[self.seat]} has no active strategy")
+            raise RuleError(RULE_STRATEGY, Words("%(name)s has no active strategy", name=state.players[self.seat]))
         return _with_army(state, self.seat, army.evolve(strategy=None, discarded=(*army.discarded, army.strategy)))
 
     def describe(self, before: State, after: State) -> str:
-        return (f"{before.players[self.seat]}'s strategy {before.title(before.armies[self.seat].strategy)} no "
-                f"longer meets its requirement and goes to the discard pile")
+        return Words("%(name)s's strategy %(title)s no longer meets its requirement and goes to the discard pile",
+                     name=before.players[self.seat], title=before.title(before.armies[self.seat].strategy))

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from card_data.engine.wording import Words
+
 TITLE = "Carpe Cras"
+BOOK = Words("Carpe Cras rulebook V1.0")
+"""How rule texts name the rulebook (translated: the rulebook's name is ours, not printed)."""
 PLAYER_COLOURS = ("blue", "red")
 """The battlefield's two sides: the Blue Player and the Red Player (The battlefield)."""
 

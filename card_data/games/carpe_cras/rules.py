@@ -6,6 +6,11 @@ topic names the card data uses (``card_data/carpe_cras/README.md``): Pre-Game Se
 battlefield, Morale, Round Start, Player Actions, Round End, Carpe Cras Token, Gaining agency,
 Striking the city, Tempo, Glossary.
 
+Everything the engine says to players (move labels, form fields, history lines, summaries,
+refusals) is :class:`~card_data.engine.Words`: English text that the companion says in the
+player's language. Player names and an action's note are params, shown as written; the
+rulebook's section names stay as printed, the rulebook being in English only.
+
 What the players enter, one event class each (in the order of a game):
 
 1. :class:`Mulligan` (each player at most once, before round 1), :class:`FirstPlayerRoll`
@@ -66,12 +71,14 @@ from card_data.engine import (
     RuleError,
     Seat,
     Step,
+    Words,
     replace_at,
 )
-from card_data.games.carpe_cras import TITLE
+from card_data.games.carpe_cras import BOOK, TITLE
 from card_data.games.carpe_cras.cards import AGENCY_DECK_SIZE
 from card_data.games.carpe_cras.tempo import (
     DIE_FACES,
+    TEMPO_CERTAIN_AT,
     TempoCheck,
     striking_speed,
     targeted_speed,
@@ -86,32 +93,37 @@ MAX_LANES = 6
 CITY_SPACE_CAPACITY = 3
 DEFAULT_STARTING_MORALE = 15
 
-BOOK = "Carpe Cras rulebook V1.0"
-RULE_FIRST_PLAYER = (f"{BOOK}, Pre-Game Setup: both players roll a die, the low roller chooses the "
-                     "starting player, and a tie is rolled again")
-RULE_MULLIGAN = (f"{BOOK}, Pre-Game Setup: each player may mulligan their opening hand once, before "
-                 "the first round")
-RULE_ROUND_START = (f"{BOOK}, Round Start: each round starts with cards readied and each player "
-                    "drawing 1 card and gaining 1 agency; the starting player acts first in round 1")
-RULE_TURNS = (f"{BOOK}, Player Actions: players alternate turns, and the round ends when a player "
-              "passes right after the other passed")
-RULE_TOKEN = (f"{BOOK}, Carpe Cras Token: once per round one player may claim the Token and then "
-              "passes all further turns that round")
-RULE_MORALE = (f"{BOOK}, Morale: a city starts with {DEFAULT_STARTING_MORALE} morale, can never have "
-               "more than its starting amount, and at 0 the game ends and the opponent wins")
-RULE_LANES = (f"{BOOK}, The battlefield: the game starts with {STARTING_LANES} lane and lanes can be "
-              f"added up to {MAX_LANES}")
-RULE_CITY_SPACE = (f"{BOOK}, The battlefield: each lane has one city space per player, holding up to "
-                   f"{CITY_SPACE_CAPACITY} of its owner's agency")
-RULE_GAIN_MAIN = (f"{BOOK}, Gaining agency: gained agency goes in a city space (up to "
-                  f"{CITY_SPACE_CAPACITY} each); while all are full it goes to the bottom of the agency deck")
-RULE_GAIN_GLOSSARY = (f"{BOOK}, Glossary: Gain Agency: gained agency goes in a city space (up to "
-                      f"{CITY_SPACE_CAPACITY} each); if all are full and you do not control the Carpe Cras "
-                      "Token, it is sacrificed")
-RULE_STRIKE_CITY = (f"{BOOK}, Striking the city: a strike on a city space deals its skill's power to "
-                    "morale; each agency the defender sacrifices from that space prevents 1 damage")
+# The rulebook's section names stay as printed (the rulebook is in English only); the book's
+# name (BOOK) and the rules' wording are translated with the rest of what the engine says.
+RULE_FIRST_PLAYER = Words("%(book)s, Pre-Game Setup: both players roll a die, the low roller chooses the "
+                          "starting player, and a tie is rolled again", book=BOOK)
+RULE_MULLIGAN = Words("%(book)s, Pre-Game Setup: each player may mulligan their opening hand once, before "
+                      "the first round", book=BOOK)
+RULE_ROUND_START = Words("%(book)s, Round Start: each round starts with cards readied and each player "
+                         "drawing 1 card and gaining 1 agency; the starting player acts first in round 1",
+                         book=BOOK)
+RULE_TURNS = Words("%(book)s, Player Actions: players alternate turns, and the round ends when a player "
+                   "passes right after the other passed", book=BOOK)
+RULE_TOKEN = Words("%(book)s, Carpe Cras Token: once per round one player may claim the Token and then "
+                   "passes all further turns that round", book=BOOK)
+RULE_MORALE = Words("%(book)s, Morale: a city starts with %(morale)d morale, can never have more than its "
+                    "starting amount, and at 0 the game ends and the opponent wins",
+                    book=BOOK, morale=DEFAULT_STARTING_MORALE)
+RULE_LANES = Words("%(book)s, The battlefield: the game starts with %(start)d lane and lanes can be "
+                   "added up to %(most)d", book=BOOK, start=STARTING_LANES, most=MAX_LANES)
+RULE_CITY_SPACE = Words("%(book)s, The battlefield: each lane has one city space per player, holding up to "
+                        "%(most)d of its owner's agency", book=BOOK, most=CITY_SPACE_CAPACITY)
+RULE_GAIN_MAIN = Words("%(book)s, Gaining agency: gained agency goes in a city space (up to %(most)d each); "
+                       "while all are full it goes to the bottom of the agency deck",
+                       book=BOOK, most=CITY_SPACE_CAPACITY)
+RULE_GAIN_GLOSSARY = Words("%(book)s, Glossary: Gain Agency: gained agency goes in a city space (up to "
+                           "%(most)d each); if all are full and you do not control the Carpe Cras Token, it "
+                           "is sacrificed", book=BOOK, most=CITY_SPACE_CAPACITY)
+RULE_STRIKE_CITY = Words("%(book)s, Striking the city: a strike on a city space deals its skill's power to "
+                         "morale; each agency the defender sacrifices from that space prevents 1 damage",
+                         book=BOOK)
 
-Lane = Annotated[int, Field(ge=1, le=MAX_LANES, title="Lane")]
+Lane = Annotated[int, Field(ge=1, le=MAX_LANES, title=Words("Lane"))]
 """A lane number as players say it: 1 to 6 (lane 1 is the one the game starts with)."""
 Die = Annotated[int, Field(ge=1, le=DIE_FACES)]
 Stat = Annotated[int, Field(ge=0)]
@@ -125,13 +137,13 @@ Where = Literal["lane", "bottom", "sacrificed", "set_aside", "none"]
 text), sacrificed (city full, no Token), set aside (city full, holds the Token), or nowhere
 (the agency deck is empty at round start)."""
 
-STEP_LABELS = {"first_player": "Rolling for the starting player", "round_start": "Round start",
-               "turns": "Player actions"}
+STEP_LABELS = {"first_player": Words("Rolling for the starting player"), "round_start": Words("Round start"),
+               "turns": Words("Player actions")}
 _WHERE_WORDS = {
-    "bottom": "to the bottom of the agency deck (city full)",
-    "sacrificed": "sacrificed (city full, no Token)",
-    "set_aside": "set aside (city full, holds the Token)",
-    "none": "none (agency deck empty)",
+    "bottom": Words("to the bottom of the agency deck (city full)"),
+    "sacrificed": Words("sacrificed (city full, no Token)"),
+    "set_aside": Words("set aside (city full, holds the Token)"),
+    "none": Words("none (agency deck empty)"),
 }
 
 
@@ -147,12 +159,13 @@ class Options(Model):
     """
 
     full_city_agency: FullCityAgency = Field(
-        default="bottom_of_deck", title="Agency gained with all city spaces full",
-        description="bottom_of_deck: rulebook main text (Gaining agency), it goes to the bottom of the "
-                    "agency deck. sacrifice_unless_token: the glossary (Gain Agency), it is sacrificed "
-                    "unless you control the Carpe Cras Token.")
-    starting_morale: int = Field(default=DEFAULT_STARTING_MORALE, ge=1, le=99, title="Starting morale",
-                                 description="15 in the standard game; other game modes may differ.")
+        default="bottom_of_deck", title=Words("Agency gained with all city spaces full"),
+        description=Words("bottom_of_deck: rulebook main text (Gaining agency), it goes to the bottom of the "
+                          "agency deck. sacrifice_unless_token: the glossary (Gain Agency), it is sacrificed "
+                          "unless you control the Carpe Cras Token."))
+    starting_morale: int = Field(default=DEFAULT_STARTING_MORALE, ge=1, le=99, title=Words("Starting morale"),
+                                 description=Words("%(morale)d in the standard game; other game modes may differ.",
+                                                   morale=DEFAULT_STARTING_MORALE))
 
 
 class TempoResult(Model):
@@ -192,7 +205,7 @@ class State(GameState):
         last_tempo: the last :class:`TempoRoll` entered.
     """
 
-    score_label = "Morale"
+    score_label = Words("Morale")
 
     step: Step_ = "first_player"
     options: Options
@@ -227,17 +240,18 @@ class State(GameState):
         """Rounds started so far; the round in progress counts."""
         return self.round
 
-    def summary(self) -> str:
+    def summary(self) -> Words:
         if self.finished:
             loser = next(i for i, m in enumerate(self.morale) if m <= 0)
-            return f"{self.players[other(loser)]} wins: {self.players[loser]}'s morale fell to 0"
+            return Words("%(winner)s wins: %(loser)s's morale fell to 0", winner=self.players[other(loser)],
+                         loser=self.players[loser])
         if self.step == "first_player":
-            return "Rolling for the starting player"
+            return Words("Rolling for the starting player")
         if self.step == "round_start":
-            return f"Round {self.round + 1} about to start"
-        return f"Round {self.round}, {self.players[self.turn]}'s turn"
+            return Words("Round %(round)d about to start", round=self.round + 1)
+        return Words("Round %(round)d, %(player)s's turn", round=self.round, player=self.players[self.turn])
 
-    def step_label(self) -> str:
+    def step_label(self) -> Words:
         return STEP_LABELS[self.step]
 
     # -- what the rules ask of the state --
@@ -283,7 +297,8 @@ class State(GameState):
 
     def lane_choices(self, seat: int) -> list[Choice]:
         """The lanes where ``seat`` may place a gained agency, with what each holds."""
-        return [Choice(lane, f"Lane {lane}", f"{self.city_agency[seat][lane - 1]} of {CITY_SPACE_CAPACITY}")
+        return [Choice(lane, Words("Lane %(lane)d", lane=lane),
+                       Words("%(count)d of %(most)d", count=self.city_agency[seat][lane - 1], most=CITY_SPACE_CAPACITY))
                 for lane in self.lanes_with_room(seat)]
 
     def counters(self) -> list[Counter]:
@@ -291,14 +306,16 @@ class State(GameState):
         :class:`RecoverMorale`), once round 1 has started."""
         if self.round == 0:
             return []
-        return [Counter(label=f"{name}'s morale", value=self.morale[seat], seat=seat, step=1,
-                        minus=LoseMorale.offer(self, seat=seat, label=f"{name}: −1 morale", amount=1),
-                        plus=RecoverMorale.offer(self, seat=seat, label=f"{name}: +1 morale", amount=1,
+        return [Counter(label=Words("%(name)s's morale", name=name), value=self.morale[seat], seat=seat, step=1,
+                        minus=LoseMorale.offer(self, seat=seat, label=Words("%(name)s: −1 morale", name=name),
+                                               amount=1),
+                        plus=RecoverMorale.offer(self, seat=seat, label=Words("%(name)s: +1 morale", name=name),
+                                                 amount=1,
                                                  ends_turn=False)
                         if self.morale[seat] < self.options.starting_morale else None)
                 for seat, name in enumerate(self.players)]
 
-    def gain_rule(self) -> str:
+    def gain_rule(self) -> Words:
         return RULE_GAIN_MAIN if self.options.full_city_agency == "bottom_of_deck" else RULE_GAIN_GLOSSARY
 
 
@@ -323,7 +340,7 @@ def set_up(players: tuple[str, ...], options: Options, game: object) -> State:
 ENGINE: Engine[State] = Engine(
     game_id="carpe_cras", title=TITLE, min_players=PLAYER_COUNT, max_players=PLAYER_COUNT,
     options=Options, state=State, setup=set_up, rulebook=BOOK,
-    over_rule=f"{BOOK}, Morale: at 0 morale the game ends and the opponent wins")
+    over_rule=Words("%(book)s, Morale: at 0 morale the game ends and the opponent wins", book=BOOK))
 
 
 # --- Shared steps --------------------------------------------------------------------------------
@@ -342,20 +359,20 @@ def gain(state: State, seat: int, lane: int | None, source: str = "agency_deck",
     set_aside = list(state.agency_set_aside)
     if source == "set_aside":
         if set_aside[seat] == 0:
-            raise RuleError(rule, f"{name} has no agency set aside")
+            raise RuleError(rule, Words("%(name)s has no agency set aside", name=name))
         set_aside[seat] -= 1
     elif state.agency_in_deck(seat) == 0:
         if not at_round_start:
-            raise RuleError(rule, f"{name}'s agency deck is empty: there is no agency to gain")
+            raise RuleError(rule, Words("%(name)s's agency deck is empty: there is no agency to gain", name=name))
         if lane is not None:
-            raise RuleError(rule, f"{name}'s agency deck is empty: leave the lane out")
+            raise RuleError(rule, Words("%(name)s's agency deck is empty: leave the lane out", name=name))
         return state, "none"
     room = state.lanes_with_room(seat)
     if not room:
         if source == "set_aside":
-            raise RuleError(RULE_CITY_SPACE, f"all of {name}'s city spaces are full")
+            raise RuleError(RULE_CITY_SPACE, Words("all of %(name)s's city spaces are full", name=name))
         if lane is not None:
-            raise RuleError(rule, f"all of {name}'s city spaces are full: leave the lane out")
+            raise RuleError(rule, Words("all of %(name)s's city spaces are full: leave the lane out", name=name))
         if state.options.full_city_agency == "bottom_of_deck":
             return state, "bottom"
         if state.token_holder == seat:
@@ -363,44 +380,54 @@ def gain(state: State, seat: int, lane: int | None, source: str = "agency_deck",
             return state.evolve(agency_set_aside=set_aside), "set_aside"
         return state, "sacrificed"
     if lane is None:
-        raise RuleError(rule, f"choose a lane for {name}'s agency (room in lane {', '.join(map(str, room))})")
+        # The lanes are numbers, so joining them with ", " says the same in any language.
+        raise RuleError(rule, Words("choose a lane for %(name)s's agency (room in lane %(lanes)s)", name=name,
+                                    lanes=", ".join(map(str, room))))
     if lane > state.lanes:
-        raise RuleError(RULE_LANES, f"there is no lane {lane}: the battlefield has {state.lanes}")
+        raise RuleError(RULE_LANES, no_lane(lane, state.lanes))
     if lane not in room:
-        raise RuleError(RULE_CITY_SPACE, f"{name}'s city space in lane {lane} already holds "
-                                         f"{CITY_SPACE_CAPACITY} agency")
+        raise RuleError(RULE_CITY_SPACE, Words("%(name)s's city space in lane %(lane)d already holds %(most)d "
+                                               "agency", name=name, lane=lane, most=CITY_SPACE_CAPACITY))
     row = replace_at(state.city_agency[seat], lane - 1, state.city_agency[seat][lane - 1] + 1)
     return state.evolve(city_agency=replace_at(state.city_agency, seat, row), agency_set_aside=set_aside), "lane"
 
 
-def lane_field(name: str, label: str, room: list[Choice]) -> FormField:
+def no_lane(lane: int, lanes: int) -> Words:
+    """The refusal of a lane number beyond the battlefield's ``lanes``."""
+    return Words("there is no lane %(lane)d: the battlefield has %(lanes)d", lane=lane, lanes=lanes)
+
+
+def lane_field(name: str, label: Words, room: list[Choice]) -> FormField:
     """A required choice among the lanes with room (see :meth:`State.lane_choices`)."""
     return FormField(name=name, label=label, kind="choice", choices=tuple(room))
 
 
-def placed(state: State, seat: int, lane: int | None, where: Where) -> str:
+def placed(state: State, seat: int, lane: int | None, where: Where) -> Words:
     """Where a gained agency went, for a history line (``state``: after the gain)."""
     if where == "lane":
-        return f"lane {lane} (now {state.city_agency[seat][lane - 1]})"
+        return Words("lane %(lane)d (now %(count)d)", lane=lane, count=state.city_agency[seat][lane - 1])
     return _WHERE_WORDS[where]
 
 
 def require_started(state: State) -> None:
     if state.round == 0:
-        raise RuleError(RULE_ROUND_START, "the first round has not started yet")
+        raise RuleError(RULE_ROUND_START, Words("the first round has not started yet"))
 
 
-def require_turn(state: State, seat: int, what: str) -> None:
-    """Refuse ``what`` unless a round is on and it is ``seat``'s turn."""
+def require_turn(state: State, seat: int, what: Words) -> None:
+    """Refuse ``what`` (words naming the deed, e.g. ``Words("passing")``) unless a round is on
+    and it is ``seat``'s turn."""
     if state.step == "first_player":
-        raise RuleError(RULE_FIRST_PLAYER, "roll for the starting player first")
+        raise RuleError(RULE_FIRST_PLAYER, Words("roll for the starting player first"))
     if state.step == "round_start":
-        raise RuleError(RULE_ROUND_START, f"start round {state.round + 1} first")
+        raise RuleError(RULE_ROUND_START, Words("start round %(round)d first", round=state.round + 1))
     if state.token_passer == seat:
-        raise RuleError(RULE_TOKEN, f"{state.players[seat]} took the Carpe Cras Token this round and "
-                                    f"passes all further turns: {what} is not allowed")
+        raise RuleError(RULE_TOKEN, Words("%(player)s took the Carpe Cras Token this round and passes all "
+                                          "further turns: %(what)s is not allowed",
+                                          player=state.players[seat], what=what))
     if state.turn != seat:
-        raise RuleError(RULE_TURNS, f"it is {state.players[state.turn]}'s turn, not {state.players[seat]}'s")
+        raise RuleError(RULE_TURNS, Words("it is %(current)s's turn, not %(player)s's",
+                                          current=state.players[state.turn], player=state.players[seat]))
 
 
 def after_turn(state: State, seat: int, passed: bool) -> State:
@@ -414,9 +441,13 @@ def after_turn(state: State, seat: int, passed: bool) -> State:
     return state.evolve(turn=other(seat), last_turn_passed=passed, passes=passes)
 
 
-def round_end_note(before: State, after: State) -> str:
-    """``"; round 2 ends"`` when the event ended the round, else ``""``."""
-    return f"; round {before.round} ends" if before.step == "turns" and after.step == "round_start" else ""
+def round_end_note(before: State, after: State) -> Words | str:
+    """``"; round 2 ends"`` when the event ended the round, else ``""``: the ``end`` param of
+    history lines. The empty note is a plain ``str``: ``Words("")`` would be looked up in the
+    catalogue, whose entry for ``""`` is its header."""
+    if before.step == "turns" and after.step == "round_start":
+        return Words("; round %(round)d ends", round=before.round)
+    return ""
 
 
 def check_morale(state: State) -> State:
@@ -432,9 +463,9 @@ class TurnOrEffect(CarpeCrasEvent):
     """An event that is either the turn's action (``ends_turn``) or an effect outside the turn."""
 
     seat: Seat
-    ends_turn: bool = Field(False, title="This was the turn's action")
+    ends_turn: bool = Field(False, title=Words("This was the turn's action"))
 
-    def turn_checked(self, state: State, what: str) -> None:
+    def turn_checked(self, state: State, what: Words) -> None:
         require_started(state)
         if self.ends_turn:
             require_turn(state, self.seat, what)
@@ -457,87 +488,95 @@ class Mulligan(CarpeCrasEvent):
     """``seat`` shuffles their opening hand back and draws 5 new cards, once, before round 1
     (Pre-Game Setup; Glossary: Mulligan)."""
 
-    label = "Mulligan the opening hand"
+    label = Words("Mulligan the opening hand")
     seat: Seat
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
         if state.round > 0:
             return []
-        return [cls.offer(state, seat=s, label=f"{state.players[s]}: mulligan (once)")
+        return [cls.offer(state, seat=s, label=Words("%(player)s: mulligan (once)", player=state.players[s]))
                 for s, taken in enumerate(state.mulligans) if not taken]
 
     def apply(self, state: State) -> State:
         name = state.players[self.seat]
         if state.round > 0:
-            raise RuleError(RULE_MULLIGAN, "the first round has started: no more mulligans")
+            raise RuleError(RULE_MULLIGAN, Words("the first round has started: no more mulligans"))
         if state.mulligans[self.seat]:
-            raise RuleError(RULE_MULLIGAN, f"{name} has already taken their mulligan")
+            raise RuleError(RULE_MULLIGAN, Words("%(name)s has already taken their mulligan", name=name))
         return state.evolve(mulligans=replace_at(state.mulligans, self.seat, True))
 
     def describe(self, before: State, after: State) -> str:
-        return f"{before.players[self.seat]} mulliganed: shuffled the opening hand back and drew 5"
+        return Words("%(player)s mulliganed: shuffled the opening hand back and drew 5",
+                     player=before.players[self.seat])
 
 
 @ENGINE.event
 class FirstPlayerRoll(CarpeCrasEvent):
     """Both players' dice for the first player, by seat (Pre-Game Setup). Low roll wins; ties roll again."""
 
-    label = "Roll for the starting player"
-    rolls: Annotated[tuple[Die, Die], Field(title="Dice, by seat")]
+    label = Words("Roll for the starting player")
+    rolls: Annotated[tuple[Die, Die], Field(title=Words("Dice, by seat"))]
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
         if state.step != "first_player" or state.low_roller is not None:
             return []
         dice = tuple(Choice(face, str(face)) for face in range(1, DIE_FACES + 1))
-        return [cls.offer(state, rolls=FormField(name="rolls", label="Each player's die", kind="multi", choices=dice,
+        return [cls.offer(state, rolls=FormField(name="rolls", label=Words("Each player's die"), kind="multi",
+                                                 choices=dice,
                                                  count=PLAYER_COUNT, item_labels=state.players))]
 
     def apply(self, state: State) -> State:
         if state.step != "first_player" or state.low_roller is not None:
-            message = ("the starting player is already settled" if state.starting_seat is not None
-                       else f"{state.players[state.low_roller]} rolled low and now chooses who starts")
+            message = (Words("the starting player is already settled") if state.starting_seat is not None
+                       else Words("%(player)s rolled low and now chooses who starts",
+                                  player=state.players[state.low_roller]))
             raise RuleError(RULE_FIRST_PLAYER, message)
         low = None if self.rolls[0] == self.rolls[1] else self.rolls.index(min(self.rolls))
         return state.evolve(first_player_rolls=(*state.first_player_rolls, self.rolls), low_roller=low)
 
     def describe(self, before: State, after: State) -> str:
         names = before.players
-        rolls = ", ".join(f"{names[i]} rolled {r}" for i, r in enumerate(self.rolls))
+        # Two players (PLAYER_COUNT), so two dice: a fixed template rather than a joined list.
+        first, second = (Words("%(player)s rolled %(roll)d", player=names[i], roll=r) for i, r in enumerate(self.rolls))
         if after.low_roller is None:
-            return f"First player: {rolls}; a tie, roll again"
-        return f"First player: {rolls}; {names[after.low_roller]} rolled low and chooses who starts"
+            return Words("First player: %(first)s, %(second)s; a tie, roll again", first=first, second=second)
+        return Words("First player: %(first)s, %(second)s; %(low)s rolled low and chooses who starts",
+                     first=first, second=second, low=names[after.low_roller])
 
 
 @ENGINE.event
 class ChooseStartingPlayer(CarpeCrasEvent):
     """The low roller (``seat``) picks who takes the first turn (Pre-Game Setup)."""
 
-    label = "Choose the starting player"
+    label = Words("Choose the starting player")
     seat: Seat
-    starting_seat: Seat = Field(title="Takes the first turn")
+    starting_seat: Seat = Field(title=Words("Takes the first turn"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
         if state.step != "first_player" or state.low_roller is None:
             return []
         return [cls.offer(state, seat=state.low_roller,
-                          label=f"{state.players[state.low_roller]} chooses who starts")]
+                          label=Words("%(player)s chooses who starts", player=state.players[state.low_roller]))]
 
     def apply(self, state: State) -> State:
         if state.step != "first_player":
-            raise RuleError(RULE_FIRST_PLAYER, "the starting player is already settled")
+            raise RuleError(RULE_FIRST_PLAYER, Words("the starting player is already settled"))
         if state.low_roller is None:
-            raise RuleError(RULE_FIRST_PLAYER, "roll first: the low roller chooses (a tie rolls again)")
+            raise RuleError(RULE_FIRST_PLAYER, Words("roll first: the low roller chooses (a tie rolls again)"))
         if self.seat != state.low_roller:
-            raise RuleError(RULE_FIRST_PLAYER, f"{state.players[state.low_roller]} rolled low and chooses, "
-                                               f"not {state.players[self.seat]}")
+            raise RuleError(RULE_FIRST_PLAYER, Words("%(low)s rolled low and chooses, not %(player)s",
+                                                     low=state.players[state.low_roller],
+                                                     player=state.players[self.seat]))
         return state.evolve(starting_seat=self.starting_seat, step="round_start")
 
     def describe(self, before: State, after: State) -> str:
-        chosen = "themselves" if self.starting_seat == self.seat else before.players[self.starting_seat]
-        return f"{before.players[self.seat]} chose {chosen} to take the first turn"
+        if self.starting_seat == self.seat:
+            return Words("%(player)s chose themselves to take the first turn", player=before.players[self.seat])
+        return Words("%(player)s chose %(chosen)s to take the first turn", player=before.players[self.seat],
+                     chosen=before.players[self.starting_seat])
 
 
 # --- Rounds and turns -------------------------------------------------------------------------------
@@ -552,7 +591,7 @@ class StartRound(CarpeCrasEvent):
     empty).
     """
 
-    label = "Start the round"
+    label = Words("Start the round")
     agency_lane_0: Lane | None = None
     agency_lane_1: Lane | None = None
 
@@ -564,75 +603,88 @@ class StartRound(CarpeCrasEvent):
         for s, name in enumerate(("agency_lane_0", "agency_lane_1")):
             room = state.lane_choices(s)
             if room and state.agency_in_deck(s):
-                lanes[name] = lane_field(name, f"{state.players[s]}'s new agency goes to", room)
+                lanes[name] = lane_field(name, Words("%(player)s's new agency goes to", player=state.players[s]),
+                                         room)
             else:
                 lanes[name] = None  # city full or deck empty: nothing to choose
-        return [cls.offer(state, label=f"Start round {state.round + 1}", **lanes)]
+        return [cls.offer(state, label=Words("Start round %(round)d", round=state.round + 1), **lanes)]
 
     def apply(self, state: State) -> Step[State]:
         if state.step == "first_player":
-            raise RuleError(RULE_FIRST_PLAYER, "roll for the starting player first")
+            raise RuleError(RULE_FIRST_PLAYER, Words("roll for the starting player first"))
         if state.step == "turns":
-            raise RuleError(RULE_TURNS, f"round {state.round} is still on: it ends when a player passes "
-                                        "right after the other passed")
+            raise RuleError(RULE_TURNS, Words("round %(round)d is still on: it ends when a player passes right "
+                                              "after the other passed", round=state.round))
         work, parts = state, []
         for seat, lane in enumerate((self.agency_lane_0, self.agency_lane_1)):
             work, where = gain(work, seat, lane, at_round_start=True)
-            parts.append(f"{state.players[seat]}'s agency → {placed(work, seat, lane, where)}")
+            parts.append(Words("%(player)s's agency → %(where)s", player=state.players[seat],
+                               where=placed(work, seat, lane, where)))
         after = work.evolve(phase="play", step="turns", round=state.round + 1, turn=state.next_round_starter(),
                             last_turn_passed=False, passes=(0,) * PLAYER_COUNT)
-        return Step(after, f"Round {after.round} starts: cards ready, each player draws 1; {'; '.join(parts)}; "
-                           f"{after.players[after.turn]} acts first")
+        # Two players, so two parts: a fixed template rather than a joined list.
+        first, second = parts
+        return Step(after, Words("Round %(round)d starts: cards ready, each player draws 1; %(first)s; %(second)s; "
+                                 "%(starter)s acts first", round=after.round, first=first, second=second,
+                                 starter=after.players[after.turn]))
 
 
 @ENGINE.event
 class Action(CarpeCrasEvent):
     """A turn's action other than a pass or the Token (play a card, move, attack a unit...)."""
 
-    label = "Take an action"
+    label = Words("Take an action")
     seat: Seat
-    note: Annotated[str, Field(max_length=200, title="What was done (optional)")] = ""
+    note: Annotated[str, Field(max_length=200, title=Words("What was done (optional)"))] = ""
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
-        return [cls.offer(state, seat=state.turn, label=f"{state.players[state.turn]}: action")] \
-            if state.step == "turns" and state.may_act(state.turn) else []
+        if not (state.step == "turns" and state.may_act(state.turn)):
+            return []
+        return [cls.offer(state, seat=state.turn, label=Words("%(player)s: action", player=state.players[state.turn]))]
 
     def apply(self, state: State) -> State:
-        require_turn(state, self.seat, "an action")
+        require_turn(state, self.seat, Words("an action"))
         return after_turn(state, self.seat, passed=False)
 
     def describe(self, before: State, after: State) -> str:
-        note = f": {self.note}" if self.note else ""
-        return f"{before.players[self.seat]} took an action{note}{round_end_note(before, after)}"
+        # The note is the player's own text: a param, never translated.
+        if self.note:
+            return Words("%(player)s took an action: %(note)s%(end)s", player=before.players[self.seat],
+                         note=self.note, end=round_end_note(before, after))
+        return Words("%(player)s took an action%(end)s", player=before.players[self.seat],
+                     end=round_end_note(before, after))
 
 
 @ENGINE.event
 class Pass(CarpeCrasEvent):
     """``seat`` passes its turn (Player Actions)."""
 
+    label = Words("Pass")
     seat: Seat
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
         if state.step != "turns":
             return []
-        ends = " (ends the round)" if state.last_turn_passed else ""
-        return [cls.offer(state, seat=state.turn, label=f"{state.players[state.turn]}: pass{ends}")]
+        player = state.players[state.turn]
+        label = (Words("%(player)s: pass (ends the round)", player=player) if state.last_turn_passed
+                 else Words("%(player)s: pass", player=player))
+        return [cls.offer(state, seat=state.turn, label=label)]
 
     def apply(self, state: State) -> State:
-        require_turn(state, self.seat, "passing")
+        require_turn(state, self.seat, Words("passing"))
         return after_turn(state, self.seat, passed=True)
 
     def describe(self, before: State, after: State) -> str:
-        return f"{before.players[self.seat]} passed{round_end_note(before, after)}"
+        return Words("%(player)s passed%(end)s", player=before.players[self.seat], end=round_end_note(before, after))
 
 
 @ENGINE.event
 class TakeToken(CarpeCrasEvent):
     """``seat`` claims the Carpe Cras Token, passing all further turns this round."""
 
-    label = "Take the Carpe Cras Token"
+    label = Words("Take the Carpe Cras Token")
     seat: Seat
 
     @classmethod
@@ -640,19 +692,21 @@ class TakeToken(CarpeCrasEvent):
         if not (state.token_free() and state.may_act(state.turn)):
             return []
         return [cls.offer(state, seat=state.turn,
-                          label=f"{state.players[state.turn]}: take the Carpe Cras Token (pass the rest of the round)")]
+                          label=Words("%(player)s: take the Carpe Cras Token (pass the rest of the round)",
+                                      player=state.players[state.turn]))]
 
     def apply(self, state: State) -> State:
-        require_turn(state, self.seat, "taking the Token")
+        require_turn(state, self.seat, Words("taking the Token"))
         if state.token_taken_round == state.round:
-            raise RuleError(RULE_TOKEN, f"{state.players[state.token_holder]} already took the Carpe Cras "
-                                        f"Token in round {state.round}")
+            raise RuleError(RULE_TOKEN, Words("%(player)s already took the Carpe Cras Token in round %(round)d",
+                                              player=state.players[state.token_holder], round=state.round))
         # All the taker's further turns are passes, so the opponent's next pass ends the round.
         return state.evolve(turn=other(self.seat), last_turn_passed=True, token_holder=self.seat,
                             token_taken_round=state.round)
 
     def describe(self, before: State, after: State) -> str:
-        return f"{before.players[self.seat]} took the Carpe Cras Token and passes for the rest of round {before.round}"
+        return Words("%(player)s took the Carpe Cras Token and passes for the rest of round %(round)d",
+                     player=before.players[self.seat], round=before.round)
 
 
 # --- Effects ------------------------------------------------------------------------------------------
@@ -667,33 +721,37 @@ class StrikeCity(TurnOrEffect):
     ability outside the striker's own turn action.
     """
 
-    label = "Strike the city"
+    label = Words("Strike the city")
     lane: Lane
-    power: Stat = Field(title="Power of the striking skill")
-    sacrificed: Stat = Field(0, title="Agency the defender sacrifices from that space")
-    ends_turn: bool = Field(True, title="This was the turn's action")
+    power: Stat = Field(title=Words("Power of the striking skill"))
+    sacrificed: Stat = Field(0, title=Words("Agency the defender sacrifices from that space"))
+    ends_turn: bool = Field(True, title=Words("This was the turn's action"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
-        return [cls.offer(state, seat=s, label=f"{state.players[s]} strikes {state.players[other(s)]}'s city",
-                          lane=[Choice(lane, f"Lane {lane}", f"{state.city_agency[other(s)][lane - 1]} agency there")
+        return [cls.offer(state, seat=s, label=Words("%(striker)s strikes %(defender)s's city",
+                                                     striker=state.players[s], defender=state.players[other(s)]),
+                          lane=[Choice(lane, Words("Lane %(lane)d", lane=lane),
+                                       Words("%(count)d agency there", count=state.city_agency[other(s)][lane - 1]))
                                 for lane in range(1, state.lanes + 1)],
                           defaults={"ends_turn": state.may_act(s)})
                 for s in TurnOrEffect.effect_seats(state)]
 
     def apply(self, state: State) -> State:
-        self.turn_checked(state, "a strike as the turn's action")
+        self.turn_checked(state, Words("a strike as the turn's action"))
         defender = other(self.seat)
         name = state.players[defender]
         if self.lane > state.lanes:
-            raise RuleError(RULE_LANES, f"there is no lane {self.lane}: the battlefield has {state.lanes}")
+            raise RuleError(RULE_LANES, no_lane(self.lane, state.lanes))
         there = state.city_agency[defender][self.lane - 1]
         if self.sacrificed > there:
-            raise RuleError(RULE_STRIKE_CITY, f"{name} can sacrifice only agency in the struck city space, "
-                                              f"and lane {self.lane} holds only {there}")
+            raise RuleError(RULE_STRIKE_CITY, Words("%(name)s can sacrifice only agency in the struck city space, "
+                                                    "and lane %(lane)d holds only %(count)d",
+                                                    name=name, lane=self.lane, count=there))
         if self.sacrificed > self.power:
-            raise RuleError(RULE_STRIKE_CITY, f"sacrificing {self.sacrificed} agency prevents at most "
-                                              f"{self.power} damage (the strike's power): sacrifice no more")
+            raise RuleError(RULE_STRIKE_CITY, Words("sacrificing %(sacrificed)d agency prevents at most %(power)d "
+                                                    "damage (the strike's power): sacrifice no more",
+                                                    sacrificed=self.sacrificed, power=self.power))
         row = replace_at(state.city_agency[defender], self.lane - 1, there - self.sacrificed)
         morale = max(0, state.morale[defender] - (self.power - self.sacrificed))
         struck = state.evolve(city_agency=replace_at(state.city_agency, defender, row),
@@ -702,10 +760,15 @@ class StrikeCity(TurnOrEffect):
 
     def describe(self, before: State, after: State) -> str:
         d = other(self.seat)
-        sacrifice = f"{before.players[d]} sacrificed {self.sacrificed} agency, " if self.sacrificed else ""
-        return (f"{before.players[self.seat]} struck {before.players[d]}'s city in lane {self.lane} for "
-                f"{self.power}; {sacrifice}morale {before.morale[d]} → {after.morale[d]}"
-                f"{round_end_note(before, after)}")
+        said = {"striker": before.players[self.seat], "defender": before.players[d], "lane": self.lane,
+                "power": self.power, "before": before.morale[d], "after": after.morale[d],
+                "end": round_end_note(before, after)}
+        if self.sacrificed:
+            return Words("%(striker)s struck %(defender)s's city in lane %(lane)d for %(power)d; %(defender)s "
+                         "sacrificed %(sacrificed)d agency, morale %(before)d → %(after)d%(end)s",
+                         sacrificed=self.sacrificed, **said)
+        return Words("%(striker)s struck %(defender)s's city in lane %(lane)d for %(power)d; morale %(before)d → "
+                     "%(after)d%(end)s", **said)
 
 
 @ENGINE.event
@@ -716,58 +779,64 @@ class GainAgency(TurnOrEffect):
     ``"set_aside"`` places a card set aside earlier (``sacrifice_unless_token`` only).
     """
 
-    label = "Gain 1 agency"
+    label = Words("Gain 1 agency")
     lane: Lane | None = None
     source: Literal["agency_deck", "set_aside"] = Field(
-        "agency_deck", title="From", json_schema_extra={"labels": {"agency_deck": "The agency deck",
-                                                                   "set_aside": "Beside the city (set aside)"}})
+        "agency_deck", title=Words("From"),
+        json_schema_extra={"labels": {"agency_deck": Words("The agency deck"),
+                                      "set_aside": Words("Beside the city (set aside)")}})
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
         moves = []
         for s in TurnOrEffect.effect_seats(state):
             room = state.lane_choices(s)
-            lane = lane_field("lane", "Place it in", room) if room else None
+            lane = lane_field("lane", Words("Place it in"), room) if room else None
             if state.agency_in_deck(s):
-                moves.append(cls.offer(state, seat=s, label=f"{state.players[s]} gains 1 agency", lane=lane,
-                                       source="agency_deck"))
+                moves.append(cls.offer(state, seat=s, label=Words("%(player)s gains 1 agency", player=state.players[s]),
+                                       lane=lane, source="agency_deck"))
             if state.agency_set_aside[s] and room:
-                moves.append(cls.offer(state, seat=s, label=f"{state.players[s]} places agency set aside",
+                moves.append(cls.offer(state, seat=s, label=Words("%(player)s places agency set aside",
+                                                                  player=state.players[s]),
                                        lane=lane, source="set_aside"))
         return moves
 
     def apply(self, state: State) -> Step[State]:
-        self.turn_checked(state, "gaining agency as the turn's action")
+        self.turn_checked(state, Words("gaining agency as the turn's action"))
         gained, where = gain(state, self.seat, self.lane, self.source)
         after = self.end_turn(state, gained)
-        source = " from beside the city" if self.source == "set_aside" else ""
-        return Step(after, f"{state.players[self.seat]} gained 1 agency{source} → "
-                           f"{placed(after, self.seat, self.lane, where)}{round_end_note(state, after)}")
+        said = {"player": state.players[self.seat], "where": placed(after, self.seat, self.lane, where),
+                "end": round_end_note(state, after)}
+        if self.source == "set_aside":
+            return Step(after, Words("%(player)s gained 1 agency from beside the city → %(where)s%(end)s", **said))
+        return Step(after, Words("%(player)s gained 1 agency → %(where)s%(end)s", **said))
 
 
 @ENGINE.event
 class AddLane(TurnOrEffect):
     """``seat`` adds a lane to the battlefield (The battlefield), up to 6: one new, empty city space each."""
 
-    label = "Add a lane"
+    label = Words("Add a lane")
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
         if state.lanes >= MAX_LANES:
             return []
-        return [cls.offer(state, seat=s, label=f"{state.players[s]} adds lane {state.lanes + 1}",
+        return [cls.offer(state, seat=s, label=Words("%(player)s adds lane %(lane)d", player=state.players[s],
+                                                     lane=state.lanes + 1),
                           defaults={"ends_turn": state.may_act(s)})
                 for s in TurnOrEffect.effect_seats(state)]
 
     def apply(self, state: State) -> State:
-        self.turn_checked(state, "adding a lane as the turn's action")
+        self.turn_checked(state, Words("adding a lane as the turn's action"))
         if state.lanes >= MAX_LANES:
-            raise RuleError(RULE_LANES, f"the battlefield already has {MAX_LANES} lanes")
+            raise RuleError(RULE_LANES, Words("the battlefield already has %(most)d lanes", most=MAX_LANES))
         grown = state.evolve(lanes=state.lanes + 1, city_agency=tuple((*row, 0) for row in state.city_agency))
         return self.end_turn(state, grown)
 
     def describe(self, before: State, after: State) -> str:
-        return f"{before.players[self.seat]} added lane {after.lanes}{round_end_note(before, after)}"
+        return Words("%(player)s added lane %(lane)d%(end)s", player=before.players[self.seat], lane=after.lanes,
+                     end=round_end_note(before, after))
 
 
 @ENGINE.event
@@ -775,25 +844,29 @@ class RecoverMorale(TurnOrEffect):
     """``seat``'s city recovers ``amount`` morale, never above the starting morale (Morale: a
     city "cannot ever have more than its starting amount"): at full morale it changes nothing."""
 
-    label = "Recover morale"
-    amount: Annotated[int, Field(ge=1, title="Morale recovered")]
+    label = Words("Recover morale")
+    amount: Annotated[int, Field(ge=1, title=Words("Morale recovered"))]
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
-        return [cls.offer(state, seat=s, label=f"{state.players[s]} recovers morale",
+        return [cls.offer(state, seat=s, label=Words("%(player)s recovers morale", player=state.players[s]),
                           defaults={"ends_turn": state.may_act(s), "amount": 1})
                 for s in TurnOrEffect.effect_seats(state)]
 
     def apply(self, state: State) -> State:
-        self.turn_checked(state, "recovering morale as the turn's action")
+        self.turn_checked(state, Words("recovering morale as the turn's action"))
         morale = min(state.options.starting_morale, state.morale[self.seat] + self.amount)
         return self.end_turn(state, state.evolve(morale=replace_at(state.morale, self.seat, morale)))
 
     def describe(self, before: State, after: State) -> str:
         start = before.options.starting_morale
-        capped = " (already full)" if before.morale[self.seat] >= start else ""
-        return (f"{before.players[self.seat]} recovered {self.amount} morale: {before.morale[self.seat]} → "
-                f"{after.morale[self.seat]} (at most {start}){capped}{round_end_note(before, after)}")
+        said = {"player": before.players[self.seat], "amount": self.amount, "before": before.morale[self.seat],
+                "after": after.morale[self.seat], "most": start, "end": round_end_note(before, after)}
+        if before.morale[self.seat] >= start:
+            return Words("%(player)s recovered %(amount)d morale: %(before)d → %(after)d (at most %(most)d) "
+                         "(already full)%(end)s", **said)
+        return Words("%(player)s recovered %(amount)d morale: %(before)d → %(after)d (at most %(most)d)%(end)s",
+                     **said)
 
 
 @ENGINE.event
@@ -803,13 +876,14 @@ class LoseMorale(CarpeCrasEvent):
     reading: such damage to a city comes off its morale). Morale stops at 0, which ends the game
     (Morale). Not a turn's action."""
 
-    label = "Lose morale"
-    seat: Seat = Field(title="City")
-    amount: Annotated[int, Field(ge=1, title="Morale lost")]
+    label = Words("Lose morale")
+    seat: Seat = Field(title=Words("City"))
+    amount: Annotated[int, Field(ge=1, title=Words("Morale lost"))]
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
-        return [cls.offer(state, seat=s, label=f"{state.players[s]} loses morale to an effect", defaults={"amount": 1})
+        return [cls.offer(state, seat=s, label=Words("%(player)s loses morale to an effect", player=state.players[s]),
+                          defaults={"amount": 1})
                 for s in TurnOrEffect.effect_seats(state)]
 
     def apply(self, state: State) -> State:
@@ -818,14 +892,16 @@ class LoseMorale(CarpeCrasEvent):
         return check_morale(state.evolve(morale=replace_at(state.morale, self.seat, morale)))
 
     def describe(self, before: State, after: State) -> str:
-        return (f"{before.players[self.seat]}'s city lost {self.amount} morale to an effect: "
-                f"{before.morale[self.seat]} → {after.morale[self.seat]}")
+        return Words("%(player)s's city lost %(amount)d morale to an effect: %(before)d → %(after)d",
+                     player=before.players[self.seat], amount=self.amount, before=before.morale[self.seat],
+                     after=after.morale[self.seat])
 
 
 # --- Tempo helper -------------------------------------------------------------------------------------
 
-_CHECK_WORDS = {"dodge": "dodging a first strike", "dodge_strike_twice": "dodging a Strike Twice strike",
-                "strike_twice": "to Strike Twice"}
+_CHECK_WORDS = {"dodge": Words("dodging a first strike"),
+                "dodge_strike_twice": Words("dodging a Strike Twice strike"),
+                "strike_twice": Words("to Strike Twice")}
 
 
 @ENGINE.event
@@ -836,21 +912,22 @@ class TempoRoll(CarpeCrasEvent):
     Twice). ``roll`` may be left out when the differential is 0 or less, or 6 or more.
     """
 
-    label = "Tempo check"
-    seat: Seat = Field(title="Who rolls")
-    check: TempoCheck = Field(title="Check", json_schema_extra={"labels": {
-        "dodge": "Dodge a first strike", "dodge_strike_twice": "Dodge a Strike Twice strike",
-        "strike_twice": "Strike Twice"}})
-    striker_speed: Stat = Field(title="Striker's speed")
-    accuracy: Stat = Field(0, title="Striking skill's Accuracy")
-    dexterity: Stat = Field(0, title="Striking skill's Dexterity")
-    target_speed: Stat = Field(title="Target's speed")
-    evade: Stat = Field(0, title="Target's Evade")
-    roll: Die | None = Field(None, title="Die roll (not needed at 0 or less, or 6 or more)")
+    label = Words("Tempo check")
+    seat: Seat = Field(title=Words("Who rolls"))
+    check: TempoCheck = Field(title=Words("Check"), json_schema_extra={"labels": {
+        "dodge": Words("Dodge a first strike"), "dodge_strike_twice": Words("Dodge a Strike Twice strike"),
+        "strike_twice": Words("Strike Twice")}})
+    striker_speed: Stat = Field(title=Words("Striker's speed"))
+    accuracy: Stat = Field(0, title=Words("Striking skill's Accuracy"))
+    dexterity: Stat = Field(0, title=Words("Striking skill's Dexterity"))
+    target_speed: Stat = Field(title=Words("Target's speed"))
+    evade: Stat = Field(0, title=Words("Target's Evade"))
+    roll: Die | None = Field(None, title=Words("Die roll (not needed at 0 or less, or %(certain)d or more)",
+                                               certain=TEMPO_CERTAIN_AT))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
-        return [cls.offer(state, label="Tempo check")] if state.round > 0 else []
+        return [cls.offer(state, label=Words("Tempo check"))] if state.round > 0 else []
 
     def apply(self, state: State) -> State:
         require_started(state)
@@ -870,8 +947,11 @@ class TempoRoll(CarpeCrasEvent):
     def describe(self, before: State, after: State) -> str:
         t = after.last_tempo
         if tempo_needs_roll(t.differential):
-            how = f"rolled {t.roll}: {'success' if t.succeeded else 'failure'}"
+            how = (Words("rolled %(roll)d: success", roll=t.roll) if t.succeeded
+                   else Words("rolled %(roll)d: failure", roll=t.roll))
         else:
-            how = "no roll needed: " + ("certain success" if t.succeeded else "success impossible")
-        return (f"Tempo, {before.players[self.seat]} {_CHECK_WORDS[self.check]}: speed {t.roller_speed} vs "
-                f"{t.opposing_speed}, differential {t.differential}; {how}")
+            how = (Words("no roll needed: certain success") if t.succeeded
+                   else Words("no roll needed: success impossible"))
+        return Words("Tempo, %(player)s %(check)s: speed %(speed)d vs %(against)d, differential %(differential)d; "
+                     "%(how)s", player=before.players[self.seat], check=_CHECK_WORDS[self.check],
+                     speed=t.roller_speed, against=t.opposing_speed, differential=t.differential, how=how)

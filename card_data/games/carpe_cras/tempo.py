@@ -12,15 +12,17 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from card_data.engine import RuleError
+from card_data.engine import RuleError, Words
+from card_data.games.carpe_cras import BOOK
 from card_data.games.carpe_cras.cards import MELEE_MAX_RANGE, Fighter, Upgrade
 
 DIE_FACES = 6
 TEMPO_CERTAIN_AT = 6
 """A speed differential of 6 or more succeeds without a roll (Tempo)."""
 
-RULE_TEMPO = ("Carpe Cras rulebook V1.0, Tempo: a roll no higher than the speed differential succeeds; "
-              f"at 0 or less success is impossible, at {TEMPO_CERTAIN_AT} or more it is certain")
+RULE_TEMPO = Words("%(book)s, Tempo: a roll no higher than the speed differential succeeds; at 0 or less "
+                   "success is impossible, at %(certain)d or more it is certain",
+                   book=BOOK, certain=TEMPO_CERTAIN_AT)
 
 TempoCheck = Literal["dodge", "dodge_strike_twice", "strike_twice"]
 """``dodge``: the target rolls to dodge a first strike (the striker's Accuracy and Dexterity
@@ -75,9 +77,10 @@ def tempo_succeeds(differential: int, roll: int | None = None) -> bool:
     if not tempo_needs_roll(differential):
         return differential >= TEMPO_CERTAIN_AT
     if roll is None:
-        raise RuleError(RULE_TEMPO, f"a speed differential of {differential} needs a die roll")
+        raise RuleError(RULE_TEMPO, Words("a speed differential of %(differential)d needs a die roll",
+                                          differential=differential))
     if not 1 <= roll <= DIE_FACES:
-        raise RuleError(RULE_TEMPO, f"a die shows 1 to {DIE_FACES}, not {roll}")
+        raise RuleError(RULE_TEMPO, Words("a die shows 1 to %(faces)d, not %(roll)d", faces=DIE_FACES, roll=roll))
     return roll <= differential
 
 

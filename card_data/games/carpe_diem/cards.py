@@ -9,7 +9,7 @@ points) live in ``tables.yaml`` as data, each row saying whether its value is as
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Literal
 
 from pydantic import (
@@ -21,6 +21,7 @@ from pydantic import (
     model_validator,
 )
 
+from card_data.engine.wording import Words
 from card_data.problems import Problem
 from card_data.schema import Card, DeckList, GameSpec, Strict
 
@@ -53,25 +54,47 @@ WARES: frozenset[str] = frozenset(Ware.__args__)
 VILLA_THINGS: frozenset[str] = frozenset({"chimney", "completed_villa"})
 """What C cards count (summary: "C cards = villa-related")."""
 
-_LABELS: dict[str, tuple[str, str]] = {
-    "grapes": ("grape", "grapes"),
-    "herbs": ("herb", "herbs"),
-    "chicken": ("chicken", "chickens"),
-    "fish": ("fish", "fish"),
-    "chimney": ("chimney", "chimneys"),
-    "completed_villa": ("completed villa", "completed villas"),
-    "completed_merchant_dwelling": ("completed merchant dwelling", "completed merchant dwellings"),
-    "completed_baker_dwelling": ("completed baker dwelling", "completed baker dwellings"),
-    "completed_administrator_dwelling": ("completed administrator dwelling",
-                                         "completed administrator dwellings"),
-    "completed_craftsman_dwelling": ("completed craftsman dwelling", "completed craftsman dwellings"),
-    "completed_landscape": ("completed landscape", "completed landscapes"),
-    "completed_pond": ("completed pond", "completed ponds"),
-    "completed_garden": ("completed garden", "completed gardens"),
-    "market": ("market", "markets"),
-    "bakery": ("bakery", "bakeries"),
-    "fountain": ("fountain", "fountains"),
+_LABELS: dict[str, tuple[Words, Callable[[int], Words]]] = {
+    # (one, how many): the card's symbols in words; "×" as the cards count icons.
+    "grapes": (Words("grape"), lambda n: Words("%(n)d× grapes", n=n)),
+    "herbs": (Words("herb"), lambda n: Words("%(n)d× herbs", n=n)),
+    "chicken": (Words("chicken"), lambda n: Words("%(n)d× chickens", n=n)),
+    "fish": (Words("fish"), lambda n: Words("%(n)d× fish", n=n)),
+    "chimney": (Words("chimney"), lambda n: Words("%(n)d× chimneys", n=n)),
+    "completed_villa": (Words("completed villa"), lambda n: Words("%(n)d× completed villas", n=n)),
+    "completed_merchant_dwelling": (Words("completed merchant dwelling"),
+                                    lambda n: Words("%(n)d× completed merchant dwellings", n=n)),
+    "completed_baker_dwelling": (Words("completed baker dwelling"),
+                                 lambda n: Words("%(n)d× completed baker dwellings", n=n)),
+    "completed_administrator_dwelling": (Words("completed administrator dwelling"),
+                                         lambda n: Words("%(n)d× completed administrator dwellings", n=n)),
+    "completed_craftsman_dwelling": (Words("completed craftsman dwelling"),
+                                     lambda n: Words("%(n)d× completed craftsman dwellings", n=n)),
+    "completed_landscape": (Words("completed landscape"), lambda n: Words("%(n)d× completed landscapes", n=n)),
+    "completed_pond": (Words("completed pond"), lambda n: Words("%(n)d× completed ponds", n=n)),
+    "completed_garden": (Words("completed garden"), lambda n: Words("%(n)d× completed gardens", n=n)),
+    "market": (Words("market"), lambda n: Words("%(n)d× markets", n=n)),
+    "bakery": (Words("bakery"), lambda n: Words("%(n)d× bakeries", n=n)),
+    "fountain": (Words("fountain"), lambda n: Words("%(n)d× fountains", n=n)),
 }
+"""Owned thing or ware -> (its name for one, its name with a count) as requirements print them."""
+
+
+def added(pieces: Sequence[str]) -> str:
+    """``"a + b + c"``, kept translatable: a :class:`Words` (or the one piece) from a non-empty
+    sequence of pieces (Words or names)."""
+    if len(pieces) == 1:
+        return pieces[0]
+    return Words("%(first)s + %(rest)s", first=pieces[0], rest=added(pieces[1:]))
+
+
+def listed(pieces: Sequence[str]) -> str:
+    """``"a, b, c"``, kept translatable: a :class:`Words` (or the one piece) from a non-empty
+    sequence of pieces (Words or names)."""
+    if len(pieces) == 1:
+        return pieces[0]
+    return Words("%(first)s, %(rest)s", first=pieces[0], rest=listed(pieces[1:]))
+
 
 SCORING_SET_PLAYERS: dict[str, int] = {"scoring-2p": 2, "scoring-3p": 3, "scoring-4p": 4}
 """Deck list ``kind`` of a scoring set -> player count."""
@@ -90,14 +113,14 @@ class Need(Strict):
     what: Thing
     count: PositiveInt = 1
 
-    def label(self) -> str:
+    def label(self) -> Words:
         """``"3× chimneys"``, or just ``"chicken"`` for a count of one."""
-        singular, plural = _LABELS[self.what]
-        return singular if self.count == 1 else f"{self.count}× {plural}"
+        one, many = _LABELS[self.what]
+        return one if self.count == 1 else many(self.count)
 
 
 def _requirement_line(needs: list[Need]) -> str:
-    return " + ".join(n.label() for n in needs)
+    return added([n.label() for n in needs])
 
 
 def _sets_owned(needs: list[Need], have: Mapping[str, int]) -> int:
@@ -127,14 +150,15 @@ class Reward(Strict):
         """Printed form, e.g. ``"1 coin + 1 banderole bar space"``; ``★`` stands for VP."""
         parts = []
         if self.vp:
-            parts.append(f"{self.vp} ★")
+            parts.append(Words("%(n)d ★", n=self.vp))
         if self.coins:
-            parts.append(f"{self.coins} coin" + ("s" if self.coins > 1 else ""))
+            parts.append(Words("%(n)d coins", n=self.coins) if self.coins > 1 else Words("%(n)d coin", n=self.coins))
         if self.bread:
-            parts.append(f"{self.bread} bread")
+            parts.append(Words("%(n)d bread", n=self.bread))
         if self.banderole:
-            parts.append(f"{self.banderole} banderole bar space" + ("s" if self.banderole > 1 else ""))
-        return " + ".join(parts)
+            parts.append(Words("%(n)d banderole bar spaces", n=self.banderole) if self.banderole > 1
+                         else Words("%(n)d banderole bar space", n=self.banderole))
+        return added(parts)
 
 
 class ScoringCard(Card):

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from card_data.engine import Model
+from card_data.engine import Model, Words
 
 Rows = tuple[tuple[str, ...], ...]
 """Rows of scoring-card ids as laid out, top row first."""
@@ -47,7 +47,8 @@ def lay_out(card_ids: Sequence[str], circles: int) -> tuple[Rows, tuple[Pair, ..
         pairs = grid_pairs(rows)
         if len(pairs) == circles:
             return rows, pairs
-    raise ValueError(f"no row width lays out {len(ids)} cards with {circles} circle spaces")
+    raise ValueError(Words("no row width lays out %(cards)d cards with %(circles)d circle spaces", cards=len(ids),
+                           circles=circles))
 
 
 class GridCell(Model):

@@ -49,7 +49,7 @@ What the scorekeeper models, and what it leaves to the table (our readings):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Annotated, Literal
 
@@ -68,6 +68,7 @@ from card_data.engine import (
     RuleError,
     Seat,
     Step,
+    Words,
     replace_at,
 )
 from card_data.engine.forms import derive_field
@@ -87,11 +88,13 @@ from card_data.games.carpe_diem.cards import (
     TieBreaker,
     VillaChimneys,
     Ware,
+    added,
+    listed,
 )
 from card_data.games.carpe_diem.layout import GridCell, Pair, Rows, grid, lay_out
 
-SUMMARY = "Carpe Diem summary (carpe-diem-summary.txt)"
-RULEBOOK = "Carpe Diem 2018 rulebook (carpe-diem-published-rules-notes.md)"
+SUMMARY = Words("Carpe Diem summary (carpe-diem-summary.txt)")
+RULEBOOK = Words("Carpe Diem 2018 rulebook (carpe-diem-published-rules-notes.md)")
 
 WARE_NAMES: tuple[str, ...] = Ware.__args__
 OWNED_NAMES: tuple[str, ...] = Owned.__args__
@@ -102,21 +105,81 @@ UNTRACKED: frozenset[str] = frozenset({"chimney"})
 TRACKED: tuple[str, ...] = tuple(t for t in OWNED_NAMES if t not in UNTRACKED)
 """Owned things counted from play, each starting at 0 (see the module docstring)."""
 
-OWNED_TITLES: dict[str, str] = {
-    "chimney": "Chimneys (in every villa, complete or not)",
-    "completed_villa": "Completed villas",
-    "completed_merchant_dwelling": "Completed merchant dwellings",
-    "completed_baker_dwelling": "Completed baker dwellings",
-    "completed_administrator_dwelling": "Completed administrator dwellings",
-    "completed_craftsman_dwelling": "Completed craftsman dwellings",
-    "completed_landscape": "Completed landscapes (any kind)",
-    "completed_pond": "Completed ponds",
-    "completed_garden": "Completed gardens",
-    "market": "Markets",
-    "bakery": "Bakeries",
-    "fountain": "Fountains",
+OWNED_TITLES: dict[str, Words] = {
+    "chimney": Words("Chimneys (in every villa, complete or not)"),
+    "completed_villa": Words("Completed villas"),
+    "completed_merchant_dwelling": Words("Completed merchant dwellings"),
+    "completed_baker_dwelling": Words("Completed baker dwellings"),
+    "completed_administrator_dwelling": Words("Completed administrator dwellings"),
+    "completed_craftsman_dwelling": Words("Completed craftsman dwellings"),
+    "completed_landscape": Words("Completed landscapes (any kind)"),
+    "completed_pond": Words("Completed ponds"),
+    "completed_garden": Words("Completed gardens"),
+    "market": Words("Markets"),
+    "bakery": Words("Bakeries"),
+    "fountain": Words("Fountains"),
 }
 """What each owned thing is called on forms and on the page."""
+
+OWNED_COUNTS: dict[str, Callable[[int], Words]] = {
+    "chimney": lambda n: Words("chimneys %(n)d", n=n),
+    "completed_villa": lambda n: Words("completed villas %(n)d", n=n),
+    "completed_merchant_dwelling": lambda n: Words("completed merchant dwellings %(n)d", n=n),
+    "completed_baker_dwelling": lambda n: Words("completed baker dwellings %(n)d", n=n),
+    "completed_administrator_dwelling": lambda n: Words("completed administrator dwellings %(n)d", n=n),
+    "completed_craftsman_dwelling": lambda n: Words("completed craftsman dwellings %(n)d", n=n),
+    "completed_landscape": lambda n: Words("completed landscapes %(n)d", n=n),
+    "completed_pond": lambda n: Words("completed ponds %(n)d", n=n),
+    "completed_garden": lambda n: Words("completed gardens %(n)d", n=n),
+    "market": lambda n: Words("markets %(n)d", n=n),
+    "bakery": lambda n: Words("bakeries %(n)d", n=n),
+    "fountain": lambda n: Words("fountains %(n)d", n=n),
+}
+"""An owned thing's count as history lines give it, e.g. ``"completed ponds 1"``."""
+
+GOAL_TITLES: dict[str, Words] = {
+    "chimney": Words("Chimney"),
+    "completed_villa": Words("Completed villa"),
+    "completed_merchant_dwelling": Words("Completed merchant dwelling"),
+    "completed_baker_dwelling": Words("Completed baker dwelling"),
+    "completed_administrator_dwelling": Words("Completed administrator dwelling"),
+    "completed_craftsman_dwelling": Words("Completed craftsman dwelling"),
+    "completed_landscape": Words("Completed landscape"),
+    "completed_pond": Words("Completed pond"),
+    "completed_garden": Words("Completed garden"),
+    "market": Words("Market"),
+    "bakery": Words("Bakery"),
+    "fountain": Words("Fountain"),
+}
+"""What a frame goal showing an owned thing is called on the final-scoring form."""
+
+HOLDING_CHANGES: dict[str, Callable[[int, int], Words]] = {
+    "grapes": lambda was, now: Words("grapes %(was)d → %(now)d", was=was, now=now),
+    "herbs": lambda was, now: Words("herbs %(was)d → %(now)d", was=was, now=now),
+    "chicken": lambda was, now: Words("chicken %(was)d → %(now)d", was=was, now=now),
+    "fish": lambda was, now: Words("fish %(was)d → %(now)d", was=was, now=now),
+    "coins": lambda was, now: Words("coins %(was)d → %(now)d", was=was, now=now),
+    "bread": lambda was, now: Words("bread %(was)d → %(now)d", was=was, now=now),
+}
+"""A holding's change as history lines give it, e.g. ``"herbs 0 → 4"``."""
+
+WARE_GAINS: dict[str, Callable[[int], Words]] = {
+    "grapes": lambda n: Words("+%(n)d grapes", n=n),
+    "herbs": lambda n: Words("+%(n)d herbs", n=n),
+    "chicken": lambda n: Words("+%(n)d chicken", n=n),
+    "fish": lambda n: Words("+%(n)d fish", n=n),
+}
+"""Wares gained, as history lines give them, e.g. ``"+2 herbs"``."""
+
+WHOSE: dict[str, Callable[[str], Words]] = {
+    "landscape": lambda name: Words("%(name)s's landscape", name=name),
+    "dwelling": lambda name: Words("%(name)s's dwelling", name=name),
+    "villa": lambda name: Words("%(name)s's villa", name=name),
+    "market": lambda name: Words("%(name)s's market", name=name),
+    "bakery": lambda name: Words("%(name)s's bakery", name=name),
+    "fountain": lambda name: Words("%(name)s's fountain", name=name),
+}
+"""A player's building entered in the rounds, as refusals name it (:func:`require_rounds`)."""
 
 MARKET_COINS = 1
 BAKERY_BREAD = 1
@@ -132,37 +195,41 @@ Landscape = Literal["pond", "garden", "other"]
 Dwelling = Literal["merchant", "baker", "administrator", "craftsman"]
 Building = Literal["market", "bakery", "fountain"]
 
-RULE_ROUNDS = (f"{SUMMARY}, Turn Structure: each phase is a set number of rounds followed by a scoring "
-               "period, in which no rounds are played")
-RULE_SCORING_ORDER = (f"{RULEBOOK}, Scoring periods: players score furthest along the banderole bar "
-                      "first, on one space the disc on top first, each placing one disc")
-RULE_CIRCLES = (f"{RULEBOOK}, Scoring periods: a disc goes on an empty circle space; discs from "
-                "earlier scoring periods block theirs for good")
-RULE_CARD_ORDER = (f"{SUMMARY}, Special Rules & Edge Cases: the disc triggers the two cards beside its "
-                   "circle, in the order the player picks")
-RULE_RED = (f"{RULEBOOK}, Scoring periods: a red card takes payment in wares, coins replacing any "
-            "ware; paying it k times gives the reward k times")
-RULE_GREEN = (f"{RULEBOOK}, Scoring periods: a green card counts what the player owns; every full "
-              "set owned gives the reward once")
-RULE_BREAD = f"{RULEBOOK}, Scoring periods: bread fulfils one scoring card of either colour once"
-RULE_FINAL = f"{RULEBOOK}, Final scoring: after the last scoring period each player scores once"
-RULE_VILLAS = f"{RULEBOOK}, Final scoring: each completed villa scores by its chimneys"
-RULE_FOUNTAINS = f"{RULEBOOK}, Final scoring: fountain cards score their own conditions"
-RULE_FRAME = f"{RULEBOOK}, Final scoring: frame goals"
-RULE_BAR = (f"{RULEBOOK}, Scoring periods: players only place discs and resolve cards, so only "
-            "scoring-card rewards move discs on the banderole bar")
-RULE_HOLDINGS = f"{SUMMARY}, Components: wares, coins and bread"
-RULE_BUILDING = (f"{SUMMARY}, Turn Structure: tiles are taken and placed in the rounds, and completed "
-                 "buildings and landscapes give their rewards at once")
-RULE_LANDSCAPE = (f"{SUMMARY}, Actions (Building Completions and Rewards): a landscape of 2-4 tiles "
-                  "gives (tiles - 1) matching wares")
-RULE_PLACE = (f"{SUMMARY}, Actions (Building Completions and Rewards): a market is placed for "
-              f"{MARKET_COINS} coin, a bakery for {BAKERY_BREAD} bread")
-RULE_FOUNTAIN = (f"{RULEBOOK}, Other rules a checker can hold: a fountain draws {FOUNTAIN_DRAW} "
-                 f"fountain cards and keeps {FOUNTAIN_KEEP}")
-RULE_OVER = f"{SUMMARY}, Scoring / Victory Conditions (End of game): the game ends with the final scoring"
-RULE_VP = (f"{SUMMARY}, Components: victory point cards (values 1, 3, 5, 10, 25) are taken and handed back "
-           "as players gain and lose points")
+RULE_ROUNDS = Words("%(source)s, Turn Structure: each phase is a set number of rounds followed by a scoring "
+                    "period, in which no rounds are played", source=SUMMARY)
+RULE_SCORING_ORDER = Words("%(source)s, Scoring periods: players score furthest along the banderole bar "
+                           "first, on one space the disc on top first, each placing one disc", source=RULEBOOK)
+RULE_CIRCLES = Words("%(source)s, Scoring periods: a disc goes on an empty circle space; discs from "
+                     "earlier scoring periods block theirs for good", source=RULEBOOK)
+RULE_CARD_ORDER = Words("%(source)s, Special Rules & Edge Cases: the disc triggers the two cards beside its "
+                        "circle, in the order the player picks", source=SUMMARY)
+RULE_RED = Words("%(source)s, Scoring periods: a red card takes payment in wares, coins replacing any "
+                 "ware; paying it k times gives the reward k times", source=RULEBOOK)
+RULE_GREEN = Words("%(source)s, Scoring periods: a green card counts what the player owns; every full "
+                   "set owned gives the reward once", source=RULEBOOK)
+RULE_BREAD = Words("%(source)s, Scoring periods: bread fulfils one scoring card of either colour once",
+                   source=RULEBOOK)
+RULE_FINAL = Words("%(source)s, Final scoring: after the last scoring period each player scores once",
+                   source=RULEBOOK)
+RULE_VILLAS = Words("%(source)s, Final scoring: each completed villa scores by its chimneys", source=RULEBOOK)
+RULE_FOUNTAINS = Words("%(source)s, Final scoring: fountain cards score their own conditions", source=RULEBOOK)
+RULE_FRAME = Words("%(source)s, Final scoring: frame goals", source=RULEBOOK)
+RULE_BAR = Words("%(source)s, Scoring periods: players only place discs and resolve cards, so only "
+                 "scoring-card rewards move discs on the banderole bar", source=RULEBOOK)
+RULE_HOLDINGS = Words("%(source)s, Components: wares, coins and bread", source=SUMMARY)
+RULE_BUILDING = Words("%(source)s, Turn Structure: tiles are taken and placed in the rounds, and completed "
+                      "buildings and landscapes give their rewards at once", source=SUMMARY)
+RULE_LANDSCAPE = Words("%(source)s, Actions (Building Completions and Rewards): a landscape of 2-4 tiles "
+                       "gives (tiles - 1) matching wares", source=SUMMARY)
+RULE_PLACE = Words("%(source)s, Actions (Building Completions and Rewards): a market is placed for "
+                   "%(coins)d coin, a bakery for %(bread)d bread", source=SUMMARY, coins=MARKET_COINS,
+                   bread=BAKERY_BREAD)
+RULE_FOUNTAIN = Words("%(source)s, Other rules a checker can hold: a fountain draws %(draw)d "
+                      "fountain cards and keeps %(keep)d", source=RULEBOOK, draw=FOUNTAIN_DRAW, keep=FOUNTAIN_KEEP)
+RULE_OVER = Words("%(source)s, Scoring / Victory Conditions (End of game): the game ends with the final scoring",
+                  source=SUMMARY)
+RULE_VP = Words("%(source)s, Components: victory point cards (values 1, 3, 5, 10, 25) are taken and handed back "
+                "as players gain and lose points", source=SUMMARY)
 
 
 class Options(Model):
@@ -175,12 +242,16 @@ class Options(Model):
 
     tie_breaker: Literal["summary", "rulebook"] = Field(
         "summary",
-        title="Tie-breaker",
-        description="summary: the tied player furthest ahead on the banderole bar wins; "
-                    "rulebook (2018): the tied player furthest behind wins",
-        json_schema_extra={"labels": {"summary": "Summary: furthest ahead wins",
-                                      "rulebook": "2018 rulebook: furthest behind wins"}},
+        title=Words("Tie-breaker"),
+        description=Words("summary: the tied player furthest ahead on the banderole bar wins; "
+                          "rulebook (2018): the tied player furthest behind wins"),
+        json_schema_extra={"labels": {"summary": Words("Summary: furthest ahead wins"),
+                                      "rulebook": Words("2018 rulebook: furthest behind wins")}},
     )
+
+
+TIE_BREAKER_NAMES: dict[str, Words] = {"summary": Words("summary"), "rulebook": Words("rulebook")}
+"""The tie-breaker options as the final line names them (``"summary tie-breaker"``)."""
 
 
 # --- state ---------------------------------------------------------------------------------
@@ -314,7 +385,7 @@ class State(GameState):
         board: the static data (:class:`Board`).
     """
 
-    score_label = "VP"
+    score_label = Words("VP")
 
     step: Step_ = "rounds"
     options: Options
@@ -330,9 +401,11 @@ class State(GameState):
 
     def counters(self) -> list[Counter]:
         """Each player's VP, one tap to hand back or gain 1 (:class:`AdjustVictoryPoints`)."""
-        return [Counter(label=f"{name}'s VP", value=self.sheets[seat].vp, seat=seat, step=1,
-                        minus=AdjustVictoryPoints.offer(self, seat=seat, label=f"{name}: −1 VP", change=-1, note=""),
-                        plus=AdjustVictoryPoints.offer(self, seat=seat, label=f"{name}: +1 VP", change=1, note=""))
+        return [Counter(label=Words("%(name)s's VP", name=name), value=self.sheets[seat].vp, seat=seat, step=1,
+                        minus=AdjustVictoryPoints.offer(self, seat=seat, label=Words("%(name)s: −1 VP", name=name),
+                                                        change=-1, note=""),
+                        plus=AdjustVictoryPoints.offer(self, seat=seat, label=Words("%(name)s: +1 VP", name=name),
+                                                       change=1, note=""))
                 for seat, name in enumerate(self.players)]
 
     def scores(self) -> tuple[float, ...]:
@@ -369,30 +442,38 @@ class State(GameState):
         scoring"``) or who won, e.g. ``"Anna wins with 53 VP"``, naming the tie-breaker when it
         decided."""
         if not self.finished:
-            return {"rounds": f"Phase {self.phase_number}, round {self.round}",
-                    "scoring": f"Scoring period {self.phase_number}",
-                    "final": "Final scoring"}[self.step]
+            if self.step == "rounds":
+                return Words("Phase %(phase)d, round %(round)d", phase=self.phase_number, round=self.round)
+            if self.step == "scoring":
+                return Words("Scoring period %(period)d", period=self.phase_number)
+            return Words("Final scoring")
         seat = self.winner()
         vp = self.sheets[seat].vp
+        name = self.players[seat]
         tied = [s for s, sheet in enumerate(self.sheets) if sheet.vp == vp and s != seat]
-        line = f"{self.players[seat]} wins with {vp} VP"
-        if tied:
-            where = "ahead of" if self.ahead_wins_ties else "behind"
-            line += (f", tied with {', '.join(self.players[s] for s in tied)} and {where} them on the "
-                     f"banderole bar ({self.options.tie_breaker} tie-breaker)")
-        return line
+        if not tied:
+            return Words("%(name)s wins with %(vp)d VP", name=name, vp=vp)
+        others = ", ".join(self.players[s] for s in tied)
+        option = TIE_BREAKER_NAMES[self.options.tie_breaker]
+        if self.ahead_wins_ties:
+            return Words("%(name)s wins with %(vp)d VP, tied with %(others)s and ahead of them on the banderole "
+                         "bar (%(option)s tie-breaker)", name=name, vp=vp, others=others, option=option)
+        return Words("%(name)s wins with %(vp)d VP, tied with %(others)s and behind them on the banderole "
+                     "bar (%(option)s tie-breaker)", name=name, vp=vp, others=others, option=option)
 
     def status(self) -> str:
         """The page's heading: ``"Phase 1 of 4 · round 2 of 7"``, ``"Scoring period 1: Bea
         scores"``, ``"Final scoring"`` or ``"Final sheet"``."""
         if self.finished:
-            return "Final sheet"
+            return Words("Final sheet")
         if self.step == "rounds":
-            return (f"Phase {self.phase_number} of {self.board.tables.phases} · round {self.round} of "
-                    f"{self.board.tables.rounds_per_phase}")
+            return Words("Phase %(phase)d of %(phases)d · round %(round)d of %(rounds)d", phase=self.phase_number,
+                         phases=self.board.tables.phases, round=self.round,
+                         rounds=self.board.tables.rounds_per_phase)
         if self.step == "scoring":
-            return f"Scoring period {self.phase_number}: {self.players[self.next_to_score()]} scores"
-        return "Final scoring"
+            return Words("Scoring period %(period)d: %(name)s scores", period=self.phase_number,
+                         name=self.players[self.next_to_score()])
+        return Words("Final scoring")
 
     # -- the board --
 
@@ -471,7 +552,9 @@ class State(GameState):
         """``"space 5 (on top of Anna)"``: where ``seat``'s disc is on the banderole bar."""
         space = self.sheets[seat].space
         below = [self.players[s] for s in self.bar_order if s != seat and self.sheets[s].space == space]
-        return f"space {space}" + (f" (on top of {', '.join(below)})" if below else "")
+        if below:
+            return Words("space %(space)d (on top of %(names)s)", space=space, names=", ".join(below))
+        return Words("space %(space)d", space=space)
 
     def final_to_enter(self) -> list[int]:
         """Seats whose final scoring is still to be entered (empty before the final scoring)."""
@@ -496,15 +579,18 @@ def set_up(players: tuple[str, ...], options: Options, game) -> State:
     kind = next(k for k, v in SCORING_SET_PLAYERS.items() if v == n)
     decks = sorted((d for d in game.decks.values() if d.kind == kind), key=lambda d: d.id)
     if not decks:
-        raise RuleError(f"{RULEBOOK}, Set-up details: scoring cards are laid out by player count",
-                        f"the card data has no {kind} scoring set")
+        raise RuleError(Words("%(source)s, Set-up details: scoring cards are laid out by player count",
+                              source=RULEBOOK),
+                        Words("the card data has no %(kind)s scoring set", kind=kind))
     card_ids = [e.card for e in decks[0].cards]
     circle_count = {2: tables.circle_spaces.p2, 3: tables.circle_spaces.p3, 4: tables.circle_spaces.p4}[n]
     try:
         rows, pairs = lay_out(card_ids, circle_count)
     except ValueError as err:
-        raise RuleError(f"{RULEBOOK}, Set-up details: {circle_count} circle spaces for {n} players",
-                        str(err)) from None
+        # The layout's message is itself Words: keep it rather than str(err).
+        raise RuleError(Words("%(source)s, Set-up details: %(circles)d circle spaces for %(players)d players",
+                              source=RULEBOOK, circles=circle_count, players=n),
+                        err.args[0]) from None
     board = Board(
         tables=Tables(
             phases=tables.phases.count,
@@ -575,30 +661,38 @@ def advance(state: State, seat: int, spaces: int) -> State:
 
 
 def require_rounds(state: State, seat: int, what: str) -> None:
-    """Refuse ``what`` outside a phase's rounds (tiles are placed only then)."""
-    name = state.players[seat]
+    """Refuse ``what`` (a key of :data:`WHOSE`) outside a phase's rounds (tiles are placed only then)."""
+    whose = WHOSE[what](state.players[seat])
     if state.step == "scoring":
-        raise RuleError(RULE_BUILDING, f"no tiles are placed in scoring period {state.phase_number}: enter "
-                                       f"{name}'s {what} before the scoring period or after it")
+        raise RuleError(RULE_BUILDING, Words("no tiles are placed in scoring period %(period)d: enter "
+                                             "%(whose)s before the scoring period or after it",
+                                             period=state.phase_number, whose=whose))
     if state.step == "final":
-        raise RuleError(RULE_BUILDING, f"the rounds are over: {name}'s {what} can no longer be entered")
+        raise RuleError(RULE_BUILDING, Words("the rounds are over: %(whose)s can no longer be entered", whose=whose))
 
 
 def _amount(what: str, count: int) -> str:
     """``"4 coins"``, ``"3 bread"``, or a ware or owned thing as the cards print it (``"4× herbs"``)."""
     if what == "coins":
-        return "1 coin" if count == 1 else f"{count} coins"
+        return Words("%(n)d coin", n=count) if count == 1 else Words("%(n)d coins", n=count)
     if what == "bread":
-        return f"{count} bread"
+        return Words("%(n)d bread", n=count)
     if not count:
-        return f"no {Need(what=what).label()}"
+        return Words("no %(thing)s", thing=Need(what=what).label())
     return Need(what=what, count=count).label()
 
 
 def _counted(state: State, seat: int, things: Sequence[str]) -> str:
     """``"completed landscapes 2, completed ponds 1"``: ``seat``'s counts of ``things`` now."""
     owned = state.sheets[seat].owned
-    return ", ".join(f"{OWNED_TITLES[t].split(' (')[0].lower()} {owned.get(t, 0)}" for t in things)
+    return listed([OWNED_COUNTS[t](owned.get(t, 0)) for t in things])
+
+
+def _enter_counts(missing: Sequence[str], title: str) -> Words:
+    """The refusal asking for owned counts neither tracked nor entered (``missing`` owned things)
+    that card ``title`` needs."""
+    return Words("enter how many you own of: %(things)s (for %(card)s)",
+                 things=listed([Need(what=m).label() for m in missing]), card=title)
 
 
 @dataclass(frozen=True)
@@ -617,20 +711,28 @@ class CardResolution:
     def line(self) -> str:
         """E.g. ``"Two herbs paid 2× (4× herbs) → 8 VP"``."""
         title = self.card.title
-        counted = ", ".join(_amount(what, n) for what, n in self.counted.items())
+        counted = listed([_amount(what, n) for what, n in self.counted.items()]) if self.counted else ""
         if self.how == "unmet":
-            return f"{title} not met{f' ({counted})' if counted else ''} → {self.vp_change} VP"
-        paid = ", ".join(_amount(what, n) for what, n in self.paid.items())
+            if counted:
+                return Words("%(card)s not met (%(counted)s) → %(vp)d VP", card=title, counted=counted,
+                             vp=self.vp_change)
+            return Words("%(card)s not met → %(vp)d VP", card=title, vp=self.vp_change)
+        paid = listed([_amount(what, n) for what, n in self.paid.items()]) if self.paid else ""
         reward = self.card.reward
-        gains = [(reward.vp, "VP", "VP"), (reward.coins, "coin", "coins"), (reward.bread, "bread", "bread"),
-                 (reward.banderole, "banderole bar space", "banderole bar spaces")]
-        gained = " + ".join(f"{each * self.times} {one if each * self.times == 1 else many}"
-                            for each, one, many in gains if each)
+        gains = [(reward.vp * self.times, lambda n: Words("%(n)d VP", n=n), lambda n: Words("%(n)d VP", n=n)),
+                 (reward.coins * self.times, lambda n: Words("%(n)d coin", n=n), lambda n: Words("%(n)d coins", n=n)),
+                 (reward.bread * self.times, lambda n: Words("%(n)d bread", n=n),
+                  lambda n: Words("%(n)d bread", n=n)),
+                 (reward.banderole * self.times, lambda n: Words("%(n)d banderole bar space", n=n),
+                  lambda n: Words("%(n)d banderole bar spaces", n=n))]
+        gained = added([(one if total == 1 else many)(total) for total, one, many in gains if total])
         if self.how == "bread":
-            return f"{title} fulfilled with {paid} → {gained}"
+            return Words("%(card)s fulfilled with %(paid)s → %(gained)s", card=title, paid=paid, gained=gained)
         if self.card.colour == "red":
-            return f"{title} paid {self.times}× ({paid}) → {gained}"
-        return f"{title} met {self.times}× ({counted}) → {gained}"
+            return Words("%(card)s paid %(times)d× (%(paid)s) → %(gained)s", card=title, times=self.times, paid=paid,
+                         gained=gained)
+        return Words("%(card)s met %(times)d× (%(counted)s) → %(gained)s", card=title, times=self.times,
+                     counted=counted, gained=gained)
 
 
 def resolve_card(state: State, seat: int, card: ScoringCard, times: int | None, bread: bool,
@@ -649,18 +751,19 @@ def resolve_card(state: State, seat: int, card: ScoringCard, times: int | None, 
     if bread:
         need = state.board.tables.bread_to_fulfil_card
         if times is not None:
-            raise RuleError(RULE_BREAD, f"bread fulfils {card.title} once; leave its times empty")
+            raise RuleError(RULE_BREAD, Words("bread fulfils %(card)s once; leave its times empty", card=card.title))
         if sheet.bread < need:
-            raise RuleError(RULE_BREAD, f"{state.players[seat]} has {sheet.bread} bread, "
-                                        f"{need} are needed to fulfil {card.title}")
+            raise RuleError(RULE_BREAD, Words("%(name)s has %(have)d bread, %(need)d are needed to fulfil %(card)s",
+                                              name=state.players[seat], have=sheet.bread, need=need, card=card.title))
         how, k, paid = "bread", 1, {"bread": need}
         changes["bread"] = sheet.bread - need
     elif card.colour == "red":
         wares = sheet.wares()
         most = card.multiples(wares, coins=sheet.coins)
         if times is not None and times > most:
-            raise RuleError(RULE_RED, f"{state.players[seat]} can pay {card.title} "
-                                      f"({card.requirement_line()}) {most}×, not {times}×")
+            raise RuleError(RULE_RED, Words("%(name)s can pay %(card)s (%(requirement)s) %(most)d×, not %(times)d×",
+                                            name=state.players[seat], card=card.title,
+                                            requirement=card.requirement_line(), most=most, times=times))
         k = most if times is None else times
         how = "met" if k else "unmet"
         short = 0
@@ -676,12 +779,11 @@ def resolve_card(state: State, seat: int, card: ScoringCard, times: int | None, 
         changes.update(wares, coins=sheet.coins - short)
     else:
         if times is not None:
-            raise RuleError(RULE_GREEN, f"{card.title} is a green card: every full set you own "
-                                        "scores, so leave its times empty")
+            raise RuleError(RULE_GREEN, Words("%(card)s is a green card: every full set you own scores, so leave "
+                                              "its times empty", card=card.title))
         missing = [n.what for n in card.requirement if n.what not in owned]
         if missing:
-            names = ", ".join(m.replace("_", " ") for m in missing)
-            raise RuleError(RULE_GREEN, f"enter how many you own of: {names} (for {card.title})")
+            raise RuleError(RULE_GREEN, _enter_counts(missing, card.title))
         counted = {n.what: owned[n.what] for n in card.requirement}
         k = card.multiples(owned)
         how = "met" if k else "unmet"
@@ -714,28 +816,29 @@ def final_sheet(state: State, event: FinalScore) -> FinalSheet:
     entered = event.given()
     owned = sheet.counts(entered)
     villas = event.villa_chimneys or sheet.villas
-    how = "listed" if event.villa_chimneys else "recorded"
     if "completed_villa" in entered and entered["completed_villa"] != len(villas):
-        raise RuleError(RULE_VILLAS, f"you own {entered['completed_villa']} completed villas but {how} "
-                                     f"chimneys for {len(villas)}")
+        if event.villa_chimneys:
+            raise RuleError(RULE_VILLAS, Words("you own %(owned)d completed villas but listed chimneys for "
+                                               "%(villas)d", owned=entered["completed_villa"], villas=len(villas)))
+        raise RuleError(RULE_VILLAS, Words("you own %(owned)d completed villas but recorded chimneys for "
+                                           "%(villas)d", owned=entered["completed_villa"], villas=len(villas)))
     if "chimney" in entered and sum(villas) > entered["chimney"]:
-        raise RuleError(RULE_VILLAS, f"the completed villas have {sum(villas)} chimneys, "
-                                     f"more than the {entered['chimney']} you own")
+        raise RuleError(RULE_VILLAS, Words("the completed villas have %(chimneys)d chimneys, more than the "
+                                           "%(owned)d you own", chimneys=sum(villas), owned=entered["chimney"]))
     fountain_vp = 0
     for card_id in event.fountain_cards or sheet.fountain_cards:
         card = state.board.fountain_cards.get(card_id)
         if card is None:
-            raise RuleError(RULE_FOUNTAINS, f"there is no fountain card '{card_id}'")
+            raise RuleError(RULE_FOUNTAINS, Words("there is no fountain card '%(card)s'", card=card_id))
         missing = [n.what for n in card.condition if n.what not in owned]
         if missing:
-            raise RuleError(RULE_FOUNTAINS, f"enter how many you own of: "
-                                            f"{', '.join(m.replace('_', ' ') for m in missing)} (for {card.title})")
+            raise RuleError(RULE_FOUNTAINS, _enter_counts(missing, card.title))
         fountain_vp += card.final_vp(owned)
     goals = {g.what: g.vp for g in state.board.tables.frame_goals}
     for goal in event.frame_goals:
         if goal not in goals:
-            raise RuleError(RULE_FRAME, f"no frame goal in the data shows {goal.replace('_', ' ')}; "
-                                        "enter its VP as other frame VP")
+            raise RuleError(RULE_FRAME, Words("no frame goal in the data shows %(thing)s; enter its VP as other "
+                                              "frame VP", thing=Need(what=goal).label()))
     leftovers = {"wares": sum(sheet.wares().values()), "coins": sheet.coins, "bread": sheet.bread,
                  "stored_tiles": event.stored_tiles}
     tables = state.board.tables
@@ -815,16 +918,11 @@ class OwnedCounts(CarpeDiemEvent):
 
 
 def _round_refusal(state: State) -> RuleError:
-    waiting = (f"{state.players[state.next_to_score()]} scores next" if state.step == "scoring"
-               else "only final scoring entries remain")
-    return RuleError(RULE_ROUNDS, f"phase {state.phase_number} is over: {waiting}")
-
-
-def _scoring_begins(before: State, after: State) -> str:
-    """``"; scoring period 1 begins, Anna first"`` when the event ended the phase."""
-    if after.step != "scoring":
-        return ""
-    return f"; scoring period {before.phase_number} begins, {after.players[after.next_to_score()]} first"
+    if state.step == "scoring":
+        return RuleError(RULE_ROUNDS, Words("phase %(phase)d is over: %(name)s scores next", phase=state.phase_number,
+                                            name=state.players[state.next_to_score()]))
+    return RuleError(RULE_ROUNDS, Words("phase %(phase)d is over: only final scoring entries remain",
+                                        phase=state.phase_number))
 
 
 @ENGINE.event
@@ -832,14 +930,16 @@ class RoundPlayed(CarpeDiemEvent):
     """The table finished the current round; after the phase's last round its scoring period
     begins (summary, Turn Structure)."""
 
-    label = "Round played"
+    label = Words("Round played")
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
         if state.step != "rounds":
             return []
         last = state.round >= state.board.tables.rounds_per_phase
-        return [cls.offer(state, label=f"Round {state.round} played" + (": score now" if last else ""))]
+        label = (Words("Round %(round)d played: score now", round=state.round) if last
+                 else Words("Round %(round)d played", round=state.round))
+        return [cls.offer(state, label=label)]
 
     def apply(self, state: State) -> State:
         if state.step != "rounds":
@@ -849,7 +949,10 @@ class RoundPlayed(CarpeDiemEvent):
         return state.evolve(step="scoring", phase="scoring", scored=())
 
     def describe(self, before: State, after: State) -> str:
-        return f"Round {before.round} of phase {before.phase_number} played{_scoring_begins(before, after)}"
+        if after.step == "scoring":
+            return Words("Round %(round)d of phase %(phase)d played; scoring period %(phase)d begins, %(name)s first",
+                         round=before.round, phase=before.phase_number, name=after.players[after.next_to_score()])
+        return Words("Round %(round)d of phase %(phase)d played", round=before.round, phase=before.phase_number)
 
 
 @ENGINE.event
@@ -857,13 +960,13 @@ class PhaseEnded(CarpeDiemEvent):
     """The table finished the current phase, whatever round the scorekeeper shows; its scoring
     period begins (summary, Turn Structure)."""
 
-    label = "Phase ended"
+    label = Words("Phase ended")
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
         if state.step != "rounds":
             return []
-        return [cls.offer(state, label=f"End phase {state.phase_number}: score now")]
+        return [cls.offer(state, label=Words("End phase %(phase)d: score now", phase=state.phase_number))]
 
     def apply(self, state: State) -> State:
         if state.step != "rounds":
@@ -871,7 +974,10 @@ class PhaseEnded(CarpeDiemEvent):
         return state.evolve(step="scoring", phase="scoring", scored=())
 
     def describe(self, before: State, after: State) -> str:
-        return f"Phase {before.phase_number} ended in round {before.round}{_scoring_begins(before, after)}"
+        if after.step == "scoring":
+            return Words("Phase %(phase)d ended in round %(round)d; scoring period %(phase)d begins, %(name)s first",
+                         phase=before.phase_number, round=before.round, name=after.players[after.next_to_score()])
+        return Words("Phase %(phase)d ended in round %(round)d", phase=before.phase_number, round=before.round)
 
 
 # --- scoring periods and final scoring (2018 rulebook, Scoring periods; Final scoring) ------------
@@ -889,18 +995,18 @@ class Score(OwnedCounts):
     owned counts (:class:`OwnedCounts`) a green card needs are the tracked ones unless entered.
     """
 
-    label = "Place a scoring disc"
+    label = Words("Place a scoring disc")
     seat: Seat
-    circle: PositiveInt = Field(title="Circle")
-    first_card: str | None = Field(None, title="Resolve first")
+    circle: PositiveInt = Field(title=Words("Circle"))
+    first_card: str | None = Field(None, title=Words("Resolve first"))
     times_first: PositiveInt | None = Field(
-        None, title="Times to pay the card resolved first",
-        description="red cards only; empty: as many times as you can pay")
+        None, title=Words("Times to pay the card resolved first"),
+        description=Words("red cards only; empty: as many times as you can pay"))
     times_second: PositiveInt | None = Field(
-        None, title="Times to pay the card resolved second",
-        description="red cards only; empty: as many times as you can pay")
-    bread_first: bool = Field(False, title="Fulfil the card resolved first with bread")
-    bread_second: bool = Field(False, title="Fulfil the card resolved second with bread")
+        None, title=Words("Times to pay the card resolved second"),
+        description=Words("red cards only; empty: as many times as you can pay"))
+    bread_first: bool = Field(False, title=Words("Fulfil the card resolved first with bread"))
+    bread_second: bool = Field(False, title=Words("Fulfil the card resolved second with bread"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -912,7 +1018,10 @@ class Score(OwnedCounts):
         for circle in state.free_circles():
             cards = [state.board.cards[c] for c in circle.cards]
             order = [Choice(c.id, state.card_label(c.id),
-                            f"{'pay' if c.colour == 'red' else 'own'} {c.requirement_line()} → {c.reward_line()}")
+                            Words("pay %(requirement)s → %(reward)s", requirement=c.requirement_line(),
+                                  reward=c.reward_line()) if c.colour == "red"
+                            else Words("own %(requirement)s → %(reward)s", requirement=c.requirement_line(),
+                                       reward=c.reward_line()))
                      for c in cards]
             things = [n.what for c in cards if c.colour == "green" for n in c.requirement]
             red = any(c.colour == "red" for c in cards)
@@ -920,31 +1029,38 @@ class Score(OwnedCounts):
             moves.append(cls.offer_counts(
                 state, turn, things, circle=circle.number,
                 first_card=pick(cls, "first_card", state, order, required=True), **times,
-                label=f"{name}: circle {circle.number}, {state.card_label(circle.cards[0])} + "
-                      f"{state.card_label(circle.cards[1])}",
+                label=Words("%(name)s: circle %(circle)d, %(first)s + %(second)s", name=name, circle=circle.number,
+                            first=state.card_label(circle.cards[0]), second=state.card_label(circle.cards[1])),
                 defaults={"first_card": circle.cards[0]}))
         return moves
 
     def apply(self, state: State) -> Step[State]:
         name = state.players[self.seat]
         if state.step != "scoring":
-            raise RuleError(RULE_SCORING_ORDER, "there is no scoring period now: " + (
-                "finish the phase first" if state.step == "rounds" else "the scoring periods are over"))
+            raise RuleError(RULE_SCORING_ORDER, Words("there is no scoring period now: finish the phase first")
+                            if state.step == "rounds"
+                            else Words("there is no scoring period now: the scoring periods are over"))
         turn = state.next_to_score()
         if self.seat != turn:
-            status = "has already scored this period" if self.seat in state.scored else "must wait"
-            raise RuleError(RULE_SCORING_ORDER, f"{name} {status}: it is {state.players[turn]}'s turn to score")
+            if self.seat in state.scored:
+                raise RuleError(RULE_SCORING_ORDER, Words("%(name)s has already scored this period: it is %(turn)s's "
+                                                          "turn to score", name=name, turn=state.players[turn]))
+            raise RuleError(RULE_SCORING_ORDER, Words("%(name)s must wait: it is %(turn)s's turn to score",
+                                                      name=name, turn=state.players[turn]))
         circle = state.circle(self.circle)
         if circle is None:
-            raise RuleError(RULE_CIRCLES, f"there is no circle {self.circle} (circles 1-{len(state.discs)})")
+            raise RuleError(RULE_CIRCLES, Words("there is no circle %(circle)d (circles 1-%(last)d)",
+                                                circle=self.circle, last=len(state.discs)))
         if circle.seat is not None:
-            raise RuleError(RULE_CIRCLES, f"circle {circle.number} is taken by {state.players[circle.seat]}'s "
-                                          f"disc from scoring period {circle.period}")
+            raise RuleError(RULE_CIRCLES, Words("circle %(circle)d is taken by %(name)s's disc from scoring period "
+                                                "%(period)d", circle=circle.number, name=state.players[circle.seat],
+                                                period=circle.period))
         first, second = circle.cards
         if self.first_card is not None:
             if self.first_card not in circle.cards:
                 title = state.board.cards[self.first_card].title if self.first_card in state.board.cards else self.first_card
-                raise RuleError(RULE_CARD_ORDER, f"{title} is not beside circle {circle.number}")
+                raise RuleError(RULE_CARD_ORDER, Words("%(card)s is not beside circle %(circle)d", card=title,
+                                                       circle=circle.number))
             if self.first_card == second:
                 first, second = second, first
         entered = self.given()
@@ -965,9 +1081,10 @@ class Score(OwnedCounts):
             else:
                 changes.update(step="rounds", phase="play", phase_number=state.phase_number + 1, round=1, scored=())
         after = work.evolve(**changes)
-        lines = "; ".join(r.line() for r in results)
-        return Step(after, f"{name} scored circle {self.circle}: {lines}. "
-                           f"VP {state.sheets[self.seat].vp} → {after.sheets[self.seat].vp}")
+        first_line, second_line = (r.line() for r in results)
+        return Step(after, Words("%(name)s scored circle %(circle)d: %(first)s; %(second)s. VP %(was)d → %(now)d",
+                                 name=name, circle=self.circle, first=first_line, second=second_line,
+                                 was=state.sheets[self.seat].vp, now=after.sheets[self.seat].vp))
 
 
 @ENGINE.event
@@ -983,24 +1100,25 @@ class FinalScore(OwnedCounts):
     tracked ones unless entered.
     """
 
-    label = "Final scoring"
+    label = Words("Final scoring")
     seat: Seat
     villa_chimneys: tuple[PositiveInt, ...] = Field(
-        (), title="Chimneys of each completed villa",
-        description="one number per completed villa; empty: the villas recorded in play")
-    stored_tiles: NonNegativeInt = Field(0, title="Face-down tiles in storage")
+        (), title=Words("Chimneys of each completed villa"),
+        description=Words("one number per completed villa; empty: the villas recorded in play"))
+    stored_tiles: NonNegativeInt = Field(0, title=Words("Face-down tiles in storage"))
     fountain_cards: tuple[str, ...] = Field(
-        (), title="Fountain cards held", description="none ticked: the cards kept when fountains were placed")
-    frame_goals: tuple[Owned, ...] = Field((), title="Frame goals met")
-    other_frame_vp: NonNegativeInt = Field(0, title="VP of other frame goals met")
+        (), title=Words("Fountain cards held"),
+        description=Words("none ticked: the cards kept when fountains were placed"))
+    frame_goals: tuple[Owned, ...] = Field((), title=Words("Frame goals met"))
+    other_frame_vp: NonNegativeInt = Field(0, title=Words("VP of other frame goals met"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
         if state.step != "final":
             return []
-        fountains = [Choice(c.id, c.title, f"{c.vp} VP per {c.condition_line()}")
+        fountains = [Choice(c.id, c.title, Words("%(vp)d VP per %(condition)s", vp=c.vp, condition=c.condition_line()))
                      for c in state.board.fountain_cards.values()]
-        goals = [Choice(g.what, Need(what=g.what).label().capitalize(), f"{g.vp} VP")
+        goals = [Choice(g.what, GOAL_TITLES[g.what], Words("%(n)d VP", n=g.vp))
                  for g in state.board.tables.frame_goals]
         moves = []
         for s, sheet in enumerate(state.sheets):
@@ -1009,19 +1127,23 @@ class FinalScore(OwnedCounts):
             values: dict[str, object] = {"frame_goals": goals} if goals else {}
             if fountains:
                 # Not pre-ticked: a card kept twice cannot be ticked twice, and none ticked uses them all.
-                kept = ", ".join(state.board.fountain_cards[c].title for c in sheet.fountain_cards) or "none"
+                kept = ", ".join(state.board.fountain_cards[c].title for c in sheet.fountain_cards)
+                kept_help = (Words("none ticked: the cards kept in play (%(kept)s)", kept=kept) if kept
+                             else Words("none ticked: the cards kept in play (none)"))
                 values["fountain_cards"] = replace(derive_field(cls, "fountain_cards", state), choices=tuple(fountains),
-                                                   help=f"none ticked: the cards kept in play ({kept})")
+                                                   help=kept_help)
             moves.append(cls.offer_counts(state, s, state.fountain_things(),
-                                          label=f"{state.players[s]}'s final scoring",
+                                          label=Words("%(name)s's final scoring", name=state.players[s]),
                                           defaults={"villa_chimneys": sheet.villas}, **values))
         return moves
 
     def apply(self, state: State) -> State:
         if state.step != "final":
-            raise RuleError(RULE_FINAL, f"the final scoring comes after scoring period {state.board.tables.phases}")
+            raise RuleError(RULE_FINAL, Words("the final scoring comes after scoring period %(period)d",
+                                              period=state.board.tables.phases))
         if self.seat in state.scored:
-            raise RuleError(RULE_FINAL, f"{state.players[self.seat]} has already entered the final scoring")
+            raise RuleError(RULE_FINAL, Words("%(name)s has already entered the final scoring",
+                                              name=state.players[self.seat]))
         result = final_sheet(state, self)
         sheet = state.sheets[self.seat]
         after = with_sheet(state, self.seat, final=result, vp=sheet.vp + result.total,
@@ -1031,9 +1153,11 @@ class FinalScore(OwnedCounts):
 
     def describe(self, before: State, after: State) -> str:
         final = after.sheets[self.seat].final
-        return (f"{before.players[self.seat]}'s final scoring: villas +{final.villas}, leftovers "
-                f"+{final.leftovers}, banderole bar +{final.banderole_bar}, fountain cards "
-                f"+{final.fountain_cards}, frame goals +{final.frame_goals} → {after.sheets[self.seat].vp} VP")
+        return Words("%(name)s's final scoring: villas +%(villas)d, leftovers +%(leftovers)d, banderole bar "
+                     "+%(bar)d, fountain cards +%(fountains)d, frame goals +%(goals)d → %(vp)d VP",
+                     name=before.players[self.seat], villas=final.villas, leftovers=final.leftovers,
+                     bar=final.banderole_bar, fountains=final.fountain_cards, goals=final.frame_goals,
+                     vp=after.sheets[self.seat].vp)
 
 
 # --- the banderole bar --------------------------------------------------------------------------
@@ -1045,9 +1169,9 @@ class BanderoleMove(CarpeDiemEvent):
     disc goes on top of any already on the new space (summary, Building Rules; 2018 rulebook,
     Set-up details). An administrator dwelling's move comes with :class:`CompleteDwelling`."""
 
-    label = "Banderole bar move"
+    label = Words("Banderole bar move")
     seat: Seat
-    spaces: PositiveInt = Field(title="Spaces forward")
+    spaces: PositiveInt = Field(title=Words("Spaces forward"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1055,15 +1179,16 @@ class BanderoleMove(CarpeDiemEvent):
 
     def apply(self, state: State) -> State:
         if state.step == "scoring":
-            raise RuleError(RULE_BAR, f"enter {state.players[self.seat]}'s move before the scoring period "
-                                      "or after it")
+            raise RuleError(RULE_BAR, Words("enter %(name)s's move before the scoring period or after it",
+                                            name=state.players[self.seat]))
         if state.step == "final":
-            raise RuleError(RULE_FINAL, "the banderole bar no longer moves after the last scoring period")
+            raise RuleError(RULE_FINAL, Words("the banderole bar no longer moves after the last scoring period"))
         return advance(state, self.seat, self.spaces)
 
     def describe(self, before: State, after: State) -> str:
-        return (f"{before.players[self.seat]} advanced {self.spaces} on the banderole bar: space "
-                f"{before.sheets[self.seat].space} → {after.bar_line(self.seat)}")
+        return Words("%(name)s advanced %(spaces)d on the banderole bar: space %(was)d → %(now)s",
+                     name=before.players[self.seat], spaces=self.spaces, was=before.sheets[self.seat].space,
+                     now=after.bar_line(self.seat))
 
 
 # --- building rewards (summary, Actions: Building Completions and Rewards) ----------------------
@@ -1076,21 +1201,23 @@ class CompleteLandscape(CarpeDiemEvent):
     counts as such for the cards that ask for them; "other" is any of the kinds the sources do
     not name. The sources do not say which ware each kind gives: the player chooses it."""
 
-    label = "Complete a landscape"
+    label = Words("Complete a landscape")
     seat: Seat
-    kind: Landscape = Field(title="Landscape", json_schema_extra={"labels": {
-        "pond": "Pond", "garden": "Garden", "other": "Another kind (the sources name only ponds and gardens)"}})
-    tiles: PositiveInt = Field(title="Tiles in the landscape")
-    ware: Ware = Field(title="Matching ware", description="the sources do not say which ware each landscape gives",
-                       json_schema_extra={"labels": {"grapes": "Grapes", "herbs": "Herbs", "chicken": "Chicken",
-                                                     "fish": "Fish"}})
+    kind: Landscape = Field(title=Words("Landscape"), json_schema_extra={"labels": {
+        "pond": Words("Pond"), "garden": Words("Garden"),
+        "other": Words("Another kind (the sources name only ponds and gardens)")}})
+    tiles: PositiveInt = Field(title=Words("Tiles in the landscape"))
+    ware: Ware = Field(title=Words("Matching ware"),
+                       description=Words("the sources do not say which ware each landscape gives"),
+                       json_schema_extra={"labels": {"grapes": Words("Grapes"), "herbs": Words("Herbs"),
+                                                     "chicken": Words("Chicken"), "fish": Words("Fish")}})
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
         if state.step != "rounds":
             return []
         reward = state.board.tables.landscape_reward
-        sizes = [Choice(n, f"{n} tiles", f"{reward.wares_for(n)} wares")
+        sizes = [Choice(n, Words("%(n)d tiles", n=n), Words("%(n)d wares", n=reward.wares_for(n)))
                  for n in range(reward.min_tiles, reward.max_tiles + 1)]
         return [cls.offer(state, tiles=pick(cls, "tiles", state, sizes))]
 
@@ -1098,17 +1225,22 @@ class CompleteLandscape(CarpeDiemEvent):
         require_rounds(state, self.seat, "landscape")
         reward = state.board.tables.landscape_reward
         if not reward.min_tiles <= self.tiles <= reward.max_tiles:
-            raise RuleError(RULE_LANDSCAPE, f"a landscape has {reward.min_tiles}-{reward.max_tiles} tiles, "
-                                            f"not {self.tiles}")
+            raise RuleError(RULE_LANDSCAPE, Words("a landscape has %(least)d-%(most)d tiles, not %(tiles)d",
+                                                  least=reward.min_tiles, most=reward.max_tiles, tiles=self.tiles))
         sheet = state.sheets[self.seat]
         return with_sheet(state, self.seat, owned=owning_more(state, self.seat, *self.things()),
                           **{self.ware: getattr(sheet, self.ware) + reward.wares_for(self.tiles)})
 
     def describe(self, before: State, after: State) -> str:
-        what = "landscape" if self.kind == "other" else self.kind
         was, now = getattr(before.sheets[self.seat], self.ware), getattr(after.sheets[self.seat], self.ware)
-        return (f"{before.players[self.seat]} completed a {what} of {self.tiles} tiles: +{now - was} {self.ware} "
-                f"({self.ware} {was} → {now}); {_counted(after, self.seat, self.things())}")
+        words = {"name": before.players[self.seat], "tiles": self.tiles, "gain": WARE_GAINS[self.ware](now - was),
+                 "change": HOLDING_CHANGES[self.ware](was, now), "counted": _counted(after, self.seat, self.things())}
+        if self.kind == "pond":
+            return Words("%(name)s completed a pond of %(tiles)d tiles: %(gain)s (%(change)s); %(counted)s", **words)
+        if self.kind == "garden":
+            return Words("%(name)s completed a garden of %(tiles)d tiles: %(gain)s (%(change)s); %(counted)s",
+                         **words)
+        return Words("%(name)s completed a landscape of %(tiles)d tiles: %(gain)s (%(change)s); %(counted)s", **words)
 
     def things(self) -> list[str]:
         """The owned things this landscape counts as: a completed landscape, and a completed
@@ -1123,11 +1255,11 @@ class CompleteDwelling(CarpeDiemEvent):
     coins + 1; baker (brown): bread; administrator (blue): banderole bar spaces; craftsman
     (green): recorded only (its free dark green tile is placed at the table, not tracked)."""
 
-    label = "Complete a dwelling"
+    label = Words("Complete a dwelling")
     seat: Seat
-    dwelling: Dwelling = Field(title="Dwelling", json_schema_extra={"labels": {
-        "merchant": "Merchant (red roof)", "baker": "Baker (brown roof)",
-        "administrator": "Administrator (blue roof)", "craftsman": "Craftsman (green roof)"}})
+    dwelling: Dwelling = Field(title=Words("Dwelling"), json_schema_extra={"labels": {
+        "merchant": Words("Merchant (red roof)"), "baker": Words("Baker (brown roof)"),
+        "administrator": Words("Administrator (blue roof)"), "craftsman": Words("Craftsman (green roof)")}})
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1135,11 +1267,11 @@ class CompleteDwelling(CarpeDiemEvent):
             return []
         rewards = state.board.tables.dwelling_rewards
         labels = cls.model_fields["dwelling"].json_schema_extra["labels"]
-        notes = {"merchant": f"every ware back: {rewards.merchant.coins_per_ware} coin each "
-                             f"+ {rewards.merchant.bonus_coins}",
-                 "baker": f"{rewards.baker.bread} bread",
-                 "administrator": f"{rewards.administrator.banderole} banderole bar spaces",
-                 "craftsman": "a dark green tile, placed at the table"}
+        notes = {"merchant": Words("every ware back: %(each)d coin each + %(bonus)d",
+                                   each=rewards.merchant.coins_per_ware, bonus=rewards.merchant.bonus_coins),
+                 "baker": Words("%(n)d bread", n=rewards.baker.bread),
+                 "administrator": Words("%(n)d banderole bar spaces", n=rewards.administrator.banderole),
+                 "craftsman": Words("a dark green tile, placed at the table")}
         return [cls.offer(state, dwelling=[Choice(d, labels[d], notes[d]) for d in Dwelling.__args__])]
 
     def apply(self, state: State) -> State:
@@ -1159,18 +1291,21 @@ class CompleteDwelling(CarpeDiemEvent):
 
     def describe(self, before: State, after: State) -> str:
         was, now = before.sheets[self.seat], after.sheets[self.seat]
-        what = {
-            "merchant": f"{sum(was.wares().values())} wares back to the supply, +{now.coins - was.coins} coins "
-                        f"(coins {was.coins} → {now.coins})",
-            "baker": f"+{now.bread - was.bread} bread (bread {was.bread} → {now.bread})",
-            "administrator": f"advanced {now.space - was.space} on the banderole bar: space {was.space} → "
-                             f"{after.bar_line(self.seat)}",
-            "craftsman": "its dark green tile is placed at the table",
-        }[self.dwelling]
-        thing = f"completed_{self.dwelling}_dwelling"
-        article = "an" if self.dwelling[0] in "aeiou" else "a"
-        return (f"{before.players[self.seat]} completed {article} {self.dwelling} dwelling: {what}; "
-                f"{_counted(after, self.seat, [thing])}")
+        name, counted = before.players[self.seat], _counted(after, self.seat, [f"completed_{self.dwelling}_dwelling"])
+        if self.dwelling == "merchant":
+            return Words("%(name)s completed a merchant dwelling: %(wares)d wares back to the supply, +%(gain)d coins "
+                         "(coins %(was)d → %(now)d); %(counted)s", name=name, wares=sum(was.wares().values()),
+                         gain=now.coins - was.coins, was=was.coins, now=now.coins, counted=counted)
+        if self.dwelling == "baker":
+            return Words("%(name)s completed a baker dwelling: +%(gain)d bread (bread %(was)d → %(now)d); "
+                         "%(counted)s", name=name, gain=now.bread - was.bread, was=was.bread, now=now.bread,
+                         counted=counted)
+        if self.dwelling == "administrator":
+            return Words("%(name)s completed an administrator dwelling: advanced %(spaces)d on the banderole bar: "
+                         "space %(was)d → %(now)s; %(counted)s", name=name, spaces=now.space - was.space,
+                         was=was.space, now=after.bar_line(self.seat), counted=counted)
+        return Words("%(name)s completed a craftsman dwelling: its dark green tile is placed at the table; "
+                     "%(counted)s", name=name, counted=counted)
 
 
 @ENGINE.event
@@ -1179,9 +1314,9 @@ class CompleteVilla(CarpeDiemEvent):
     once; it scores by its chimneys at the end, 2018 rulebook, Final scoring). Recorded for the
     cards counting completed villas and for the final scoring."""
 
-    label = "Complete a villa"
+    label = Words("Complete a villa")
     seat: Seat
-    chimneys: PositiveInt = Field(title="Chimneys in the villa")
+    chimneys: PositiveInt = Field(title=Words("Chimneys in the villa"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1194,8 +1329,9 @@ class CompleteVilla(CarpeDiemEvent):
                           villas=(*sheet.villas, self.chimneys))
 
     def describe(self, before: State, after: State) -> str:
-        return (f"{before.players[self.seat]} completed a villa with {self.chimneys} chimneys; "
-                f"{_counted(after, self.seat, ['completed_villa'])}")
+        return Words("%(name)s completed a villa with %(chimneys)d chimneys; %(counted)s",
+                     name=before.players[self.seat], chimneys=self.chimneys,
+                     counted=_counted(after, self.seat, ["completed_villa"]))
 
 
 @ENGINE.event
@@ -1204,28 +1340,32 @@ class PlaceBuilding(CarpeDiemEvent):
     cards, keep one: ``fountain_card``, if the table knows it) (summary, Actions; 2018
     rulebook, Other rules a checker can hold). Refused without the coin or bread to pay."""
 
-    label = "Place a building"
+    label = Words("Place a building")
     seat: Seat
-    building: Building = Field(title="Building", json_schema_extra={"labels": {
-        "market": "Market", "bakery": "Bakery", "fountain": "Fountain"}})
-    fountain_card: str | None = Field(None, title="Fountain card kept (a fountain only)")
+    building: Building = Field(title=Words("Building"), json_schema_extra={"labels": {
+        "market": Words("Market"), "bakery": Words("Bakery"), "fountain": Words("Fountain")}})
+    fountain_card: str | None = Field(None, title=Words("Fountain card kept (a fountain only)"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
         if state.step != "rounds":
             return []
-        kept = [Choice(c.id, c.title, f"{c.vp} VP per {c.condition_line()}") for c in state.board.fountain_cards.values()]
+        kept = [Choice(c.id, c.title, Words("%(vp)d VP per %(condition)s", vp=c.vp, condition=c.condition_line()))
+                for c in state.board.fountain_cards.values()]
         fountain_card = pick(cls, "fountain_card", state, kept) if kept else None
         moves = []
         for s, sheet in enumerate(state.sheets):
             choices = []
             if sheet.coins >= MARKET_COINS:
-                choices.append(Choice("market", "Market", f"pay {MARKET_COINS} coin of {sheet.coins}"))
+                choices.append(Choice("market", Words("Market"),
+                                      Words("pay %(cost)d coin of %(have)d", cost=MARKET_COINS, have=sheet.coins)))
             if sheet.bread >= BAKERY_BREAD:
-                choices.append(Choice("bakery", "Bakery", f"pay {BAKERY_BREAD} bread of {sheet.bread}"))
-            choices.append(Choice("fountain", "Fountain", f"draw {FOUNTAIN_DRAW} fountain cards, keep {FOUNTAIN_KEEP}"))
-            moves.append(cls.offer(state, seat=s, label=f"{state.players[s]} places a building", building=choices,
-                                   fountain_card=fountain_card))
+                choices.append(Choice("bakery", Words("Bakery"),
+                                      Words("pay %(cost)d bread of %(have)d", cost=BAKERY_BREAD, have=sheet.bread)))
+            choices.append(Choice("fountain", Words("Fountain"), Words("draw %(draw)d fountain cards, keep %(keep)d",
+                                                                       draw=FOUNTAIN_DRAW, keep=FOUNTAIN_KEEP)))
+            moves.append(cls.offer(state, seat=s, label=Words("%(name)s places a building", name=state.players[s]),
+                                   building=choices, fountain_card=fountain_card))
         return moves
 
     def apply(self, state: State) -> State:
@@ -1234,32 +1374,40 @@ class PlaceBuilding(CarpeDiemEvent):
         name = state.players[self.seat]
         owned = owning_more(state, self.seat, self.building)
         if self.building != "fountain" and self.fountain_card is not None:
-            raise RuleError(RULE_FOUNTAIN, f"only a fountain draws fountain cards, not a {self.building}")
+            raise RuleError(RULE_FOUNTAIN, Words("only a fountain draws fountain cards, not a market")
+                            if self.building == "market"
+                            else Words("only a fountain draws fountain cards, not a bakery"))
         if self.building == "market":
             if sheet.coins < MARKET_COINS:
-                raise RuleError(RULE_PLACE, f"{name} has {sheet.coins} coins: a market costs {MARKET_COINS}")
+                raise RuleError(RULE_PLACE, Words("%(name)s has %(have)d coins: a market costs %(cost)d", name=name,
+                                                  have=sheet.coins, cost=MARKET_COINS))
             return with_sheet(state, self.seat, owned=owned, coins=sheet.coins - MARKET_COINS)
         if self.building == "bakery":
             if sheet.bread < BAKERY_BREAD:
-                raise RuleError(RULE_PLACE, f"{name} has {sheet.bread} bread: a bakery costs {BAKERY_BREAD}")
+                raise RuleError(RULE_PLACE, Words("%(name)s has %(have)d bread: a bakery costs %(cost)d", name=name,
+                                                  have=sheet.bread, cost=BAKERY_BREAD))
             return with_sheet(state, self.seat, owned=owned, bread=sheet.bread - BAKERY_BREAD)
         kept = sheet.fountain_cards
         if self.fountain_card is not None:
             if self.fountain_card not in state.board.fountain_cards:
-                raise RuleError(RULE_FOUNTAIN, f"there is no fountain card '{self.fountain_card}'")
+                raise RuleError(RULE_FOUNTAIN, Words("there is no fountain card '%(card)s'", card=self.fountain_card))
             kept = (*kept, self.fountain_card)
         return with_sheet(state, self.seat, owned=owned, fountain_cards=kept)
 
     def describe(self, before: State, after: State) -> str:
         was, now = before.sheets[self.seat], after.sheets[self.seat]
-        what = {
-            "market": f" for {MARKET_COINS} coin (coins {was.coins} → {now.coins})",
-            "bakery": f" for {BAKERY_BREAD} bread (bread {was.bread} → {now.bread})",
-            "fountain": (f" and kept {before.board.fountain_cards[self.fountain_card].title}" if self.fountain_card
-                         else f" (drew {FOUNTAIN_DRAW} fountain cards, kept {FOUNTAIN_KEEP})"),
-        }[self.building]
-        return (f"{before.players[self.seat]} placed a {self.building}{what}; "
-                f"{_counted(after, self.seat, [self.building])}")
+        name, counted = before.players[self.seat], _counted(after, self.seat, [self.building])
+        if self.building == "market":
+            return Words("%(name)s placed a market for %(cost)d coin (coins %(was)d → %(now)d); %(counted)s",
+                         name=name, cost=MARKET_COINS, was=was.coins, now=now.coins, counted=counted)
+        if self.building == "bakery":
+            return Words("%(name)s placed a bakery for %(cost)d bread (bread %(was)d → %(now)d); %(counted)s",
+                         name=name, cost=BAKERY_BREAD, was=was.bread, now=now.bread, counted=counted)
+        if self.fountain_card:
+            return Words("%(name)s placed a fountain and kept %(card)s; %(counted)s", name=name,
+                         card=before.board.fountain_cards[self.fountain_card].title, counted=counted)
+        return Words("%(name)s placed a fountain (drew %(draw)d fountain cards, kept %(keep)d); %(counted)s",
+                     name=name, draw=FOUNTAIN_DRAW, keep=FOUNTAIN_KEEP, counted=counted)
 
 
 # --- holdings (summary, Components) ---------------------------------------------------------------
@@ -1271,18 +1419,18 @@ class SetResources(CarpeDiemEvent):
     (summary, Components). Building rewards and scoring cards change holdings themselves:
     this is for everything else (and for corrections)."""
 
-    label = "Set holdings"
+    label = Words("Set holdings")
     seat: Seat
-    grapes: NonNegativeInt | None = Field(None, title="Grapes")
-    herbs: NonNegativeInt | None = Field(None, title="Herbs")
-    chicken: NonNegativeInt | None = Field(None, title="Chicken")
-    fish: NonNegativeInt | None = Field(None, title="Fish")
-    coins: NonNegativeInt | None = Field(None, title="Coins")
-    bread: NonNegativeInt | None = Field(None, title="Bread")
+    grapes: NonNegativeInt | None = Field(None, title=Words("Grapes"))
+    herbs: NonNegativeInt | None = Field(None, title=Words("Herbs"))
+    chicken: NonNegativeInt | None = Field(None, title=Words("Chicken"))
+    fish: NonNegativeInt | None = Field(None, title=Words("Fish"))
+    coins: NonNegativeInt | None = Field(None, title=Words("Coins"))
+    bread: NonNegativeInt | None = Field(None, title=Words("Bread"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
-        return [cls.offer(state, seat=s, label=f"{state.players[s]}'s holdings",
+        return [cls.offer(state, seat=s, label=Words("%(name)s's holdings", name=state.players[s]),
                           defaults=state.sheets[s].holdings())
                 for s in range(len(state.players)) if state.may_set_holdings(s)]
 
@@ -1292,15 +1440,19 @@ class SetResources(CarpeDiemEvent):
 
     def apply(self, state: State) -> State:
         if not self.given():
-            raise RuleError(RULE_HOLDINGS, "enter at least one of grapes, herbs, chicken, fish, coins, bread")
+            raise RuleError(RULE_HOLDINGS, Words("enter at least one of grapes, herbs, chicken, fish, coins, bread"))
         if not state.may_set_holdings(self.seat):
-            raise RuleError(RULE_FINAL, f"{state.players[self.seat]}'s leftovers are already scored")
+            raise RuleError(RULE_FINAL, Words("%(name)s's leftovers are already scored",
+                                              name=state.players[self.seat]))
         return with_sheet(state, self.seat, **self.given())
 
     def describe(self, before: State, after: State) -> str:
         sheet = before.sheets[self.seat]
-        changes = [f"{r} {getattr(sheet, r)} → {n}" for r, n in self.given().items() if getattr(sheet, r) != n]
-        return f"{before.players[self.seat]}'s holdings: " + (", ".join(changes) if changes else "unchanged")
+        changes = [HOLDING_CHANGES[r](getattr(sheet, r), n) for r, n in self.given().items() if getattr(sheet, r) != n]
+        name = before.players[self.seat]
+        if not changes:
+            return Words("%(name)s's holdings: unchanged", name=name)
+        return Words("%(name)s's holdings: %(changes)s", name=name, changes=listed(changes))
 
 
 @ENGINE.event
@@ -1310,10 +1462,10 @@ class AdjustVictoryPoints(CarpeDiemEvent):
     and the final scoring add their own points; this is for the rest (a correction by hand, a
     house rule). VP may go below 0 (as after penalties)."""
 
-    label = "Adjust victory points"
+    label = Words("Adjust victory points")
     seat: Seat
-    change: Annotated[int, Field(title="VP change", description="negative to hand points back")]
-    note: Annotated[str, Field(max_length=200, title="What for (optional)")] = ""
+    change: Annotated[int, Field(title=Words("VP change"), description=Words("negative to hand points back"))]
+    note: Annotated[str, Field(max_length=200, title=Words("What for (optional)"))] = ""
 
     @field_validator("change")
     @classmethod
@@ -1324,13 +1476,18 @@ class AdjustVictoryPoints(CarpeDiemEvent):
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
-        return [cls.offer(state, seat=s, label=f"Adjust {state.players[s]}'s VP", defaults={"change": 1})
+        return [cls.offer(state, seat=s, label=Words("Adjust %(name)s's VP", name=state.players[s]),
+                          defaults={"change": 1})
                 for s in range(len(state.players))]
 
     def apply(self, state: State) -> State:
         return with_sheet(state, self.seat, vp=state.sheets[self.seat].vp + self.change)
 
     def describe(self, before: State, after: State) -> str:
-        note = f" ({self.note})" if self.note else ""
-        return (f"{before.players[self.seat]}'s VP adjusted by {self.change:+d}{note}: "
-                f"{before.sheets[self.seat].vp} → {after.sheets[self.seat].vp}")
+        words = {"name": before.players[self.seat], "change": self.change, "was": before.sheets[self.seat].vp,
+                 "now": after.sheets[self.seat].vp}
+        if self.note:
+            # The note is the players' own text, shown as typed.
+            return Words("%(name)s's VP adjusted by %(change)+d (%(note)s): %(was)d → %(now)d", note=self.note,
+                         **words)
+        return Words("%(name)s's VP adjusted by %(change)+d: %(was)d → %(now)d", **words)

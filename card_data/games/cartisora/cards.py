@@ -22,6 +22,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, ValidationInfo, field_validator
 
+from card_data.engine.wording import Words
 from card_data.problems import Problem
 from card_data.schema import Card, DeckList, GameSpec, Slug, Strict
 
@@ -166,7 +167,8 @@ class ReferenceCard(DeckCard):
     specials: list[SpecialSummary] = Field(min_length=1)
 
     def glossary_text(self) -> str:
-        return "Reference Card. " + " ".join(f"{s.title}: {s.text}" for s in self.specials)
+        # Titles and texts are the card data's own: joined as printed.
+        return Words("Reference Card. %(specials)s", specials=" ".join(f"{s.title}: {s.text}" for s in self.specials))
 
 
 class NumberCard(DeckCard):
@@ -176,7 +178,7 @@ class NumberCard(DeckCard):
     power: Power
 
     def glossary_text(self) -> str:
-        return "Basic Number Card. Overpower, Undercut or Tie."
+        return Words("Basic Number Card. Overpower, Undercut or Tie.")
 
 
 class BoastCard(DeckCard):
@@ -188,15 +190,26 @@ class BoastCard(DeckCard):
     score_points: Literal[2] = 2
 
     def glossary_text(self) -> str:
-        return "Boast Card: worth 2 points in a Score Pile. Overpower, Undercut or Tie."
+        return Words("Boast Card: worth 2 points in a Score Pile. Overpower, Undercut or Tie.")
 
 
-SPECIAL_KIND_LABELS = {
-    "special_numbered": "Special Numbered Card",
-    "action": "Action",
-    "reaction": "Reaction",
-    "maneuver": "Maneuver",
+SPECIAL_KIND_LABELS: dict[str, Words] = {
+    "special_numbered": Words("Special Numbered Card"),
+    "action": Words("Action"),
+    "reaction": Words("Reaction"),
+    "maneuver": Words("Maneuver"),
 }
+
+KIND_NAMES: dict[str, Words] = {
+    "number": Words("number"),
+    "boast": Words("boast"),
+    "special_numbered": Words("special numbered"),
+    "action": Words("action"),
+    "reaction": Words("reaction"),
+    "maneuver": Words("maneuver"),
+}
+"""A playing card's kind (``"number"``, ``"boast"`` or a special card's ``special_kind``) as a
+scorekeeper's card label names it: ``"Parry · reaction"``."""
 
 
 class SpecialCard(DeckCard):
@@ -230,12 +243,12 @@ class SpecialCard(DeckCard):
         return power
 
     @property
-    def kind_label(self) -> str:
+    def kind_label(self) -> Words:
         """"Action", "Reaction", "Maneuver" or "Special Numbered Card"."""
         return SPECIAL_KIND_LABELS[self.special_kind]
 
     def glossary_text(self) -> str:
-        return f"{self.kind_label}. {self.effect}"
+        return Words("%(kind)s. %(effect)s", kind=self.kind_label, effect=self.effect)
 
 
 class TokenCard(CartisoraCard):
@@ -252,7 +265,7 @@ class TokenCard(CartisoraCard):
         return "token"
 
     def glossary_text(self) -> str:
-        return f"Bonus Points: {self.awarded_for}"
+        return Words("Bonus Points: %(award)s", award=self.awarded_for)
 
 
 class TagCard(CartisoraCard):
@@ -265,7 +278,7 @@ class TagCard(CartisoraCard):
     effect: str = Field(min_length=1)
 
     def glossary_text(self) -> str:
-        return f"Tag Team. Reaction. {self.effect}"
+        return Words("Tag Team. Reaction. %(effect)s", effect=self.effect)
 
 
 CartisoraCardModel = Annotated[

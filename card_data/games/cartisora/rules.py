@@ -100,12 +100,15 @@ from card_data.engine import (
     ReadOnlyDict,
     RuleError,
     Seat,
+    Words,
     replace_at,
 )
+from card_data.engine.wording import Said
 from card_data.games.cartisora import TITLE
 from card_data.games.cartisora.cards import (
     BASE_SET_CHARACTER_DECKS,
     FORCED_RESULT_PRIORITY,
+    KIND_NAMES,
     BoastCard,
     CannotBeUndercut,
     Effect,
@@ -145,30 +148,53 @@ DRAFT_BAN_ORDER = (0, 1)
 DRAFT_GAMES = 3
 """Draft mode plays 3 games (the rulebook's "matches"), 3 decks each (2019 Appendix I)."""
 
-HOW_WORDS = {"overpower": "Overpower", "undercut": "Undercut", "forced": "a forced result",
-             "wins_against_ties": "winning against a tie"}
+HOW_WORDS: dict[str, Words] = {
+    "overpower": Words("Overpower"), "undercut": Words("Undercut"), "forced": Words("a forced result"),
+    "wins_against_ties": Words("winning against a tie")}
+"""How a side won, as "<side> wins by <how>" says it."""
 
-_SECTIONS: dict[str, tuple[str, str]] = {
+HOW_SHORT: dict[str, Words] = {
+    "overpower": Words("overpower"), "undercut": Words("undercut"), "forced": Words("forced"),
+    "wins_against_ties": Words("wins against ties")}
+"""How a side won, as the round log says it: "Bob wins (undercut)"."""
+
+_SECTIONS: dict[str, tuple[Words, Words]] = {
     # topic: (2019 heading, 2017 heading)
-    "players": ("Setup (2 players); Appendix II: Tag Team (4 players)",
-                "Setup (2 players); Appendix III: Tag Team (4-Player)"),
-    "setup": ("Setup", "Setup"),
-    "draft": ("Appendix I: Draft Mode", "Appendix II: Draft Mode"),
-    "round": ("How to Play", "How to Play"),
-    "reactions": ("Reaction Cards", "Reactions"),
-    "maneuvers": ("Maneuvers", "Maneuvers"),
-    "tag_team": ("Appendix II: Tag Team", "Appendix III: Tag Team (4-Player)"),
-    "face_up": ("How to Play", "Appendix I: Special Circumstances (Ready Face Up)"),
-    "end": ("Ending the Game", "Ending the Game"),
+    "players": (Words("Setup (2 players); Appendix II: Tag Team (4 players)"),
+                Words("Setup (2 players); Appendix III: Tag Team (4-Player)")),
+    "setup": (Words("Setup"), Words("Setup")),
+    "draft": (Words("Appendix I: Draft Mode"), Words("Appendix II: Draft Mode")),
+    "round": (Words("How to Play"), Words("How to Play")),
+    "reactions": (Words("Reaction Cards"), Words("Reactions")),
+    "maneuvers": (Words("Maneuvers"), Words("Maneuvers")),
+    "tag_team": (Words("Appendix II: Tag Team"), Words("Appendix III: Tag Team (4-Player)")),
+    "face_up": (Words("How to Play"), Words("Appendix I: Special Circumstances (Ready Face Up)")),
+    "end": (Words("Ending the Game"), Words("Ending the Game")),
 }
 
-RULEBOOKS = "2019 and 2017 rulebooks"
+RULEBOOKS = Words("2019 and 2017 rulebooks")
 
 
-def _rule(edition: str, topic: str, text: str) -> str:
+def _rule(edition: str, topic: str, text: Words) -> Words:
     """``"<edition> rulebook, <heading>: <text>"`` for a topic of :data:`_SECTIONS`."""
     heading = _SECTIONS[topic][0 if edition == "2019" else 1]
-    return f"{edition} rulebook, {heading}: {text}"
+    return Words("%(edition)s rulebook, %(section)s: %(rule)s", edition=edition, section=heading, rule=text)
+
+
+def _listed(pieces: Sequence[str], separator: Literal[", ", "; "]) -> str:
+    """``pieces`` (Words or names, at least one) joined by ``separator``, kept translatable:
+    the one piece, or a :class:`Words` ``"<first><separator><rest>"``."""
+    if len(pieces) == 1:
+        return pieces[0]
+    rest = _listed(pieces[1:], separator)
+    if separator == "; ":
+        return Words("%(first)s; %(rest)s", first=pieces[0], rest=rest)
+    return Words("%(first)s, %(rest)s", first=pieces[0], rest=rest)
+
+
+def _then(line: str, more: str) -> Words:
+    """``"<line>; <more>"``: a history line going on."""
+    return Words("%(line)s; %(more)s", line=line, more=more)
 
 
 # --- Options ------------------------------------------------------------------------------
@@ -189,13 +215,14 @@ class Options(Model):
     ``ValidationError``) for draft mode with a match of 5.
     """
 
-    edition: Edition = Field("2019", title="Rulebook edition",
-                             description="2019 (Analog Game Studios) or 2017 (Moshe-Tozer Games)")
-    match_length: Literal[1, 3, 5] = Field(1, title="Games in the match",
-                                           description="1, or best of 3 or 5; draft mode plays 3")
-    draft: bool = Field(False, title="Draft mode",
-                        description="2 players draft 3 decks each and play them in the order picked")
-    tag_team: bool = Field(False, title="Tag team", description="4 players in 2 teams (seats 1 & 3 against 2 & 4)")
+    edition: Edition = Field("2019", title=Words("Rulebook edition"),
+                             description=Words("2019 (Analog Game Studios) or 2017 (Moshe-Tozer Games)"))
+    match_length: Literal[1, 3, 5] = Field(1, title=Words("Games in the match"),
+                                           description=Words("1, or best of 3 or 5; draft mode plays 3"))
+    draft: bool = Field(False, title=Words("Draft mode"),
+                        description=Words("2 players draft 3 decks each and play them in the order picked"))
+    tag_team: bool = Field(False, title=Words("Tag team"),
+                           description=Words("4 players in 2 teams (seats 1 & 3 against 2 & 4)"))
 
     @model_validator(mode="before")
     @classmethod
@@ -216,8 +243,8 @@ class Options(Model):
     @model_validator(mode="after")
     def _draft_match_length(self) -> Options:
         if self.draft and self.match_length != DRAFT_GAMES:
-            raise ValueError(f"draft mode plays {DRAFT_GAMES} games (2019 rulebook, Appendix I: "
-                             f"Draft Mode), not {self.match_length}")
+            raise ValueError(Words("draft mode plays %(games)d games (2019 rulebook, Appendix I: "
+                                   "Draft Mode), not %(length)d", games=DRAFT_GAMES, length=self.match_length))
         return self
 
 
@@ -239,15 +266,17 @@ class CardInfo(Model):
     kind: CardKind
     power: int | None = None
     points: int = 1
-    text: str = ""
+    text: Said = ""
     effects: tuple[Effect, ...] = ()
 
     @property
-    def label(self) -> str:
+    def label(self) -> Words:
         """For people: ``"Knight 5 (5)"``, ``"Knight Boast (1) · boast"``, ``"Parry · reaction"``."""
         if self.power is None:
-            return f"{self.title} · {self.kind}"
-        return f"{self.title} ({self.power}){' · boast' if self.kind == 'boast' else ''}"
+            return Words("%(card)s · %(kind)s", card=self.title, kind=KIND_NAMES[self.kind])
+        if self.kind == "boast":
+            return Words("%(card)s (%(power)d) · boast", card=self.title, power=self.power)
+        return Words("%(card)s (%(power)d)", card=self.title, power=self.power)
 
 
 class DeckInfo(Model):
@@ -333,7 +362,7 @@ class Contest(Model):
     how: How
     moved: tuple[bool, bool] = (False, False)
     next_round: tuple[Modifier, ...] = ()
-    notes: tuple[str, ...] = ()
+    notes: tuple[Said, ...] = ()
 
 
 class Score(Model):
@@ -433,9 +462,9 @@ class State(GameState):
     # -- where the game stands --
 
     @property
-    def score_label(self) -> str:  # type: ignore[override]
+    def score_label(self) -> Words:  # type: ignore[override]
         """``"Points"`` for one game, ``"Games won"`` for a match."""
-        return "Points" if self.options.match_length == 1 else "Games won"
+        return Words("Points") if self.options.match_length == 1 else Words("Games won")
 
     def side_totals(self) -> tuple[int, int]:
         """Each side's points (one game: the last finished game's, else the score now) or, in
@@ -464,20 +493,24 @@ class State(GameState):
         current = len(self.round_log) if len(self.results) < self.game else 0
         return sum(r.rounds for r in self.results) + current
 
-    def summary(self) -> str:
+    def summary(self) -> Words:
         """E.g. "Ann wins: 22 to 4 points", "Ann wins the match 2–0 in games", "Game 1, round 3"."""
         if self.finished:
             totals = self.side_totals()
-            if totals[0] != totals[1]:
-                line = self.side_wins(0 if totals[0] > totals[1] else 1)
-            else:
-                line = "Draw"
-            if self.options.match_length == 1:
-                return f"{line}: {totals[0]} to {totals[1]} points"
-            return f"{line} the match {max(totals)}–{min(totals)} in games"
+            one_game = self.options.match_length == 1
+            if totals[0] == totals[1]:
+                if one_game:
+                    return Words("Draw: %(first)s to %(second)s points", first=totals[0], second=totals[1])
+                return Words("Draw the match %(high)s–%(low)s in games", high=max(totals), low=min(totals))
+            wins = self.side_wins(0 if totals[0] > totals[1] else 1)
+            if one_game:
+                return Words("%(wins)s: %(first)s to %(second)s points", wins=wins, first=totals[0],
+                             second=totals[1])
+            return Words("%(wins)s the match %(high)s–%(low)s in games", wins=wins, high=max(totals),
+                         low=min(totals))
         if self.phase == "setup":
-            return f"Game {self.game}: choosing decks"
-        return f"Game {self.game}, round {self.round}"
+            return Words("Game %(game)d: choosing decks", game=self.game)
+        return Words("Game %(game)d, round %(round)d", game=self.game, round=self.round)
 
     # -- sides and scores --
 
@@ -495,12 +528,15 @@ class State(GameState):
         return (side, side + 2) if self.options.tag_team else (side,)
 
     def side_name(self, side: int) -> str:
-        """A side's name for people: the player, or "Ann & Cid" for a team."""
+        """A side's name for people: the player, or "Ann & Cid" for a team (names only: the
+        same in every language)."""
         return " & ".join(self.players[s] for s in self.seats_of(side))
 
-    def side_wins(self, side: int) -> str:
+    def side_wins(self, side: int) -> Words:
         """"Ann wins" or, for a team, "Ann & Cid win"."""
-        return f"{self.side_name(side)} {'win' if self.options.tag_team else 'wins'}"
+        if self.options.tag_team:
+            return Words("%(side)s win", side=self.side_name(side))
+        return Words("%(side)s wins", side=self.side_name(side))
 
     def score(self, side: int) -> Score:
         """The side's score now: cards in its score pile, boast bonus and tokens
@@ -591,40 +627,50 @@ class State(GameState):
         as ``"Tag card"``."""
         card = self.catalog.cards.get(card_id)
         if card is None:
-            return "Tag card" if card_id == self.catalog.tag_card else card_id
+            return Words("Tag card") if card_id == self.catalog.tag_card else card_id
         return card.label
 
-    def result_words(self, contest: Contest) -> str:
+    def result_words(self, contest: Contest) -> Words:
         """A contest's result, e.g. "Ann wins by Undercut" or "Tie: the cards go to the tie pool"."""
         if contest.how == "nullified":
-            return "Nullified: each card goes to its own score pile"
+            return Words("Nullified: each card goes to its own score pile")
         if contest.winner is None:
-            return f"{'Forced tie' if contest.how == 'forced' else 'Tie'}: the cards go to the tie pool"
-        return f"{self.side_wins(contest.winner)} by {HOW_WORDS[contest.how]}"
+            if contest.how == "forced":
+                return Words("Forced tie: the cards go to the tie pool")
+            return Words("Tie: the cards go to the tie pool")
+        return Words("%(wins)s by %(how)s", wins=self.side_wins(contest.winner), how=HOW_WORDS[contest.how])
 
-    def round_words(self, contest: Contest) -> str:
+    def round_words(self, contest: Contest) -> Words:
         """One resolved round, e.g. "Ann: Knight 5 vs Bob: Fencer 4 – 5 to 4, Bob wins (undercut)"."""
-        sides = " vs ".join(f"{self.players[contest.seats[s]]}: {self.catalog.cards[contest.cards[s]].title}" for s in (0, 1))
         if contest.how == "nullified":
-            result = "nullified"
+            result = Words("nullified")
         elif contest.winner is None:
-            result = "forced tie" if contest.how == "forced" else "tie"
+            result = Words("forced tie") if contest.how == "forced" else Words("tie")
         else:
-            result = f"{self.side_wins(contest.winner)} ({contest.how.replace('_', ' ')})"
-        return f"{sides} – {contest.powers[0]} to {contest.powers[1]}, {result}"
+            result = Words("%(wins)s (%(how)s)", wins=self.side_wins(contest.winner), how=HOW_SHORT[contest.how])
+        return Words("%(player)s: %(card)s vs %(other)s: %(other_card)s – %(power)s to %(other_power)s, %(result)s",
+                     player=self.players[contest.seats[0]], card=self.catalog.cards[contest.cards[0]].title,
+                     other=self.players[contest.seats[1]], other_card=self.catalog.cards[contest.cards[1]].title,
+                     power=contest.powers[0], other_power=contest.powers[1], result=result)
 
-    def status(self) -> str:
+    def status(self) -> Words:
         """Where the table stands, e.g. "Game 1, round 2: revealed – reactions may follow"."""
         if self.finished:
             return self.summary()
         if self.step == "draft":
             what, seat = self.draft_turn()
-            return f"Draft: {what} by {self.players[seat]}"
+            if what == "ban":
+                return Words("Draft: ban by %(player)s", player=self.players[seat])
+            return Words("Draft: pick by %(player)s", player=self.players[seat])
         if self.step == "pick":
-            return f"Game {self.game}: pick decks"
-        doing = {"ready": "ready and reveal", "react": "revealed – reactions may follow",
-                 "resolved": "resolved – maneuvers may follow"}[self.step]
-        return f"Game {self.game}, round {self.round}: {doing}"
+            return Words("Game %(game)d: pick decks", game=self.game)
+        if self.step == "ready":
+            return Words("Game %(game)d, round %(round)d: ready and reveal", game=self.game, round=self.round)
+        if self.step == "react":
+            return Words("Game %(game)d, round %(round)d: revealed – reactions may follow", game=self.game,
+                         round=self.round)
+        return Words("Game %(game)d, round %(round)d: resolved – maneuvers may follow", game=self.game,
+                     round=self.round)
 
 
 # --- Set-up -------------------------------------------------------------------------------
@@ -636,7 +682,8 @@ def _card_info(card: object, deck: str) -> CardInfo | None:
         return CardInfo(id=card.id, title=card.title, deck=deck, kind="number", power=card.power)
     if isinstance(card, BoastCard):
         return CardInfo(id=card.id, title=card.title, deck=deck, kind="boast", power=card.power,
-                        points=card.score_points, text=f"Worth {card.score_points} points in a score pile.")
+                        points=card.score_points,
+                        text=Words("Worth %(points)d points in a score pile.", points=card.score_points))
     if isinstance(card, SpecialCard):
         return CardInfo(id=card.id, title=card.title, deck=deck, kind=card.special_kind,
                         power=card.power, text=card.effect, effects=tuple(card.effects))
@@ -656,12 +703,15 @@ def set_up(players: tuple[str, ...], options: Options, game: object) -> State:
     edition = options.edition
     wanted = 4 if options.tag_team else 2
     if len(players) != wanted:
-        raise RuleError(_rule(edition, "players", "a duel is for 2 players; the tag team for 4 in 2 teams"),
-                        f"{len(players)} players for {'a tag team' if options.tag_team else 'a duel'}; "
-                        f"it needs {wanted}")
+        rule = _rule(edition, "players", Words("a duel is for 2 players; the tag team for 4 in 2 teams"))
+        if options.tag_team:
+            raise RuleError(rule, Words("%(count)d players for a tag team; it needs %(wanted)d", count=len(players),
+                                        wanted=wanted))
+        raise RuleError(rule, Words("%(count)d players for a duel; it needs %(wanted)d", count=len(players),
+                                    wanted=wanted))
     if options.draft and options.tag_team:
-        raise RuleError(_rule(edition, "draft", "draft mode is for 2 players"),
-                        "draft mode cannot be combined with the tag team")
+        raise RuleError(_rule(edition, "draft", Words("draft mode is for 2 players")),
+                        Words("draft mode cannot be combined with the tag team"))
 
     cards: dict[str, CardInfo] = {}
     decks: dict[str, DeckInfo] = {}
@@ -685,9 +735,10 @@ def set_up(players: tuple[str, ...], options: Options, game: object) -> State:
     if options.draft:
         needed = DRAFT_GAMES * 2 + (len(DRAFT_BAN_ORDER) if len(decks) > BASE_SET_CHARACTER_DECKS else 0)
         if len(decks) < needed:
-            raise RuleError(_rule(edition, "draft", "each player drafts 3 different decks, after "
-                                  "one ban each when more than 6 decks are available"),
-                            f"{len(decks)} decks are available; the draft needs {needed}")
+            raise RuleError(_rule(edition, "draft", Words("each player drafts 3 different decks, after "
+                                                        "one ban each when more than 6 decks are available")),
+                            Words("%(count)d decks are available; the draft needs %(needed)d", count=len(decks),
+                                  needed=needed))
     catalog = Catalog(decks=decks, cards=cards, first_blood=tokens["first_contest_win"],
                       finisher=tokens["last_contest_win"], tag_card=tag.id if use_tags else None,
                       tag_copies=tag.copies_per_player if use_tags else 0)
@@ -698,9 +749,9 @@ def set_up(players: tuple[str, ...], options: Options, game: object) -> State:
 
 ENGINE: Engine[State] = Engine(
     game_id="cartisora", title=TITLE, min_players=2, max_players=4, options=Options, state=State, setup=set_up,
-    over_rule=f"{RULEBOOKS}, Ending the Game: when all cards are played the game is over, and a match once "
-              "a player has won it",
-    rulebook=f"{RULEBOOKS}, Setup (2 players); Tag Team (4 players)")
+    over_rule=Words("%(rulebooks)s, Ending the Game: when all cards are played the game is over, and a match "
+                    "once a player has won it", rulebooks=RULEBOOKS),
+    rulebook=Words("%(rulebooks)s, Setup (2 players); Tag Team (4 players)", rulebooks=RULEBOOKS))
 
 
 def _at(state: State, step: str, **changes: object) -> State:
@@ -733,7 +784,7 @@ def _compare(powers: list[int], cannot_undercut: list[str | None], edition: str)
     Returns ``(winning side or None, how, notes)``.
     """
     if edition == "2017" and powers[0] <= 0 and powers[1] <= 0:
-        return None, "nullified", ["both powers are 0 or less: the round is nullified (2017)"]
+        return None, "nullified", [Words("both powers are 0 or less: the round is nullified (2017)")]
     if powers[0] == powers[1]:
         return None, "tie", []
     high = 0 if powers[0] > powers[1] else 1
@@ -742,9 +793,9 @@ def _compare(powers: list[int], cannot_undercut: list[str | None], edition: str)
         return high, "overpower", []
     # "Cannot" beats "can": these stop the exactly-1-lower card's undercut.
     if edition == "2019" and powers[low] == 0:
-        return high, "overpower", ["0 cannot undercut"]
+        return high, "overpower", [Words("0 cannot undercut")]
     if cannot_undercut[high]:
-        return high, "overpower", [f"{cannot_undercut[high]} cannot be undercut"]
+        return high, "overpower", [Words("%(card)s cannot be undercut", card=cannot_undercut[high])]
     return low, "undercut", []
 
 
@@ -763,7 +814,7 @@ def _moved_and_acting(state: State, readied: list[CardInfo], notes: list[str]) -
         if card.kind in (SPECIAL_NUMBERED, ACTION):
             sources.append((side, card, True))
         elif card.kind in (REACTION, MANEUVER):
-            notes.append(f"{card.title} was readied normally: power 0, no effect")
+            notes.append(Words("%(card)s was readied normally: power 0, no effect", card=card.title))
     sources += [(state.side_of(p.seat), state.catalog.cards[p.card], False) for p in state.reactions]
     moved = [False, False]
     for side, card, _ in sources:
@@ -771,8 +822,8 @@ def _moved_and_acting(state: State, readied: list[CardInfo], notes: list[str]) -
             if isinstance(effect, MoveCard):
                 target = _target(effect.player, side)
                 moved[target] = True
-                notes.append(f"{card.title} moves {readied[target].title} to the tie pool: "
-                             f"its effect does not occur, power 0")
+                notes.append(Words("%(card)s moves %(target)s to the tie pool: its effect does not occur, power 0",
+                                   card=card.title, target=readied[target].title))
     effects = [(side, card, e) for side, card, is_readied in sources if not (is_readied and moved[side])
                for e in card.effects]
     return moved, effects
@@ -796,7 +847,7 @@ def _powers(state: State, readied: list[CardInfo], moved: list[bool],
         elif card.kind != ACTION:
             power = card.power + change[side]
             if state.options.edition == "2019" and power < 0:
-                notes.append(f"{card.title}'s power cannot fall below 0")
+                notes.append(Words("%(card)s's power cannot fall below 0", card=card.title))
                 power = 0
             powers[side] = power
     return powers
@@ -816,9 +867,9 @@ def _action_claims(readied: list[CardInfo], powers: list[int | None], notes: lis
         if any((c.opponent_power_min is None or opposing >= c.opponent_power_min)
                and (c.opponent_power_max is None or opposing <= c.opponent_power_max) for c in conditions):
             claims.append(("win", side, card.title))
-            notes.append(f"{card.title}'s win condition is met")
+            notes.append(Words("%(card)s's win condition is met", card=card.title))
         elif conditions:
-            notes.append(f"{card.title}'s win condition is unfulfilled: power 0")
+            notes.append(Words("%(card)s's win condition is unfulfilled: power 0", card=card.title))
     return claims
 
 
@@ -829,16 +880,22 @@ def _settle_claims(state: State, claims: list[tuple[str, int, str]], notes: list
     first = min(FORCED_RESULT_PRIORITY.index(result) for result, _, _ in claims)
     top = [c for c in claims if FORCED_RESULT_PRIORITY.index(c[0]) == first]
     outcomes = {None if result == "tie" else side if result == "win" else 1 - side for result, side, _ in top}
-    phrase = {"win": "a win", "tie": "a tie", "lose": "a loss"}
     for result, side, title in top:
-        whom = "" if result == "tie" else f" for {state.side_name(side)}"
-        notes.append(f"{title} forces {phrase[result]}{whom}")
+        if result == "tie":
+            notes.append(Words("%(card)s forces a tie", card=title))
+        elif result == "win":
+            notes.append(Words("%(card)s forces a win for %(side)s", card=title, side=state.side_name(side)))
+        else:
+            notes.append(Words("%(card)s forces a loss for %(side)s", card=title, side=state.side_name(side)))
     overruled = sorted({title for result, _, title in claims if FORCED_RESULT_PRIORITY.index(result) != first})
     if overruled:
-        notes.append(f"{phrase[FORCED_RESULT_PRIORITY[first]]} beats {', '.join(overruled)}: "
-                     f"loss beats tie beats win")
+        cards = ", ".join(overruled)  # card titles: names in every language
+        beats = {"lose": Words("a loss beats %(cards)s: loss beats tie beats win", cards=cards),
+                 "tie": Words("a tie beats %(cards)s: loss beats tie beats win", cards=cards),
+                 "win": Words("a win beats %(cards)s: loss beats tie beats win", cards=cards)}
+        notes.append(beats[FORCED_RESULT_PRIORITY[first]])
     if len(outcomes) > 1:
-        notes.append("these forced results point different ways: a tie")
+        notes.append(Words("these forced results point different ways: a tie"))
         return None
     return next(iter(outcomes))
 
@@ -875,7 +932,7 @@ def _judge(state: State) -> Contest:
         if (breakers[0] is None) != (breakers[1] is None):
             winner = 0 if breakers[0] else 1
             how = "wins_against_ties"
-            notes.append(f"{breakers[winner]} wins against ties")
+            notes.append(Words("%(card)s wins against ties", card=breakers[winner]))
 
     next_round = tuple(Modifier(side=_target(e.player, side), amount=e.amount, source=card.title)
                        for side, card, e in effects if isinstance(e, PowerModifier) and e.round == "next")
@@ -964,12 +1021,15 @@ def _check_in_hand(state: State, seat: int, card_id: str, topic: str) -> CardInf
     edition = state.options.edition
     name = state.players[seat]
     deck = state.catalog.decks[state.game_decks[seat]]
-    rule = _rule(edition, topic, "a player plays only cards still in their hand, from their own character deck")
+    rule = _rule(edition, topic, Words("a player plays only cards still in their hand, from their own character "
+                                       "deck"))
     if card_id not in deck.cards:
-        raise RuleError(rule, f"'{card_id}' is not a card of {name}'s deck ({deck.title})")
+        raise RuleError(rule, Words("'%(card)s' is not a card of %(player)s's deck (%(deck)s)", card=card_id,
+                                    player=name, deck=deck.title))
     card = state.catalog.cards[card_id]
     if card_id not in state.hands[seat]:
-        raise RuleError(rule, f"{card.title} was already played: it is not in {name}'s hand")
+        raise RuleError(rule, Words("%(card)s was already played: it is not in %(player)s's hand", card=card.title,
+                                    player=name))
     return card
 
 
@@ -977,26 +1037,34 @@ def _without(hand: tuple[str, ...], card_id: str) -> tuple[str, ...]:
     return tuple(c for c in hand if c != card_id)
 
 
-def _contest_line(state: State, contest: Contest) -> str:
+def _contest_line(state: State, contest: Contest) -> Words:
     """E.g. "Bob wins by Undercut (Ann 5, Bob 4)" or "tie (Ann 3, Bob 3): cards to the tie pool"."""
+    # Names and numbers only: the same in every language.
     powers = ", ".join(f"{state.side_name(side)} {contest.powers[side]}" for side in (0, 1))
     if contest.how == "nullified":
-        return f"nullified ({powers}): each card to its own score pile"
+        return Words("nullified (%(powers)s): each card to its own score pile", powers=powers)
     if contest.winner is None:
-        return f"{'forced tie' if contest.how == 'forced' else 'tie'} ({powers}): cards to the tie pool"
-    return f"{state.side_wins(contest.winner)} by {HOW_WORDS[contest.how]} ({powers})"
+        if contest.how == "forced":
+            return Words("forced tie (%(powers)s): cards to the tie pool", powers=powers)
+        return Words("tie (%(powers)s): cards to the tie pool", powers=powers)
+    return Words("%(wins)s by %(how)s (%(powers)s)", wins=state.side_wins(contest.winner), how=HOW_WORDS[contest.how],
+                 powers=powers)
 
 
 def _with_notes(line: str, contest: Contest) -> str:
-    return f"{line} [{'; '.join(contest.notes)}]" if contest.notes else line
+    """``"<line> [<note>; <note>]"``, or the line alone when the contest has no notes."""
+    if not contest.notes:
+        return line
+    return Words("%(line)s [%(notes)s]", line=line, notes=_listed(contest.notes, "; "))
 
 
-def _first_blood_note(state: State) -> str:
-    """"; Ann takes First Blood" if resolving the round now gives its winner the token."""
+def _with_first_blood(state: State, line: str) -> str:
+    """``line`` + ``"; Ann takes First Blood"`` if resolving the round now gives its winner the token."""
     winner = state.contest.winner if state.contest and state.contest.how != "nullified" else None
     if winner is None or state.first_blood_side is not None:
-        return ""
-    return f"; {state.side_name(winner)} takes {state.catalog.first_blood.title}"
+        return line
+    return _then(line, Words("%(side)s takes %(token)s", side=state.side_name(winner),
+                             token=state.catalog.first_blood.title))
 
 
 def _card_choices(state: State, cards: Sequence[str], owner: bool = False) -> list[Choice]:
@@ -1029,24 +1097,31 @@ def _draft(state: State, seat: int, deck: str, action: str) -> State:
     edition = state.options.edition
     turn = state.draft_turn()
     if turn is None:
-        raise RuleError(_rule(edition, "draft", "decks are banned and drafted before the first game"),
-                        "the draft is over" if state.options.draft else "this table does not use draft mode")
+        raise RuleError(_rule(edition, "draft", Words("decks are banned and drafted before the first game")),
+                        Words("the draft is over") if state.options.draft
+                        else Words("this table does not use draft mode"))
     step, turn_seat = turn
     if step != action:
-        raise RuleError(_rule(edition, "draft", "with more than 6 decks each player bans one deck before "
-                              "selection starts; with 6 there are no bans"),
-                        f"it is time to {step} a deck, not to {action} one")
+        raise RuleError(_rule(edition, "draft", Words("with more than 6 decks each player bans one deck before "
+                                                    "selection starts; with 6 there are no bans")),
+                        Words("it is time to ban a deck, not to pick one") if step == "ban"
+                        else Words("it is time to pick a deck, not to ban one"))
     if seat != turn_seat:
-        what = ("ban" if step == "ban" else f"pick {len(state.picks) + 1}")
-        raise RuleError(_rule(edition, "draft", "bans start with Player 1; picks go in the order 1-2-2-1-1-2"),
-                        f"the next {what} is {state.players[turn_seat]}'s, not {state.players[seat]}'s")
+        rule = _rule(edition, "draft", Words("bans start with Player 1; picks go in the order 1-2-2-1-1-2"))
+        if step == "ban":
+            raise RuleError(rule, Words("the next ban is %(player)s's, not %(other)s's",
+                                        player=state.players[turn_seat], other=state.players[seat]))
+        raise RuleError(rule, Words("the next pick %(pick)d is %(player)s's, not %(other)s's",
+                                    pick=len(state.picks) + 1, player=state.players[turn_seat],
+                                    other=state.players[seat]))
     if deck not in state.catalog.decks:
-        raise RuleError(_rule(edition, "draft", "the decks are the character decks available"),
-                        f"there is no character deck '{deck}' (decks: {', '.join(state.catalog.decks)})")
+        raise RuleError(_rule(edition, "draft", Words("the decks are the character decks available")),
+                        Words("there is no character deck '%(deck)s' (decks: %(decks)s)", deck=deck,
+                              decks=", ".join(state.catalog.decks)))
     if deck not in state.decks_open():
-        raise RuleError(_rule(edition, "draft", "each deck is banned or picked at most once; "
-                              "each player plays 3 different decks"),
-                        f"{state.catalog.decks[deck].title} is already banned or picked")
+        raise RuleError(_rule(edition, "draft", Words("each deck is banned or picked at most once; "
+                                                    "each player plays 3 different decks")),
+                        Words("%(deck)s is already banned or picked", deck=state.catalog.decks[deck].title))
     entry = Pick(seat=seat, deck=deck)
     if action == "ban":
         return state.evolve(bans=(*state.bans, entry))
@@ -1062,9 +1137,9 @@ class PickDeck(CartisoraEvent):
     pick in draft mode (2019 Appendix I: Draft Mode). The game starts once every player has
     a deck; draft games start once the 6 picks are made."""
 
-    label = "Pick a deck"
+    label = Words("Pick a deck")
     seat: Seat
-    deck: str = Field(title="Character deck")
+    deck: str = Field(title=Words("Character deck"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1073,10 +1148,12 @@ class PickDeck(CartisoraEvent):
             if what != "pick":
                 return []
             return [cls.offer(state, seat=turn, deck=_deck_choices(state),
-                              label=f"{state.players[turn]} drafts (pick {len(state.picks) + 1} of {state.draft_picks})")]
+                              label=Words("%(player)s drafts (pick %(pick)d of %(picks)d)", player=state.players[turn],
+                                          pick=len(state.picks) + 1, picks=state.draft_picks))]
         if state.step != "pick":
             return []
-        return [cls.offer(state, seat=s, deck=_deck_choices(state), label=f"{state.players[s]} takes a deck")
+        return [cls.offer(state, seat=s, deck=_deck_choices(state),
+                          label=Words("%(player)s takes a deck", player=state.players[s]))
                 for s, deck in enumerate(state.game_decks) if deck is None]
 
     def apply(self, state: State) -> State:
@@ -1085,28 +1162,36 @@ class PickDeck(CartisoraEvent):
         if state.step == "draft":
             return _draft(state, self.seat, self.deck, "pick")
         if state.step != "pick":
-            raise RuleError(_rule(edition, "setup", "each player takes a deck before the game starts"),
-                            f"game {state.game} is under way; decks are picked before a game")
+            raise RuleError(_rule(edition, "setup", Words("each player takes a deck before the game starts")),
+                            Words("game %(game)d is under way; decks are picked before a game", game=state.game))
         if state.game_decks[self.seat] is not None:
-            raise RuleError(_rule(edition, "setup", "each player takes 1 deck as their hand"),
-                            f"{name} already took {state.catalog.decks[state.game_decks[self.seat]].title}")
+            raise RuleError(_rule(edition, "setup", Words("each player takes 1 deck as their hand")),
+                            Words("%(player)s already took %(deck)s", player=name,
+                                  deck=state.catalog.decks[state.game_decks[self.seat]].title))
         if self.deck not in state.catalog.decks:
-            raise RuleError(_rule(edition, "setup", "the decks are the character decks of the set"),
-                            f"there is no character deck '{self.deck}' (decks: {', '.join(state.catalog.decks)})")
+            raise RuleError(_rule(edition, "setup", Words("the decks are the character decks of the set")),
+                            Words("there is no character deck '%(deck)s' (decks: %(decks)s)", deck=self.deck,
+                                  decks=", ".join(state.catalog.decks)))
         taken_by = [s for s, d in enumerate(state.game_decks) if d == self.deck]
         if taken_by:
-            raise RuleError(_rule(edition, "setup", "each player takes their own deck; the set holds one of each"),
-                            f"{state.players[taken_by[0]]} already took {state.catalog.decks[self.deck].title}")
+            raise RuleError(_rule(edition, "setup", Words("each player takes their own deck; the set holds one of "
+                                                        "each")),
+                            Words("%(player)s already took %(deck)s", player=state.players[taken_by[0]],
+                                  deck=state.catalog.decks[self.deck].title))
         decks = replace_at(state.game_decks, self.seat, self.deck)
         if all(decks):
             return _start_game(state, decks)
         return state.evolve(game_decks=decks)
 
     def describe(self, before: State, after: State) -> str:
-        verb = f"drafted (pick {len(before.picks) + 1})" if before.step == "draft" else "took"
-        line = f"{before.players[self.seat]} {verb} {before.catalog.decks[self.deck].title}"
+        player, deck = before.players[self.seat], before.catalog.decks[self.deck].title
+        if before.step == "draft":
+            line = Words("%(player)s drafted (pick %(pick)d) %(deck)s", player=player, pick=len(before.picks) + 1,
+                         deck=deck)
+        else:
+            line = Words("%(player)s took %(deck)s", player=player, deck=deck)
         if after.step == "ready":
-            line += f"; game {after.game} begins"
+            return _then(line, Words("game %(game)d begins", game=after.game))
         return line
 
 
@@ -1114,22 +1199,24 @@ class PickDeck(CartisoraEvent):
 class BanDeck(CartisoraEvent):
     """Draft mode with more than 6 decks: a player bans a deck, Player 1 first (2019 Appendix I)."""
 
-    label = "Ban a deck"
+    label = Words("Ban a deck")
     seat: Seat
-    deck: str = Field(title="Character deck")
+    deck: str = Field(title=Words("Character deck"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
         turn = state.draft_turn()
         if turn is None or turn[0] != "ban":
             return []
-        return [cls.offer(state, seat=turn[1], deck=_deck_choices(state), label=f"{state.players[turn[1]]} bans a deck")]
+        return [cls.offer(state, seat=turn[1], deck=_deck_choices(state),
+                          label=Words("%(player)s bans a deck", player=state.players[turn[1]]))]
 
     def apply(self, state: State) -> State:
         return _draft(state, self.seat, self.deck, "ban")
 
     def describe(self, before: State, after: State) -> str:
-        return f"{before.players[self.seat]} banned {before.catalog.decks[self.deck].title}"
+        return Words("%(player)s banned %(deck)s", player=before.players[self.seat],
+                     deck=before.catalog.decks[self.deck].title)
 
 
 @ENGINE.event
@@ -1142,18 +1229,18 @@ class Reveal(CartisoraEvent):
     (the 2017 tag-in refuses it).
     """
 
-    label = "Reveal the readied cards"
-    cards: Annotated[tuple[str, ...], Field(min_length=2, max_length=2, title="Readied cards",
-                                            description="each side's readied card, in seat order")]
-    face_up: Annotated[tuple[Side, ...], Field(max_length=2, title="Readied face up (2017)",
-                                               description="cards an effect made their players ready face up: "
-                                                           "they cannot be exchanged willingly")] = ()
+    label = Words("Reveal the readied cards")
+    cards: Annotated[tuple[str, ...], Field(min_length=2, max_length=2, title=Words("Readied cards"),
+                                            description=Words("each side's readied card, in seat order"))]
+    face_up: Annotated[tuple[Side, ...], Field(max_length=2, title=Words("Readied face up (2017)"),
+                                               description=Words("cards an effect made their players ready face "
+                                                                 "up: they cannot be exchanged willingly"))] = ()
 
     @field_validator("face_up")
     @classmethod
     def _each_side_once(cls, sides: tuple[int, ...]) -> tuple[int, ...]:
         if len(set(sides)) != len(sides):
-            raise ValueError("name each side at most once")
+            raise ValueError(Words("name each side at most once"))
         return tuple(sorted(sides))
 
     @classmethod
@@ -1161,29 +1248,33 @@ class Reveal(CartisoraEvent):
         if state.step != "ready":
             return []
         seats = state.active
-        cards = FormField(name="cards", label="Readied cards", kind="multi", count=len(seats),
-                          item_labels=tuple(f"{state.players[s]} revealed" for s in seats),
+        cards = FormField(name="cards", label=cls.model_fields["cards"].title, kind="multi", count=len(seats),
+                          item_labels=tuple(Words("%(player)s revealed", player=state.players[s]) for s in seats),
                           item_choices=tuple(tuple(_card_choices(state, state.hands[s])) for s in seats))
+        label = Words("Reveal round %(round)d", round=state.round)
         if state.options.edition != "2017":  # Ready Face Up is a 2017 rule: nothing to ask in 2019
-            return [cls.offer(state, label=f"Reveal round {state.round}", cards=cards, face_up=())]
+            return [cls.offer(state, label=label, cards=cards, face_up=())]
         info = cls.model_fields["face_up"]
         face_up = FormField(name="face_up", label=info.title, kind="multi", required=False, default=(),
                             help=info.description,
-                            choices=tuple(Choice(side, f"{state.players[s]}'s card") for side, s in enumerate(seats)))
-        return [cls.offer(state, label=f"Reveal round {state.round}", cards=cards, face_up=face_up)]
+                            choices=tuple(Choice(side, Words("%(player)s's card", player=state.players[s]))
+                                          for side, s in enumerate(seats)))
+        return [cls.offer(state, label=label, cards=cards, face_up=face_up)]
 
     def apply(self, state: State) -> State:
         edition = state.options.edition
         if state.step in ("react", "resolved"):
-            raise RuleError(_rule(edition, "round", "each round both players ready one card and reveal it"),
-                            f"round {state.round}'s cards are already revealed; go on to the next round")
+            raise RuleError(_rule(edition, "round", Words("each round both players ready one card and reveal it")),
+                            Words("round %(round)d's cards are already revealed; go on to the next round",
+                                  round=state.round))
         if state.step != "ready":
-            raise RuleError(_rule(edition, "setup", "each player takes a deck before the first round"),
-                            "the decks are not picked yet")
+            raise RuleError(_rule(edition, "setup", Words("each player takes a deck before the first round")),
+                            Words("the decks are not picked yet"))
         if self.face_up and edition != "2017":
-            raise RuleError(_rule(edition, "face_up", "both players ready a card face down (Ready Face Up is "
-                                  "a 2017 rule: 2017 rulebook, Appendix I: Special Circumstances)"),
-                            "no card is readied face up in the 2019 rules")
+            raise RuleError(_rule(edition, "face_up", Words("both players ready a card face down (Ready Face Up is "
+                                                          "a 2017 rule: 2017 rulebook, Appendix I: Special "
+                                                          "Circumstances)")),
+                            Words("no card is readied face up in the 2019 rules"))
         hands = list(state.hands)
         for side, card_id in enumerate(self.cards):
             seat = state.active[side]
@@ -1194,10 +1285,14 @@ class Reveal(CartisoraEvent):
         return revealed.evolve(contest=_judge(revealed))
 
     def describe(self, before: State, after: State) -> str:
-        shown = ", ".join(f"{before.players[before.active[side]]} revealed {before.catalog.cards[c].title}"
-                          f"{' (readied face up)' if side in self.face_up else ''}"
-                          for side, c in enumerate(self.cards))
-        return _with_notes(f"Round {before.round}: {shown} – {_contest_line(after, after.contest)}", after.contest)
+        shown = []
+        for side, c in enumerate(self.cards):
+            player, card = before.players[before.active[side]], before.catalog.cards[c].title
+            shown.append(Words("%(player)s revealed %(card)s (readied face up)", player=player, card=card)
+                         if side in self.face_up else Words("%(player)s revealed %(card)s", player=player, card=card))
+        line = Words("Round %(round)d: %(shown)s – %(result)s", round=before.round,
+                     shown=_listed(shown, ", "), result=_contest_line(after, after.contest))
+        return _with_notes(line, after.contest)
 
 
 @ENGINE.event
@@ -1207,10 +1302,10 @@ class Reaction(PlayCard):
     one at any moment of a round (Appendix II): before the reveal it acts on that round,
     after the round resolved on the next (see the module docstring)."""
 
-    label = "Play a reaction"
+    label = Words("Play a reaction")
     card_kind = REACTION
     seat: Seat
-    card: str = Field(title="Reaction card")
+    card: str = Field(title=Words("Reaction card"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1220,36 +1315,40 @@ class Reaction(PlayCard):
             if not cards:
                 continue
             if state.step == "ready":
-                label = f"{name}: reaction for round {state.round} (before the reveal)"
+                label = Words("%(player)s: reaction for round %(round)d (before the reveal)", player=name,
+                              round=state.round)
             elif state.step == "resolved":
-                label = f"{name}: reaction for round {state.round + 1}"
+                label = Words("%(player)s: reaction for round %(round)d", player=name, round=state.round + 1)
             else:
-                label = f"{name}: play a reaction"
+                label = Words("%(player)s: play a reaction", player=name)
             moves.append(cls.offer(state, seat=s, label=label, card=_card_choices(state, cards)))
         return moves
 
     def apply(self, state: State) -> State:
         edition = state.options.edition
         if state.plays_any_time:
-            rule = _rule(edition, "tag_team", "play reactions or maneuvers any time")
+            rule = _rule(edition, "tag_team", Words("play reactions or maneuvers any time"))
             if state.phase != "play":
-                raise RuleError(rule, "no round is under way")
+                raise RuleError(rule, Words("no round is under way"))
         else:
-            rule = _rule(edition, "reactions", "reactions are played after both readied cards are revealed "
-                         "and before the round is resolved")
+            rule = _rule(edition, "reactions", Words("reactions are played after both readied cards are revealed "
+                                                   "and before the round is resolved"))
             if state.step == "ready":
-                raise RuleError(rule, f"round {state.round}'s cards are not revealed yet")
+                raise RuleError(rule, Words("round %(round)d's cards are not revealed yet", round=state.round))
             if state.step == "resolved":
-                raise RuleError(rule, f"round {state.round} is already resolved (a maneuver was played)")
+                raise RuleError(rule, Words("round %(round)d is already resolved (a maneuver was played)",
+                                            round=state.round))
             if state.step != "react":
-                raise RuleError(rule, "no round is under way")
+                raise RuleError(rule, Words("no round is under way"))
             if not state.may_react(self.seat):
-                raise RuleError(_rule(edition, "reactions", "the duelling players play the reactions "
-                                      "(2017 tag team: the resting partner joins in only by tagging in)"),
-                                f"{state.players[self.seat]} is not in this round's duel")
+                raise RuleError(_rule(edition, "reactions", Words("the duelling players play the reactions (2017 "
+                                                                "tag team: the resting partner joins in only by "
+                                                                "tagging in)")),
+                                Words("%(player)s is not in this round's duel", player=state.players[self.seat]))
         card = _check_in_hand(state, self.seat, self.card, "reactions")
         if card.kind != REACTION:
-            raise RuleError(rule, f"{card.title} is not a reaction card; only reactions are played after the reveal")
+            raise RuleError(rule, Words("%(card)s is not a reaction card; only reactions are played after the reveal",
+                                        card=card.title))
         played = Played(seat=self.seat, card=self.card)
         hands = replace_at(state.hands, self.seat, _without(state.hands[self.seat], self.card))
         if state.step == "resolved":  # 2019 tag team: it acts on the next round
@@ -1258,12 +1357,15 @@ class Reaction(PlayCard):
         return reacted.evolve(contest=_judge(reacted)) if state.step == "react" else reacted
 
     def describe(self, before: State, after: State) -> str:
-        played = f"{before.players[self.seat]} played {before.catalog.cards[self.card].title} (reaction)"
+        player, card = before.players[self.seat], before.catalog.cards[self.card].title
         if before.step == "ready":
-            return f"{played} before the reveal: it acts on round {before.round}'s contest"
+            return Words("%(player)s played %(card)s (reaction) before the reveal: it acts on round %(round)d's "
+                         "contest", player=player, card=card, round=before.round)
         if before.step == "resolved":
-            return f"{played} after round {before.round} resolved: it acts on round {before.round + 1}'s contest"
-        return _with_notes(f"{played}: now {_contest_line(after, after.contest)}", after.contest)
+            return Words("%(player)s played %(card)s (reaction) after round %(round)d resolved: it acts on round "
+                         "%(next)d's contest", player=player, card=card, round=before.round, next=before.round + 1)
+        return _with_notes(Words("%(player)s played %(card)s (reaction): now %(result)s", player=player, card=card,
+                                 result=_contest_line(after, after.contest)), after.contest)
 
 
 @ENGINE.event
@@ -1273,39 +1375,40 @@ class Tag(CartisoraEvent):
     replaces it, the enemy team scores the Tag card; once per team per round, 3 Tag cards
     each. Refused for a card readied face up (2017 Appendix I: Ready Face Up)."""
 
-    label = "Tag in"
+    label = Words("Tag in")
     seat: Seat
-    card: str = Field(title="Card to play in its place")
+    card: str = Field(title=Words("Card to play in its place"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
         return [cls.offer(state, seat=s, card=_card_choices(state, state.hands[s]),
-                          label=f"{state.players[s]} tags in for {state.players[state.active[state.side_of(s)]]}")
+                          label=Words("%(player)s tags in for %(partner)s", player=state.players[s],
+                                      partner=state.players[state.active[state.side_of(s)]]))
                 for s in range(len(state.players)) if state.can_tag(s) and state.hands[s]]
 
     def apply(self, state: State) -> State:
         edition = state.options.edition
-        rule = _rule(edition, "tag_team", "the resting partner tags in as a reaction with a Tag card (3 each), "
-                     "once per team per round; the partner's card returns to their hand and the enemy "
-                     "scores the Tag card")
+        rule = _rule(edition, "tag_team", Words("the resting partner tags in as a reaction with a Tag card (3 each), "
+                                              "once per team per round; the partner's card returns to their hand "
+                                              "and the enemy scores the Tag card"))
         if state.catalog.tag_card is None:
-            raise RuleError(rule, "Tag cards are used only in the 2017 tag team")
+            raise RuleError(rule, Words("Tag cards are used only in the 2017 tag team"))
         if state.step != "react":
-            raise RuleError(rule, "tagging in is a reaction: after the reveal, before the round resolves")
+            raise RuleError(rule, Words("tagging in is a reaction: after the reveal, before the round resolves"))
         side = state.side_of(self.seat)
         if self.seat in state.active:
-            raise RuleError(rule, f"{state.players[self.seat]} is already duelling")
+            raise RuleError(rule, Words("%(player)s is already duelling", player=state.players[self.seat]))
         if state.tagged[side]:
-            raise RuleError(rule, f"{state.side_name(side)} already tagged this round")
+            raise RuleError(rule, Words("%(side)s already tagged this round", side=state.side_name(side)))
         if state.tags_left[self.seat] == 0:
-            raise RuleError(rule, f"{state.players[self.seat]} has no Tag cards left")
+            raise RuleError(rule, Words("%(player)s has no Tag cards left", player=state.players[self.seat]))
         partner = state.active[side]
         returned = state.readied[side]
         if state.face_up[side]:
-            raise RuleError(_rule(edition, "face_up", "if a card must be readied face up it cannot be exchanged "
-                                  "willingly for another card"),
-                            f"{state.players[partner]}'s {state.catalog.cards[returned].title} was readied face up: "
-                            f"tagging in cannot exchange it")
+            raise RuleError(_rule(edition, "face_up", Words("if a card must be readied face up it cannot be "
+                                                          "exchanged willingly for another card")),
+                            Words("%(player)s's %(card)s was readied face up: tagging in cannot exchange it",
+                                  player=state.players[partner], card=state.catalog.cards[returned].title))
         _check_in_hand(state, self.seat, self.card, "tag_team")
         order = state.catalog.decks[state.game_decks[partner]].cards
         hands = replace_at(state.hands, self.seat, _without(state.hands[self.seat], self.card))
@@ -1319,9 +1422,10 @@ class Tag(CartisoraEvent):
 
     def describe(self, before: State, after: State) -> str:
         side = before.side_of(self.seat)
-        return (f"{before.players[self.seat]} tagged in for {before.players[before.active[side]]} with "
-                f"{before.catalog.cards[self.card].title}; {before.side_name(1 - side)} scores the Tag card – now "
-                f"{_contest_line(after, after.contest)}")
+        return Words("%(player)s tagged in for %(partner)s with %(card)s; %(side)s scores the Tag card – now "
+                     "%(result)s", player=before.players[self.seat], partner=before.players[before.active[side]],
+                     card=before.catalog.cards[self.card].title, side=before.side_name(1 - side),
+                     result=_contest_line(after, after.contest))
 
 
 @ENGINE.event
@@ -1332,10 +1436,10 @@ class Maneuver(PlayCard):
     at any moment of a round (Appendix II): it acts on the next round and its card is in play
     of that round (see the module docstring)."""
 
-    label = "Play a maneuver"
+    label = Words("Play a maneuver")
     card_kind = MANEUVER
     seat: Seat
-    card: str = Field(title="Maneuver card")
+    card: str = Field(title=Words("Maneuver card"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1345,35 +1449,37 @@ class Maneuver(PlayCard):
             if not cards:
                 continue
             if s in state.follow_up_seats():
-                label = f"{name} won: play a maneuver for next round"
-                note = "no reactions after it" if state.step == "react" else ""
+                label = Words("%(player)s won: play a maneuver for next round", player=name)
+                note = Words("no reactions after it") if state.step == "react" else ""
             else:
-                label, note = f"{name}: maneuver for round {state.round + 1}", ""
+                label, note = Words("%(player)s: maneuver for round %(round)d", player=name, round=state.round + 1), ""
             moves.append(cls.offer(state, seat=s, label=label, hint=note, card=_card_choices(state, cards)))
         return moves
 
     def apply(self, state: State) -> State:
         edition = state.options.edition
         follow_up = self.seat in state.follow_up_seats()
-        rule = _rule(edition, "maneuvers", "a maneuver is played by the winner after winning a round; "
-                     "it affects only the next round")
+        rule = _rule(edition, "maneuvers", Words("a maneuver is played by the winner after winning a round; "
+                                               "it affects only the next round"))
         if state.plays_any_time and not follow_up:
-            rule = _rule(edition, "tag_team", "play reactions or maneuvers any time")
+            rule = _rule(edition, "tag_team", Words("play reactions or maneuvers any time"))
             if state.phase != "play":
-                raise RuleError(rule, "no round is under way")
+                raise RuleError(rule, Words("no round is under way"))
         elif not follow_up:
             if state.step not in ("react", "resolved"):
-                raise RuleError(rule, f"round {state.round} has not been revealed yet" if state.step == "ready"
-                                else "no round is under way")
+                raise RuleError(rule, Words("round %(round)d has not been revealed yet", round=state.round)
+                                if state.step == "ready" else Words("no round is under way"))
             contest = state.contest
             if contest.winner is None:
-                why = "nullified" if contest.how == "nullified" else "a tie"
-                raise RuleError(rule, f"round {state.round} has no winner ({why})")
-            raise RuleError(rule, f"{state.players[self.seat]} did not win round {state.round}; "
-                                  f"{state.side_name(contest.winner)} did")
+                if contest.how == "nullified":
+                    raise RuleError(rule, Words("round %(round)d has no winner (nullified)", round=state.round))
+                raise RuleError(rule, Words("round %(round)d has no winner (a tie)", round=state.round))
+            raise RuleError(rule, Words("%(player)s did not win round %(round)d; %(side)s did",
+                                        player=state.players[self.seat], round=state.round,
+                                        side=state.side_name(contest.winner)))
         card = _check_in_hand(state, self.seat, self.card, "maneuvers")
         if card.kind != MANEUVER:
-            raise RuleError(rule, f"{card.title} is not a maneuver card")
+            raise RuleError(rule, Words("%(card)s is not a maneuver card", card=card.title))
         side = state.side_of(self.seat)
         # Maneuvers never change the round they are played in, whatever round their effect names.
         carried = tuple(Modifier(side=_target(e.player, side), amount=e.amount, source=card.title)
@@ -1392,12 +1498,13 @@ class Maneuver(PlayCard):
 
     def describe(self, before: State, after: State) -> str:
         card = before.catalog.cards[self.card]
-        line = f"{before.players[self.seat]} played {card.title} (maneuver) for next round: {card.text}"
+        line = Words("%(player)s played %(card)s (maneuver) for next round: %(effect)s",
+                     player=before.players[self.seat], card=card.title, effect=card.text)
         if self.seat not in before.follow_up_seats():
-            return f"{line} Its card goes with round {before.round + 1}'s cards."
+            return Words("%(line)s Its card goes with round %(round)d's cards.", line=line, round=before.round + 1)
         if before.step == "react":
-            line += (f" Round {before.round} resolved: {_contest_line(before, before.contest)}"
-                     f"{_first_blood_note(before)}")
+            return Words("%(line)s Round %(round)d resolved: %(result)s", line=line, round=before.round,
+                         result=_with_first_blood(before, _contest_line(before, before.contest)))
         return line
 
 
@@ -1410,23 +1517,24 @@ class NextRound(CartisoraEvent):
     in either edition a player out of cards hands over to their partner (2017 Appendix III).
     """
 
-    label = "Next round"
+    label = Words("Next round")
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
         if state.step not in ("react", "resolved"):
             return []
         if state.step == "react":
-            end = " and end the game" if state.last_round() else " and go on"
-            return [cls.offer(state, label=f"Resolve round {state.round}{end}")]
-        return [cls.offer(state, label="End the game" if state.last_round() else "Next round")]
+            if state.last_round():
+                return [cls.offer(state, label=Words("Resolve round %(round)d and end the game", round=state.round))]
+            return [cls.offer(state, label=Words("Resolve round %(round)d and go on", round=state.round))]
+        return [cls.offer(state, label=Words("End the game") if state.last_round() else Words("Next round"))]
 
     def apply(self, state: State) -> State:
         edition = state.options.edition
         if state.step not in ("react", "resolved"):
-            raise RuleError(_rule(edition, "round", "a round ends after both cards are revealed and resolved"),
-                            f"round {state.round}'s cards are not revealed yet" if state.step == "ready"
-                            else "no round is under way")
+            raise RuleError(_rule(edition, "round", Words("a round ends after both cards are revealed and resolved")),
+                            Words("round %(round)d's cards are not revealed yet", round=state.round)
+                            if state.step == "ready" else Words("no round is under way"))
         if state.step == "react":
             state = _resolve(state)
         contest = state.contest
@@ -1452,22 +1560,27 @@ class NextRound(CartisoraEvent):
 
     def describe(self, before: State, after: State) -> str:
         if before.step == "react":
-            line = (f"Round {before.round} resolved: {_contest_line(before, before.contest)}"
-                    f"{_first_blood_note(before)}")
+            line = Words("Round %(round)d resolved: %(result)s", round=before.round,
+                         result=_with_first_blood(before, _contest_line(before, before.contest)))
         else:  # an earlier maneuver resolved it
-            line = f"Round {before.round} over"
+            line = Words("Round %(round)d over", round=before.round)
         if len(after.results) > len(before.results):
             result = after.results[-1]
             if before.next_cards:
+                # Card titles: names in every language.
                 titles = ", ".join(before.catalog.cards[p.card].title for p in before.next_cards)
-                line += f"; no next round for {titles}: to their players' own score piles"
+                line = _then(line, Words("no next round for %(cards)s: to their players' own score piles",
+                                         cards=titles))
             if result.leftover:
-                cards = "card goes" if result.leftover == 1 else "cards go"
-                line += f"; {result.leftover} leftover {cards} to {before.side_name(result.leftover_to)}"
+                side = before.side_name(result.leftover_to)
+                line = _then(line, Words("%(count)d leftover card goes to %(side)s", count=result.leftover, side=side)
+                             if result.leftover == 1 else
+                             Words("%(count)d leftover cards go to %(side)s", count=result.leftover, side=side))
+            # Names and numbers only: the same in every language.
             scores = " – ".join(f"{before.side_name(s)} {result.scores[s].total}" for s in (0, 1))
-            line += f". Game {result.game} over: {scores}"
+            line = Words("%(line)s. Game %(game)d over: %(scores)s", line=line, game=result.game, scores=scores)
             if after.finished:
-                line += f". {after.summary()}"
+                line = Words("%(line)s. %(summary)s", line=line, summary=after.summary())
         elif after.step == "ready":
-            line += f"; round {after.round} begins"
+            line = _then(line, Words("round %(round)d begins", round=after.round))
         return line
