@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import scenarios_carpe_cras as scenario
-from babel.messages.pofile import read_po
-from babel.support import Translations
+from wording_checks import german, untranslated
 
 import card_data.games.carpe_cras.rules as cc
 from card_data.engine import RuleError, Words
@@ -42,16 +40,11 @@ from card_data.games.carpe_cras.rules import (
 from card_data.games.carpe_cras.tempo import tempo_succeeds
 from card_data.loader import load_database
 
-ROOT = Path(__file__).resolve().parents[1]
-TRANSLATIONS = ROOT / "companion" / "translations"
 GAME = load_database().games["carpe_cras"]
 ENGINE = cc.ENGINE
 RED, BLUE = 0, 1
 NOTE = "played Barbarian Tyro"
 
-with (TRANSLATIONS / "de" / "LC_MESSAGES" / "messages.po").open("rb") as _po:
-    GERMAN_PO = {m.id: m.string for m in read_po(_po, locale="de") if m.id and m.string}
-GERMAN_MO = Translations.load(str(TRANSLATIONS), ["de"])
 
 TYPED = set(scenario.PLAYERS) | {NOTE}
 """What the players give (their names, an action's note): shown as written in every language."""
@@ -61,27 +54,9 @@ NUMBERS = re.compile(r"\d+(, \d+)*")
 
 def problems(text: object, where: str) -> Iterator[str]:
     """What is wrong with ``text`` as something a player reads (nothing if it is fine)."""
-    if isinstance(text, Words):
-        if text.template not in GERMAN_PO:
-            yield f"{where}: template not translated: {text.template!r}"
-        for key, value in text.params.items():
-            yield from problems(value, f"{where} › {key}")
-    elif isinstance(text, str):
-        # "" is the empty end-of-round note inside a history line, never a whole text.
-        if not (text in TYPED or NUMBERS.fullmatch(text) or text == "" and "›" in where):
-            yield f"{where}: plain str, not Words: {text!r}"
-    elif not isinstance(text, int | float):
-        yield f"{where}: unexpected {type(text).__name__}: {text!r}"
-
-
-def german(text: object) -> object:
-    """``text`` filled in German from the compiled catalogue (as the companion's say() does)."""
-    if not isinstance(text, Words):
-        return text
-    template = GERMAN_MO.gettext(text.template)
-    if not text.params:
-        return template
-    return template % {key: german(value) for key, value in text.params.items()}
+    # "" is the empty end-of-round note inside a history line, never a whole text.
+    return untranslated(text, where, lambda plain, at: bool(
+        plain in TYPED or NUMBERS.fullmatch(plain) or plain == "" and "›" in at))
 
 
 class Said:

@@ -17,27 +17,20 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import scenarios_cartisora as scenario
-from babel.messages.pofile import read_po
-from babel.support import Translations
+from wording_checks import GERMAN_PO, german, untranslated
 
 import card_data.games.cartisora.rules as dc
 from card_data.engine import RuleError, Words
 from card_data.loader import load_database
 from card_data.schema import DeckList
 
-ROOT = Path(__file__).resolve().parents[1]
-TRANSLATIONS = ROOT / "companion" / "translations"
 GAME = load_database().games["cartisora"]
 ENGINE = dc.ENGINE
 NEXT = dc.NextRound()
 
-with (TRANSLATIONS / "de" / "LC_MESSAGES" / "messages.po").open("rb") as _po:
-    GERMAN_PO = {m.id: m.string for m in read_po(_po, locale="de") if m.id and m.string}
-GERMAN_MO = Translations.load(str(TRANSLATIONS), ["de"])
 
 EIGHT_DECKS = dataclasses.replace(GAME, decks={
     **GAME.decks,
@@ -102,26 +95,7 @@ def is_name(text: str, names: set[str]) -> bool:
 
 def problems(text: object, where: str, names: set[str]) -> Iterator[str]:
     """What is wrong with ``text`` as something a player reads (nothing if it is fine)."""
-    if isinstance(text, Words):
-        if text.template not in GERMAN_PO:
-            yield f"{where}: template not translated: {text.template!r}"
-        for key, value in text.params.items():
-            yield from problems(value, f"{where} › {key}", names)
-    elif isinstance(text, str):
-        if not is_name(text, names):
-            yield f"{where}: plain str, not Words: {text!r}"
-    elif not isinstance(text, int | float):
-        yield f"{where}: unexpected {type(text).__name__}: {text!r}"
-
-
-def german(text: object) -> object:
-    """``text`` filled in German from the compiled catalogue (as the companion's say() does)."""
-    if not isinstance(text, Words):
-        return text
-    template = GERMAN_MO.gettext(text.template)
-    if not text.params:
-        return template
-    return template % {key: german(value) for key, value in text.params.items()}
+    return untranslated(text, where, lambda plain, _where: is_name(plain, names))
 
 
 class Said:
