@@ -78,7 +78,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-def _assert_refused(output: str, out: str, source: Path, project: Path) -> None:
+def _assert_refused(output: str, out: str, source: Path) -> None:
     """One line naming the --out as typed and the source folder it meets (resolved)."""
     lines = [line for line in output.splitlines() if line.strip() and not line.startswith("warning:")]
     assert len(lines) == 1, output
@@ -93,11 +93,20 @@ def test_build_refuses_an_out_among_the_sources_and_touches_nothing(project: Pat
     done = subprocess.run([PRINTKIT, "build", "--out", out, "--base-url", BASE_URL],
                           capture_output=True, text=True, timeout=120, cwd=project)
     assert done.returncode == 1, done.stderr
-    _assert_refused(done.stderr, out, project / source, project)
+    _assert_refused(done.stderr, out, project / source)
     assert done.stdout == ""
     # Every file of the project (and beside it) is as it was; nothing was added, not even a folder.
     assert tree(parent, skip=project / "output") == before
     assert not (project / "output").exists()
+
+
+def test_build_watch_is_refused_before_it_starts_watching(project: Path) -> None:
+    before = tree(project.parent, skip=project / "output")
+    done = subprocess.run([PRINTKIT, "build", "--watch", "--out", "card_data", "--base-url", BASE_URL],
+                          capture_output=True, text=True, timeout=120, cwd=project)  # a guard against a hang
+    assert done.returncode == 1, done.stderr
+    _assert_refused(done.stderr, "card_data", project / "card_data")
+    assert tree(project.parent, skip=project / "output") == before
 
 
 COMMANDS = {
@@ -118,7 +127,7 @@ def test_every_command_writing_a_folder_refuses_it_among_the_sources(project: Pa
     result = CliRunner().invoke(cli, [*args, "--out", out, "--base-url", BASE_URL] if command != "calibration"
                                 else [*args, "--out", out])
     assert result.exit_code == 1, result.output
-    _assert_refused(result.output, out, project / source, project)
+    _assert_refused(result.output, out, project / source)
     assert tree(parent, skip=project / "output") == before
     assert not (project / "output").exists()
 
