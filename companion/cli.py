@@ -9,7 +9,9 @@ from pathlib import Path
 import click
 
 from card_data.base_url import ConfigError, resolve_base_url
+from card_data.loader import bundled_data_dir
 from card_data.problems import DatabaseError
+from card_data.project_folders import OutFolderError, check_out_folder
 from companion import create_app
 
 SIOCGIFADDR = 0x8915  # Linux ioctl: an interface's IPv4 address
@@ -207,6 +209,11 @@ def site_cmd(data_dir: Path | None, out_dir: Path, base_url: str | None) -> None
         base = resolve_base_url(base_url)
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
+    try:
+        # Not over, into or around the card data or a project's sources (as printkit's commands).
+        check_out_folder(out_dir, data_dir if data_dir is not None else bundled_data_dir())
+    except (OutFolderError, ConfigError) as exc:
+        raise click.ClickException(str(exc)) from None
     try:
         written = export_site(out_dir, data_dir, base_url=base.url)
     except DatabaseError as error:

@@ -1151,11 +1151,12 @@ def _build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, g
     result.unchanged = [p for p, data in rendered.items() if isinstance(data, Unchanged)]
     whole_kit = deck is None and not cards_only
     if whole_kit:
-        # A whole kit replaces the game's folder: files of an earlier build that this one does
-        # not make (other decks, more sheets, the catalogue's files) would mislead.
+        # Files an earlier build wrote that this one does not make (other decks, more sheets,
+        # the catalogue's files) would mislead; publish removes them, and only them.
         result.written = publish(out_dir, rendered, keep_others=False)
     else:
-        # A smaller deck or a bigger paper leaves fewer sheets; old cut files would mislead.
+        # A smaller deck or a bigger paper leaves fewer sheets; old cut files would mislead
+        # (publish removes those an earlier build wrote, never a file of the same name it did not).
         stale = [p for plan in plans for p in (out_dir / plan.game_id).glob(f"{plan.kind}-cards-sheet-*.svg")
                  if p not in rendered]
         result.written = publish(out_dir, rendered, stale)

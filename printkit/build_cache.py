@@ -27,6 +27,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from printkit.output_set import read_record
+
 CACHE_FILE = ".printkit-cache.json"
 FORMAT = 1
 """Bumped whenever the record's shape or meaning changes: an older record is then ignored."""
@@ -176,8 +178,9 @@ class BuildCache:
 
     def same_build(self, key: str, out_dir: Path) -> dict[str, Any] | None:
         """What the build ``key`` (a digest over all of a build's inputs) recorded, if every
-        file it wrote is still in ``out_dir`` as written (and, for a whole kit, no other file is
-        directly in its game folders); else ``None``."""
+        file it wrote is still in ``out_dir`` as written (and, for a whole kit, no other file
+        an earlier build wrote is in its game folders, by their records:
+        :func:`printkit.output_set.read_record`); else ``None``."""
         build = self.builds.get(key)
         try:
             if build is None:
@@ -188,8 +191,9 @@ class BuildCache:
                     return None
             if build.get("whole_kit"):
                 for game in build["games"]:
-                    own = {f"{game}/{p.name}" for p in (out_dir / game).iterdir() if p.is_file()}
-                    if not own <= files.keys():
+                    # A file an earlier build wrote that this one does not make is to be removed.
+                    recorded = read_record(out_dir / game)
+                    if recorded is None or not {f"{game}/{rel}" for rel in recorded} <= files.keys():
                         return None
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return None

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from card_data.base_url import ConfigError, resolve_base_url
-from printkit.command_line import command_paths, report_problems
+from printkit.command_line import check_output_folder, command_paths, report_problems
 from printkit.sheets.paper import PAPERS, paper_by_name
 
 # Everything heavy (the build with reportlab and the game schemas, pdfium, the importer) is
@@ -241,6 +241,9 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | Non
         raise click.UsageError("--registration-marks are for cutting single sheets; a cutter cannot follow "
                                "marks through a folded sheet (--duplex fold)")
     paths = command_paths(data_dir, templates_dir, out_dir)
+    # A language's output set lives beside the original's, never over it.
+    target = check_output_folder(paths, paths.out_dir / lang if lang and out_dir is None else paths.out_dir,
+                                 given=out_dir is not None)
     if watch:
         from printkit.designer.project_commands import watch_build
 
@@ -254,8 +257,6 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | Non
     options = BuildOptions(paper=paper_by_name(paper, safe_margins), base_url=base.url, duplex=duplex,
                            back_offset_mm=back_offset, cmyk=cmyk or pdfx, pdfx=pdfx,
                            registration_marks=SILHOUETTE_TYPE_1 if registration_marks else None, lang=lang)
-    # A language's output set lives beside the original's, never over it.
-    target = paths.out_dir / lang if lang and out_dir is None else paths.out_dir
     try:
         result = build(paths.data_dir, target, options, games, layouts_dir=paths.templates_dir,
                        progress_factory=_progress_factory(), deck=deck,
@@ -310,6 +311,7 @@ def calibration_cmd(paper: str, out_dir: Path | None, duplex: str, game: str | N
     from printkit.sheets.render import write_atomically
 
     paths = command_paths(data_dir, templates_dir, out_dir)
+    check_output_folder(paths, paths.out_dir, given=out_dir is not None)
     size = CardSize()
     if game is not None:
         try:

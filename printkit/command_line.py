@@ -21,6 +21,27 @@ def command_paths(data_dir: Path | None, templates_dir: Path | None = None, out_
         raise click.UsageError(str(exc)) from None
 
 
+def check_output_folder(paths, out: Path, given: bool) -> Path:
+    """Refuse (:class:`click.ClickException`, one line, exit 1) to write the output folder
+    ``out`` when it is, holds or lies inside the card data, the templates or a project folder
+    other than its output folder (:func:`card_data.project_folders.check_out_folder`); call it
+    before writing anything. ``paths``: the command's
+    :class:`~printkit.designer.project.ProjectPaths`; ``given``: ``out`` came from ``--out``
+    (else from ``printkit.toml`` or the default). Returns ``out``."""
+    from card_data.base_url import ConfigError
+    from card_data.loader import bundled_data_dir
+    from card_data.project_folders import OutFolderError, check_out_folder
+
+    from_config = paths.project.config if paths.project is not None and not given else None
+    named = f"--out {out}" if given else f"the output folder {out}"
+    try:
+        check_out_folder(out, paths.data_dir if paths.data_dir is not None else bundled_data_dir(),
+                         paths.templates_dir, named=named, config=from_config)
+    except (OutFolderError, ConfigError) as exc:
+        raise click.ClickException(str(exc)) from None
+    return out
+
+
 def report_problems(problems: list[Problem], then: str = "") -> None:
     """Every problem on stderr, a line each, then how many (and ``then``, e.g. "Nothing was
     written.")."""

@@ -17,6 +17,13 @@ A build of thousands of cards does not hold its files in memory until then: each
 go to a :class:`Spool` (``<out>/.printkit-spool/``) as they are drawn, and publishing moves
 them into the staging folder by rename. A killed build's spool is removed like its staging.
 
+Only what a build wrote is ever removed. Each game folder holds a record of the files the
+last publish wrote into it and their SHA-256 (:data:`RECORD_NAME`), written into the staging
+folder with them and so swapped in with them, in the same rename. A file that record does not
+name, or that no longer holds what was written (a designer's notes, ``printkit export``'s
+images, an edited PDF), is carried over into the new folder untouched, whatever the build
+asks; without a readable record nothing in the folder is the build's.
+
 An incremental build passes :data:`UNCHANGED` for a file it did not render again: the file of
 the live folder is hard-linked into the new one (never copied through Python, never
 rewritten, so its inode and modification time stay). A game none of whose files changed and
@@ -26,6 +33,7 @@ that loses no file is not swapped at all.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 from collections.abc import Iterable, Mapping
@@ -35,6 +43,11 @@ from pathlib import Path
 STAGING_DIR_NAME = ".printkit-staging"
 SPOOL_DIR_NAME = ".printkit-spool"
 PREVIOUS_SUFFIX = ".previous"
+RECORD_NAME = ".printkit-files.json"
+"""In each game folder: the files the last publish wrote there, and their SHA-256."""
+RECORD_FORMAT = 1
+RECORD_MAX_BYTES = 8 * 1024 * 1024
+"""A record bigger than this is not read (not trusted: nothing is removed)."""
 
 
 class Unchanged:
@@ -122,27 +135,118 @@ def recover(out_dir: Path, spool: bool = True) -> None:
     shutil.rmtree(staging)
 
 
-def _untouched(live: Path, game_files: Mapping[Path, bytes | Spooled | Unchanged], out_dir: Path, stale: set[Path],
-               keep_others: bool) -> bool:
-    """Whether publishing ``game_files`` would leave the game folder ``live`` exactly as it is."""
-    if not live.is_dir() or not all(isinstance(d, Unchanged) for d in game_files.values()):
-        return False
-    if any(p.exists() for p in stale if live in p.parents):
-        return False
-    if not keep_others:
-        own = {p.relative_to(out_dir) for p in live.iterdir() if p.is_file()}
-        if not own <= set(game_files):
-            return False
-    return all((out_dir / rel).is_file() for rel in game_files)
-
-
 def _link_or_copy(src: Path, dst: Path) -> None:
     # A hard link costs nothing and the file is never written in place afterwards (new files
     # replace links, they do not write through them); copy where links are not supported.
+    # A symbolic link is carried over as a link, never followed.
     try:
-        os.link(src, dst)
+        os.link(src, dst, follow_symlinks=False)
     except OSError:
-        shutil.copy2(src, dst)
+        shutil.copy2(src, dst, follow_symlinks=False)
+
+
+def read_record(game_dir: Path) -> dict[str, str] | None:
+    """What the last publish wrote into ``game_dir``: ``{path below it, with /: SHA-256 hex}``;
+    ``None`` when there is no record, or it cannot be read or trusted (then no file of the
+    folder is known to be the build's)."""
+    try:
+        with open(Path(game_dir) / RECORD_NAME, "rb") as fh:
+            raw = fh.read(RECORD_MAX_BYTES + 1)
+        if len(raw) > RECORD_MAX_BYTES:
+            return None
+        record = json.loads(raw)
+        files = record["files"]
+        if record.get("format") != RECORD_FORMAT or not isinstance(files, dict):
+            return None
+        if not all(isinstance(k, str) and _below(k) and isinstance(v, str) and len(v) == 64
+                   for k, v in files.items()):
+            return None
+        return dict(files)
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def _below(rel: str) -> bool:
+    """Whether ``rel`` names a path below a folder: relative, with /, no empty, ``.`` or ``..`` part."""
+    return "\\" not in rel and all(part not in ("", ".", "..") for part in rel.split("/"))
+
+
+def _record_bytes(files: Mapping[str, str]) -> bytes:
+    return (json.dumps({"format": RECORD_FORMAT, "files": dict(sorted(files.items()))}, indent=1)
+            + "\n").encode("utf-8")
+
+
+def _sha256_file(path: Path) -> str | None:
+    """The SHA-256 (hex) of the regular file at ``path`` (a symbolic link is not one), or
+    ``None``."""
+    try:
+        if not path.is_file() or path.is_symlink():
+            return None
+        h = hashlib.sha256()
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+        return h.hexdigest()
+    except OSError:
+        return None
+
+
+@dataclass
+class _GamePlan:
+    """What publishing does to one game folder: the files it removes (below the folder, with
+    /) and the record it leaves."""
+
+    removed: set[str]
+    record: dict[str, str]
+
+
+def _plan(live: Path, game_files: Mapping[str, bytes | Spooled | Unchanged], stale: set[str],
+          keep_others: bool) -> _GamePlan:
+    """Which files of ``live`` go (only files the record says the build wrote, still holding
+    what it wrote) and the new record. ``game_files`` and ``stale`` are below ``live``."""
+    old = (read_record(live) if live.is_dir() else None) or {}
+    record: dict[str, str] = {}
+    for rel, data in game_files.items():
+        if isinstance(data, Unchanged):
+            sha = _sha256_file(live / rel) if rel not in old or not (live / rel).is_file() else old[rel]
+            if sha is None:
+                raise FileNotFoundError(f"{live / rel}: to be kept unchanged, but it is not there")
+            record[rel] = sha
+        else:
+            record[rel] = data.sha256 if isinstance(data, Spooled) else hashlib.sha256(data).hexdigest()
+    removed: set[str] = set()
+    for rel, sha in old.items():
+        if rel in game_files or rel == RECORD_NAME or not (live / rel).is_file():
+            continue
+        if not keep_others or rel in stale:
+            if _sha256_file(live / rel) == sha:
+                removed.add(rel)
+            # else changed since the build wrote it: the user's now, kept and no longer recorded
+        else:
+            record[rel] = sha  # the build's, carried over
+    return _GamePlan(removed, record)
+
+
+def _untouched(live: Path, game_files: Mapping[str, bytes | Spooled | Unchanged], plan: _GamePlan) -> bool:
+    """Whether publishing would leave the game folder ``live`` exactly as it is."""
+    if not live.is_dir() or plan.removed or not all(isinstance(d, Unchanged) for d in game_files.values()):
+        return False
+    try:
+        return (live / RECORD_NAME).read_bytes() == _record_bytes(plan.record)
+    except OSError:
+        return False
+
+
+def _carry_over(live: Path, new: Path, skip: set[Path]) -> None:
+    """Link every entry of ``live`` but those in ``skip`` into ``new``, keeping sub-folders
+    (empty ones too) and symbolic links as they are."""
+    for root, dirs, files in os.walk(live):
+        here = Path(root)
+        (new / here.relative_to(live)).mkdir(parents=True, exist_ok=True)
+        # os.walk lists a link to a folder with the folders but does not enter it.
+        for name in sorted(files) + sorted(d for d in dirs if (here / d).is_symlink()):
+            if here / name not in skip:
+                _link_or_copy(here / name, new / here.relative_to(live) / name)
 
 
 def publish(out_dir: Path, files: Mapping[Path, bytes | Spooled | Unchanged], stale: Iterable[Path] = (),
@@ -152,53 +256,57 @@ def publish(out_dir: Path, files: Mapping[Path, bytes | Spooled | Unchanged], st
     value is moved in from its spool; a value :data:`UNCHANGED` keeps the file that is there
     (raises ``FileNotFoundError`` if there is none). The spool is removed afterwards.
 
+    A file is only ever removed if the game folder's record (:data:`RECORD_NAME`, see the
+    module's docstring) says an earlier publish wrote it and it still holds what was written.
     With ``keep_others``, files already in a game folder that this build does not write are
-    kept (another deck's PDF, say), except those in ``stale`` (e.g. cut files of sheets that
-    no longer exist); without, the files directly in each game folder are exactly the new
-    ones. Sub-folders a build does not write into (``printkit export``'s) are always kept.
-    Returns the paths written, in ``files``' order. Raises ``OSError`` if the output cannot be
-    written; the game folders are then as they were. Raises ``ValueError`` for a path outside
-    a game folder of ``out_dir``.
+    kept (another deck's PDF, say), except the build's own in ``stale`` (e.g. cut files of
+    sheets that no longer exist); without, every file the record names and this build does
+    not write is removed. Any other file or folder in a game folder (``printkit export``'s, a
+    designer's notes) is carried over as it is. Returns the paths written, in ``files``'
+    order. Raises ``OSError`` if the output cannot be written (or a game's name is taken by
+    something other than a folder); the game folders are then as they were. Raises
+    ``ValueError`` for a path outside a game folder of ``out_dir``, or the record's own.
     """
     out_dir = Path(out_dir)
     recover(out_dir, spool=False)
-    stale = {Path(p) for p in stale}
-    by_game: dict[str, dict[Path, bytes | Spooled | Unchanged]] = {}
+    by_game: dict[str, dict[str, bytes | Spooled | Unchanged]] = {}
     for path, data in files.items():
         rel = Path(path).relative_to(out_dir)
-        if len(rel.parts) < 2 or rel.parts[0] in ("", ".", "..", STAGING_DIR_NAME):
+        if len(rel.parts) < 2 or rel.parts[0] in ("", ".", "..", STAGING_DIR_NAME) or rel.parts[1:] == (RECORD_NAME,):
             raise ValueError(f"{path}: not inside a game folder of {out_dir}")
-        by_game.setdefault(rel.parts[0], {})[rel] = data
-    for game in [g for g, game_files in by_game.items() if _untouched(out_dir / g, game_files, out_dir, stale,
-                                                                     keep_others)]:
-        del by_game[game]  # nothing to write, nothing to remove: leave the folder as it is
+        by_game.setdefault(rel.parts[0], {})[Path(*rel.parts[1:]).as_posix()] = data
+    stale_by_game: dict[str, set[str]] = {}
+    for path in stale:
+        rel = Path(path).relative_to(out_dir)
+        if len(rel.parts) >= 2:
+            stale_by_game.setdefault(rel.parts[0], set()).add(Path(*rel.parts[1:]).as_posix())
+    plans: dict[str, _GamePlan] = {}
+    for game, game_files in list(by_game.items()):
+        live = out_dir / game
+        if live.is_symlink() or (live.exists() and not live.is_dir()):
+            raise OSError(f"{live}: not a folder (a file or a symbolic link); the build writes {game}'s files "
+                          "into a folder of that name, replaced whole")
+        plans[game] = plan = _plan(live, game_files, stale_by_game.get(game, set()), keep_others)
+        if _untouched(live, game_files, plan):
+            del by_game[game]  # nothing to write, nothing to remove: leave the folder as it is
     staging = out_dir / STAGING_DIR_NAME
     try:
         for game, game_files in by_game.items():
             live, new = out_dir / game, staging / game
             new.mkdir(parents=True)
             if live.is_dir():
-                for old in sorted(live.rglob("*")):
-                    # Without keep_others the build's own files (those directly in the game
-                    # folder) are replaced; sub-folders (per-card exports) are never its own.
-                    own = old.parent == live and not keep_others
-                    if (old.is_file() and not own and old not in stale
-                            and old.relative_to(out_dir) not in game_files):
-                        (new / old.relative_to(live)).parent.mkdir(parents=True, exist_ok=True)
-                        _link_or_copy(old, new / old.relative_to(live))
+                skip = {live / rel for rel in (*game_files, *plans[game].removed, RECORD_NAME)}
+                _carry_over(live, new, skip)
             for rel, data in game_files.items():
-                target = staging / rel
+                target = new / rel
                 target.parent.mkdir(parents=True, exist_ok=True)
                 if isinstance(data, Unchanged):
-                    _link_or_copy(out_dir / rel, target)
-                    continue
-                if isinstance(data, Spooled):
+                    _link_or_copy(live / rel, target)
+                elif isinstance(data, Spooled):
                     os.replace(data.path, target)  # written and flushed when spooled
-                    continue
-                with open(target, "wb") as fh:
-                    fh.write(data)
-                    fh.flush()
-                    os.fsync(fh.fileno())
+                else:
+                    _write_flushed(target, data)
+            _write_flushed(new / RECORD_NAME, _record_bytes(plans[game].record))
         for game in by_game:
             live, previous = out_dir / game, staging / f"{game}{PREVIOUS_SUFFIX}"
             if live.exists():
@@ -209,3 +317,12 @@ def publish(out_dir: Path, files: Mapping[Path, bytes | Spooled | Unchanged], st
         # this removes the previous sets.
         recover(out_dir)
     return [Path(p) for p in files]
+
+
+def _write_flushed(path: Path, data: bytes) -> None:
+    with open(path, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+

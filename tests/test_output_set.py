@@ -4,6 +4,7 @@ next build cleans up after it."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import signal
@@ -16,10 +17,12 @@ import pytest
 
 from printkit.build_cache import CACHE_FILE
 from printkit.output_set import (
+    RECORD_NAME,
     SPOOL_DIR_NAME,
     STAGING_DIR_NAME,
     UNCHANGED,
     publish,
+    read_record,
     recover,
 )
 
@@ -119,17 +122,23 @@ def test_a_build_killed_between_the_two_renames_of_a_swap_is_put_back_by_the_nex
     assert entries(previous_set) == [GAME]
 
 
+def files(folder: Path) -> dict[str, bytes]:
+    """:func:`snapshot` but for the game folders' records of what the build wrote."""
+    return {rel: data for rel, data in snapshot(folder).items() if Path(rel).name != RECORD_NAME}
+
+
 def test_publish_keeps_other_files_drops_stale_ones_and_leaves_no_staging(tmp_path):
     game = tmp_path / "g"
-    game.mkdir()
-    (game / "other-deck-cards.pdf").write_bytes(b"other")
-    (game / "draw-cards-sheet-9.svg").write_bytes(b"stale")
-    (game / "draw-cards.pdf").write_bytes(b"old")
+    publish(tmp_path, {game / "other-deck-cards.pdf": b"other", game / "draw-cards-sheet-9.svg": b"stale",
+                       game / "draw-cards.pdf": b"old"})
+    (game / "draw-cards-sheet-8.svg").write_bytes(b"the designer's, not the build's")
     written = publish(tmp_path, {game / "draw-cards.pdf": b"new", game / "sub" / "x.svg": b"x"},
-                      stale=[game / "draw-cards-sheet-9.svg"])
+                      stale=[game / "draw-cards-sheet-9.svg", game / "draw-cards-sheet-8.svg"])
     assert written == [game / "draw-cards.pdf", game / "sub" / "x.svg"]
-    assert snapshot(tmp_path) == {"g/draw-cards.pdf": b"new", "g/other-deck-cards.pdf": b"other",
-                                  "g/sub/x.svg": b"x"}
+    # A stale file is removed only if the build wrote it.
+    assert files(tmp_path) == {"g/draw-cards.pdf": b"new", "g/other-deck-cards.pdf": b"other",
+                               "g/sub/x.svg": b"x", "g/draw-cards-sheet-8.svg": b"the designer's, not the build's"}
+    assert sorted(read_record(game)) == ["draw-cards.pdf", "other-deck-cards.pdf", "sub/x.svg"]
 
 
 def test_publish_that_fails_while_writing_leaves_every_game_folder_as_it_was(tmp_path, monkeypatch):
@@ -158,13 +167,55 @@ def test_publish_refuses_a_path_outside_a_game_folder(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_publish_without_keep_others_replaces_the_builds_files_and_keeps_exports(tmp_path):
+def test_publish_without_keep_others_replaces_the_builds_files_and_keeps_everything_else(tmp_path):
     game = tmp_path / "g"
+    publish(tmp_path, {game / "draw-cards.pdf": b"an earlier catalogue build"}, keep_others=False)
     (game / "tgc-poker" / "draw" / "fronts").mkdir(parents=True)
     (game / "tgc-poker" / "draw" / "fronts" / "a.png").write_bytes(b"export")
-    (game / "draw-cards.pdf").write_bytes(b"an earlier catalogue build")
+    (game / "notes.txt").write_bytes(b"the designer's")
+    (game / "empty").mkdir()
+    (game / "link").symlink_to("notes.txt")
+    notes = (game / "notes.txt").stat()
     publish(tmp_path, {game / "deck-a-cards.pdf": b"new"}, keep_others=False)
-    assert snapshot(tmp_path) == {"g/deck-a-cards.pdf": b"new", "g/tgc-poker/draw/fronts/a.png": b"export"}
+    assert files(tmp_path) == {"g/deck-a-cards.pdf": b"new", "g/tgc-poker/draw/fronts/a.png": b"export",
+                               "g/notes.txt": b"the designer's", "g/link": b"the designer's"}
+    # Carried over untouched: the same file (a link, not a copy), the empty folder, the link as a link.
+    assert (game / "notes.txt").stat().st_ino == notes.st_ino
+    assert (game / "empty").is_dir() and os.readlink(game / "link") == "notes.txt"
+    assert read_record(game) is not None and sorted(read_record(game)) == ["deck-a-cards.pdf"]
+
+
+def test_publish_removes_nothing_it_has_no_record_of(tmp_path):
+    """An output folder from before records, or whose record is lost, damaged or edited: no
+    file in it is known to be the build's, so none is removed."""
+    game = tmp_path / "g"
+    publish(tmp_path, {game / "a-cards.pdf": b"a", game / "b-cards.pdf": b"b"}, keep_others=False)
+    record = (game / RECORD_NAME).read_bytes()
+    for damaged in (None, b"{not json", b'{"format": 1, "files": {"../x": "' + b"0" * 64 + b'"}}',
+                    record.replace(b'"format": 1', b'"format": 99')):
+        if damaged is None:
+            (game / RECORD_NAME).unlink()
+        else:
+            (game / RECORD_NAME).write_bytes(damaged)
+        publish(tmp_path, {game / "c-cards.pdf": b"c"}, keep_others=False)
+        assert files(tmp_path)["g/a-cards.pdf"] == b"a" and files(tmp_path)["g/b-cards.pdf"] == b"b"
+        assert read_record(game) == {"c-cards.pdf": hashlib.sha256(b"c").hexdigest()}
+
+
+def test_publish_keeps_a_file_it_wrote_that_was_changed_since(tmp_path):
+    game = tmp_path / "g"
+    publish(tmp_path, {game / "a-cards.pdf": b"a", game / "b-cards.pdf": b"b"}, keep_others=False)
+    (game / "b-cards.pdf").write_bytes(b"b, annotated by the designer")
+    publish(tmp_path, {game / "c-cards.pdf": b"c"}, keep_others=False)
+    assert files(tmp_path) == {"g/b-cards.pdf": b"b, annotated by the designer", "g/c-cards.pdf": b"c"}
+    assert sorted(read_record(game)) == ["c-cards.pdf"]  # the designer's now: never removed later
+
+
+def test_publish_refuses_a_game_name_taken_by_a_file(tmp_path):
+    (tmp_path / "g").write_bytes(b"not a folder")
+    with pytest.raises(OSError, match="not a folder"):
+        publish(tmp_path, {tmp_path / "g" / "a-cards.pdf": b"a"}, keep_others=False)
+    assert snapshot(tmp_path) == {"g": b"not a folder"}
 
 
 def test_a_whole_kit_build_replaces_an_earlier_catalogue_build(tmp_path):
@@ -190,19 +241,19 @@ def test_publish_keeps_unchanged_files_as_they_are_and_leaves_an_untouched_game_
     (game / "b.pdf").write_bytes(b"b")
     before = {p.name: p.stat() for p in game.iterdir()}
     publish(tmp_path, {game / "a.pdf": UNCHANGED, game / "b.pdf": b"new b"}, keep_others=False)
-    assert snapshot(tmp_path) == {"g/a.pdf": b"a", "g/b.pdf": b"new b"}
+    assert files(tmp_path) == {"g/a.pdf": b"a", "g/b.pdf": b"new b"}
     assert (game / "a.pdf").stat().st_ino == before["a.pdf"].st_ino  # linked, not rewritten
     assert (game / "a.pdf").stat().st_mtime_ns == before["a.pdf"].st_mtime_ns
     folder = game.stat().st_ino
     publish(tmp_path, {game / "a.pdf": UNCHANGED, game / "b.pdf": UNCHANGED}, keep_others=False)
     assert game.stat().st_ino == folder  # nothing changed: the folder was not even swapped
-    assert snapshot(tmp_path) == {"g/a.pdf": b"a", "g/b.pdf": b"new b"}
+    assert files(tmp_path) == {"g/a.pdf": b"a", "g/b.pdf": b"new b"}
     # A file that would be dropped is a change: the folder is swapped then.
     publish(tmp_path, {game / "a.pdf": UNCHANGED}, keep_others=False)
-    assert snapshot(tmp_path) == {"g/a.pdf": b"a"}
+    assert files(tmp_path) == {"g/a.pdf": b"a"}
     with pytest.raises(FileNotFoundError):
         publish(tmp_path, {game / "gone.pdf": UNCHANGED})
-    assert snapshot(tmp_path) == {"g/a.pdf": b"a"}
+    assert files(tmp_path) == {"g/a.pdf": b"a"}
 
 
 def test_a_build_that_finds_a_problem_after_drawing_decks_leaves_no_spool(tmp_path, monkeypatch):

@@ -10,7 +10,7 @@ import click
 
 from card_data.base_url import ConfigError, resolve_base_url
 from card_data.games import GAME_IDS
-from printkit.command_line import command_paths, report_problems
+from printkit.command_line import check_output_folder, command_paths, report_problems
 from printkit.designer.importer import cards_to_yaml, import_sheet
 from printkit.designer.tts import DEFAULT_DPI, build_tts
 from printkit.sheets.render import write_atomically
@@ -82,8 +82,9 @@ def tts_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Path |
         raise click.UsageError(str(exc)) from None
     try:
         paths = command_paths(data_dir, templates_dir)
-        result = build_tts(paths.data_dir, out_dir if out_dir is not None else paths.out_dir / "tts", base.url, games,
-                           dpi=dpi, layouts_dir=paths.templates_dir)
+        out = check_output_folder(paths, out_dir if out_dir is not None else paths.out_dir / "tts",
+                                  given=out_dir is not None)
+        result = build_tts(paths.data_dir, out, base.url, games, dpi=dpi, layouts_dir=paths.templates_dir)
     except OSError as exc:
         raise click.ClickException(str(exc)) from None
     if result.problems:

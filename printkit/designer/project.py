@@ -20,14 +20,12 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from card_data.base_url import CONFIG_FILE, ConfigError, find_config_file, read_config
+from card_data.base_url import CONFIG_FILE, ConfigError
 from card_data.games import GAME_IDS
 from card_data.loader import bundled_data_dir
+from card_data.project_folders import DEFAULT_DATA, DEFAULT_OUT, DEFAULT_TEMPLATES, Project, find_project
 from printkit.sheets.layout import LAYOUTS_DIR
 
-DEFAULT_DATA = "card_data"
-DEFAULT_TEMPLATES = "templates"
-DEFAULT_OUT = "output"
 PRINT_TEMPLATES = "print"
 """``templates/print/``: the texts of the calibration and registration pages."""
 
@@ -36,17 +34,6 @@ STARTER_SCHEMA = "carpe_cras"
 a schema written in Python (``card_data/games/<game>/cards.py``), one per registered game, so
 a new game reuses one: Carpe Cras's, whose cards need only a title, a cost, an agency type and
 an ability, and which has no rules spanning records (a single card is a valid database)."""
-
-
-@dataclass(frozen=True)
-class Project:
-    """A project folder: ``root`` (holding ``config``, its ``printkit.toml``) and the folders it names."""
-
-    root: Path
-    config: Path
-    data_dir: Path
-    templates_dir: Path
-    out_dir: Path
 
 
 @dataclass(frozen=True)
@@ -81,24 +68,6 @@ def _shown(path: Path, cwd: Path) -> Path:
         return path.relative_to(cwd.resolve())
     except ValueError:
         return path
-
-
-def find_project(start: Path | None = None) -> Project | None:
-    """The project whose ``printkit.toml`` is in ``start`` (default: the current folder) or the
-    nearest folder above, or ``None``.
-
-    Folders are made absolute. Raises :class:`~card_data.base_url.ConfigError` as
-    ``FILE:LINE: message`` for a broken ``printkit.toml``.
-    """
-    config = find_config_file(start)
-    if config is None:
-        return None
-    table = read_config(config)
-    root = config.parent
-    return Project(root, config,
-                   root / str(table.get("data", DEFAULT_DATA)),
-                   root / str(table.get("templates", DEFAULT_TEMPLATES)),
-                   root / str(table.get("out", DEFAULT_OUT)))
 
 
 def project_paths(data_dir: Path | None = None, templates_dir: Path | None = None, out_dir: Path | None = None,

@@ -14,6 +14,7 @@ import click
 
 from card_data.base_url import ConfigError, resolve_base_url
 from card_data.games import GAME_IDS
+from printkit.command_line import check_output_folder
 from printkit.designer.project import (
     InitError,
     ProjectPaths,
@@ -172,6 +173,7 @@ def export_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Pat
     if shop is not None and dpi is not None and dpi != shop.dpi:
         raise click.UsageError(f"--preset {preset} prints at {shop.dpi} dpi; leave out --dpi")
     paths = _paths(data_dir, templates_dir, out_dir)
+    check_output_folder(paths, paths.out_dir, given=out_dir is not None)
     try:
         result = export_cards(paths.data_dir, paths.templates_dir, paths.out_dir, _base_url(base_url), games,
                               preset=shop, dpi=dpi or DEFAULT_DPI, formats=formats or ("png",), card_ids=card_ids,
