@@ -115,6 +115,7 @@ class Translation:
         glossary: glossary entry id -> ``{"term"?: text, "text"?: text}``.
         words: the layout templates' own words, English -> translation (``_("...")`` in a
             template; see :func:`printkit.sheets.layout.layout_words`).
+        lines: where each value is written in ``path`` (see :meth:`card_field_line`).
     """
 
     language: str
@@ -124,6 +125,12 @@ class Translation:
     rulings: tuple[str | None, ...] = ()
     glossary: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     words: Mapping[str, str] = field(default_factory=dict)
+    lines: LineMap = field(default_factory=LineMap, compare=False, repr=False)
+
+    def card_field_line(self, card_id: str, name: str) -> int:
+        """1-based line of ``path`` where the card's field ``name`` is translated (of the
+        card's entry if that field is not, 1 if the card is not)."""
+        return self.lines.line_for(("cards", card_id, name))
 
     def card_fields(self, card_id: str) -> dict[str, str]:
         """``{field: translated text}`` of the card (empty when nothing of it is translated)."""
@@ -366,7 +373,7 @@ def read_translation(path: Path, game_id: str, cards: Mapping[str, Card], ruling
     problems += [Problem(str(path), d.line, game_id, "-", ".".join(str(p) for p in d.loc) or "-", d.message)
                  for d in duplicates]
     if data is None:
-        return Translation(lang, path), problems
+        return Translation(lang, path, lines=lines), problems
     r = _Reader(path, game_id, lines)
     if not isinstance(data, dict):
         r.add((), "-", "-", f"expected a mapping with cards, rulings, glossary and/or words, got {type(data).__name__}")
@@ -382,7 +389,7 @@ def read_translation(path: Path, game_id: str, cards: Mapping[str, Card], ruling
                                          f"rulings.yaml has {len(rulings)}") or ()
     glossary_texts = _read_glossary(r, data["glossary"], glossary) if data.get("glossary") is not None else {}
     words = _read_words(r, data["words"]) if data.get("words") is not None else {}
-    return (Translation(lang, path, card_fields, card_rulings, game_rulings, glossary_texts, words),
+    return (Translation(lang, path, card_fields, card_rulings, game_rulings, glossary_texts, words, lines),
             problems + r.problems)
 
 
