@@ -6,13 +6,15 @@ the canonical links it serves), so both halves read the same setting the same wa
 
 ``printkit.toml`` is found in the current folder or the nearest folder above it (as git
 finds ``.git``), so every command run anywhere inside a project uses the project's file.
-Its ``[printkit]`` table holds :data:`CONFIG_KEYS`; anything else there is an error, so a
+Its ``[printkit]`` table holds :data:`CONFIG_KEYS` and, optionally, a ``[printkit.limits]``
+table of :data:`LIMIT_KEYS` (see :mod:`card_data.limits`); anything else there is an error, so a
 misspelt key is not silently ignored.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import math
 import os
 import tomllib
 from dataclasses import dataclass
@@ -25,10 +27,23 @@ CONFIG_FILE = "printkit.toml"
 CONFIG_KEYS = ("base_url", "data", "templates", "out")
 """Keys of ``[printkit]``: the QR base URL, and the project's card data, layout templates and
 output folders (relative to the folder holding ``printkit.toml``)."""
+LIMITS_TABLE = "limits"
+LIMIT_KEYS = ("file_mb", "game_mb")
+"""Keys of ``[printkit.limits]``, each a positive number of megabytes (10**6 bytes): the most one
+YAML file may hold, and the most all of one game's YAML files may hold together (see
+:mod:`card_data.limits`)."""
 
 
 class ConfigError(Exception):
-    """A bad base URL or config file; the message names the source."""
+    """A bad base URL or config file; the message names the source.
+
+    For a config file, ``str(error)`` is ``FILE:LINE: message``, and ``file`` (its path),
+    ``line`` (1-based) and ``message`` hold the parts; ``file`` is ``""`` otherwise.
+    """
+
+    def __init__(self, message: str, file: str = "", line: int = 0):
+        self.file, self.line, self.message = file, line, message
+        super().__init__(f"{file}:{line}: {message}" if file else message)
 
 
 @dataclass(frozen=True)
@@ -82,26 +97,46 @@ def read_config(path: Path) -> dict[str, object]:
     """The ``[printkit]`` table of the config file ``path`` (``{}`` if it has none).
 
     Raises :class:`ConfigError` as ``FILE:LINE: message`` for unreadable TOML, a
-    ``[printkit]`` that is not a table, an unknown key or a value that is not a string.
+    ``[printkit]`` that is not a table, an unknown key, a value that is not a string, or a
+    ``[printkit.limits]`` (``table["limits"]``, a dict) with an unknown key or a value that is
+    not a positive number.
     """
     try:
         text = path.read_text(encoding="utf-8")
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         line = getattr(exc, "lineno", None) or 1
-        raise ConfigError(f"{path}:{line}: {exc}") from None
+        raise ConfigError(str(exc), str(path), line) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}:1: cannot read: {exc}") from None
+        raise ConfigError(f"cannot read: {exc}", str(path), 1) from None
     table = data.get("printkit", {})
     if not isinstance(table, dict):
-        raise ConfigError(f"{path}:{_key_line(text, 'printkit')}: printkit must be a table ([printkit])")
+        raise ConfigError("printkit must be a table ([printkit])", str(path), _key_line(text, "printkit"))
     for key, value in table.items():
+        if key == LIMITS_TABLE:
+            _check_limits(path, text, value)
+            continue
         if key not in CONFIG_KEYS:
-            raise ConfigError(f"{path}:{_key_line(text, key)}: printkit.{key}: unknown key "
-                              f"(known: {', '.join(CONFIG_KEYS)})")
+            raise ConfigError(f"printkit.{key}: unknown key (known: {', '.join((*CONFIG_KEYS, LIMITS_TABLE))})",
+                              str(path), _key_line(text, key))
         if not isinstance(value, str):
-            raise ConfigError(f"{path}:{_key_line(text, key)}: printkit.{key} must be a string")
+            raise ConfigError(f"printkit.{key} must be a string", str(path), _key_line(text, key))
     return table
+
+
+def _check_limits(path: Path, text: str, table: object) -> None:
+    if not isinstance(table, dict):
+        raise ConfigError("printkit.limits must be a table ([printkit.limits])", str(path),
+                          _key_line(text, LIMITS_TABLE))
+    for key, value in table.items():
+        if key not in LIMIT_KEYS:
+            raise ConfigError(f"printkit.limits.{key}: unknown key (known: {', '.join(LIMIT_KEYS)})", str(path),
+                              _key_line(text, key))
+        # bool is an int to Python, not a size to anyone.
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                or value <= 0:
+            raise ConfigError(f"printkit.limits.{key} must be a positive number of megabytes, got {value!r}",
+                              str(path), _key_line(text, key))
 
 
 def resolve_base_url(cli_value: str | None, cwd: Path | None = None) -> BaseUrl:

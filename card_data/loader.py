@@ -11,8 +11,17 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from card_data.base_url import ConfigError
 from card_data.card_store import CardStore
 from card_data.games import registry
+from card_data.limits import (
+    DEFAULT_LIMITS,
+    FileTooLarge,
+    Limits,
+    configured_limits,
+    game_too_large_message,
+    read_limited,
+)
 from card_data.printings import PRINTINGS_FILE, Printings
 from card_data.problems import DatabaseError, Problem
 from card_data.schema import (
@@ -26,7 +35,7 @@ from card_data.schema import (
     Printing,
 )
 from card_data.translations import Translation, read_translations
-from card_data.yaml_source import DuplicateKey, LineMap, YamlSyntaxError, load_yaml
+from card_data.yaml_source import DuplicateKey, LineMap, YamlSyntaxError, YamlTooLarge, load_yaml
 
 RESERVED_CARD_ID = "rulings"
 """Not a card id: ``<base>/r/<game>/rulings`` is the game's list of rulings."""
@@ -88,8 +97,9 @@ class Database:
 class _Collector:
     """Gathers problems for one game so they can all be reported together."""
 
-    def __init__(self, game_id: str):
+    def __init__(self, game_id: str, limits: Limits):
         self.game_id = game_id
+        self.limits = limits  # of every file read for the game
         self.problems: list[Problem] = []
 
     def add(self, file: Path, line: int, record_id: str, fld: str, message: str) -> None:
@@ -104,7 +114,10 @@ class _Collector:
 def _read(path: Path, col: _Collector) -> tuple[Any, LineMap] | None:
     duplicates: list[DuplicateKey] = []
     try:
-        data, lines = load_yaml(path, duplicates)
+        data, lines = load_yaml(path, duplicates, col.limits)
+    except YamlTooLarge as exc:
+        col.add(path, exc.line, "-", "file", exc.message)
+        return None
     except YamlSyntaxError as exc:
         col.add(path, exc.line, "-", "yaml", exc.message)
         return None
@@ -165,24 +178,58 @@ class _CardIds:
 
     _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
-    def __init__(self) -> None:
+    def __init__(self, limits: Limits) -> None:
         self.defined: set[str] = set()
         self._words: set[str] = set()
         self._anything = False
+        self._limits = limits
 
     def add_text_of(self, path: Path) -> None:
         """Count every slug-like word of ``path`` as a card id it might define."""
         try:
-            self._words.update(self._WORD.findall(path.read_bytes().decode("utf-8", "replace")))
-        except OSError:
+            self._words.update(self._WORD.findall(read_limited(path, self._limits).decode("utf-8", "replace")))
+        except (OSError, FileTooLarge):
             self._anything = True
 
     def __contains__(self, card_id: object) -> bool:
         return self._anything or card_id in self.defined or card_id in self._words
 
 
-def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]]:
-    col = _Collector(spec.game_id)
+GAME_DATA_FILES = ("*.yaml", "cards/*.yaml", "decks/*.yaml", "translations/*.yaml")
+"""Where a game's YAML files are, relative to its folder (game.yaml, glossary, rulings, printings,
+tables, kit.yaml and reference.yaml beside it; card files, deck lists, translations)."""
+
+
+def game_data_files(folder: Path) -> list[tuple[Path, int]]:
+    """The YAML files of the game in ``folder`` (:data:`GAME_DATA_FILES`) with their sizes in
+    bytes on disk, in name order; files that cannot be looked at are left out (reading them
+    reports why)."""
+    out = []
+    for pattern in GAME_DATA_FILES:
+        for path in sorted(folder.glob(pattern)):
+            try:
+                if path.is_file():
+                    out.append((path, path.stat().st_size))
+            except OSError:
+                continue
+    return out
+
+
+def _game_too_large(folder: Path, game_id: str, limits: Limits) -> Problem | None:
+    """A problem if the game's YAML files hold more than ``limits.game_bytes`` together."""
+    files = game_data_files(folder)
+    total = sum(size for _, size in files)
+    if total <= limits.game_bytes:
+        return None
+    largest = sorted(files, key=lambda item: (-item[1], item[0]))[:3]
+    return Problem(str(folder), 1, game_id, "-", "data", game_too_large_message(total, largest, limits))
+
+
+def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | None, list[Problem]]:
+    too_large = _game_too_large(folder, spec.game_id, limits)
+    if too_large is not None:
+        return None, [too_large]  # unread: reading it is what the limit prevents
+    col = _Collector(spec.game_id, limits)
     info_path = folder / "game.yaml"
     info = None
     read = _read(info_path, col) if info_path.exists() else None
@@ -199,7 +246,7 @@ def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]
     # Compact (card_store): a database of thousands of cards is not held as models.
     cards = CardStore(spec)
     sources: dict[tuple[str, str], tuple[str, int]] = {}
-    ids = _CardIds()
+    ids = _CardIds(limits)
     first_defined: dict[str, tuple[str, int]] = {}
     # A card, deck or tables record that did not load (see the rules across records below).
     lost = False
@@ -300,7 +347,8 @@ def _load_game(folder: Path, spec: GameSpec) -> tuple[Game | None, list[Problem]
             sources[("glossary", entry.id)] = (str(gpath), lines.line_for(base))
 
     # After the cards, rulings and glossary they translate; what did not load is not theirs to name.
-    translations, translation_problems = read_translations(folder, spec.game_id, cards, rulings, glossary, ids)
+    translations, translation_problems = read_translations(folder, spec.game_id, cards, rulings, glossary, ids,
+                                                           limits)
     col.problems += translation_problems
 
     decks: dict[str, DeckList] = {}
@@ -473,15 +521,27 @@ def read_deck_list(data: Any, lines: LineMap, file: str, spec: GameSpec, cards: 
     return deck, problems
 
 
-def check_database(root: Path | str | None = None) -> tuple[Database, list[Problem]]:
+def check_database(root: Path | str | None = None, limits: Limits | None = None) -> tuple[Database, list[Problem]]:
     """Load ``root`` (default: the bundled database) and return ``(database, problems)``.
 
     The database holds whatever loaded cleanly; ``problems`` lists everything wrong, sorted
     by file and line. Never raises for bad data.
+
+    Files are read within the byte limits of :mod:`card_data.limits` (``limits``, default:
+    those of the ``printkit.toml`` found from the current folder up): a file over its limit
+    is a problem at ``FILE:1`` and is not read; a game whose YAML files together are over
+    theirs is one problem at its folder and is not read at all. A broken ``printkit.toml``
+    is a problem too, and the default limits apply.
     """
     root = Path(root) if root is not None else bundled_data_dir()
     specs = {game_id: entry.spec for game_id, entry in registry().items()}
     problems: list[Problem] = []
+    if limits is None:
+        try:
+            limits = configured_limits()
+        except ConfigError as exc:
+            problems.append(Problem(exc.file, exc.line, field="printkit.toml", message=exc.message))
+            limits = DEFAULT_LIMITS
     games: dict[str, Game] = {}
     if not root.is_dir():
         problems.append(Problem(str(root), 1, "-", "-", "data", "not a directory"))
@@ -496,7 +556,7 @@ def check_database(root: Path | str | None = None) -> tuple[Database, list[Probl
     for game_id, spec in specs.items():
         if game_id not in present:
             continue
-        game, probs = _load_game(root / game_id, spec)
+        game, probs = _load_game(root / game_id, spec, limits)
         problems.extend(probs)
         if game is not None:
             games[game_id] = game

@@ -45,9 +45,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from card_data.limits import Limits
 from card_data.problems import Problem
 from card_data.schema import Card, GameRuling, GlossaryEntry
-from card_data.yaml_source import DuplicateKey, LineMap, YamlSyntaxError, load_yaml
+from card_data.yaml_source import DuplicateKey, LineMap, YamlSyntaxError, YamlTooLarge, load_yaml
 
 DATA_LANGUAGE = "en"
 """The language every game's data (cards, rulings, glossary) is written in."""
@@ -114,6 +115,7 @@ class Translation:
         glossary: glossary entry id -> ``{"term"?: text, "text"?: text}``.
         words: the layout templates' own words, English -> translation (``_("...")`` in a
             template; see :func:`printkit.sheets.layout.layout_words`).
+        lines: where each value is written in ``path`` (see :meth:`card_field_line`).
     """
 
     language: str
@@ -123,6 +125,12 @@ class Translation:
     rulings: tuple[str | None, ...] = ()
     glossary: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     words: Mapping[str, str] = field(default_factory=dict)
+    lines: LineMap = field(default_factory=LineMap, compare=False, repr=False)
+
+    def card_field_line(self, card_id: str, name: str) -> int:
+        """1-based line of ``path`` where the card's field ``name`` is translated (of the
+        card's entry if that field is not, 1 if the card is not)."""
+        return self.lines.line_for(("cards", card_id, name))
 
     def card_fields(self, card_id: str) -> dict[str, str]:
         """``{field: translated text}`` of the card (empty when nothing of it is translated)."""
@@ -330,18 +338,19 @@ def _read_words(r: _Reader, data: Any) -> dict[str, str]:
 
 
 def read_translation(path: Path, game_id: str, cards: Mapping[str, Card], rulings: list[GameRuling],
-                     glossary: list[GlossaryEntry], known: Container[str] = ()) -> tuple[Translation | None,
-                                                                                   list[Problem]]:
+                     glossary: list[GlossaryEntry], known: Container[str] = (),
+                     limits: Limits | None = None) -> tuple[Translation | None, list[Problem]]:
     """Validate one translation file of ``game_id`` against the game's loaded ``cards``,
     ``rulings`` (of ``rulings.yaml``) and ``glossary``. ``known``: ids of cards that exist but
     did not load (their own problems are reported; a translation of them is not called unknown).
+    ``limits``: the byte limits the file is read within (see :func:`card_data.yaml_source.load_yaml`).
 
     Returns the translation (``None`` when the file cannot be used at all: its name is not a
     language code, it does not parse or is not a mapping) and its problems, each
     ``FILE:LINE: game/record: field: message`` (record: a card id, a glossary term, ``-``):
-    a bad language code, YAML syntax, an unknown top-level key, card id, card field or
-    glossary term, a value that is not a string, more rulings than the original has. The
-    parts without problems are kept.
+    a bad language code, a file over the byte limit, YAML syntax, an unknown top-level key,
+    card id, card field or glossary term, a value that is not a string, more rulings than the
+    original has. The parts without problems are kept.
     """
     lang = path.stem
     problems: list[Problem] = []
@@ -354,7 +363,9 @@ def read_translation(path: Path, game_id: str, cards: Mapping[str, Card], ruling
                               f"'{lang}' is the language the data is written in; a translation is into another")]
     duplicates: list[DuplicateKey] = []
     try:
-        data, lines = load_yaml(path, duplicates)
+        data, lines = load_yaml(path, duplicates, limits)
+    except YamlTooLarge as exc:
+        return None, [Problem(str(path), exc.line, game_id, "-", "file", exc.message)]
     except YamlSyntaxError as exc:
         return None, [Problem(str(path), exc.line, game_id, "-", "yaml", exc.message)]
     except (OSError, UnicodeDecodeError) as exc:
@@ -362,7 +373,7 @@ def read_translation(path: Path, game_id: str, cards: Mapping[str, Card], ruling
     problems += [Problem(str(path), d.line, game_id, "-", ".".join(str(p) for p in d.loc) or "-", d.message)
                  for d in duplicates]
     if data is None:
-        return Translation(lang, path), problems
+        return Translation(lang, path, lines=lines), problems
     r = _Reader(path, game_id, lines)
     if not isinstance(data, dict):
         r.add((), "-", "-", f"expected a mapping with cards, rulings, glossary and/or words, got {type(data).__name__}")
@@ -378,25 +389,25 @@ def read_translation(path: Path, game_id: str, cards: Mapping[str, Card], ruling
                                          f"rulings.yaml has {len(rulings)}") or ()
     glossary_texts = _read_glossary(r, data["glossary"], glossary) if data.get("glossary") is not None else {}
     words = _read_words(r, data["words"]) if data.get("words") is not None else {}
-    return (Translation(lang, path, card_fields, card_rulings, game_rulings, glossary_texts, words),
+    return (Translation(lang, path, card_fields, card_rulings, game_rulings, glossary_texts, words, lines),
             problems + r.problems)
 
 
 def read_translations(folder: Path, game_id: str, cards: Mapping[str, Card], rulings: list[GameRuling],
-                      glossary: list[GlossaryEntry], known: Container[str] = ()) -> tuple[dict[str, Translation],
-                                                                                            list[Problem]]:
+                      glossary: list[GlossaryEntry], known: Container[str] = (),
+                      limits: Limits | None = None) -> tuple[dict[str, Translation], list[Problem]]:
     """Every translation of the game in ``folder`` (``<folder>/translations/*.yaml``; see
     :func:`read_translation`): ``({language code: translation}, problems)``, languages in
     file-name order. A game without the folder has none and no problems. Files in the folder
     that are not YAML (a README) are left alone, except ``.yml``: named like a translation, it
-    is reported rather than silently skipped."""
+    is reported rather than silently skipped. ``limits``: as for :func:`read_translation`."""
     where = folder / TRANSLATIONS_DIR
     if not where.is_dir():
         return {}, []
     out: dict[str, Translation] = {}
     problems: list[Problem] = []
     for path in sorted(p for p in where.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file()):
-        translation, found = read_translation(path, game_id, cards, rulings, glossary, known)
+        translation, found = read_translation(path, game_id, cards, rulings, glossary, known, limits)
         problems += found
         if translation is not None:
             out[translation.language] = translation

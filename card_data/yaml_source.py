@@ -1,9 +1,11 @@
 """YAML reading that remembers where every value came from, so errors can name a line.
 
 Reading is bounded, so that no file can hang or crash whoever reads it (``printkit validate``,
-the companion on start): aliases may add at most :data:`MAX_ALIAS_VALUES` values, nesting
-goes at most :data:`MAX_DEPTH` deep, an alias inside the value it names is refused, and a key
-written twice in one mapping is reported rather than silently overwritten.
+the companion on start): a file may hold at most the bytes :mod:`card_data.limits` allows
+(checked before it is read), aliases may add at most :data:`MAX_ALIAS_VALUES` values, nesting
+goes at most :data:`MAX_DEPTH` deep (whether or not the YAML library has a bound of its own),
+an alias inside the value it names is refused, and a key written twice in one mapping is
+reported rather than silently overwritten.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from yaml.constructor import SafeConstructor
 from yaml.events import AliasEvent, CollectionStartEvent
 from yaml.resolver import Resolver
 
+from card_data.limits import FileTooLarge, Limits, read_limited
+
 Loc = tuple  # a path into the data: keys (str) and list indexes (int)
 
 MAX_ALIAS_VALUES = 100_000
@@ -27,7 +31,9 @@ hundred bytes into billions of values, and expanding it would hang whoever reads
 
 MAX_DEPTH = 100
 """How deeply lists and mappings may nest in one document (a card nests 4 or 5 levels). Past
-this, reading would run out of stack (libyaml's own composer crashes the process)."""
+this, reading would run out of stack (libyaml's own composer crashes the process). libyaml
+0.2.6 refuses nesting past 1,000 levels itself, while scanning ahead of what is composed;
+older libyaml and PyYAML's own parser do not, and this bound holds for them too."""
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
@@ -40,6 +46,11 @@ class YamlSyntaxError(Exception):
         self.line = line
         self.message = message
         super().__init__(f"line {line}: {message}")
+
+
+class YamlTooLarge(YamlSyntaxError):
+    """A file with more bytes than one file may hold (:class:`card_data.limits.FileTooLarge`),
+    refused unread: ``line`` is 1, ``message`` gives the size, the limit and how to raise it."""
 
 
 @dataclass(frozen=True)
@@ -212,7 +223,8 @@ def _construct(node: yaml.Node, loc: Loc, lines: LineMap, loader: _BoundedLoader
     return _scalar(node, loader)
 
 
-def load_yaml(path: Path, duplicates: list[DuplicateKey] | None = None) -> tuple[Any, LineMap]:
+def load_yaml(path: Path, duplicates: list[DuplicateKey] | None = None,
+              limits: Limits | None = None) -> tuple[Any, LineMap]:
     """Read one YAML document from ``path``.
 
     Returns ``(data, line_map)``; an empty file gives ``None``.
@@ -222,12 +234,21 @@ def load_yaml(path: Path, duplicates: list[DuplicateKey] | None = None) -> tuple
     to it as a :class:`DuplicateKey` and the later value is kept (so that a caller can report
     them beside every other problem of the file).
 
-    Raises :class:`YamlSyntaxError` for malformed YAML, for aliases that would expand to
-    more than :data:`MAX_ALIAS_VALUES` values or that refer to themselves, and for nesting
-    deeper than :data:`MAX_DEPTH`, each with the line to look at; ``OSError`` or
-    ``UnicodeDecodeError`` if the file cannot be read as UTF-8.
+    ``limits``: the byte limits (default: :func:`card_data.limits.read_limited`'s).
+
+    Raises :class:`YamlTooLarge` (a :class:`YamlSyntaxError` at line 1) for a file over
+    ``limits.file_bytes``, unread; :class:`YamlSyntaxError` for malformed YAML, for aliases
+    that would expand to more than :data:`MAX_ALIAS_VALUES` values or that refer to
+    themselves, and for nesting deeper than :data:`MAX_DEPTH` (or than the YAML library
+    allows), each with the line to look at; ``OSError`` or ``UnicodeDecodeError`` if the
+    file cannot be read as UTF-8.
     """
-    text = Path(path).read_text(encoding="utf-8")
+    try:
+        raw = read_limited(Path(path), limits)
+    except FileTooLarge as exc:
+        raise YamlTooLarge(1, exc.message) from None
+    # As Path.read_text reads: universal newlines (YAML takes \r and \r\n as line breaks too).
+    text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     loader = _BoundedLoader(text)
     lines = LineMap()
     found: list[DuplicateKey] = []

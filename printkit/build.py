@@ -231,6 +231,31 @@ class GameLayouts:
         self.warnings.add(face, str(path), 1, self.game.game_id, "-")
         return face
 
+    def _translated_cause(self, layout: Layout, card: Card, translation: Translation, exc: LayoutError,
+                          qr_url: str, qr_label: str | None) -> tuple[str, int, str] | None:
+        """Where the problem ``exc``, met laying out ``card`` in ``translation``'s language, is
+        to be fixed when the translation caused it: ``(translation file, line, field)`` of the
+        translated field that alone gives the same problem (of the card's entry, field ``-``, if
+        only its fields together do); ``None`` when the card in the original gives it too."""
+        fields = translation.printed_fields(card.id)
+        if not fields:
+            return None
+
+        def fails(update: dict[str, str]) -> bool:
+            try:
+                prepare_face(layout, card_context(self.game, card.model_copy(update=update), translation),
+                             self.game.folder, qr_url, qr_label=qr_label)
+            except LayoutError as again:
+                return again.field == exc.field
+            return False
+
+        if fails({}):
+            return None
+        for name, text in fields.items():
+            if fails({name: text}):
+                return str(translation.path), translation.card_field_line(card.id, name), name
+        return str(translation.path), translation.card_field_line(card.id, ""), "-"
+
     def reference_back(self) -> Face | None:
         """The reference cards' own back: ``back-reference.yaml`` with the title "Reference".
 
@@ -258,12 +283,17 @@ class GameLayouts:
         version = self.game.printings.card_version(card)
         translation = build_translation(self.game, self.options)
         printed = translated_card(card, translation)
+        qr_url, qr_label = card_qr_url(self.options.base_url, self.game, card), version.label if version else None
         try:
-            face = prepare_face(layout, card_context(self.game, printed, translation), self.game.folder,
-                                card_qr_url(self.options.base_url, self.game, card),
-                                qr_label=version.label if version else None)
+            face = prepare_face(layout, card_context(self.game, printed, translation), self.game.folder, qr_url,
+                                qr_label=qr_label)
         except LayoutError as exc:
-            self._problem(file, line, card.id, exc.field, f"{exc.message} (template {exc.file}:{exc.line})")
+            fld = exc.field
+            if translation is not None:
+                blamed = self._translated_cause(layout, card, translation, exc, qr_url, qr_label)
+                if blamed is not None:
+                    file, line, fld = blamed
+            self._problem(file, line, card.id, fld, f"{exc.message} (template {exc.file}:{exc.line})")
             return None
         if version is not None and not version.released:
             # Printed anyway (a designer tries a change out), as the version the next release

@@ -207,3 +207,64 @@ def test_a_file_that_is_not_a_spreadsheet_is_one_problem(tmp_path):
     result = run_import(broken, "--game", "cahrd")
     assert result.exit_code == 1
     assert result.output.startswith(f"{broken}:1: file: cannot read: ")
+
+
+# ---- sheets too large or too deep to read (issue 18) --------------------------------------------
+
+HOSTILE_HEADER = ["id", "type", "title", "reserve_cost", "effect"]
+
+
+def write_hostile(path: Path, effect: str) -> Path:
+    """A C.A.H.R.D. item sheet: a fine card in row 2, one whose ``effect`` cell is ``effect`` in row 3."""
+    rows = [["drums", "item", "Drums", 1000, "Draw a card."], ["bomb", "item", "Bomb", 1000, effect]]
+    if path.suffix == ".csv":
+        write_csv(path, HOSTILE_HEADER, rows)
+    else:
+        workbook = openpyxl.Workbook()  # write_xlsx would be fine too; a hostile file need not be ours
+        sheet = workbook.active
+        for row in [HOSTILE_HEADER, *rows]:
+            sheet.append(row)
+        workbook.save(path)
+    return path
+
+
+@pytest.mark.parametrize("ext, effect", [
+    *[(ext, effect) for ext in ("csv", "xlsx")
+      for effect in ("[" * 5000, "[" * 5000 + "]" * 5000, '{"a": ' * 5000 + "1" + "}" * 5000)],
+    ("csv", "x" * 40_000),  # openpyxl cuts what it writes to 32,767, as Excel does
+], ids=["csv-5000-open-lists", "csv-5000-deep-list", "csv-5000-deep-object",
+        "xlsx-5000-open-lists", "xlsx-5000-deep-list", "xlsx-5000-deep-object", "csv-40000-characters"])
+def test_a_cell_too_deep_or_too_long_is_one_problem_at_its_row_and_column(tmp_path, ext, effect):
+    """Before: a RecursionError traceback out of the JSON parser."""
+    sheet = write_hostile(tmp_path / f"items.{ext}", effect)
+    out = tmp_path / "items.yaml"
+    result = run_import(sheet, "--game", "cahrd", "--out", out, "--data", tmp_path / "no-database")
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    problems = [line for line in result.output.splitlines() if line.startswith(f"{sheet}:")]
+    assert len(problems) == 1 and problems[0].startswith(f"{sheet}:3: effect: "), result.output
+    assert not out.exists()
+
+
+def test_a_csv_cell_past_csvs_own_bound_is_one_problem_at_its_row(tmp_path):
+    """A quote left open runs the cell to the end of the file. Before: a csv.Error traceback."""
+    sheet = write_text_csv(tmp_path / "items.csv", "id,type,title,reserve_cost,effect\n"
+                                                   "drums,item,Drums,1000,Draw a card.\n"
+                                                   'bomb,item,Bomb,1000,"' + "x" * 200_000 + "\n")
+    result = run_import(sheet, "--game", "cahrd", "--out", tmp_path / "items.yaml", "--data", tmp_path / "none")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    problems = [line for line in result.output.splitlines() if line.startswith(f"{sheet}:")]
+    assert len(problems) == 1 and problems[0].startswith(f"{sheet}:3: "), result.output
+
+
+def test_a_sheet_over_the_file_limit_is_refused_unread(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "printkit.toml").write_text("[printkit.limits]\nfile_mb = 0.1\n", encoding="utf-8")
+    header, rows = cards_to_rows(list(DB.games["cahrd"].cards.values()))
+    sheet = tmp_path / "cards.csv"
+    write_csv(sheet, header, rows * 4)  # ~200 kB
+    result = run_import(sheet, "--game", "cahrd", "--out", tmp_path / "cards.yaml", "--data", tmp_path / "none")
+    assert result.exit_code == 1
+    problems = [line for line in result.output.splitlines() if line.startswith(f"{sheet}:")]
+    assert len(problems) == 1 and problems[0].startswith(f"{sheet}:1: file: ") and "file_mb" in problems[0]

@@ -225,6 +225,45 @@ def test_a_changed_translation_rebuilds_the_cards(tmp_path, carpe_diem):
     assert "MUSTERKARTE" in pdf_text(out / "carpe_diem" / "scoring-cards.pdf")
 
 
+def test_a_translated_title_too_long_for_its_region_is_reported_in_the_translation(tmp_path, carpe_diem):
+    """Before: reported at the card's line in cards/scoring.yaml, whose English title is fine."""
+    path = carpe_diem / "carpe_diem" / "translations" / "de.yaml"
+    long_title = "Zwei Trauben " + "und noch viel mehr Trauben " * 6
+    text = path.read_text(encoding="utf-8")
+    assert text.count("title: Zwei Trauben\n") == 1
+    text = text.replace("title: Zwei Trauben\n", f"title: {long_title}\n")
+    path.write_text(text, encoding="utf-8")
+    line = text[:text.index(long_title)].count("\n") + 1
+    out = tmp_path / "out"
+    result = CliRunner().invoke(printkit_cli, ["build", "carpe_diem", "--jobs", "1", "--lang", "de",
+                                               "--data", str(carpe_diem), "--out", str(out)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    problems = [ln for ln in result.output.splitlines() if ln.startswith(str(carpe_diem))]
+    assert len(problems) == 1, result.output
+    assert problems[0].startswith(f"{path}:{line}: carpe_diem/a-two-grapes: title: "), problems
+    assert not (out / "carpe_diem" / "scoring-cards.pdf").exists()
+    # In English the card is as it was: the translation is all that is wrong.
+    build(["--data", str(carpe_diem), "--out", str(tmp_path / "en")])
+
+
+def test_an_original_title_too_long_is_still_reported_at_the_card(tmp_path, carpe_diem):
+    """The German text of the card is fine, and leaves the title in English: the card is wrong."""
+    path = carpe_diem / "carpe_diem" / "translations" / "de.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("    title: Zwei Trauben\n", ""), encoding="utf-8")
+    cards = carpe_diem / "carpe_diem" / "cards" / "scoring.yaml"
+    original = cards.read_text(encoding="utf-8")
+    assert original.count("  title: Two grapes\n") == 1
+    cards.write_text(original.replace("  title: Two grapes\n", "  title: Two grapes" + " and more" * 20 + "\n"),
+                     encoding="utf-8")
+    line = original[:original.index("- id: a-two-grapes")].count("\n") + 1
+    result = CliRunner().invoke(printkit_cli, ["build", "carpe_diem", "--jobs", "1", "--lang", "de",
+                                               "--data", str(carpe_diem), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    problems = [ln for ln in result.output.splitlines() if ln.startswith(str(carpe_diem))]
+    assert len(problems) == 1 and problems[0].startswith(f"{cards}:{line}: carpe_diem/a-two-grapes: "), problems
+
+
 def test_a_bad_language_code_is_a_usage_error(tmp_path):
     result = CliRunner().invoke(printkit_cli, ["build", "carpe_diem", "--lang", "Deutsch", "--out", str(tmp_path)])
     assert result.exit_code == 2 and "not a language code" in result.output

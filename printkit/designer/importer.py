@@ -18,6 +18,9 @@ Spreadsheet convention (CSV or XLSX; the first worksheet of an XLSX file):
   anything the columns cannot spell (e.g. ``[]`` for an empty list, or a whole list of
   records in one cell).
 
+Everything read is bounded (the file's bytes, rows, cells a row, characters and JSON nesting
+a cell; see :mod:`printkit.designer.sheet_reading`).
+
 Every card is validated by the game's own pydantic schema; every problem of every row is
 reported at once as ``FILE:ROW: field: message``, ROW being the spreadsheet's row number
 (header = row 1). The result is written as a card_data YAML list (``cards/*.yaml``) only
@@ -29,8 +32,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
-import zipfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,9 +41,11 @@ import yaml
 from pydantic import ValidationError
 
 from card_data.games import game_entry
+from card_data.limits import FileTooLarge
 from card_data.loader import Game, check_database
 from card_data.problems import Problem, field_path
 from card_data.schema import Card
+from printkit.designer.sheet_reading import EMPTY, SheetError, cell_problem, parse_cell, read_sheet
 
 LIST_SEPARATOR = ";"
 HEAD_FIELDS = ("id", "type", "title")
@@ -50,8 +53,6 @@ HEAD_FIELDS = ("id", "type", "title")
 TAIL_FIELDS = ("example", "assumed", "note", "art", "rulings")
 """Fields written last: bookkeeping and the (long) rulings, after the card's printed stats."""
 
-_INT_RE = re.compile(r"[-+]?(0|[1-9][0-9]*)")
-_FLOAT_RE = re.compile(r"[-+]?[0-9]+\.[0-9]+")
 # Each pass fixes at least one cell, so this only bounds a pathological row.
 _MAX_REPAIR_PASSES = 50
 
@@ -68,71 +69,7 @@ class ImportResult:
     rows: list[int] = field(default_factory=list)
 
 
-class _Missing:
-    def __repr__(self) -> str:
-        return "<empty cell>"
-
-
-EMPTY = _Missing()
-
-
 # --- reading -----------------------------------------------------------------------------
-
-
-def read_sheet(path: Path) -> tuple[list[Any], list[tuple[int, list[Any]]]]:
-    """The header cells and the data rows ``(row number, cells)`` of a ``.csv`` or ``.xlsx`` file.
-
-    CSV is read as UTF-8 (a byte-order mark is allowed); cells are strings. XLSX cells keep
-    their type (number, bool, text; formulas give their last computed value).
-    Raises ``OSError`` if the file cannot be read, ``ValueError`` if it is not CSV/XLSX
-    (by extension or content).
-    """
-    suffix = path.suffix.lower()
-    if suffix == ".csv":
-        with open(path, encoding="utf-8-sig", newline="") as fh:
-            records = list(csv.reader(fh))
-    elif suffix == ".xlsx":
-        from openpyxl import load_workbook
-        from openpyxl.utils.exceptions import InvalidFileException
-
-        try:
-            workbook = load_workbook(path, data_only=True)
-        except (zipfile.BadZipFile, InvalidFileException, KeyError) as exc:
-            raise ValueError(f"not an XLSX workbook ({exc})") from None
-        try:
-            records = [list(r) for r in workbook.worksheets[0].iter_rows(values_only=True)]
-        finally:
-            workbook.close()
-    else:
-        raise ValueError(f"expected a .csv or .xlsx file, got '{path.suffix or path.name}'")
-    if not records:
-        return [], []
-    return records[0], [(number, cells) for number, cells in enumerate(records[1:], start=2)]
-
-
-def parse_cell(value: Any) -> Any:
-    """A cell's value: ``EMPTY`` for a blank cell, a number/bool for a cell that looks like one,
-    JSON for a cell starting with ``[``/``{`` that parses, otherwise the text (stripped)."""
-    if value is None:
-        return EMPTY
-    if not isinstance(value, str):
-        # XLSX dates have no field to go to in any schema; their text is the least surprise.
-        return value if isinstance(value, (bool, int, float)) else str(value)
-    text = value.strip()
-    if not text:
-        return EMPTY
-    if text[0] in "[{":
-        try:
-            return json.loads(text)
-        except ValueError:
-            return text
-    if _INT_RE.fullmatch(text):
-        return int(text)
-    if _FLOAT_RE.fullmatch(text):
-        return float(text)
-    if text.lower() in ("true", "false"):
-        return text.lower() == "true"
-    return text
 
 
 def _cell_text(value: Any) -> str:
@@ -290,8 +227,12 @@ def rows_to_cards(game_id: str, file: str, header: Sequence[Any],
             continue
         builder = _RowBuilder(file, number)
         for index, cell in enumerate(cells):
-            if index not in named and parse_cell(cell) is not EMPTY:
-                builder.problems.append(Problem(file, number, field=f"column {index + 1}", message="has a value but no header"))
+            column = str(header[index]).strip() if index in named else f"column {index + 1}"
+            too_large = cell_problem(cell)
+            if too_large is not None:
+                builder.problems.append(Problem(file, number, field=column, message=too_large))
+            elif index not in named and parse_cell(cell) is not EMPTY:
+                builder.problems.append(Problem(file, number, field=column, message="has a value but no header"))
         for index, name, path in columns:
             cell = cells[index] if index < len(cells) else None
             value = parse_cell(cell)
@@ -343,11 +284,17 @@ def import_sheet(path: Path, game_id: str, data_dir: Path | None = None,
     ``data_dir`` is the card database (default: the bundled one), used to check artwork
     paths and ids against the game's other card files; ``replaces`` is the YAML file the
     cards will be written to (its own ids are not clashes). Unreadable files give a problem
-    at row 1. Returns an :class:`ImportResult`; raises ``KeyError`` for an unknown game.
+    at row 1, a file over the byte limits of :mod:`card_data.limits` at row 1 unread, a
+    sheet that cannot be read from some row on (too many rows or cells, an unreadable CSV
+    row) at that row. Returns an :class:`ImportResult`; raises ``KeyError`` for an unknown game.
     """
     file = str(path)
     try:
         header, rows = read_sheet(path)
+    except FileTooLarge as exc:
+        return ImportResult([], [Problem(file, 1, field="file", message=exc.message)])
+    except SheetError as exc:
+        return ImportResult([], [Problem(file, exc.row, field="row" if exc.row > 1 else "file", message=exc.message)])
     except (OSError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
         return ImportResult([], [Problem(file, 1, field="file", message=f"cannot read: {exc}")])
     if not header:

@@ -1,0 +1,151 @@
+"""How many bytes of card data printkit reads: per file, and per game, checked before parsing.
+
+Reading card data costs about 28 bytes of memory per byte of YAML and most of a second per
+megabyte (a 50 MB card file ran ``printkit validate`` for 27 minutes at 3.6 GB before it was
+killed), so every file's size on disk is checked before a byte of it is parsed:
+
+- one YAML file (cards, decks, game.yaml, glossary, rulings, printings, translations, kit.yaml,
+  reference.yaml, layout templates; and a spreadsheet ``printkit import`` reads) may hold at
+  most :data:`DEFAULT_FILE_MB` megabytes;
+- all the YAML files of one game together (see :func:`card_data.loader.game_data_files`) at
+  most :data:`DEFAULT_GAME_MB`.
+
+Both are far above real card data: the largest bundled file is 32 kB, the largest bundled game
+under 130 kB; a game of 10,000 cards (``benchmarks/bench_build.py``) is 8 to 17 MB, in one file
+or in many. A user raises them in the project's ``printkit.toml`` (the one every printkit
+command and the companion find from the current folder up, see :mod:`card_data.base_url`), in
+megabytes of 10**6 bytes::
+
+    [printkit.limits]
+    file_mb = 50     # one YAML file
+    game_mb = 400    # all of one game's YAML files together
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+from card_data.base_url import LIMITS_TABLE, ConfigError, find_config_file, read_config
+
+MB = 1_000_000
+"""Bytes in the megabytes the limits are given in."""
+
+DEFAULT_FILE_MB = 20
+"""Megabytes one YAML file may hold unless ``printkit.toml`` says otherwise: 10,000 cards of
+the wordiest bundled game (long rulings) in one file are 17 MB."""
+
+DEFAULT_GAME_MB = 100
+"""Megabytes all of one game's YAML files may hold together unless ``printkit.toml`` says
+otherwise: six times a game of 10,000 cards."""
+
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The byte limits in force and where they were set.
+
+    Attributes:
+        file_mb: megabytes (10**6 bytes) one YAML file may hold.
+        game_mb: megabytes all of one game's YAML files may hold together.
+        source: the ``printkit.toml`` that set them, or ``"default"``.
+    """
+
+    file_mb: float = DEFAULT_FILE_MB
+    game_mb: float = DEFAULT_GAME_MB
+    source: str = "default"
+
+    @property
+    def file_bytes(self) -> int:
+        return int(self.file_mb * MB)
+
+    @property
+    def game_bytes(self) -> int:
+        return int(self.game_mb * MB)
+
+    def raise_hint(self, key: str) -> str:
+        """How to raise the limit ``key`` (``"file_mb"``, ``"game_mb"``), naming the file to edit."""
+        where = "printkit.toml" if self.source == "default" else self.source
+        return f"raise the limit: {key} under [printkit.limits] in {where}"
+
+
+DEFAULT_LIMITS = Limits()
+
+
+@functools.lru_cache(maxsize=8)
+def _limits_of(path: str, _mtime_ns: int, _size: int) -> Limits:
+    # Keyed on the file's mtime and size too: an edited printkit.toml is read again.
+    table = read_config(Path(path)).get(LIMITS_TABLE, {})
+    assert isinstance(table, dict)  # read_config checked it
+    return Limits(table.get("file_mb", DEFAULT_FILE_MB), table.get("game_mb", DEFAULT_GAME_MB), path)
+
+
+def configured_limits(start: Path | None = None) -> Limits:
+    """The limits ``[printkit.limits]`` of the ``printkit.toml`` found from ``start`` (default:
+    the current folder) up sets, the defaults for what it leaves out (or without a file).
+
+    Raises :class:`~card_data.base_url.ConfigError` (``FILE:LINE: message``) for a broken
+    ``printkit.toml``.
+    """
+    path = find_config_file(start)
+    if path is None:
+        return DEFAULT_LIMITS
+    try:
+        stat = path.stat()
+    except OSError:
+        return _limits_of(str(path), 0, 0)  # read_config says why it cannot be read
+    return _limits_of(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+class FileTooLarge(Exception):
+    """A file larger than the limit for one file: ``size`` (bytes, ``None`` if only known to
+    be over), ``limits`` in force; ``message`` says so and how to fix it."""
+
+    def __init__(self, size: int | None, limits: Limits):
+        self.size, self.limits = size, limits
+        said = f"is {size:,} bytes" if size is not None else "holds more than that"
+        self.message = (f"the file {said}; one file may hold at most {limits.file_mb:g} MB "
+                        f"({limits.file_bytes:,} bytes): split it into smaller files (cards/ and decks/ "
+                        f"take any number of them), or {limits.raise_hint('file_mb')}")
+        super().__init__(self.message)
+
+
+def game_too_large_message(total: int, largest: list[tuple[Path, int]], limits: Limits) -> str:
+    """What to say about a game whose YAML files hold ``total`` bytes together, over
+    ``limits.game_bytes``; ``largest``: its largest files with their sizes, largest first."""
+    files = ", ".join(f"{path.name} {size:,} bytes" for path, size in largest)
+    return (f"the game's YAML files hold {total:,} bytes together (largest: {files}); one game may hold at "
+            f"most {limits.game_mb:g} MB ({limits.game_bytes:,} bytes): remove what the game does not need, "
+            f"or {limits.raise_hint('game_mb')}")
+
+
+def read_limited(path: Path, limits: Limits | None = None) -> bytes:
+    """The bytes of ``path``, refused unread past ``limits.file_bytes`` (default: the
+    :func:`configured_limits`, or the defaults where ``printkit.toml`` is broken: every
+    command reports that before it reads card data, :func:`card_data.loader.check_database`
+    as a problem).
+
+    The size on disk is checked first, and the read stops one byte past the limit, so a file
+    that grows meanwhile, or a device or pipe with no size, is bounded too. Raises
+    :class:`FileTooLarge`, or ``OSError`` when the file cannot be read.
+    """
+    if limits is None:
+        limits = quiet_limits()
+    size = Path(path).stat().st_size
+    if size > limits.file_bytes:
+        raise FileTooLarge(size, limits)
+    with open(path, "rb") as fh:
+        data = fh.read(limits.file_bytes + 1)
+    if len(data) > limits.file_bytes:
+        raise FileTooLarge(None, limits)
+    return data
+
+
+def quiet_limits(start: Path | None = None) -> Limits:
+    """:func:`configured_limits`, or the defaults when ``printkit.toml`` is broken (for readers
+    that have no way to report it; someone else does, see :func:`read_limited`)."""
+    try:
+        return configured_limits(start)
+    except ConfigError:
+        return DEFAULT_LIMITS
