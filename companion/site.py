@@ -4,10 +4,19 @@
 ``DIR/r/<game>/<card-id>/index.html``, so the QR address ``<base>/r/<game>/<card-id>``
 works on GitHub Pages or ``python -m http.server`` alike, and every link is relative, so
 the site may live under a sub-path.
+
+A new export replaces the folder of an earlier one whole, but removes only what that export
+wrote: its marker (:data:`MARKER_NAME`) records the files it wrote and their SHA-256
+(:mod:`card_data.written_files`), and every other file of the folder (a ``CNAME`` for GitHub
+Pages, a README, a page the new export no longer writes but a user changed since) is carried
+over into the new site. A page the new export writes again is the new page, edited or not: the
+site must show the current rulings. An export from before records (a marker without one) loses
+nothing the new export does not write again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import tempfile
@@ -17,12 +26,14 @@ from pathlib import Path
 from flask import Flask
 
 from card_data.printings import printed_versions
+from card_data.written_files import carry_over, read_record, record_bytes, still_written
 from companion import create_app
 from companion.catalog import get_database
 from companion.errors import render_not_found
 from companion.links import export_file_for
 
-#: File marking a directory as a companion export, so a new export may replace it.
+#: File marking a directory as a companion export, so a new export may replace it; it records
+#: the files the export wrote (:func:`card_data.written_files.read_record`).
 MARKER_NAME = ".companion-site"
 
 
@@ -63,44 +74,57 @@ def _check_replaceable(out_dir: Path) -> None:
         )
 
 
-def _write(root: Path, relative: str, content: bytes) -> str:
+def _write(root: Path, relative: str, content: bytes, written: dict[str, str]) -> None:
     target = root / relative
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(content)
-    return relative
+    written[relative] = hashlib.sha256(content).hexdigest()
 
 
-def _render_site(app: Flask, root: Path) -> list[str]:
+def _render_site(app: Flask, root: Path) -> dict[str, str]:
     """Write every page, the not-found page and the static files under ``root``.
 
-    Returns the written files relative to ``root``. Raises :class:`ExportError` if a page
-    does not render with HTTP 200.
+    Returns the written files: ``{path below root, with /: SHA-256 hex}``. Raises
+    :class:`ExportError` if a page does not render with HTTP 200.
     """
-    written: list[str] = []
+    written: dict[str, str] = {}
     client = app.test_client()
     for path in site_paths(app):
         response = client.get(path)
         if response.status_code != 200:
             raise ExportError(f"{path}: rendered with HTTP status {response.status_code}")
-        written.append(_write(root, export_file_for(path), response.get_data()))
+        _write(root, export_file_for(path), response.get_data(), written)
 
     # Static hosts serve 404.html for any missing address, at any depth: its links are
     # relative to the site root, which only a <base> can tell (known if BASE_URL is).
     base_url = app.config.get("BASE_URL")
     with app.test_request_context("/404.html"):
         page = render_not_found(base_href=base_url.rstrip("/") + "/" if base_url else None)
-        written.append(_write(root, "404.html", page.encode("utf-8")))
+        _write(root, "404.html", page.encode("utf-8"), written)
 
     static_root = Path(app.static_folder)
     for source in sorted(static_root.rglob("*")):
         if source.is_file():
             relative = "static/" + source.relative_to(static_root).as_posix()
-            written.append(_write(root, relative, source.read_bytes()))
+            _write(root, relative, source.read_bytes(), written)
 
     # GitHub Pages would otherwise run the files through Jekyll.
-    written.append(_write(root, ".nojekyll", b""))
-    written.append(_write(root, MARKER_NAME, b"Written by companion.site.export_site; replaced by the next export.\n"))
+    _write(root, ".nojekyll", b"", written)
     return written
+
+
+def _carry_over_others(earlier: Path, staging: Path, written: dict[str, str]) -> None:
+    """Link into ``staging`` every file of the earlier export ``earlier`` but those written
+    again and those its marker records that still hold what was written (which go)."""
+    record = read_record(earlier / MARKER_NAME)
+    own = still_written(earlier, record) if record is not None else set()
+    try:
+        carry_over(earlier, staging, {earlier / rel for rel in (*written, *own, MARKER_NAME)})
+    except FileExistsError as exc:
+        clash = Path(exc.filename)
+        clash = earlier / clash.relative_to(staging) if clash.is_relative_to(staging) else clash
+        raise ExportError(f"{clash}: not written by the last export, and the new export needs its name "
+                          "for a page or folder; move it and export again") from None
 
 
 def _move_into_place(staging: Path, out_dir: Path) -> None:
@@ -134,26 +158,34 @@ def export_site(out_dir: Path, data_dir: Path | None = None, *, base_url: str | 
 
     The site is built in a temporary directory beside ``out_dir`` and then renamed into
     place, so a failure leaves an earlier export untouched. Only an empty directory or an
-    earlier export (holding ``.companion-site``) is replaced.
+    earlier export (holding ``.companion-site``) is replaced, and every file in it the earlier
+    export did not write, or that was changed since, is carried over (module docstring). A
+    symbolic link ``out_dir`` stays: the folder it points to is replaced.
 
-    Returns the written files (paths under ``out_dir``). Raises
+    Returns the written files, the marker last (paths under ``out_dir``). Raises
     :class:`card_data.problems.DatabaseError` if the database has problems, and
-    :class:`ExportError` if ``out_dir`` may not be replaced or a page fails to render.
+    :class:`ExportError` if ``out_dir`` may not be replaced, a page fails to render or a file
+    of a user's takes a name the new export needs, ``OSError`` if the site cannot be written;
+    the earlier export is then unchanged.
     """
     out_dir = Path(out_dir).absolute()
     _check_replaceable(out_dir)
+    target = out_dir.resolve()
     config = {"STATIC_EXPORT": True, "BASE_URL": base_url, "PROPAGATE_EXCEPTIONS": True}
     if data_dir is not None:
         config["CARD_DATA_DIR"] = str(data_dir)
     app = create_app(config)
 
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".partial", dir=out_dir.parent))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent))
     try:
         written = _render_site(app, staging)
+        (staging / MARKER_NAME).write_bytes(record_bytes(written))
+        if target.is_dir():
+            _carry_over_others(target, staging, written)
         os.chmod(staging, 0o755)  # mkdtemp makes it private; a web server must read it
-        _move_into_place(staging, out_dir)
+        _move_into_place(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return [out_dir / relative for relative in written]
+    return [out_dir / relative for relative in (*written, MARKER_NAME)]

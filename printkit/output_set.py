@@ -22,7 +22,8 @@ last publish wrote into it and their SHA-256 (:data:`RECORD_NAME`), written into
 folder with them and so swapped in with them, in the same rename. A file that record does not
 name, or that no longer holds what was written (a designer's notes, ``printkit export``'s
 images, an edited PDF), is carried over into the new folder untouched, whatever the build
-asks; without a readable record nothing in the folder is the build's.
+asks; without a readable record nothing in the folder is the build's. (The record and the
+carrying over are :mod:`card_data.written_files`, shared with ``companion site``.)
 
 An incremental build passes :data:`UNCHANGED` for a file it did not render again: the file of
 the live folder is hard-linked into the new one (never copied through Python, never
@@ -33,21 +34,20 @@ that loses no file is not swapped at all.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from card_data.written_files import carry_over, link_or_copy, record_bytes, sha256_file
+from card_data.written_files import read_record as read_record_file
+
 STAGING_DIR_NAME = ".printkit-staging"
 SPOOL_DIR_NAME = ".printkit-spool"
 PREVIOUS_SUFFIX = ".previous"
 RECORD_NAME = ".printkit-files.json"
 """In each game folder: the files the last publish wrote there, and their SHA-256."""
-RECORD_FORMAT = 1
-RECORD_MAX_BYTES = 8 * 1024 * 1024
-"""A record bigger than this is not read (not trusted: nothing is removed)."""
 
 
 class Unchanged:
@@ -135,60 +135,11 @@ def recover(out_dir: Path, spool: bool = True) -> None:
     shutil.rmtree(staging)
 
 
-def _link_or_copy(src: Path, dst: Path) -> None:
-    # A hard link costs nothing and the file is never written in place afterwards (new files
-    # replace links, they do not write through them); copy where links are not supported.
-    # A symbolic link is carried over as a link, never followed.
-    try:
-        os.link(src, dst, follow_symlinks=False)
-    except OSError:
-        shutil.copy2(src, dst, follow_symlinks=False)
-
-
 def read_record(game_dir: Path) -> dict[str, str] | None:
     """What the last publish wrote into ``game_dir``: ``{path below it, with /: SHA-256 hex}``;
     ``None`` when there is no record, or it cannot be read or trusted (then no file of the
     folder is known to be the build's)."""
-    try:
-        with open(Path(game_dir) / RECORD_NAME, "rb") as fh:
-            raw = fh.read(RECORD_MAX_BYTES + 1)
-        if len(raw) > RECORD_MAX_BYTES:
-            return None
-        record = json.loads(raw)
-        files = record["files"]
-        if record.get("format") != RECORD_FORMAT or not isinstance(files, dict):
-            return None
-        if not all(isinstance(k, str) and _below(k) and isinstance(v, str) and len(v) == 64
-                   for k, v in files.items()):
-            return None
-        return dict(files)
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
-        return None
-
-
-def _below(rel: str) -> bool:
-    """Whether ``rel`` names a path below a folder: relative, with /, no empty, ``.`` or ``..`` part."""
-    return "\\" not in rel and all(part not in ("", ".", "..") for part in rel.split("/"))
-
-
-def _record_bytes(files: Mapping[str, str]) -> bytes:
-    return (json.dumps({"format": RECORD_FORMAT, "files": dict(sorted(files.items()))}, indent=1)
-            + "\n").encode("utf-8")
-
-
-def _sha256_file(path: Path) -> str | None:
-    """The SHA-256 (hex) of the regular file at ``path`` (a symbolic link is not one), or
-    ``None``."""
-    try:
-        if not path.is_file() or path.is_symlink():
-            return None
-        h = hashlib.sha256()
-        with open(path, "rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                h.update(block)
-        return h.hexdigest()
-    except OSError:
-        return None
+    return read_record_file(Path(game_dir) / RECORD_NAME)
 
 
 @dataclass
@@ -208,7 +159,7 @@ def _plan(live: Path, game_files: Mapping[str, bytes | Spooled | Unchanged], sta
     record: dict[str, str] = {}
     for rel, data in game_files.items():
         if isinstance(data, Unchanged):
-            sha = _sha256_file(live / rel) if rel not in old or not (live / rel).is_file() else old[rel]
+            sha = sha256_file(live / rel) if rel not in old or not (live / rel).is_file() else old[rel]
             if sha is None:
                 raise FileNotFoundError(f"{live / rel}: to be kept unchanged, but it is not there")
             record[rel] = sha
@@ -219,7 +170,7 @@ def _plan(live: Path, game_files: Mapping[str, bytes | Spooled | Unchanged], sta
         if rel in game_files or rel == RECORD_NAME or not (live / rel).is_file():
             continue
         if not keep_others or rel in stale:
-            if _sha256_file(live / rel) == sha:
+            if sha256_file(live / rel) == sha:
                 removed.add(rel)
             # else changed since the build wrote it: the user's now, kept and no longer recorded
         else:
@@ -232,21 +183,9 @@ def _untouched(live: Path, game_files: Mapping[str, bytes | Spooled | Unchanged]
     if not live.is_dir() or plan.removed or not all(isinstance(d, Unchanged) for d in game_files.values()):
         return False
     try:
-        return (live / RECORD_NAME).read_bytes() == _record_bytes(plan.record)
+        return (live / RECORD_NAME).read_bytes() == record_bytes(plan.record)
     except OSError:
         return False
-
-
-def _carry_over(live: Path, new: Path, skip: set[Path]) -> None:
-    """Link every entry of ``live`` but those in ``skip`` into ``new``, keeping sub-folders
-    (empty ones too) and symbolic links as they are."""
-    for root, dirs, files in os.walk(live):
-        here = Path(root)
-        (new / here.relative_to(live)).mkdir(parents=True, exist_ok=True)
-        # os.walk lists a link to a folder with the folders but does not enter it.
-        for name in sorted(files) + sorted(d for d in dirs if (here / d).is_symlink()):
-            if here / name not in skip:
-                _link_or_copy(here / name, new / here.relative_to(live) / name)
 
 
 def publish(out_dir: Path, files: Mapping[Path, bytes | Spooled | Unchanged], stale: Iterable[Path] = (),
@@ -296,17 +235,17 @@ def publish(out_dir: Path, files: Mapping[Path, bytes | Spooled | Unchanged], st
             new.mkdir(parents=True)
             if live.is_dir():
                 skip = {live / rel for rel in (*game_files, *plans[game].removed, RECORD_NAME)}
-                _carry_over(live, new, skip)
+                carry_over(live, new, skip)
             for rel, data in game_files.items():
                 target = new / rel
                 target.parent.mkdir(parents=True, exist_ok=True)
                 if isinstance(data, Unchanged):
-                    _link_or_copy(live / rel, target)
+                    link_or_copy(live / rel, target)
                 elif isinstance(data, Spooled):
                     os.replace(data.path, target)  # written and flushed when spooled
                 else:
                     _write_flushed(target, data)
-            _write_flushed(new / RECORD_NAME, _record_bytes(plans[game].record))
+            _write_flushed(new / RECORD_NAME, record_bytes(plans[game].record))
         for game in by_game:
             live, previous = out_dir / game, staging / f"{game}{PREVIOUS_SUFFIX}"
             if live.exists():

@@ -5,7 +5,8 @@ Every command that writes an output folder (`printkit build`, `export`, `tts`, `
 `companion site`) refuses an --out that is, holds or lies inside the card data, the templates
 or a project folder (but for the project's output/), before writing anything; and a rebuild
 removes only what an earlier build wrote (its game folder's record), keeping anything else a
-designer put there."""
+designer put there; `export`, `tts`, `calibration` and `companion site` change no file they did
+not write."""
 
 from __future__ import annotations
 
@@ -191,3 +192,31 @@ def test_a_rebuild_removes_what_the_last_build_wrote_and_keeps_the_designers_fil
     assert "Nothing changed" in again.stderr
     assert {rel: (game / rel).read_bytes() for rel in mine} == mine
     assert tree(project, skip=project / "output") == sources
+
+
+def test_export_tts_calibration_and_site_change_no_file_they_did_not_write(project: Path) -> None:
+    """Run twice into the project's output folder, beside a designer's files (some in the very
+    folders they write to), each command writes its own named files and removes or changes no
+    other; a file put into the companion's site folder survives the next export."""
+    out = project / "output"
+    mine = {"notes.txt": b"print on the 300 g card stock\n", "carpe_cras/notes.txt": b"my notes\n",
+            "carpe_cras/cards/mine-front.png": b"my own card front", "tts/carpe_cras/mine.json": b"{}\n"}
+    for rel, data in mine.items():
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        (out / rel).write_bytes(data)
+    before = tree(project)
+    runs = [(printkit_cli, ["calibration"]),
+            (printkit_cli, ["export", "--format", "pdf", "--card", "first-card", "--base-url", BASE_URL]),
+            (printkit_cli, ["tts", "--dpi", "50", "--base-url", BASE_URL]),
+            (companion_cli, ["site", "--out", "output/site", "--base-url", BASE_URL])]
+    for run in (1, 2):
+        for cli, args in runs:
+            result = CliRunner().invoke(cli, args)
+            assert result.exit_code == 0, (args, result.output)
+        if run == 1:
+            (out / "site" / "CNAME").write_bytes(b"cards.example.org\n")
+    after = tree(project)
+    assert {rel: after.get(rel) for rel in before} == before
+    assert (out / "site" / "CNAME").read_bytes() == b"cards.example.org\n"
+    assert (out / "calibration.pdf").is_file() and (out / "carpe_cras/cards/first-card-front.pdf").is_file()
+    assert (out / "tts/carpe_cras/draw-1.png").is_file() and (out / "site/index.html").is_file()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import urllib.request
 from pathlib import Path
@@ -14,6 +15,7 @@ from phones import static_server
 
 from card_data.loader import load_database
 from card_data.problems import DatabaseError
+from card_data.written_files import read_record
 from companion import rulings
 from companion.site import MARKER_NAME, ExportError, export_site
 
@@ -98,19 +100,108 @@ def test_site_works_from_a_sub_path_of_a_static_server(site):
                     assert linked.status == 200, absolute
 
 
-def test_a_new_export_replaces_an_earlier_one(tmp_path):
+EXTRA_CARDS = """\
+- id: extra-card
+  type: number
+  title: Extra
+  deck: brute
+  power: 3
+- id: edited-card
+  type: number
+  title: Edited
+  deck: brute
+  power: 4
+"""
+USERS_FILES = {"CNAME": b"cards.example.org\n", "notes/README.md": b"# How we host this\n",
+               "img/table.jpg": b"\xff\xd8not really a photo"}
+
+
+def add_users_files(out: Path) -> None:
+    for rel, data in USERS_FILES.items():
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        (out / rel).write_bytes(data)
+
+
+def test_a_new_export_removes_only_what_the_earlier_one_wrote(data_copy, tmp_path):
+    """A user's files in an earlier export survive a new one byte for byte; a page the earlier
+    export wrote and the new one does not is removed, folder and all, unless the user changed
+    it since; a page written again is the new page, even if the user had changed it."""
+    extra = data_copy.root / "cartisora" / "cards" / "zz-extra.yaml"
+    extra.write_text(EXTRA_CARDS)
     out = tmp_path / "site"
+    export_site(out, data_copy.root)
+    gone, edited = out / "r/cartisora/extra-card", out / "r/cartisora/edited-card/index.html"
+    assert (gone / "index.html").is_file()
+    add_users_files(out)
+    edited.write_bytes(edited.read_bytes().replace(b"<h1>Edited</h1>", b"<h1>Edited by hand</h1>"))
+    edited_bytes = edited.read_bytes()
+    (out / "index.html").write_bytes(b"<p>my own front page</p>")
+    extra.unlink()
+
+    written = export_site(out, data_copy.root)
+    assert {rel: (out / rel).read_bytes() for rel in USERS_FILES} == USERS_FILES
+    assert not gone.exists()
+    assert edited.read_bytes() == edited_bytes
+    assert out / "index.html" in written and b"my own front page" not in (out / "index.html").read_bytes()
+    assert sorted(set(snapshot(out)) - {str(p.relative_to(out)) for p in written}) == sorted(
+        ["r/cartisora/edited-card/index.html", *USERS_FILES])
+    # The marker records what this export wrote, so the user's files stay theirs next time too.
+    assert written[-1] == out / MARKER_NAME
+    assert read_record(out / MARKER_NAME) == {str(p.relative_to(out)): hashlib.sha256(p.read_bytes()).hexdigest()
+                                             for p in written[:-1]}
+    assert [p.name for p in tmp_path.iterdir()] == ["data", "site"]
+
+
+def test_an_export_from_before_records_loses_nothing_it_does_not_write_again(tmp_path):
+    """An earlier export whose marker records nothing (written before records): no file in it
+    is known to be the export's, so only the files the new export writes are replaced."""
+    out = tmp_path / "site"
+    (out / "r/cartisora/a-card-no-longer-there").mkdir(parents=True)
+    (out / "r/cartisora/a-card-no-longer-there/index.html").write_bytes(b"<h1>old page</h1>")
+    (out / "index.html").write_bytes(b"<h1>old index</h1>")
+    (out / MARKER_NAME).write_bytes(b"Written by companion.site.export_site; replaced by the next export.\n")
+    add_users_files(out)
     export_site(out)
-    (out / "stale.html").write_text("from an older export")
-    export_site(out)
-    assert not (out / "stale.html").exists()
-    assert (out / "index.html").is_file()
+    assert {rel: (out / rel).read_bytes() for rel in USERS_FILES} == USERS_FILES
+    assert (out / "r/cartisora/a-card-no-longer-there/index.html").read_bytes() == b"<h1>old page</h1>"
+    assert b"old index" not in (out / "index.html").read_bytes() and (out / "r/cartisora/parry/index.html").is_file()
+    assert read_record(out / MARKER_NAME) is not None
+
+
+def test_a_link_to_the_site_folder_stays_a_link(tmp_path):
+    """An --out that is a symbolic link (to where a web server serves from, say) is the user's:
+    the folder it points to gets the new site, the link stays."""
+    served = tmp_path / "www" / "cards"
+    served.mkdir(parents=True)
+    (served / MARKER_NAME).write_bytes(b"an earlier export\n")
+    add_users_files(served)
+    out = tmp_path / "site"
+    out.symlink_to(served, target_is_directory=True)
+    written = export_site(out)
+    assert out.is_symlink() and os.readlink(out) == str(served)
+    assert written[0].parent == out and (served / "r/cartisora/parry/index.html").is_file()
+    assert {rel: (served / rel).read_bytes() for rel in USERS_FILES} == USERS_FILES
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site", "www"]
+    assert [p.name for p in served.parent.iterdir()] == ["cards"]
+
+
+def test_a_users_file_where_the_export_needs_a_folder_is_refused_naming_it(tmp_path):
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / MARKER_NAME).write_bytes(b"an earlier export\n")
+    (out / "r").write_bytes(b"a file of the user's, named like the export's folder of games")
+    add_users_files(out)
+    before = snapshot(out)
+    with pytest.raises(ExportError, match=f"^{re.escape(str(out / 'r'))}: not written by the last export"):
+        export_site(out)
+    assert snapshot(out) == before
     assert [p.name for p in tmp_path.iterdir()] == ["site"]
 
 
 def test_a_failed_export_leaves_the_earlier_one_untouched(tmp_path, monkeypatch):
     out = tmp_path / "site"
     export_site(out)
+    add_users_files(out)
     before = snapshot(out)
 
     def broken_stats(card):
@@ -126,6 +217,7 @@ def test_a_failed_export_leaves_the_earlier_one_untouched(tmp_path, monkeypatch)
 def test_a_broken_database_is_reported_before_touching_the_output(data_copy, tmp_path):
     out = tmp_path / "site"
     export_site(out)
+    add_users_files(out)
     before = snapshot(out)
     broken = data_copy.root / "cartisora" / "cards" / "zz-broken.yaml"
     broken.write_text("- id: broken-card\n  type: number\n  title: ''\n  deck: brute\n  power: 3\n")
