@@ -4,7 +4,10 @@ Errors are JSON ``{"error": message, ...}``: 400 malformed JSON, unknown fields 
 types; 403 a change sent from another site's page; 404 unknown table; 409 the table changed
 since the version you sent (reload); 413 a body over ``MAX_CONTENT_LENGTH``; 415 a body that
 is not ``Content-Type: application/json``; 422 the rules refuse the event (``rule`` names the
-rulebook section; nothing changed); 429 too many wrong codes.
+rulebook section; nothing changed), or the table has an entry it could not apply (its
+``problem``: undo or correct that entry first); 429 too many wrong codes. Every number an
+event takes has bounds (the OpenAPI document's ``minimum``/``maximum``): a value past them is a
+400 naming the field and the bound.
 
 The API takes no CSRF form token: instead a browser can only reach it with a JSON body (which
 another site's page cannot send without a CORS preflight this API never grants) and a change
@@ -138,7 +141,8 @@ GUARD_ERRORS = {403: "A cross-site request (Origin or Referer from another site)
                 413: "The request body is larger than MAX_CONTENT_LENGTH.",
                 415: "The body is not application/json."}
 CHANGE_ERRORS = {**LOOKUP_ERRORS, **GUARD_ERRORS, 409: "The table changed since the If-Match version.",
-                 422: "The rules refuse this; nothing changed."}
+                 422: "The rules refuse this, or the table has an entry it could not apply (its problem): "
+                      "nothing changed."}
 
 
 def _error(status: int, message: str, **extra: Any) -> Response:

@@ -426,7 +426,8 @@ def correct(token: str, seq: int):
     line = next((h for h in view.history if h.seq == seq and h.status == "active"), None)
     if line is None:
         return _page(view, Refusal(gettext("There is no entry %(seq)d to correct.", seq=seq), status=404), 404)
-    event_class = view.engine.events.get(line.payload.get("type"))
+    kind = line.payload.get("type")
+    event_class = view.engine.events.get(kind) if isinstance(kind, str) else None
     if event_class is None:  # stored by an older version that had such an entry
         return _page(view, Refusal(gettext("Entry %(seq)d is of a kind this scorekeeper no longer knows: undo it "
                                            "instead.", seq=seq), status=422), 422)

@@ -21,7 +21,6 @@ or corrected. No new entry is taken meanwhile.
 from __future__ import annotations
 
 import itertools
-import logging
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -32,16 +31,16 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from card_data.engine import Engine, Event, Outcome, RuleError, Step, Words
+from card_data.engine import Engine, Outcome, RuleError, Step, Words
 from card_data.games import registry
 from card_data.loader import Database
 from card_data.problems import InvalidInput, Problem
+from companion.entry_problems import EntryProblem, apply_entry, entry_problem
 from companion.storage import EventRecord, TableRecord, TableStore, TableWriter
 
 CHECKPOINT_EVERY = 64
 """A replay starts at most this many events before the entry it must change."""
 CACHED_TABLES = 128
-log = logging.getLogger(__name__)
 MAX_NUMBER_SENT = 2**31 - 1
 """The largest table version, entry number or seat a client may send (the database's INTEGER)."""
 
@@ -104,56 +103,6 @@ def play_order(events: list[EventRecord]) -> list[EventRecord]:
     return out
 
 
-@dataclass(frozen=True)
-class EntryProblem:
-    """The first entry of a table's log that could not be applied: the fold stopped there, and
-    the table stands as it was before it.
-
-    ``seq``: its row; ``entry``: the number players know it by (the entry it corrects, else
-    its own seq); ``message``: why, for people (:class:`~card_data.engine.Words`, said in the
-    page's language); ``rule``: the rule that refused it, where a rule did.
-    """
-
-    seq: int
-    entry: int
-    message: str
-    rule: str | None = None
-
-    def as_json(self) -> dict[str, Any]:
-        """``{"seq", "entry", "error", "rule"}``, the texts in English."""
-        return {"seq": self.seq, "entry": self.entry, "error": str(self.message),
-                "rule": None if self.rule is None else str(self.rule)}
-
-
-def apply_entry(engine: Engine, state: BaseModel, event: Event | dict[str, Any]) -> Step:
-    """``event`` (an event or its JSON) applied to ``state`` as a table entry: the engine's step
-    (see :meth:`~card_data.engine.Engine.step` for what it raises), the new state's outcome
-    worked out as well, since every page shows it (a state that cannot give one, e.g. a score
-    too large for a float, raises here rather than on the page)."""
-    step = engine.step(state, event)
-    engine.outcome(step.state)
-    return step
-
-
-def entry_problem(row: EventRecord, error: Exception) -> EntryProblem:
-    """What to tell players about log entry ``row``, which raised ``error`` when applied: the
-    rule's refusal, the problems of an entry that no longer reads as an event, or, for any other
-    error (a bug, or a value an older version let through), the error itself (also logged)."""
-    entry = row.corrects or row.seq
-    if isinstance(error, RuleError):
-        return EntryProblem(row.seq, entry, error.message, error.rule)
-    if isinstance(error, InvalidInput):
-        if not error.problems:
-            return EntryProblem(row.seq, entry, Words("this scorekeeper no longer reads it (%(what)s)",
-                                                      what=error.message))
-        problems = "; ".join(f"{p.field}: {p.message}" for p in error.problems)
-        return EntryProblem(row.seq, entry, Words("this scorekeeper no longer reads it (%(what)s: %(problems)s)",
-                                                  what=error.message, problems=problems))
-    log.warning("log entry %s (seq %s) could not be applied", entry, row.seq, exc_info=error)
-    what = f"{type(error).__name__}: {error}"
-    return EntryProblem(row.seq, entry, Words("this scorekeeper could not apply it (%(error)s)", error=what))
-
-
 @dataclass
 class TableFold:
     """A table's log folded through its engine.
@@ -179,17 +128,36 @@ def fold_entries(engine: Engine, rows: dict[int, EventRecord], order: list[int],
                  checkpoints: dict[int, BaseModel], texts: dict[int, str]) -> tuple[BaseModel, EntryProblem | None]:
     """Apply the entries ``order[start:]`` (seqs of ``rows``) to ``checkpoints[start]``, adding
     to ``checkpoints`` every :data:`CHECKPOINT_EVERY` and to ``texts`` each history line.
-    Returns the state after the last, or, at the first entry that raises anything at all, the
-    state before it and its :class:`EntryProblem`."""
+    Returns the state after the last, or, at the first entry that raises anything at all (its
+    outcome too: see :func:`apply_entry`), the state before it and its :class:`EntryProblem`."""
+    state, problem = _fold_steps(lambda before, payload: engine.step(before, payload), rows, order, start,
+                                 checkpoints, texts)
+    if problem is not None:
+        return state, problem
+    try:
+        engine.outcome(state)  # once, not after every entry: it costs up to half a step
+    except Exception:
+        # Rare: some entry left a state without an outcome. Find it, from the new table on.
+        for position in [p for p in checkpoints if p > 0]:
+            del checkpoints[position]
+        state, problem = _fold_steps(lambda before, payload: apply_entry(engine, before, payload), rows, order, 0,
+                                     checkpoints, texts)
+    return state, problem
+
+
+def _fold_steps(step: Callable[[BaseModel, dict[str, Any]], Step], rows: dict[int, EventRecord], order: list[int],
+                start: int, checkpoints: dict[int, BaseModel], texts: dict[int, str]) \
+        -> tuple[BaseModel, EntryProblem | None]:
+    """:func:`fold_entries`' loop, each entry applied by ``step``."""
     state = checkpoints[start]
     for position in range(start, len(order)):
         row = rows[order[position]]
         try:
-            step = apply_entry(engine, state, row.payload)
+            result = step(state, row.payload)
         except Exception as error:  # an entry an older version stored may fail in any way
             return state, entry_problem(row, error)
-        state = step.state
-        texts[row.seq] = step.line
+        state = result.state
+        texts[row.seq] = result.line
         if (position + 1) % CHECKPOINT_EVERY == 0:
             checkpoints[position + 1] = state
     return state, None
@@ -582,6 +550,7 @@ class TableService:
 def _inactive_text(engine: Engine, e: EventRecord) -> str:
     """A line for an entry never folded here (undone or corrected before this process saw it):
     its event's label (Words where the game made one), else its type in words."""
-    cls = engine.events.get(e.payload.get("type")) if isinstance(e.payload, dict) else None
+    kind = e.payload.get("type") if isinstance(e.payload, dict) else None
+    cls = engine.events.get(kind) if isinstance(kind, str) else None
     label = getattr(cls, "label", None)
     return label or str(e.payload.get("type", "entry")).replace("_", " ").capitalize()

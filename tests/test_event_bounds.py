@@ -181,8 +181,8 @@ def test_bounded_takes_two_integers_in_order(bounds):
         Bounded[bounds]
 
 
-def test_the_openapi_document_shows_every_bound(client):
-    document = client.get("/api/openapi.json").get_json()
+def test_the_openapi_document_shows_every_bound(app):
+    document = app.test_client().get("/api/openapi.json").get_json()
     components = document["components"]["schemas"]
     change = components["carpe_diem.AdjustVictoryPoints"]["properties"]["change"]
     assert (change["minimum"], change["maximum"]) == (-cd.MOST_VP_CHANGE, cd.MOST_VP_CHANGE)
@@ -350,21 +350,32 @@ def _raising(error: Exception):
     return apply
 
 
+def _scores_overflowing(state):
+    """``State.scores`` failing as it did for a VP of 10**309, here for 999 VP or more."""
+    if any(sheet.vp >= 999 for sheet in state.sheets):
+        raise OverflowError("int too large to convert to float")
+    return tuple(float(sheet.vp) for sheet in state.sheets)
+
+
 UNFOLDABLE = {
     "out of today's bounds": ({"type": "adjust_victory_points", "seat": 0, "change": 10**309}, None, "change"),
     "an event no longer known": ({"type": "sacrifice_a_goat", "seat": 0}, None, "sacrifice_a_goat"),
+    "no event at all": ({"type": ["score"], "seat": 0}, None, 'a JSON object with a "type"'),
     "refused by the rules": ({"type": "score", "seat": 0, "circle": 1}, None, "finish the phase first"),
     "a handler's OverflowError": ({"type": "adjust_victory_points", "seat": 0, "change": 7},
-                                  OverflowError("int too large to convert to float"), "OverflowError"),
-    "a handler's ValueError": ({"type": "adjust_victory_points", "seat": 0, "change": 7}, ValueError("boom"),
-                               "ValueError: boom"),
+                                  ("apply", _raising(OverflowError("int too large to convert to float"))),
+                                  "OverflowError"),
+    "a handler's ValueError": ({"type": "adjust_victory_points", "seat": 0, "change": 7},
+                               ("apply", _raising(ValueError("boom"))), "ValueError: boom"),
+    "an outcome's OverflowError": ({"type": "adjust_victory_points", "seat": 1, "change": 999},
+                                   ("scores", _scores_overflowing), "OverflowError"),
 }
 
 
 @pytest.mark.parametrize("kind", list(UNFOLDABLE))
 def test_a_table_with_an_entry_it_cannot_apply_opens_says_why_and_undo_brings_it_back(scorekeeper_app, monkeypatch,
                                                                                       kind):
-    payload, error, reason = UNFOLDABLE[kind]
+    payload, patch, reason = UNFOLDABLE[kind]
     client = scorekeeper_app.test_client()
     table = new_table(client)
     code, token = table["code"], table["token"]
@@ -372,8 +383,9 @@ def test_a_table_with_an_entry_it_cannot_apply_opens_says_why_and_undo_brings_it
         assert client.post(f"/api/tables/{code}/events",
                            json={"type": "adjust_victory_points", "seat": 0, "change": change}).status_code == 200
     good = client.get(f"/api/tables/{code}").get_json()
-    if error is not None:
-        monkeypatch.setattr(cd.AdjustVictoryPoints, "apply", _raising(error))
+    if patch is not None:
+        name, replacement = patch
+        monkeypatch.setattr(cd.AdjustVictoryPoints if name == "apply" else cd.State, name, replacement)
     seq = stored_entry(scorekeeper_app, table, payload)
 
     now = client.get(f"/api/tables/{code}").get_json()

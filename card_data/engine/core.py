@@ -7,7 +7,8 @@ A game plugs in with three things:
   (:data:`ReadOnlyDict`). It says where the game stands: :attr:`GameState.phase` (one
   vocabulary for every game, :data:`Phase`), its scores, winners and a summary;
 - one class per event (:class:`Event`), registered with ``@engine.event``. The class holds
-  everything about the event: its fields and their validation (pydantic), its handler
+  everything about the event: its fields and their validation (pydantic; every number
+  bounded, :class:`~card_data.engine.bounds.Bounded`, or the class is refused), its handler
   (:meth:`Event.apply`), its history line (:meth:`Event.describe`, or a :class:`Step` from
   ``apply``) and its form (:meth:`Event.moves`: who may enter it now and with which
   choices). Nothing else names it: its stored name, :attr:`Event.type_name`, is derived
