@@ -140,6 +140,8 @@ def fold_entries(engine: Engine, rows: dict[int, EventRecord], order: list[int],
         # Rare: some entry left a state without an outcome. Find it, from the new table on.
         for position in [p for p in checkpoints if p > 0]:
             del checkpoints[position]
+        for seq in order:  # a line only for the entries that still apply
+            texts.pop(seq, None)
         state, problem = _fold_steps(lambda before, payload: apply_entry(engine, before, payload), rows, order, 0,
                                      checkpoints, texts)
     return state, problem
