@@ -4,7 +4,10 @@ Errors are JSON ``{"error": message, ...}``: 400 malformed JSON, unknown fields 
 types; 403 a change sent from another site's page; 404 unknown table; 409 the table changed
 since the version you sent (reload); 413 a body over ``MAX_CONTENT_LENGTH``; 415 a body that
 is not ``Content-Type: application/json``; 422 the rules refuse the event (``rule`` names the
-rulebook section; nothing changed); 429 too many wrong codes.
+rulebook section; nothing changed), or the table has an entry it could not apply (its
+``problem``: undo or correct that entry first); 429 too many wrong codes. Every number an
+event takes has bounds (the OpenAPI document's ``minimum``/``maximum``): a value past them is a
+400 naming the field and the bound.
 
 The API takes no CSRF form token: instead a browser can only reach it with a JSON body (which
 another site's page cannot send without a CORS preflight this API never grants) and a change
@@ -14,6 +17,9 @@ must come from this site's own pages or from a client that is not a browser (see
 
 from __future__ import annotations
 
+import json
+import math
+import sys
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -32,7 +38,7 @@ from companion.security import (
     cross_site_request,
     json_depth,
 )
-from companion.tables import PLAYER_COLOURS, StaleVersion, TableView
+from companion.tables import MAX_NUMBER_SENT, PLAYER_COLOURS, StaleVersion, TableView, whole_number
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -84,9 +90,21 @@ class HistoryLineOut(BaseModel):
     created_at: datetime
 
 
+class EntryProblemOut(BaseModel):
+    """The first entry of the table's log that could not be applied (stored by an older version,
+    say): the state and outcome are the table's as it stood before it. Undo it (and the entries
+    after it) or correct it; until then no new entry is taken."""
+
+    seq: int = Field(description="The entry's row in the history.")
+    entry: int = Field(description="The entry's number as players know it (the entry a correction replaced).")
+    error: str = Field(description="Why it could not be applied.")
+    rule: str | None = Field(None, description="The rule that refused it, if a rule did.")
+
+
 class TableOut(BaseModel):
     """A table: its codes, players, options, version (for If-Match), the game's state (see
-    ``<game>.State``) and outcome; after an entry, that entry as ``event``."""
+    ``<game>.State``) and outcome; after an entry, that entry as ``event``; ``problem``, an
+    entry of its log that could not be applied."""
 
     code: str = Field(description="Short join code (6 characters).")
     token: str = Field(description="Unguessable link token.")
@@ -98,6 +116,7 @@ class TableOut(BaseModel):
     version: int
     state: dict[str, Any]
     outcome: Outcome
+    problem: EntryProblemOut | None = None
     event: HistoryLineOut | None = None
 
 
@@ -122,7 +141,8 @@ GUARD_ERRORS = {403: "A cross-site request (Origin or Referer from another site)
                 413: "The request body is larger than MAX_CONTENT_LENGTH.",
                 415: "The body is not application/json."}
 CHANGE_ERRORS = {**LOOKUP_ERRORS, **GUARD_ERRORS, 409: "The table changed since the If-Match version.",
-                 422: "The rules refuse this; nothing changed."}
+                 422: "The rules refuse this, or the table has an entry it could not apply (its problem): "
+                      "nothing changed."}
 
 
 def _error(status: int, message: str, **extra: Any) -> Response:
@@ -142,10 +162,26 @@ def _refuse_non_json() -> None:
         abort(_error(415, "the request body must be JSON, sent with Content-Type: application/json"))
 
 
+class _Unreadable(ValueError):
+    """A JSON number the API does not read (its message says which)."""
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999 reads as infinity
+        raise _Unreadable(f"the JSON body holds a number too large for a float: {text[:20]}")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise _Unreadable(f"the JSON body holds {name}, which is not JSON")
+
+
 def _body() -> Any:
     """The request's JSON body. Aborts with 415 (a body not declared JSON) or 413 (too big);
-    raises :class:`InvalidInput` (400) for no body, malformed JSON or nesting deeper than
-    :data:`MAX_JSON_DEPTH`."""
+    raises :class:`InvalidInput` (400) for no body, malformed JSON, nesting deeper than
+    :data:`MAX_JSON_DEPTH`, ``NaN`` or ``Infinity`` (which JSON does not have), a float that is
+    not finite (``1e999``) or an integer too long for Python to read (over its 4300 digits)."""
     _refuse_non_json()
     if not request.is_json:
         raise InvalidInput("the request body must be JSON")
@@ -155,7 +191,14 @@ def _body() -> Any:
     if json_depth(raw) > MAX_JSON_DEPTH:
         raise InvalidInput(f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels")
     try:
-        data = request.get_json(silent=True)
+        data = json.loads(raw, parse_float=_finite, parse_constant=_no_constant)
+    except _Unreadable as exc:
+        raise InvalidInput(str(exc)) from None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        data = None
+    except ValueError:  # int() refuses the digits of an integer past sys.get_int_max_str_digits()
+        raise InvalidInput(f"the JSON body holds a number of more than {sys.get_int_max_str_digits()} digits, "
+                           "more than Python reads") from None
     except RecursionError:
         data = None
     if data is None:
@@ -180,11 +223,11 @@ def _expected_version() -> int | None:
     raw = request.headers.get("If-Match") or request.args.get("version")
     if raw is None:
         return None
-    raw = raw.strip().strip('"').removeprefix("W/").strip('"')
-    if not raw.isdigit():
+    version = whole_number(raw.strip().strip('"').removeprefix("W/").strip('"'))
+    if version is None:
         raise InvalidInput("If-Match must be the table version number",
-                           [Problem(field="If-Match", message="not a number")])
-    return int(raw)
+                           [Problem(field="If-Match", message=f"not a number from 0 to {MAX_NUMBER_SENT}")])
+    return version
 
 
 def _etag(version: int) -> str:

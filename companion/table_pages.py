@@ -48,7 +48,7 @@ from card_data.engine.forms import derive_field
 from card_data.problems import InvalidInput
 from companion.language import say
 from companion.scorekeeper import find_table_or_abort, service
-from companion.tables import PLAYER_COLOURS, StaleVersion, TableView, seat_colours
+from companion.tables import PLAYER_COLOURS, StaleVersion, TableView, seat_colours, whole_number
 
 bp = Blueprint("table_pages", __name__)
 
@@ -67,6 +67,10 @@ COLOUR_NAMES = {
 }
 """Each colour of :data:`companion.tables.PLAYER_COLOURS` as the set-up form names it, in the
 page's language (the value sent stays the English key)."""
+KEPT_VALUE_CHARS = 400
+"""The longest value (as JSON) a refused form keeps to fill the form again: a refusal travels in
+the session cookie, which browsers drop past 4 KB (a 5,000-digit number would lose the refusal
+itself)."""
 
 
 # -- forms to JSON -----------------------------------------------------------------------------------
@@ -99,8 +103,8 @@ def event_from_form(form, engine: Engine | None = None) -> dict[str, Any]:
 
 
 def _form_int(name: str) -> int | None:
-    raw = request.form.get(name, "").strip()
-    return int(raw) if raw.isdigit() else None
+    """Form field ``name`` as a whole number (a version, an entry), or ``None`` (see :func:`whole_number`)."""
+    return whole_number(request.form.get(name))
 
 
 def _json(value: Any) -> Any:
@@ -169,7 +173,10 @@ class Refusal:
     @classmethod
     def of(cls, exc: Exception, values: dict[str, Any] | None) -> Refusal:
         """The refusal of ``exc`` (a :class:`RuleError`, :class:`StaleVersion` or
-        :class:`InvalidInput`), in the page's language, keeping the ``values`` sent."""
+        :class:`InvalidInput`), in the page's language, keeping the ``values`` sent (but a value
+        longer than :data:`KEPT_VALUE_CHARS`)."""
+        if values is not None:
+            values = {k: v for k, v in values.items() if len(json.dumps(v)) <= KEPT_VALUE_CHARS}
         if isinstance(exc, RuleError):
             return cls(in_words(exc), say(exc.rule), values=values, status=422)
         if isinstance(exc, StaleVersion):
@@ -186,8 +193,9 @@ def viewer_seat(record) -> tuple[int | None, bool]:
     """The seat this phone said it plays at ``record`` (``None``: the whole table), and whether
     it said anything yet."""
     raw = request.cookies.get(_seat_cookie(record))
-    if raw and raw.isdigit() and int(raw) < len(record.players):
-        return int(raw), True
+    seat = whole_number(raw, len(record.players) - 1)
+    if seat is not None:
+        return seat, True
     return None, raw == WHOLE_TABLE
 
 
@@ -218,6 +226,7 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
     table_url = url_for("table_pages.table", token=record.token, _external=True)
     return dict(
         view=view, table=record, state=state, outcome=view.outcome, engine=engine, version=record.version,
+        problem=view.problem,
         seat=seat, seat_chosen=chosen, my_moves=mine, other_moves=others, counters=state.counters(),
         colours=view.colours,
         history=view.recent(HISTORY_SHOWN), entries=view.entries, last_seq=view.undo_seq,
@@ -344,7 +353,8 @@ def history(token: str):
     record = find_table_or_abort(token, api=False)
     view = service().view_record(record)
     return render_template("tables/history.html", view=view, table=record, engine=view.engine,
-                           colours=view.colours, history=list(reversed(view.history)), entries=view.entries)
+                           colours=view.colours, history=list(reversed(view.history)), entries=view.entries,
+                           problem=view.problem)
 
 
 @bp.get("/t/<token>/live")
@@ -373,8 +383,8 @@ def undo(token: str):
 def choose_seat(token: str):
     """Remember on this phone (a cookie for this table) which player it is, or the whole table."""
     record = find_table_or_abort(token, api=False)
-    raw = request.form.get("seat", "")
-    value = raw if (raw.isdigit() and int(raw) < len(record.players)) else WHOLE_TABLE
+    seat = whole_number(request.form.get("seat"), len(record.players) - 1)
+    value = str(seat) if seat is not None else WHOLE_TABLE
     response = redirect(url_for("table_pages.table", token=record.token), 303)
     response.set_cookie(_seat_cookie(record), value, max_age=60 * 60 * 24 * 30, samesite="Lax", httponly=True,
                         path=url_for("table_pages.table", token=record.token))
@@ -416,6 +426,11 @@ def correct(token: str, seq: int):
     line = next((h for h in view.history if h.seq == seq and h.status == "active"), None)
     if line is None:
         return _page(view, Refusal(gettext("There is no entry %(seq)d to correct.", seq=seq), status=404), 404)
+    kind = line.payload.get("type")
+    event_class = view.engine.events.get(kind) if isinstance(kind, str) else None
+    if event_class is None:  # stored by an older version that had such an entry
+        return _page(view, Refusal(gettext("Entry %(seq)d is of a kind this scorekeeper no longer knows: undo it "
+                                           "instead.", seq=seq), status=422), 422)
     key = f"correction:{record.token}:{seq}"
     if request.method == "POST":
         values = event_from_form(request.form, view.engine)
@@ -428,8 +443,7 @@ def correct(token: str, seq: int):
     kept = session.pop(key, None)
     refusal = Refusal(**{**kept, "changes": tuple(kept["changes"])}) if kept else None
     payload = refusal.values if refusal and refusal.values else line.payload
-    move = filled_form(view.engine.events[line.payload["type"]], service().state_before(record, seq), payload,
-                       gettext("Save correction"))
+    move = filled_form(event_class, service().state_before(record, seq), payload, gettext("Save correction"))
     return render_template("tables/correct.html", view=view, table=record, line=line, move=move, refusal=refusal,
                            version=record.version)
 

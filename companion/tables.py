@@ -11,6 +11,11 @@ together. A table's fold is kept (:class:`TableFold`), with the state every
 correction replays from the checkpoint before the entry it changes, not from event 0.
 Another process's changes (several server workers) are picked up by folding again from the
 first entry that differs.
+
+A stored entry that can no longer be applied (stored by an older version, or breaking the
+engine in any way) does not take the table down: the fold stops there, the table stands as it
+was before it, and the entry and why are reported (:class:`EntryProblem`) until it is undone
+or corrected. No new entry is taken meanwhile.
 """
 
 from __future__ import annotations
@@ -30,11 +35,25 @@ from card_data.engine import Engine, Outcome, RuleError, Step, Words
 from card_data.games import registry
 from card_data.loader import Database
 from card_data.problems import InvalidInput, Problem
+from companion.entry_problems import EntryProblem, apply_entry, entry_problem
 from companion.storage import EventRecord, TableRecord, TableStore, TableWriter
 
 CHECKPOINT_EVERY = 64
 """A replay starts at most this many events before the entry it must change."""
 CACHED_TABLES = 128
+MAX_NUMBER_SENT = 2**31 - 1
+"""The largest table version, entry number or seat a client may send (the database's INTEGER)."""
+
+
+def whole_number(raw: str | None, most: int = MAX_NUMBER_SENT) -> int | None:
+    """``raw`` (a form field, header or cookie) as a whole number from 0 to ``most``, or ``None``
+    if it is anything else: ASCII digits only (``"²".isdigit()`` is true, and ``int`` refuses
+    it), and never more digits than ``most`` has (``int`` refuses over 4300)."""
+    raw = (raw or "").strip()
+    if not raw or not raw.isascii() or not raw.isdigit() or len(raw) > len(str(most)):
+        return None
+    value = int(raw)
+    return value if value <= most else None
 
 
 class TableNotFound(Exception):
@@ -90,9 +109,10 @@ class TableFold:
 
     ``version``: the table version it reflects; ``events``: every row, by seq; ``order``:
     the seqs that count, in play order; ``checkpoints``: position -> state after that many
-    events of ``order`` (0 is the new table); ``state``: after all of them; ``texts``: the
-    history line of every event that was ever folded, by seq (an undone entry keeps the line
-    it had).
+    events of ``order`` (0 is the new table); ``state``: after all of them, or before
+    ``problem``'s entry (the first that could not be applied; ``None`` when all were);
+    ``texts``: the history line of every event that was ever folded, by seq (an undone entry
+    keeps the line it had).
     """
 
     version: int
@@ -101,6 +121,48 @@ class TableFold:
     checkpoints: dict[int, BaseModel]
     state: BaseModel
     texts: dict[int, str] = field(default_factory=dict)
+    problem: EntryProblem | None = None
+
+
+def fold_entries(engine: Engine, rows: dict[int, EventRecord], order: list[int], start: int,
+                 checkpoints: dict[int, BaseModel], texts: dict[int, str]) -> tuple[BaseModel, EntryProblem | None]:
+    """Apply the entries ``order[start:]`` (seqs of ``rows``) to ``checkpoints[start]``, adding
+    to ``checkpoints`` every :data:`CHECKPOINT_EVERY` and to ``texts`` each history line.
+    Returns the state after the last, or, at the first entry that raises anything at all (its
+    outcome too: see :func:`apply_entry`), the state before it and its :class:`EntryProblem`."""
+    state, problem = _fold_steps(lambda before, payload: engine.step(before, payload), rows, order, start,
+                                 checkpoints, texts)
+    if problem is not None:
+        return state, problem
+    try:
+        engine.outcome(state)  # once, not after every entry: it costs up to half a step
+    except Exception:
+        # Rare: some entry left a state without an outcome. Find it, from the new table on.
+        for position in [p for p in checkpoints if p > 0]:
+            del checkpoints[position]
+        for seq in order:  # a line only for the entries that still apply
+            texts.pop(seq, None)
+        state, problem = _fold_steps(lambda before, payload: apply_entry(engine, before, payload), rows, order, 0,
+                                     checkpoints, texts)
+    return state, problem
+
+
+def _fold_steps(step: Callable[[BaseModel, dict[str, Any]], Step], rows: dict[int, EventRecord], order: list[int],
+                start: int, checkpoints: dict[int, BaseModel], texts: dict[int, str]) \
+        -> tuple[BaseModel, EntryProblem | None]:
+    """:func:`fold_entries`' loop, each entry applied by ``step``."""
+    state = checkpoints[start]
+    for position in range(start, len(order)):
+        row = rows[order[position]]
+        try:
+            result = step(state, row.payload)
+        except Exception as error:  # an entry an older version stored may fail in any way
+            return state, entry_problem(row, error)
+        state = result.state
+        texts[row.seq] = result.line
+        if (position + 1) % CHECKPOINT_EVERY == 0:
+            checkpoints[position + 1] = state
+    return state, None
 
 
 
@@ -113,6 +175,8 @@ class TableView:
         self.engine = engine
         self.state: BaseModel = fold.state
         self.outcome: Outcome = engine.outcome(fold.state)
+        self.problem: EntryProblem | None = fold.problem
+        """The entry the table could not apply (it stands as it was before it), if any."""
         self._fold = fold
 
     @property
@@ -183,6 +247,7 @@ class TableView:
             "version": self.record.version,
             "state": self.state.model_dump(mode="json"),
             "outcome": self.outcome.model_dump(mode="json"),
+            "problem": self.problem.as_json() if self.problem else None,
         }
         if with_history:
             data["events"] = [h.__dict__ for h in self.history]
@@ -261,7 +326,8 @@ class TableService:
 
     def state_before(self, record: TableRecord, seq: int) -> BaseModel:
         """The table's state just before the active entry ``seq`` (folded from the checkpoint
-        before it). Raises ``KeyError`` if ``seq`` is not an active entry."""
+        before it; for an entry after one that could not be applied, the state before that
+        one). Raises ``KeyError`` if ``seq`` is not an active entry."""
         _, fold = self._fold(record)
         position = fold.order.index(seq) if seq in fold.order else None
         if position is None:
@@ -270,6 +336,8 @@ class TableService:
         start = max(p for p in fold.checkpoints if p <= position)
         state = fold.checkpoints[start]
         for row_seq in fold.order[start:position]:
+            if fold.problem is not None and row_seq == fold.problem.seq:
+                break
             state = engine.apply(state, fold.events[row_seq].payload)
         return state
 
@@ -314,7 +382,7 @@ class TableService:
 
     def _refold(self, record: TableRecord, events: list[EventRecord], base: TableFold | None) -> TableFold:
         """Fold ``events``, starting from the last checkpoint of ``base`` that the new play
-        order shares. Raises :class:`RuleError` (naming the entry) if an event no longer applies."""
+        order shares, up to the first entry that cannot be applied (the fold's ``problem``)."""
         engine = self.engines[record.game]
         rows = {e.seq: e for e in events}
         order = [e.seq for e in play_order(events)]
@@ -332,20 +400,8 @@ class TableService:
             start = 0
             options = engine.stored_options(record.options)
             checkpoints = {0: engine.new_state(record.players, options, self.db.games[record.game])}
-        state = checkpoints[start]
-        for position in range(start, len(order)):
-            row = rows[order[position]]
-            try:
-                step = engine.step(state, row.payload)
-            except RuleError as err:
-                entry = row.corrects or row.seq
-                raise RuleError(err.rule, Words("entry %(entry)d would no longer be allowed: %(reason)s",
-                                                entry=entry, reason=err.message)) from None
-            state = step.state
-            texts[row.seq] = step.line
-            if (position + 1) % CHECKPOINT_EVERY == 0:
-                checkpoints[position + 1] = state
-        return TableFold(record.version, rows, order, checkpoints, state, texts)
+        state, problem = fold_entries(engine, rows, order, start, checkpoints, texts)
+        return TableFold(record.version, rows, order, checkpoints, state, texts, problem)
 
     def _appended(self, fold: TableFold, version: int, row: EventRecord, step: Step) -> TableFold:
         order = [*fold.order, row.seq]
@@ -363,11 +419,9 @@ class TableService:
         order = fold.order[:-1]
         events = {**fold.events, seq: replace(fold.events[seq], status="undone", undone_at_version=version)}
         checkpoints = {p: state for p, state in fold.checkpoints.items() if p <= len(order)}
-        start = max(checkpoints)
-        state = checkpoints[start]
-        for row_seq in order[start:]:
-            state = engine.step(state, events[row_seq].payload).state
-        return TableFold(version, events, order, checkpoints, state, fold.texts)
+        texts = dict(fold.texts)
+        state, problem = fold_entries(engine, events, order, max(checkpoints), checkpoints, texts)
+        return TableFold(version, events, order, checkpoints, state, texts, problem)
 
     # -- changes -------------------------------------------------------------------------------
 
@@ -425,15 +479,22 @@ class TableService:
     def act(self, key: str, payload: Any, expected_version: int | None = None) -> TableView:
         """Check ``payload`` (a JSON event) against the rules and append it.
 
-        Raises :class:`TableNotFound`, :class:`InvalidInput` (malformed event),
-        :class:`RuleError` (the rules forbid it; nothing is stored) or :class:`StaleVersion`.
+        Raises :class:`TableNotFound`, :class:`InvalidInput` (malformed event, a value out of
+        its bounds), :class:`RuleError` (the rules forbid it, or the table has an entry it could
+        not apply, which must be undone or corrected first; nothing is stored) or
+        :class:`StaleVersion`.
         """
         record = self.find(key)
         engine = self.engines[record.game]
         event = engine.parse_event(payload)
 
         def attempt(writer: TableWriter, fold: TableFold) -> TableFold:
-            step = engine.step(fold.state, event)
+            if fold.problem is not None:
+                raise RuleError(fold.problem.rule or engine.rulebook,
+                                Words("entry %(entry)d could not be applied (%(reason)s): undo it or correct it "
+                                      "before entering anything more", entry=fold.problem.entry,
+                                      reason=fold.problem.message))
+            step = apply_entry(engine, fold.state, event)
             row = writer.append(event.to_json())
             return self._appended(fold, row.at_version, row, step)
 
@@ -474,6 +535,10 @@ class TableService:
                      for e in events]
             after.append(EventRecord(seq_new, stored, "active", target.seq, target.created_at, version))
             folded = self._refold(writer.record, after, fold)
+            if folded.problem is not None:
+                raise RuleError(folded.problem.rule or engine.rulebook,
+                                Words("entry %(entry)d would no longer be allowed: %(reason)s",
+                                      entry=folded.problem.entry, reason=folded.problem.message))
             row = writer.correct(target.seq, stored)
             if (row.seq, row.at_version) != (seq_new, version):  # the lock makes this impossible
                 raise RuntimeError(f"table {writer.record.id} changed under its lock")
@@ -487,6 +552,7 @@ class TableService:
 def _inactive_text(engine: Engine, e: EventRecord) -> str:
     """A line for an entry never folded here (undone or corrected before this process saw it):
     its event's label (Words where the game made one), else its type in words."""
-    cls = engine.events.get(e.payload.get("type")) if isinstance(e.payload, dict) else None
+    kind = e.payload.get("type") if isinstance(e.payload, dict) else None
+    cls = engine.events.get(kind) if isinstance(kind, str) else None
     label = getattr(cls, "label", None)
     return label or str(e.payload.get("type", "entry")).replace("_", " ").capitalize()

@@ -26,7 +26,7 @@ from card_data.problems import InvalidInput
 
 
 class Options(Model):
-    target: int = Field(3, ge=1, title="Points to win")
+    target: int = Field(3, ge=1, le=9, title="Points to win")
 
 
 class State(GameState):

@@ -72,7 +72,7 @@ class Nudge(Event):
 
     label = Words("Undo")
     seat: Seat
-    points: int = Field(1, title=Words("Score"), description=Words("one of: %(names)s", names="1, 2"))
+    points: int = Field(1, ge=1, le=9, title=Words("Score"), description=Words("one of: %(names)s", names="1, 2"))
     how: Literal["up", "down"] = Field("up", json_schema_extra={"labels": {"up": Words("Rematch")}})
 
     @classmethod

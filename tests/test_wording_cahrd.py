@@ -128,7 +128,7 @@ def _refusals(state: State) -> list:
         DiscardStrategy(seat=BLUE),
         StopAttack(seat=RED, card="counter-order"),
         CardEffect(seat=RED, target_seat=RED),
-        CardEffect(seat=RED, target_seat=RED, reserves_change=-10**9),
+        CardEffect(seat=RED, target_seat=RED, reserves_change=-10**6),
         NextBattle(seat=BLUE, first_seat=RED),
     ]
 

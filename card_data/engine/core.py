@@ -7,7 +7,8 @@ A game plugs in with three things:
   (:data:`ReadOnlyDict`). It says where the game stands: :attr:`GameState.phase` (one
   vocabulary for every game, :data:`Phase`), its scores, winners and a summary;
 - one class per event (:class:`Event`), registered with ``@engine.event``. The class holds
-  everything about the event: its fields and their validation (pydantic), its handler
+  everything about the event: its fields and their validation (pydantic; every number
+  bounded, :class:`~card_data.engine.bounds.Bounded`, or the class is refused), its handler
   (:meth:`Event.apply`), its history line (:meth:`Event.describe`, or a :class:`Step` from
   ``apply``) and its form (:meth:`Event.moves`: who may enter it now and with which
   choices). Nothing else names it: its stored name, :attr:`Event.type_name`, is derived
@@ -74,6 +75,7 @@ from pydantic import (
     WrapSerializer,
 )
 
+from card_data.engine.bounds import unbounded_numbers
 from card_data.engine.forms import Counter, Move, offer
 from card_data.engine.seats import SEAT
 from card_data.engine.wording import Said, Words
@@ -324,15 +326,19 @@ class Engine(Generic[S]):
         self._setup = setup
         self.stored_defaults = dict(stored_defaults or {})
         self.events: dict[str, type[Event]] = {}
+        _require_bounds(f"{game_id} options", options)
 
     def __repr__(self) -> str:
         return f"Engine({self.game_id!r}, {len(self.events)} events)"
 
     def event(self, cls: type[E]) -> type[E]:
         """Class decorator: register ``cls`` as one of this game's events. Raises
-        ``ValueError`` if another event already has its ``type_name``."""
+        ``ValueError`` if another event already has its ``type_name``, ``TypeError`` if one of
+        its numbers (nested ones included) lacks a lower or an upper bound (type it
+        :class:`~card_data.engine.bounds.Bounded`)."""
         if cls.type_name in self.events:
             raise ValueError(f"{self.game_id}: two events named {cls.type_name!r}")
+        _require_bounds(f"{self.game_id} event {cls.__name__}", cls)
         self.events[cls.type_name] = cls
         cls.engine = self
         return cls
@@ -463,6 +469,15 @@ class Engine(Generic[S]):
             variants.append({"$ref": ref})
             mapping[name] = ref
         return {"oneOf": variants, "discriminator": {"propertyName": "type", "mapping": mapping}, "$defs": defs}
+
+
+def _require_bounds(what: str, model: type[BaseModel]) -> None:
+    """Raise ``TypeError`` naming every number of ``model`` without both bounds: what players
+    send is stored, so each of its numbers must have a range (see :mod:`card_data.engine.bounds`)."""
+    missing = unbounded_numbers(model.model_json_schema())
+    if missing:
+        raise TypeError(f"{what}: every number needs a lowest and a highest value (Bounded[low, high]): "
+                        + "; ".join(missing))
 
 
 def _optional_seat(annotation: Any) -> bool:

@@ -88,6 +88,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from card_data.engine import (
+    Bounded,
     Choice,
     Counter,
     Engine,
@@ -215,6 +216,26 @@ A_KIND = {"officer": Words("an officer"), "item": Words("an item"), "tactic": Wo
 STRATEGIST_NOTE = Words("strategist: only by a card's effect")
 
 CardId = Annotated[str, Field(min_length=1)]
+
+# The bounds of what players enter (every number an event takes has one, see
+# card_data.engine.bounds): from the rulebook where it sets one, a sane value elsewhere.
+OPENING_HAND = 7
+"""Prepare for Battle (step 3): "Both players draw 7 cards": a hand shown holds at most 7 officers."""
+MOST_DECK = 60
+"""Getting Started (Deck): "The deck must consist of 40 to 60 cards": no zone holds more cards,
+and no list of an army's cards is longer."""
+MOST_WAR_MODIFIER = 100
+"""A sane bound on a WAR modifier entered: ten times S, the highest rank (10; Glossary of Terms:
+Stats)."""
+MOST_MEN_CHANGE = 100
+"""A sane bound on a change of men under command: an officer card prints a few points (Officer
+Card: "Men Under Command: 4 Points")."""
+MOST_GRAIN_CHANGE = 100_000
+"""A sane bound on a change of grain: 25 times the 4000 an army starts with (Winning the Battle);
+an attack on the grain takes the attacker's base WAR x100 (Step 4: The Damage Step)."""
+MOST_RESERVES_CHANGE = 1_000_000
+"""A sane bound on a change of reserves: they come at the army's combined CHM x1000 a turn (Step
+2: The Recruitment Step)."""
 
 
 class Options(Model):
@@ -891,12 +912,13 @@ class CahrdEvent(Event):
 @ENGINE.event
 class Mulligan(CahrdEvent):
     """Prepare for Battle, step 3: ``seat``'s opening hand held only ``officers_shown`` officers
-    (fewer than the tables' 3), so it was shown to the opponent and mulliganed. As often as
-    needed, before ``seat`` places its officers; counted per battle."""
+    (fewer than the tables' 3; at most the :data:`OPENING_HAND` cards drawn), so it was shown
+    to the opponent and mulliganed. As often as needed, before ``seat`` places its officers;
+    counted per battle."""
 
     label = Words("Show the opening hand and mulligan")
     seat: Seat
-    officers_shown: int = Field(ge=0, title=Words("Officers in the hand shown"),
+    officers_shown: Bounded[0, OPENING_HAND] = Field(title=Words("Officers in the hand shown"),
                                 description=Words("a hand with fewer than the required officers is shown and "
                                                   "mulliganed"))
 
@@ -944,7 +966,7 @@ class SetUp(CahrdEvent):
     seat: Seat
     commander: CardId = Field(title=Words("Commander"))
     strategist: CardId = Field(title=Words("Strategist"))
-    lieutenants: tuple[CardId, ...] = Field(title=Words("Starting lieutenant(s)"))
+    lieutenants: tuple[CardId, ...] = Field(max_length=MOST_DECK, title=Words("Starting lieutenant(s)"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1324,11 +1346,14 @@ class Vanguard(CahrdEvent):
 class DamageStep(CahrdEvent):
     """Step 4, the Damage Step of an officer-against-officer battle: WAR (S as 10) is compared
     after the modifiers entered (items, tactics, traits, strategies in play for this battle);
-    the loser takes the tables' battle damage."""
+    the loser takes the tables' battle damage. Each modifier is at most
+    :data:`MOST_WAR_MODIFIER` either way."""
 
     label = Words("Damage Step: compare WAR")
-    attacker_war_modifier: int = Field(0, title=Words("Attacker's WAR modifier"))
-    vanguard_war_modifier: int = Field(0, title=Words("Vanguard's WAR modifier"))
+    attacker_war_modifier: Bounded[-MOST_WAR_MODIFIER, MOST_WAR_MODIFIER] = Field(
+        0, title=Words("Attacker's WAR modifier"))
+    vanguard_war_modifier: Bounded[-MOST_WAR_MODIFIER, MOST_WAR_MODIFIER] = Field(
+        0, title=Words("Vanguard's WAR modifier"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1393,7 +1418,7 @@ class EndTurn(CahrdEvent):
 
     label = Words("End the turn")
     seat: Seat
-    lasting: tuple[CardId, ...] | None = Field(None, title=Words("Active cards whose effect lasts beyond this turn"),
+    lasting: Annotated[tuple[CardId, ...], Field(max_length=MOST_DECK)] | None = Field(None, title=Words("Active cards whose effect lasts beyond this turn"),
                                                description=Words("none: every active item and tactic is resolved"))
 
     @classmethod
@@ -1516,7 +1541,8 @@ class CardEffect(CahrdEvent):
     """Glossary of Terms (Effects of Cards; Damage): an effect, played by ``seat``, changes
     ``target_seat``'s army: ``officer``'s men under command by ``men_change``, its
     ``grain_change`` and ``reserves_change`` (a negative ``reserves_change`` on one's own army
-    is a cost paid). Amounts may be negative.
+    is a cost paid). Amounts may be negative, each at most :data:`MOST_MEN_CHANGE`,
+    :data:`MOST_GRAIN_CHANGE` and :data:`MOST_RESERVES_CHANGE` either way.
 
     ``card``: the card whose effect it is, or ``None`` for an effect the players enter without
     naming a card (a trait, a ruling, a house effect). ``target_seat`` ``None``: the effect
@@ -1530,9 +1556,10 @@ class CardEffect(CahrdEvent):
     target_seat: Seat | None = Field(None, title=Words("Army changed"),
                                      description=Words("leave out for an effect on both armies"))
     officer: CardId | None = Field(None, title=Words("Officer (for men under command)"))
-    men_change: int = Field(0, title=Words("Men under command change"))
-    grain_change: int = Field(0, title=Words("Grain change"))
-    reserves_change: int = Field(0, title=Words("Reserves change (a cost is negative)"))
+    men_change: Bounded[-MOST_MEN_CHANGE, MOST_MEN_CHANGE] = Field(0, title=Words("Men under command change"))
+    grain_change: Bounded[-MOST_GRAIN_CHANGE, MOST_GRAIN_CHANGE] = Field(0, title=Words("Grain change"))
+    reserves_change: Bounded[-MOST_RESERVES_CHANGE, MOST_RESERVES_CHANGE] = Field(
+        0, title=Words("Reserves change (a cost is negative)"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1749,12 +1776,13 @@ class ActivateCard(CahrdEvent):
 @ENGINE.event
 class DiscardCard(CahrdEvent):
     """The Game Mat (2 - The Discard Pile): ``seat`` sends the card in ``slot`` (1 = the first) of
-    its ``zone`` to the discard pile: used, disregarded, or destroyed by an effect."""
+    its ``zone`` to the discard pile: used, disregarded, or destroyed by an effect. A zone never
+    holds more than :data:`MOST_DECK` cards."""
 
     label = Words("Send a card of a zone to the discard pile")
     seat: Seat
     zone: Zone = _zone_field()
-    slot: int = Field(ge=1, title=Words("Card"))
+    slot: Bounded[1, MOST_DECK] = Field(title=Words("Card"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:

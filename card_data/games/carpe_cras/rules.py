@@ -60,6 +60,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from card_data.engine import (
+    Bounded,
     Choice,
     Counter,
     Engine,
@@ -92,6 +93,13 @@ STARTING_LANES = 1
 MAX_LANES = 6
 CITY_SPACE_CAPACITY = 3
 DEFAULT_STARTING_MORALE = 15
+MOST_STARTING_MORALE = 99
+"""The highest starting morale a table may choose (Morale: 15, "possibly modified in different
+game modes"): no city ever has more (Morale: it "cannot ever have more than its starting
+amount"), so no effect gains or loses more at once."""
+MOST_STAT = 99
+"""A sane bound on a stat entered (power, speed, Accuracy, Dexterity, Evade): the cards print one
+or two digits, and upgrades and swarms add to them (Card anatomy; Glossary: Stats)."""
 
 # The rulebook's section names stay as printed (the rulebook is in English only); the book's
 # name (BOOK) and the rules' wording are translated with the rest of what the engine says.
@@ -126,7 +134,8 @@ RULE_STRIKE_CITY = Words("%(book)s, Striking the city: a strike on a city space 
 Lane = Annotated[int, Field(ge=1, le=MAX_LANES, title=Words("Lane"))]
 """A lane number as players say it: 1 to 6 (lane 1 is the one the game starts with)."""
 Die = Annotated[int, Field(ge=1, le=DIE_FACES)]
-Stat = Annotated[int, Field(ge=0)]
+Stat = Bounded[0, MOST_STAT]
+"""A stat as entered: never negative (Glossary: Stats), at most :data:`MOST_STAT`."""
 FullCityAgency = Literal["bottom_of_deck", "sacrifice_unless_token"]
 Step_ = Literal["first_player", "round_start", "turns"]
 """The game's own steps: ``first_player``: rolling for (and choosing) the starting player;
@@ -163,7 +172,7 @@ class Options(Model):
         description=Words("bottom_of_deck: rulebook main text (Gaining agency), it goes to the bottom of the "
                           "agency deck. sacrifice_unless_token: the glossary (Gain Agency), it is sacrificed "
                           "unless you control the Carpe Cras Token."))
-    starting_morale: int = Field(default=DEFAULT_STARTING_MORALE, ge=1, le=99, title=Words("Starting morale"),
+    starting_morale: int = Field(default=DEFAULT_STARTING_MORALE, ge=1, le=MOST_STARTING_MORALE, title=Words("Starting morale"),
                                  description=Words("%(morale)d in the standard game; other game modes may differ.",
                                                    morale=DEFAULT_STARTING_MORALE))
 
@@ -716,7 +725,9 @@ class TakeToken(CarpeCrasEvent):
 class StrikeCity(TurnOrEffect):
     """``seat`` strikes the opponent's city space in ``lane`` with ``power`` (Striking the city).
 
-    ``sacrificed``: agency the defender sacrifices from that space, 1 damage prevented each.
+    ``sacrificed``: agency the defender sacrifices from that space, 1 damage prevented each: at
+    most the :data:`CITY_SPACE_CAPACITY` a city space holds (The battlefield). ``power``: a
+    stat, at most :data:`MOST_STAT`.
     ``ends_turn``: the strike was this turn's action (an attack); false for a strike from an
     ability outside the striker's own turn action.
     """
@@ -724,7 +735,8 @@ class StrikeCity(TurnOrEffect):
     label = Words("Strike the city")
     lane: Lane
     power: Stat = Field(title=Words("Power of the striking skill"))
-    sacrificed: Stat = Field(0, title=Words("Agency the defender sacrifices from that space"))
+    sacrificed: Bounded[0, CITY_SPACE_CAPACITY] = Field(
+        0, title=Words("Agency the defender sacrifices from that space"))
     ends_turn: bool = Field(True, title=Words("This was the turn's action"))
 
     @classmethod
@@ -842,10 +854,11 @@ class AddLane(TurnOrEffect):
 @ENGINE.event
 class RecoverMorale(TurnOrEffect):
     """``seat``'s city recovers ``amount`` morale, never above the starting morale (Morale: a
-    city "cannot ever have more than its starting amount"): at full morale it changes nothing."""
+    city "cannot ever have more than its starting amount"): at full morale it changes nothing.
+    ``amount`` is at most :data:`MOST_STARTING_MORALE`, the most any city can have."""
 
     label = Words("Recover morale")
-    amount: Annotated[int, Field(ge=1, title=Words("Morale recovered"))]
+    amount: Annotated[Bounded[1, MOST_STARTING_MORALE], Field(title=Words("Morale recovered"))]
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -874,11 +887,12 @@ class LoseMorale(CarpeCrasEvent):
     """A card's effect damages ``seat``'s city: it loses ``amount`` morale outside a strike on a
     city space (Glossary: effect damage, "effects that deal damage outside of combat"; our
     reading: such damage to a city comes off its morale). Morale stops at 0, which ends the game
-    (Morale). Not a turn's action."""
+    (Morale). Not a turn's action. ``amount`` is at most :data:`MOST_STARTING_MORALE`: no city
+    has more to lose."""
 
     label = Words("Lose morale")
     seat: Seat = Field(title=Words("City"))
-    amount: Annotated[int, Field(ge=1, title=Words("Morale lost"))]
+    amount: Annotated[Bounded[1, MOST_STARTING_MORALE], Field(title=Words("Morale lost"))]
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -909,7 +923,8 @@ class TempoRoll(CarpeCrasEvent):
     """A Tempo check (Tempo helper): the striker's and target's stats and the roller's die.
 
     ``seat`` is the player who rolls (the target's for a dodge, the attacker's for Strike
-    Twice). ``roll`` may be left out when the differential is 0 or less, or 6 or more.
+    Twice). ``roll`` may be left out when the differential is 0 or less, or 6 or more. Each
+    stat is at most :data:`MOST_STAT`.
     """
 
     label = Words("Tempo check")

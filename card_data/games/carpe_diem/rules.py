@@ -56,6 +56,7 @@ from typing import Annotated, Literal
 from pydantic import Field, NonNegativeInt, PositiveInt, field_validator
 
 from card_data.engine import (
+    Bounded,
     Choice,
     Counter,
     Engine,
@@ -187,6 +188,33 @@ BAKERY_BREAD = 1
 Place for 1 bread." (stated in words, not printed as icons, so not in ``tables.yaml``)."""
 FOUNTAIN_DRAW, FOUNTAIN_KEEP = 2, 1
 """Summary, Actions: "Fountains: Place to draw 2 fountain cards, keep 1"."""
+
+# The bounds of what players enter (every number an event takes has one, see
+# card_data.engine.bounds): from the components where they set one, a sane value elsewhere.
+BUILDING_TILES = 84 + 39
+"""Summary, Components: "84 light green building tiles + 39 dark green building tiles". No one
+owns more buildings or landscapes, completes more villas or stores more tiles than that, and no
+building has more tiles."""
+FOUNTAIN_CARDS = 24
+"""Summary, Components: "24 fountain cards": no one holds more."""
+FRAME_PARTS = 16
+"""Summary, Components: "16 frame parts": no one meets more frame goals than there are parts."""
+MOST_CIRCLES = 99
+"""A sane bound on a circle's number: the 2018 rulebook's boards have 9, 13 or 17 circles
+(``tables.yaml``, ``circle_spaces``), and the rules refuse one the table does not have."""
+MOST_BANDEROLE_SPACES = 36
+"""Summary, Components: "36 banderoles": one move on the banderole bar covers no more spaces."""
+MOST_CHIMNEYS = 999
+"""A sane bound on chimneys entered (the sources do not say how many a villa tile shows)."""
+MOST_HELD = 999
+"""A sane bound on one holding entered (grapes, herbs, chicken, fish, coins or bread), and so on
+the times a red card is paid: the box holds 5 of each ware, 24 coins and 18 bread (summary,
+Components), but a table may play with stand-ins."""
+MOST_VP_CHANGE = 1000
+"""A sane bound on VP entered by hand (an adjustment either way, other frame goals): the box's
+66 victory point cards of 1 to 25 VP (summary, Components) add up to less."""
+OwnedCount = Bounded[0, BUILDING_TILES]
+"""How many of an owned building or landscape a player has (see :data:`BUILDING_TILES`)."""
 
 Step_ = Literal["rounds", "scoring", "final"]
 """The game's own step: ``rounds`` (a phase's rounds are being played), ``scoring`` (the
@@ -879,24 +907,25 @@ class OwnedCounts(CarpeDiemEvent):
 
     One field per :data:`card_data.games.carpe_diem.cards.Owned` thing, named exactly like it
     (``chimney`` counts chimneys in every villa, complete or not; ``completed_*`` finished
-    buildings and landscapes only).
+    buildings and landscapes only). Each count is at most :data:`BUILDING_TILES` (chimneys:
+    :data:`MOST_CHIMNEYS`).
     """
 
-    chimney: NonNegativeInt | None = Field(None, title=OWNED_TITLES["chimney"])
-    completed_villa: NonNegativeInt | None = Field(None, title=OWNED_TITLES["completed_villa"])
-    completed_merchant_dwelling: NonNegativeInt | None = Field(
+    chimney: Bounded[0, MOST_CHIMNEYS] | None = Field(None, title=OWNED_TITLES["chimney"])
+    completed_villa: OwnedCount | None = Field(None, title=OWNED_TITLES["completed_villa"])
+    completed_merchant_dwelling: OwnedCount | None = Field(
         None, title=OWNED_TITLES["completed_merchant_dwelling"])
-    completed_baker_dwelling: NonNegativeInt | None = Field(None, title=OWNED_TITLES["completed_baker_dwelling"])
-    completed_administrator_dwelling: NonNegativeInt | None = Field(
+    completed_baker_dwelling: OwnedCount | None = Field(None, title=OWNED_TITLES["completed_baker_dwelling"])
+    completed_administrator_dwelling: OwnedCount | None = Field(
         None, title=OWNED_TITLES["completed_administrator_dwelling"])
-    completed_craftsman_dwelling: NonNegativeInt | None = Field(
+    completed_craftsman_dwelling: OwnedCount | None = Field(
         None, title=OWNED_TITLES["completed_craftsman_dwelling"])
-    completed_landscape: NonNegativeInt | None = Field(None, title=OWNED_TITLES["completed_landscape"])
-    completed_pond: NonNegativeInt | None = Field(None, title=OWNED_TITLES["completed_pond"])
-    completed_garden: NonNegativeInt | None = Field(None, title=OWNED_TITLES["completed_garden"])
-    market: NonNegativeInt | None = Field(None, title=OWNED_TITLES["market"])
-    bakery: NonNegativeInt | None = Field(None, title=OWNED_TITLES["bakery"])
-    fountain: NonNegativeInt | None = Field(None, title=OWNED_TITLES["fountain"])
+    completed_landscape: OwnedCount | None = Field(None, title=OWNED_TITLES["completed_landscape"])
+    completed_pond: OwnedCount | None = Field(None, title=OWNED_TITLES["completed_pond"])
+    completed_garden: OwnedCount | None = Field(None, title=OWNED_TITLES["completed_garden"])
+    market: OwnedCount | None = Field(None, title=OWNED_TITLES["market"])
+    bakery: OwnedCount | None = Field(None, title=OWNED_TITLES["bakery"])
+    fountain: OwnedCount | None = Field(None, title=OWNED_TITLES["fountain"])
 
     def given(self) -> dict[str, int]:
         """The counts entered: thing -> count."""
@@ -990,19 +1019,20 @@ class Score(OwnedCounts):
 
     ``first_card``: the card id resolved first (default: the circle's first card in layout
     order). ``times_first``/``times_second``: how many times to pay a red card (default as many
-    as the player can); not for green cards, which score every full set owned.
+    as the player can, at most :data:`MOST_HELD`); not for green cards, which score every full
+    set owned.
     ``bread_first``/``bread_second``: hand in bread to fulfil that card once instead. The
     owned counts (:class:`OwnedCounts`) a green card needs are the tracked ones unless entered.
     """
 
     label = Words("Place a scoring disc")
     seat: Seat
-    circle: PositiveInt = Field(title=Words("Circle"))
+    circle: Bounded[1, MOST_CIRCLES] = Field(title=Words("Circle"))
     first_card: str | None = Field(None, title=Words("Resolve first"))
-    times_first: PositiveInt | None = Field(
+    times_first: Bounded[1, MOST_HELD] | None = Field(
         None, title=Words("Times to pay the card resolved first"),
         description=Words("red cards only; empty: as many times as you can pay"))
-    times_second: PositiveInt | None = Field(
+    times_second: Bounded[1, MOST_HELD] | None = Field(
         None, title=Words("Times to pay the card resolved second"),
         description=Words("red cards only; empty: as many times as you can pay"))
     bread_first: bool = Field(False, title=Words("Fulfil the card resolved first with bread"))
@@ -1098,19 +1128,23 @@ class FinalScore(OwnedCounts):
     a goal in ``tables.frame_goals`` shows (once per goal met); ``other_frame_vp``: VP of met
     frame goals the data does not hold. The owned counts the fountain cards need are the
     tracked ones unless entered.
+
+    Bounds (summary, Components): at most :data:`BUILDING_TILES` villas and stored tiles,
+    :data:`FOUNTAIN_CARDS` fountain cards, :data:`FRAME_PARTS` frame goals; chimneys and other
+    frame VP at most :data:`MOST_CHIMNEYS` and :data:`MOST_VP_CHANGE`.
     """
 
     label = Words("Final scoring")
     seat: Seat
-    villa_chimneys: tuple[PositiveInt, ...] = Field(
-        (), title=Words("Chimneys of each completed villa"),
+    villa_chimneys: tuple[Bounded[1, MOST_CHIMNEYS], ...] = Field(
+        (), max_length=BUILDING_TILES, title=Words("Chimneys of each completed villa"),
         description=Words("one number per completed villa; empty: the villas recorded in play"))
-    stored_tiles: NonNegativeInt = Field(0, title=Words("Face-down tiles in storage"))
+    stored_tiles: Bounded[0, BUILDING_TILES] = Field(0, title=Words("Face-down tiles in storage"))
     fountain_cards: tuple[str, ...] = Field(
-        (), title=Words("Fountain cards held"),
+        (), max_length=FOUNTAIN_CARDS, title=Words("Fountain cards held"),
         description=Words("none ticked: the cards kept when fountains were placed"))
-    frame_goals: tuple[Owned, ...] = Field((), title=Words("Frame goals met"))
-    other_frame_vp: NonNegativeInt = Field(0, title=Words("VP of other frame goals met"))
+    frame_goals: tuple[Owned, ...] = Field((), max_length=FRAME_PARTS, title=Words("Frame goals met"))
+    other_frame_vp: Bounded[0, MOST_VP_CHANGE] = Field(0, title=Words("VP of other frame goals met"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1167,11 +1201,12 @@ class FinalScore(OwnedCounts):
 class BanderoleMove(CarpeDiemEvent):
     """``seat`` advances ``spaces`` on the banderole bar (a banderole space built over...); the
     disc goes on top of any already on the new space (summary, Building Rules; 2018 rulebook,
-    Set-up details). An administrator dwelling's move comes with :class:`CompleteDwelling`."""
+    Set-up details). An administrator dwelling's move comes with :class:`CompleteDwelling`. At
+    most :data:`MOST_BANDEROLE_SPACES` at once (summary, Components: 36 banderoles)."""
 
     label = Words("Banderole bar move")
     seat: Seat
-    spaces: PositiveInt = Field(title=Words("Spaces forward"))
+    spaces: Bounded[1, MOST_BANDEROLE_SPACES] = Field(title=Words("Spaces forward"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1199,14 +1234,16 @@ class CompleteLandscape(CarpeDiemEvent):
     """``seat`` completed a landscape of ``tiles`` tiles: (tiles - 1) wares of ``ware`` (summary,
     Actions; 2018 rulebook, Other rules a checker can hold). ``kind``: a pond or a garden also
     counts as such for the cards that ask for them; "other" is any of the kinds the sources do
-    not name. The sources do not say which ware each kind gives: the player chooses it."""
+    not name. The sources do not say which ware each kind gives: the player chooses it.
+    ``tiles`` is at most :data:`BUILDING_TILES`; the rules then refuse a size outside the
+    landscape's 2-4 (``tables.yaml``, ``landscape_reward``) with their own message."""
 
     label = Words("Complete a landscape")
     seat: Seat
     kind: Landscape = Field(title=Words("Landscape"), json_schema_extra={"labels": {
         "pond": Words("Pond"), "garden": Words("Garden"),
         "other": Words("Another kind (the sources name only ponds and gardens)")}})
-    tiles: PositiveInt = Field(title=Words("Tiles in the landscape"))
+    tiles: Bounded[1, BUILDING_TILES] = Field(title=Words("Tiles in the landscape"))
     ware: Ware = Field(title=Words("Matching ware"),
                        description=Words("the sources do not say which ware each landscape gives"),
                        json_schema_extra={"labels": {"grapes": Words("Grapes"), "herbs": Words("Herbs"),
@@ -1316,7 +1353,7 @@ class CompleteVilla(CarpeDiemEvent):
 
     label = Words("Complete a villa")
     seat: Seat
-    chimneys: PositiveInt = Field(title=Words("Chimneys in the villa"))
+    chimneys: Bounded[1, MOST_CHIMNEYS] = Field(title=Words("Chimneys in the villa"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1417,16 +1454,16 @@ class PlaceBuilding(CarpeDiemEvent):
 class SetResources(CarpeDiemEvent):
     """``seat`` enters their holdings; each field given replaces the count on the sheet
     (summary, Components). Building rewards and scoring cards change holdings themselves:
-    this is for everything else (and for corrections)."""
+    this is for everything else (and for corrections). Each is at most :data:`MOST_HELD`."""
 
     label = Words("Set holdings")
     seat: Seat
-    grapes: NonNegativeInt | None = Field(None, title=Words("Grapes"))
-    herbs: NonNegativeInt | None = Field(None, title=Words("Herbs"))
-    chicken: NonNegativeInt | None = Field(None, title=Words("Chicken"))
-    fish: NonNegativeInt | None = Field(None, title=Words("Fish"))
-    coins: NonNegativeInt | None = Field(None, title=Words("Coins"))
-    bread: NonNegativeInt | None = Field(None, title=Words("Bread"))
+    grapes: Bounded[0, MOST_HELD] | None = Field(None, title=Words("Grapes"))
+    herbs: Bounded[0, MOST_HELD] | None = Field(None, title=Words("Herbs"))
+    chicken: Bounded[0, MOST_HELD] | None = Field(None, title=Words("Chicken"))
+    fish: Bounded[0, MOST_HELD] | None = Field(None, title=Words("Fish"))
+    coins: Bounded[0, MOST_HELD] | None = Field(None, title=Words("Coins"))
+    bread: Bounded[0, MOST_HELD] | None = Field(None, title=Words("Bread"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -1460,11 +1497,13 @@ class AdjustVictoryPoints(CarpeDiemEvent):
     """``seat`` gains (``change`` > 0) or hands back (< 0) victory points the scorekeeper does not
     work out itself, with what it was for (summary, Components: VP cards). The scoring periods
     and the final scoring add their own points; this is for the rest (a correction by hand, a
-    house rule). VP may go below 0 (as after penalties)."""
+    house rule). VP may go below 0 (as after penalties). A change is at most
+    :data:`MOST_VP_CHANGE` either way."""
 
     label = Words("Adjust victory points")
     seat: Seat
-    change: Annotated[int, Field(title=Words("VP change"), description=Words("negative to hand points back"))]
+    change: Annotated[Bounded[-MOST_VP_CHANGE, MOST_VP_CHANGE],
+                      Field(title=Words("VP change"), description=Words("negative to hand points back"))]
     note: Annotated[str, Field(max_length=200, title=Words("What for (optional)"))] = ""
 
     @field_validator("change")
