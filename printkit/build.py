@@ -95,6 +95,7 @@ from printkit.sheets.layout import (
 from printkit.sheets.paper import Paper
 from printkit.sheets.registration_marks import MARK_COLOUR, RegistrationMarks
 from printkit.sheets.render import DocInfo, PageDrawer, PdfOutput, new_canvas, write_atomically
+from printkit.sheets.template_sandbox import forget_compiled_templates
 
 BLEED_MM = 3.0
 Duplex = Literal["long", "short", "none", "fold"]
@@ -926,6 +927,7 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
     ``jobs``: processes laying out and drawing decks at once (1: all in this one); the output
     is byte-identical whatever the number.
     """
+    forget_compiled_templates()  # a template too slow in the last build (--watch) is tried again
     spool = Spool(out_dir) if out_dir is not None else None
     try:
         with Workers(jobs if out_dir is not None else 1) as workers:

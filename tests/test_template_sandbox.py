@@ -3,14 +3,20 @@ template expression raises is a problem at the card's FILE:LINE naming its regio
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 import time
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from database_edits import copy_game, edit
 
-from printkit.build import BuildOptions, build
+from printkit.build import BuildOptions, _pool_context, build
+from printkit.cli import main
 from printkit.sheets.layout import LAYOUTS_DIR, LayoutError, load_layout, prepare_face
 from printkit.sheets.paper import paper_by_name
 from printkit.sheets.sheet_templates import evaluate, expand
@@ -46,6 +52,40 @@ def test_the_cycler_escape_is_refused_and_does_not_run(tmp_path):
     ("{{ [1] * 10**8 }}", "not allowed in a template"),
     ("{% for i in range(100000) %}{% for j in range(100000) %}xx{% endfor %}{% endfor %}",
      "output longer than"),
+    # Sizes told beforehand are refused before anything is computed.
+    ("{{ 9 ** 64 }}", "a number of more than 128 bits"),
+    ("{{ 2 ** 60 * 2 ** 60 * 2 ** 60 }}", "a number of more than 128 bits"),
+    ("{{ 'x'.ljust(2500000000) }}", "a value of more than 100000 characters"),
+    ("{{ ('x' * 50000).zfill(2500000000) }}", "a value of more than 100000 characters"),
+    ("{{ ('\t' * 50000).expandtabs(100000) }}", "a value of more than 100000 characters"),
+    ("{{ ('x' * 50000)|indent(100000) }}", "a value of more than 100000 characters"),
+    ("{{ ('x' * 50000)|replace('', 'yyyyyy') }}", "a value of more than 100000 characters"),
+    ("{{ ('x' * 50000)|wordwrap(1, wrapstring='y' * 1000) }}", "a value of more than 10000000 characters"),
+    ("{{ '%*d' % (2500000000, 1) }}", "a width or precision of more than 100000"),
+    ("{{ '%((k))2500000000s' % {'(k)': 1} }}", "a width or precision of more than 100000"),
+    ("{{ '%2500000000d'.encode() % 1 }}", "a width or precision of more than 100000"),
+    ("{{ '{:>{w}}'.format(title, w=2500000000) }}", "a width or precision of more than 100000"),
+    ("{{ '{:.2500000000f}'.format(1.5) }}", "a width or precision of more than 100000"),
+    ("{{ [1]|batch(2500000000, 0)|list }}", "a value of more than 100000 items"),
+    ("{{ lipsum(2500000000) }}", "a value of more than 100000 characters"),
+    # One long string many times in a list prints as all of them.
+    ("{{ ['x' * 100000] * 100000 }}", "a value of more than 100000 characters"),
+    ("{{ (['x' * 100000] * 100000)|join }}", "a value of more than 100000 characters"),
+    ("{{ '-'.join(['x' * 100000] * 100000) }}", "a value of more than 100000 characters"),
+    ("{{ (['x' * 100000] * 100000)|string }}", "a value of more than 100000 characters"),
+    ("{{ '%s' % ([['x' * 100000] * 100000],) }}", "a value of more than 100000 characters"),
+    ("{{ '{!r}'.format(['x' * 100000] * 100000) }}", "a value of more than 100000 characters"),
+    ("{{ (['x' * 100000] * 100000)|map('upper')|list|length }}", "more than 10000000 characters"),
+    # Doubling a text in a loop, by ~, +, or a {% set %} block.
+    ("{% set ns = namespace(s='x') %}{% for i in range(64) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}",
+     "a value of more than 100000 characters"),
+    ("{% set ns = namespace(s='x') %}{% for i in range(64) %}{% set ns.s = ns.s + ns.s %}{% endfor %}",
+     "a value of more than 100000 characters"),
+    ("{% set ns = namespace(s='x') %}{% for i in range(64) %}{% set t %}{{ ns.s }}{{ ns.s }}{% endset %}"
+     "{% set ns.s = t %}{% endfor %}", "a value of more than 100000 characters"),
+    ("{{ 5|round(-2500000000) }}", "rounding to more than 100 digits"),  # would compute 10 ** 2500000000
+    ("{{ ('\u0100' * 90000).encode('punycode') }}", "the 'punycode' codec"),  # quadratic, in Python
+    ("{{ [1, 2].append(3) }}", "unsafe"),  # lists and dicts cannot change (no list.extend doubling)
 ])
 def test_any_template_error_is_a_problem_not_a_traceback(tmp_path, source, says):
     start = time.process_time()
@@ -76,3 +116,82 @@ def test_board_and_reference_templates_are_sandboxed_too(tmp_path):
         expand("{{ cycler.__init__.__globals__.os.getpid() }}", {}, tmp_path / "board.yaml", 3, "title")
     with pytest.raises(LayoutError, match="ZeroDivisionError"):
         evaluate("1/0", {}, tmp_path / "board.yaml", 3, "title")
+
+
+def test_ordinary_template_code_renders_as_before(tmp_path):
+    source = ("{{ 2 ** 64 }} {{ '%05.1f'|format(3.14159) }} {{ '{:>6}|{:<3}'.format('ab', 1) }} "
+              "{{ [1, 2, 3]|join(',') }} {{ title ~ '!' ~ 2 }} {{ 'a-b'|replace('-', ' ') }} {{ [1, 2]|sum }} "
+              "{{ 'ab' * 3 }} {% for x in [[1, [2]], [3]] recursive %}{% if x is iterable %}{{ loop(x) }}"
+              "{% else %}{{ x }}{% endif %}{% endfor %} {% for c in 'xyz' %}{{ loop.index }}/{{ loop.length }}"
+              "{% endfor %}")
+    assert expand(source, {"title": "Sword"}, tmp_path / "board.yaml", 3, "title") == (
+        "18446744073709551616 003.1     ab|1   1,2,3 Sword!2 a b 3 ababab 123 1/32/33/3")
+
+
+LOOP = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"
+
+
+def _layout_error(path: Path) -> str:
+    try:
+        lay_out(path)
+    except LayoutError as exc:
+        return str(exc)
+    return "no error"
+
+
+def test_a_slow_template_is_stopped_in_a_worker_process_and_in_a_thread(tmp_path):
+    path = text_template(tmp_path, LOOP)
+    want = f"{path}:2: layout:rules: template error: not allowed in a template: rendering took longer than 3 seconds"
+    with ProcessPoolExecutor(1, mp_context=_pool_context()) as workers:  # as the build's workers
+        assert workers.submit(_layout_error, path).result(timeout=120) == want
+    with ThreadPoolExecutor(1) as threads:  # no signals: the preview renders in a watcher thread
+        assert threads.submit(_layout_error, path).result(timeout=120) == want
+        # The same template for the next card is not run again for another 3 seconds.
+        assert threads.submit(_layout_error, path).result(timeout=120) == \
+            f"{want} for an earlier card; not tried again"
+
+
+# ---- bombs in a designer's project, through the printkit command --------------------------------
+
+BOMBS = {
+    "nested power": ("{{ (((((9**64)**64)**64)**64)**64) % 7 }}", "a number of more than 128 bits"),
+    "center": ("{{ 'x'|center(2500000000) }}", "a value of more than 100000 characters"),
+    "%-format": ("{{ '%0999999999d' % 1 }}", "a width or precision of more than 100000"),
+    "format filter": ("{{ '%*s'|format(999999999, title) }}", "a width or precision of more than 100000"),
+    "str.format": ("{{ '{:>999999999}'.format(title) }}", "a width or precision of more than 100000"),
+    "long loop": (LOOP, "rendering took longer than 3 seconds"),
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """`printkit init mygame`: one example card of carpe_cras, its `event` template."""
+    folder = tmp_path / "mygame"
+    result = CliRunner().invoke(main, ["init", str(folder)])
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+def _printkit(project: Path, *args: str) -> subprocess.CompletedProcess:
+    printkit = Path(sys.executable).with_name("printkit")
+    return subprocess.run([str(printkit), *args], cwd=project, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PRINTKIT_BASE_URL": "http://192.168.1.20:5000"})
+
+
+@pytest.mark.parametrize("bomb", BOMBS)
+def test_a_template_bomb_is_a_problem_at_the_templates_line_from_validate_and_build(project: Path, bomb: str):
+    source, says = BOMBS[bomb]
+    template = project / "templates/carpe_cras/event.yaml"
+    edit(template, 'text: "{{ title }}"', f"text: {source!r}")
+    region_line = template.read_text().splitlines().index("  - name: title") + 1
+    cards = project / "card_data/carpe_cras/cards/cards.yaml"
+    card_line = cards.read_text().splitlines().index("- id: first-card") + 1
+    want = (f"card_data/carpe_cras/cards/cards.yaml:{card_line}: carpe_cras/first-card: layout:title: template "
+            f"error: not allowed in a template: {says} (template templates/carpe_cras/event.yaml:{region_line})")
+    for command in ("validate", "build"):
+        run = _printkit(project, command)
+        assert run.returncode == 1, run.stderr
+        assert want in run.stderr.splitlines(), run.stderr
+        assert "Traceback" not in run.stderr and "Error:" not in run.stderr
+    assert "Nothing was written." in run.stderr
+    assert not list(project.glob("output/**/*.pdf"))

@@ -61,8 +61,8 @@ from printkit.sheets.layout import (
     fit_text,
     load_layout,
     prepare_face,
-    template_error_message,
 )
+from printkit.sheets.template_sandbox import render_bounded, template_error_message
 
 REFERENCE_FILE = "reference.yaml"
 BODY_REGION = "body"
@@ -192,7 +192,7 @@ class _Reader:
 
     def render(self, source: str, ctx: dict, loc: tuple, record: str, fld: str) -> str | None:
         try:
-            return _JINJA.from_string(source).render(ctx).strip()
+            return render_bounded(_JINJA.from_string(source), ctx).strip()
         except Exception as exc:  # noqa: BLE001 - any error of a template expression is a problem
             self.problem(loc, record, fld, template_error_message(exc))
             return None

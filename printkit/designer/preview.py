@@ -35,6 +35,7 @@ from printkit.build import BLEED_MM, BuildOptions, GameLayouts, select_games
 from printkit.designer.export import faces_pdf, png_bytes, rasterise_pdf
 from printkit.designer.project import ProjectPaths
 from printkit.sheets.paper import paper_by_name
+from printkit.sheets.template_sandbox import forget_compiled_templates
 
 DEFAULT_PORT = 8765
 PREVIEW_DPI = 150
@@ -88,6 +89,7 @@ def render_previews(paths: ProjectPaths, base_url: str, games: Iterable[str] = (
     Returns ``(previews by game id, problems)``; a game with any problem (in its data or its
     layouts) gets no preview.
     """
+    forget_compiled_templates()  # a template too slow last time is tried again
     db, problems = check_database(paths.data_dir)
     selected, unknown = select_games(db, games)
     for name in unknown:

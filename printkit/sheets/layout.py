@@ -9,14 +9,12 @@ See ``templates/README.md`` for the format.
 from __future__ import annotations
 
 import html
-import operator
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment, SecurityError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
@@ -45,6 +43,7 @@ from printkit.sheets.fonts import (
 )
 from printkit.sheets.icons import ICONS_FOLDER, IconError, markup_icons, size_icons
 from printkit.sheets.qr import long_payload_warning
+from printkit.sheets.template_sandbox import CardSandbox, guard_filter, render_bounded, template_error_message
 from printkit.sheets.units import pt_from_mm
 
 LAYOUTS_DIR = Path(__file__).parent.parent / "layouts"
@@ -168,29 +167,6 @@ def _signed(value: Any) -> str:
     return str(value)
 
 
-MAX_TEMPLATE_OUTPUT = 100_000
-"""Characters one template expression may produce; far beyond any card's text, small enough
-that a runaway loop in a shared template ends as a problem, not as gigabytes."""
-
-
-class CardSandbox(SandboxedEnvironment):
-    """Jinja2's sandbox (no access to Python internals such as ``__globals__``), with
-    repetition and powers bounded so that one expression cannot allocate gigabytes."""
-
-    intercepted_binops = frozenset({"*", "**"})
-
-    def call_binop(self, context, op: str, left: Any, right: Any) -> Any:
-        if op == "*":
-            for seq, times in ((left, right), (right, left)):
-                if isinstance(seq, (str, list, tuple)) and isinstance(times, int) \
-                        and len(seq) * times > MAX_TEMPLATE_OUTPUT:
-                    raise SecurityError(f"repetition longer than {MAX_TEMPLATE_OUTPUT} items")
-        if op == "**" and isinstance(right, (int, float)) and abs(right) > 64 and not (
-                isinstance(left, (int, float)) and abs(left) <= 1):
-            raise SecurityError("power too large")
-        return {"*": operator.mul, "**": operator.pow}[op](left, right)
-
-
 LAYOUT_WORDS = "layout_words"
 """The context variable holding a build's translation of the templates' own words (a mapping
 English -> translation; see :func:`layout_words`)."""
@@ -206,37 +182,14 @@ def layout_words(context: jinja2.runtime.Context, words: str) -> str:
 
 
 def card_template_environment() -> CardSandbox:
-    """The Jinja2 environment every template of printkit renders in: sandboxed, undefined
-    names are errors, no autoescaping (the output is card text, not HTML), filter ``signed``,
+    """The Jinja2 environment every template of printkit renders in: sandboxed and bounded
+    (:class:`~printkit.sheets.template_sandbox.CardSandbox`), undefined names are errors, no
+    autoescaping (the output is card text, not HTML), filter ``signed``,
     function ``_`` (:func:`layout_words`)."""
     env = CardSandbox(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
-    env.filters["signed"] = _signed
+    env.filters["signed"] = guard_filter(_signed, converts_to_text=True)
     env.globals["_"] = layout_words
     return env
-
-
-def render_bounded(template: jinja2.Template, context: dict[str, Any]) -> str:
-    """Render ``template``, stopping with :class:`SecurityError` once the output passes
-    :data:`MAX_TEMPLATE_OUTPUT` characters. Any other error of the template is raised as is."""
-    parts, size = [], 0
-    for part in template.generate(context):
-        size += len(part)
-        if size > MAX_TEMPLATE_OUTPUT:
-            raise SecurityError(f"output longer than {MAX_TEMPLATE_OUTPUT} characters")
-        parts.append(part)
-    return "".join(parts)
-
-
-def template_error_message(exc: BaseException) -> str:
-    """``template error: ...`` for any exception a template expression raised, naming its kind
-    when Jinja2 did not (``ZeroDivisionError: division by zero``)."""
-    if isinstance(exc, SecurityError):
-        return f"template error: not allowed in a template: {exc}"
-    if isinstance(exc, jinja2.TemplateError):
-        return f"template error: {exc}"
-    if isinstance(exc, RecursionError):
-        return "template error: recursion too deep"
-    return f"template error: {type(exc).__name__}: {exc}"
 
 
 _JINJA = card_template_environment()

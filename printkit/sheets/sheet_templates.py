@@ -22,9 +22,9 @@ from printkit.sheets.layout import (
     card_template_environment,
     fit_text,
     read_template,
-    template_error_message,
 )
 from printkit.sheets.render import PageDrawer
+from printkit.sheets.template_sandbox import render_bounded, template_error_message
 
 Spec = TypeVar("Spec", bound=BaseModel)
 
@@ -53,7 +53,7 @@ def load_spec(path: Path, model: type[Spec]) -> tuple[Spec, Any]:
 def expand(source: str, context: dict[str, Any], file: Path, line: int, fld: str) -> str:
     """Render a Jinja2 text; raises :class:`LayoutError` at ``file:line`` naming ``fld`` on any error."""
     try:
-        return _JINJA.from_string(source).render(context)
+        return render_bounded(_JINJA.from_string(source), context)
     except Exception as exc:  # noqa: BLE001 - any error of a template expression is a problem
         raise LayoutError(str(file), line, fld, template_error_message(exc)) from None
 
