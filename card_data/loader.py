@@ -63,7 +63,8 @@ class Game:
         ruling_refs: card id -> ``[(card id, index), ...]``: the rulings of other cards
             (``cards[card_id].rulings[index]``) that name this card in their ``cards``.
         sources: ``("card"|"deck"|"glossary"|"ruling", id) -> (file, line)`` where each record
-            starts (a ``rulings.yaml`` ruling's id is its index, as a string).
+            starts (a ``rulings.yaml`` ruling's id is its index, as a string), and
+            ``("art", card id)``: where a card's ``art:`` is.
         folder: the game's folder (artwork paths are relative to it).
         printings: the printed versions of its cards (``printings.yaml``, see
             :mod:`card_data.printings`); unversioned (``printings.path is None``) without it.
@@ -295,6 +296,8 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | Non
                                         f"rulings.{j}.cards.{k}", named))
             cards.add(card)
             sources[("card", card.id)] = (file_name, line)
+            if card.art:
+                sources[("art", card.id)] = (file_name, lines.line_for(base + ("art",)))
 
     ruling_refs: dict[str, list[tuple[str, int]]] = {}
     for path, line, owner, fld, named in named_cards:

@@ -290,6 +290,8 @@ class GameLayouts:
                                 qr_label=qr_label)
         except LayoutError as exc:
             fld = exc.field
+            if fld == "art":  # at the line naming the art, when the card names it
+                file, line = self.game.sources.get(("art", card.id), (file, line))
             if translation is not None:
                 blamed = self._translated_cause(layout, card, translation, exc, qr_url, qr_label)
                 if blamed is not None:
@@ -683,7 +685,8 @@ def _for_worker(task: DeckTask) -> DeckTask:
     """``task`` with its game knowing only the job's cards (records and sources): what laying
     them out reads, and much less to send to a worker than a database of thousands of cards."""
     game, ids = task.game, set(task.job.cards.ids)
-    sources = {key: game.sources[key] for key in (("card", cid) for cid in ids) if key in game.sources}
+    sources = {key: game.sources[key] for cid in ids for key in (("card", cid), ("art", cid))
+               if key in game.sources}
     cards = game.cards.subset(ids) if isinstance(game.cards, CardStore) else {i: game.cards[i] for i in ids}
     return replace(task, game=replace(game, cards=cards, glossary=[], decks={}, sources=sources,
                                       printings=game.printings.subset(ids)),

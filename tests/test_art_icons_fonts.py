@@ -5,16 +5,22 @@ from __future__ import annotations
 
 import io
 import shutil
+import struct
+import subprocess
+import sys
+import zlib
 from pathlib import Path
 
 import pdfplumber
 import pypdf
 import pytest
+from click.testing import CliRunner
 from database_edits import copy_game, edit
 from PIL import Image as PILImage
 
 from card_data.loader import bundled_data_dir
 from printkit.build import BuildOptions, build
+from printkit.cli import main
 from printkit.sheets.fonts import FONT_DIR
 from printkit.sheets.imposition import Rect
 from printkit.sheets.layout import (
@@ -59,6 +65,13 @@ def image_file(path: Path, w_px: int, h_px: int, fmt: str = "PNG") -> Path:
 
 def card_line(path: Path, card_id: str) -> int:
     return path.read_text(encoding="utf-8").splitlines().index(f"- id: {card_id}") + 1
+
+
+def art_line(path: Path, card_id: str) -> int:
+    """The line of the card's ``art:``."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    start = card_line(path, card_id)
+    return next(i for i, text in enumerate(lines[start:], start + 1) if text.lstrip().startswith("art:"))
 
 
 # ---- inline icons -----------------------------------------------------------------------------
@@ -202,7 +215,7 @@ def test_a_corrupt_png_is_a_validate_problem_naming_the_card(tmp_path):
     edit(cards, "  title: Barbarian Tyro\n", "  title: Barbarian Tyro\n  art: art/tyro.png\n")
     result = build(tmp_path, None, OPTIONS, ["carpe_cras"])
     assert [str(p).split(": art: ")[0] for p in result.problems] == [
-        f"{cards}:{card_line(cards, 'barbarian-tyro')}: carpe_cras/barbarian-tyro"]
+        f"{cards}:{art_line(cards, 'barbarian-tyro')}: carpe_cras/barbarian-tyro"]
     assert "tyro.png is not a readable image" in str(result.problems[0])
 
 
@@ -218,9 +231,77 @@ def test_art_outside_the_game_folder_is_a_problem_and_not_embedded(tmp_path, src
     problems = {str(p) for p in result.problems}  # (the card is laid out once per deck it is in)
     assert len(problems) == 1, problems
     problem = problems.pop()
-    assert problem.startswith(f"{cards}:{card_line(cards, 'barbarian-tyro')}: carpe_cras/barbarian-tyro: art: ")
+    assert problem.startswith(f"{cards}:{art_line(cards, 'barbarian-tyro')}: carpe_cras/barbarian-tyro: art: ")
     assert "absolute" in problem if src.startswith("/") else "outside the game's folder" in problem
     assert not result.written and not list(out.rglob("*.pdf"))
+
+
+def blank_png(path: Path, w_px: int, h_px: int) -> Path:
+    """A black RGB PNG of ``w_px`` x ``h_px`` written row by row: 9000 x 9000 px (243 MB decoded)
+    is a file of ~250 KB, made without holding its pixels."""
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+
+    packer, row = zlib.compressobj(9), b"\0" * (1 + 3 * w_px)  # filter byte, then the row's pixels
+    idat = b"".join(packer.compress(row) for _ in range(h_px)) + packer.flush()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w_px, h_px, 8, 2, 0, 0, 0))
+                     + chunk(b"IDAT", idat) + chunk(b"IEND", b""))
+    return path
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """`printkit init mygame`: one example card of carpe_cras, its `event` template with a
+    57.5 x 34 mm art box."""
+    folder = tmp_path / "mygame"
+    result = CliRunner().invoke(main, ["init", str(folder)])
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+def _validate_with_peak_memory(project: Path) -> tuple[int, str, int]:
+    """``printkit validate`` in a process of its own: (exit code, stderr, its peak RSS in bytes)."""
+    script = ("import resource, sys\nfrom printkit.cli import main\ntry:\n    main(['validate'])\n"
+              "except SystemExit as exc:\n    code = exc.code\n"
+              "print(code, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)")
+    run = subprocess.run([sys.executable, "-c", script], cwd=project, capture_output=True, text=True, timeout=300)
+    code, peak = run.stdout.split()[-2:]
+    return int(code), run.stderr, int(peak)
+
+
+@pytest.mark.parametrize("w_px,h_px,says", [
+    # 24 MP for a 51 x 34 mm box: 1200 dpi is 2409 x 1606 px, under the 4 MP always taken.
+    (6000, 4000, "art/big.png is 6000 x 4000 px (24.0 megapixels), far more than 51.0 x 34.0 mm can print: "
+                 "printkit takes at most 4.0 megapixels there (1200 dpi, never under 4 megapixels); scale it down"),
+    # 81 MP: under Pillow's own limit (89 MP), over the 64 MP printkit reads anywhere.
+    (9000, 9000, "big.png is 9000 x 9000 px (81.0 megapixels), more than the 64 megapixels printkit reads: "
+                 "scale it down"),
+])
+def test_art_with_far_more_pixels_than_it_can_print_is_refused_unread(project: Path, w_px, h_px, says):
+    _, _, peak_without_art = _validate_with_peak_memory(project)
+    blank_png(project / "card_data/carpe_cras/art/big.png", w_px, h_px)
+    cards = project / "card_data/carpe_cras/cards/cards.yaml"
+    edit(cards, "  title: First Card\n", "  title: First Card\n  art: art/big.png\n")
+    template = project / "templates/carpe_cras/event.yaml"
+    region_line = template.read_text().splitlines().index("  - name: art") + 1
+
+    code, stderr, peak = _validate_with_peak_memory(project)
+    assert code == 1, stderr
+    assert (f"card_data/carpe_cras/cards/cards.yaml:{art_line(cards, 'first-card')}: carpe_cras/first-card: art: "
+            f"{says} (template templates/carpe_cras/event.yaml:{region_line})") in stderr.splitlines(), stderr
+    assert "Traceback" not in stderr
+    decoded = w_px * h_px * 3
+    more = peak - peak_without_art
+    assert more < decoded // 4, f"{more >> 20} MiB more than without the art: its pixels were decoded"
+
+
+def test_art_within_the_limit_for_its_box_is_taken(project: Path):
+    blank_png(project / "card_data/carpe_cras/art/fine.png", 2700, 1600)  # 1200 dpi in the 57.5 x 34 mm box
+    cards = project / "card_data/carpe_cras/cards/cards.yaml"
+    edit(cards, "  title: First Card\n", "  title: First Card\n  art: art/fine.png\n")
+    code, stderr, _ = _validate_with_peak_memory(project)
+    assert code == 0, stderr
 
 
 # ---- fonts --------------------------------------------------------------------------------------

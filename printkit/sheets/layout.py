@@ -29,6 +29,8 @@ from printkit.sheets.art import (
     ArtError,
     Artwork,
     Fit,
+    artwork_header,
+    check_art_pixels,
     placement,
     read_artwork,
     resolve_inside,
@@ -478,7 +480,8 @@ def prepare_face(layout: Layout, context: dict[str, Any], art_root: Path | None,
     dense to scan comfortably. Raises :class:`LayoutError` (template file and region line)
     when a Jinja2 expression fails (any exception, sandbox refusals included), text does not
     fit its region even at ``min_size_pt``, a ``:name:`` has no icon, or artwork is outside
-    ``art_root``, unreadable, corrupt or under 150 dpi (field ``art``).
+    ``art_root``, unreadable, corrupt, under 150 dpi or with far more pixels than its box can
+    print (:func:`~printkit.sheets.art.check_art_pixels`; field ``art``).
     """
     items: list[Any] = []
     warnings: list[FaceWarning] = []
@@ -540,10 +543,12 @@ def _artwork(r: ImageRegion, src: str, art_root: Path | None, path: str, line: i
         art_path = resolve_inside(art_root, src)
         if not art_path.is_file():
             return Image(r, None)  # the loader reports a card's missing art; a placeholder shows where
+        art = artwork_header(art_path, art_root)
+        placed = placement(r.w_mm, r.h_mm, art.width, art.height, r.fit, r.focus)
+        check_art_pixels(art, placed[2], placed[3], src)  # before its pixels are decoded
         art = read_artwork(art_path, art_root)
     except ArtError as exc:
         raise LayoutError(path, line, "art", str(exc)) from None
-    placed = placement(r.w_mm, r.h_mm, art.width, art.height, r.fit, r.focus)
     dpi = art.dpi(placed[2], placed[3])
     if dpi is not None:
         size = f"{int(art.width)} x {int(art.height)} px {r.fit} in {r.w_mm:g} x {r.h_mm:g} mm"
