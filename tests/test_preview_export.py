@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
+import http.client
 import io
 import json
+import os
 import re
+import subprocess
+import sys
 import threading
 import urllib.request
 from pathlib import Path
@@ -17,6 +21,7 @@ from PIL import Image
 from waiting import wait_for
 
 from printkit.cli import main
+from printkit.designer import preview
 from printkit.designer.preview import PreviewState, make_server, rebuild
 from printkit.designer.project import project_paths
 from printkit.designer.project_commands import watched_roots
@@ -126,6 +131,72 @@ def test_a_card_file_that_stops_parsing_keeps_the_last_good_cards_on_the_preview
     # build (all of them), as it says, instead of one without the knights.
     assert state.games["cartisora"] is before
     assert any(card_id.startswith("knight-") for card_id in state.games["cartisora"].fronts)
+
+
+def _get_as(port: int, path: str, host: str) -> tuple[int, bytes]:
+    """GET ``path`` from 127.0.0.1:``port`` with the ``Host`` header a browser would send for ``host``."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("GET", path, headers={"Host": host})
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def test_preview_answers_only_requests_addressed_to_this_machine(project: Path, monkeypatch) -> None:
+    state = PreviewState()
+    assert rebuild(state, project_paths(), "http://192.168.1.20:5000", ["cartisora"]) == []
+    served: list[str] = []  # what the server read of the cards
+    png, page_html = state.png, preview.page_html
+    monkeypatch.setattr(state, "png", lambda *args: served.append("png") or png(*args))
+    monkeypatch.setattr(preview, "page_html", lambda st: served.append("page") or page_html(st))
+    server = make_server(state, port=0, allowed_hosts=["cards.example"])
+    port = server.server_address[1]
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+    thread.start()
+    try:
+        # DNS rebinding: a page of evil.example whose name now points at 127.0.0.1.
+        for host in ("evil.example", f"evil.example:{port}", f"localhost.evil.example:{port}",
+                     f"localhost:{port + 1}"):
+            for path in ("/", "/card/cartisora/brute-3.png", "/pdf/cartisora.pdf"):
+                status, body = _get_as(port, path, host)
+                assert status == 403, (host, path)
+                assert b"does not answer to host" in body and len(body) < 300
+        assert served == []
+
+        for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}", f"LocalHost:{port}",
+                     f"cards.example:{port}"):
+            status, body = _get_as(port, "/card/cartisora/brute-3.png", host)
+            assert status == 200 and Image.open(io.BytesIO(body)).format == "PNG", host
+        status, body = _get_as(port, "/", f"cards.example:{port}")
+        assert status == 200 and b'src="/card/cartisora/brute-3.png' in body
+        assert served == ["png"] * 5 + ["page"]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_printkit_preview_allows_the_hosts_it_is_told(project: Path, tmp_path: Path) -> None:
+    refused = CliRunner().invoke(main, ["preview", "--allow-host", "cards.example:8765", "--port", "0"])
+    assert refused.exit_code == 2 and "--allow-host" in refused.output and "without a port" in refused.output
+
+    log = tmp_path / "preview.log"
+    printkit = Path(sys.executable).with_name("printkit")
+    with open(log, "wb") as err:
+        proc = subprocess.Popen([str(printkit), "preview", "cartisora", "--port", "0", "--no-watch",
+                                 "--allow-host", "cards.example"], cwd=project, stdout=subprocess.DEVNULL,
+                                stderr=err, env={**os.environ, "PRINTKIT_BASE_URL": "http://192.168.1.20:5000"})
+    try:
+        found = wait_for(lambda: re.search(r"Preview at http://127\.0\.0\.1:(\d+)/", log.read_text()), "the server")
+        port = int(found[1])
+        assert _get_as(port, "/card/cartisora/brute-3.png", f"cards.example:{port}")[0] == 200
+        assert _get_as(port, "/card/cartisora/brute-3.png", f"localhost:{port}")[0] == 200
+        status, body = _get_as(port, "/card/cartisora/brute-3.png", f"evil.example:{port}")
+        assert status == 403 and b"--allow-host" in body
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
 
 
 def _export(*args: str):

@@ -12,6 +12,10 @@ instead of server-sent events keeps the server the standard library's
 :class:`http.server.ThreadingHTTPServer`: a stream held open per tab would need an
 asynchronous server for nothing, as one poll a second from one designer's browser costs
 nothing. The server listens on 127.0.0.1 only: the preview is for the designer's own machine.
+It answers only requests whose ``Host`` is one of :data:`LOOPBACK_HOSTS` (or a name allowed
+with ``--allow-host``) with the server's port, so that a web page elsewhere cannot read the
+cards through a name of its own that it points at 127.0.0.1 (DNS rebinding); any other gets
+403 and reads nothing.
 
 Routes: ``/`` the page; ``/version`` ``{"version": n, "problems": k}``;
 ``/card/<game>/<card-id>.png`` and ``/back/<game>/<kind>.png`` (``?dpi=`` 50-600, default
@@ -21,6 +25,7 @@ Routes: ``/`` the page; ``/version`` ``{"version": n, "problems": k}``;
 from __future__ import annotations
 
 import html
+import ipaddress
 import json
 import threading
 from collections.abc import Iterable
@@ -38,6 +43,8 @@ from printkit.sheets.paper import paper_by_name
 from printkit.sheets.template_sandbox import forget_compiled_templates
 
 DEFAULT_PORT = 8765
+LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]"})
+"""Host names the preview always answers to (with its port)."""
 PREVIEW_DPI = 150
 """Resolution of the page's card images: a poker card with bleed is 410 x 560 px."""
 
@@ -193,8 +200,49 @@ def page_html(state: PreviewState) -> str:
     return _PAGE.format(version=version, problems=block, games="\n".join(sections), bleed=BLEED_MM)
 
 
+def split_host(value: str) -> tuple[str, int | None] | None:
+    """A ``Host`` header as ``(name in lower case, port or None)``; ``None`` if it is not one
+    (``[::1]:8765`` -> ``("[::1]", 8765)``)."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        inside, closed, rest = value[1:].partition("]")
+        name = f"[{inside}]" if closed and inside else ""
+    else:
+        name, colon, rest = value.partition(":")
+        rest = colon + rest
+    if not name or (rest and not (rest.startswith(":") and rest[1:].isdigit() and len(rest) <= 6)):
+        return None
+    return name, int(rest[1:]) if rest else None
+
+
+def host_name(value: str) -> str:
+    """A host name or address to allow, as it appears in a ``Host`` header (an IPv6 address in
+    brackets, lower case). Raises ``ValueError`` for one with a port or that is not a name."""
+    value = value.strip().lower()
+    try:
+        if ipaddress.ip_address(value.strip("[]")).version == 6:
+            return f"[{value.strip('[]')}]"
+    except ValueError:
+        pass
+    parsed = split_host(value)
+    if parsed is None or parsed[1] is not None or not all(c.isalnum() or c in ".-[]:" for c in parsed[0]):
+        raise ValueError(f"{value!r} is not a host name (give it without a port)")
+    return parsed[0]
+
+
 class _Handler(BaseHTTPRequestHandler):
     state: PreviewState  # set on the per-server subclass
+    allowed_hosts: frozenset[str]  # likewise: names answered to, with the server's port
+
+    def _host_allowed(self) -> bool:
+        hosts = self.headers.get_all("Host") or []
+        parsed = split_host(hosts[0]) if len(hosts) == 1 else None
+        if parsed is None:
+            return False
+        name, port = parsed
+        server_port = self.server.server_address[1]
+        # A browser leaves the port out of Host only for port 80.
+        return name in self.allowed_hosts and (port == server_port or (port is None and server_port == 80))
 
     def log_message(self, format: str, *args) -> None:
         pass  # a request line a second would drown the rebuild messages
@@ -208,6 +256,11 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_GET(self) -> None:
+        if not self._host_allowed():
+            host = (self.headers.get("Host") or "")[:100]
+            self._send(HTTPStatus.FORBIDDEN, f"printkit preview does not answer to host {host!r}; start it with "
+                                             f"--allow-host NAME to add a name\n".encode(), "text/plain; charset=utf-8")
+            return
         url = urlsplit(self.path)
         parts = [unquote(p) for p in url.path.split("/") if p]
         state = self.state
@@ -238,10 +291,21 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.BAD_REQUEST, f"{exc}\n".encode(), "text/plain; charset=utf-8")
 
 
-def make_server(state: PreviewState, port: int = DEFAULT_PORT, host: str = "127.0.0.1") -> ThreadingHTTPServer:
+def make_server(state: PreviewState, port: int = DEFAULT_PORT, host: str = "127.0.0.1",
+                allowed_hosts: Iterable[str] = ()) -> ThreadingHTTPServer:
     """An HTTP server for ``state`` on ``host:port`` (port 0: any free one; read
-    ``server.server_address``). Raises ``OSError`` if the port is taken."""
-    handler = type("PreviewHandler", (_Handler,), {"state": state})
+    ``server.server_address``), answering requests whose ``Host`` is one of
+    :data:`LOOPBACK_HOSTS`, ``allowed_hosts`` (see :func:`host_name`) or ``host`` itself when it
+    is not a loopback or wildcard address, with the server's port; any other gets 403. Raises
+    ``OSError`` if the port is taken, ``ValueError`` for an allowed host that is not a name."""
+    allowed = set(LOOPBACK_HOSTS) | {host_name(h) for h in allowed_hosts}
+    try:
+        address = ipaddress.ip_address(host)
+        if not (address.is_loopback or address.is_unspecified):
+            allowed.add(host_name(host))
+    except ValueError:
+        allowed.add(host_name(host))  # a name to bind to, such as "localhost"
+    handler = type("PreviewHandler", (_Handler,), {"state": state, "allowed_hosts": frozenset(allowed)})
     server = ThreadingHTTPServer((host, port), handler)
     server.daemon_threads = True
     return server

@@ -203,13 +203,22 @@ def export_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Pat
               help="Port on 127.0.0.1 to serve the page on (0: any free port).")
 @click.option("--base-url", default=None, help="Where the cards' QR codes point; default as for build.")
 @click.option("--no-watch", is_flag=True, help="Render once; do not re-render on save.")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="Also answer requests addressed to this host name (e.g. a name of this machine you "
+              "open the page by), with the port; repeat for more. Without it only localhost, 127.0.0.1 "
+              "and [::1] are answered, so a web page elsewhere cannot read the cards.")
 def preview_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Path | None, port: int,
-                base_url: str | None, no_watch: bool) -> None:
+                base_url: str | None, no_watch: bool, allow_hosts: tuple[str, ...]) -> None:
     """Serve a page on http://127.0.0.1:PORT/ showing every card of GAMES (default: all) as it
     prints, re-rendered when you save a card or template, with the problems listed on the page.
     Ctrl-C stops."""
-    from printkit.designer.preview import PreviewState, make_server, rebuild
+    from printkit.designer.preview import PreviewState, host_name, make_server, rebuild
 
+    for name in allow_hosts:
+        try:
+            host_name(name)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--allow-host") from None
     paths = _paths(data_dir, templates_dir)
     url = _base_url(base_url)
     state = PreviewState()
@@ -223,7 +232,7 @@ def preview_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Pa
             click.echo(str(p), err=True)
 
     try:
-        server = make_server(state, port)
+        server = make_server(state, port, allowed_hosts=allow_hosts)
     except OSError as exc:
         raise click.ClickException(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
     render("rendered")
