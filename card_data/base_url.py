@@ -7,8 +7,8 @@ the canonical links it serves), so both halves read the same setting the same wa
 ``printkit.toml`` is found in the current folder or the nearest folder above it (as git
 finds ``.git``), so every command run anywhere inside a project uses the project's file.
 Its ``[printkit]`` table holds :data:`CONFIG_KEYS` and, optionally, a ``[printkit.limits]``
-table of :data:`LIMIT_KEYS` (see :mod:`card_data.limits`); anything else there is an error, so a
-misspelt key is not silently ignored.
+table of :data:`~card_data.limit_keys.LIMIT_KEYS` (see :mod:`card_data.limits`); anything else
+there is an error, so a misspelt key is not silently ignored.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from card_data.limit_keys import LIMIT_KEYS
+
 DEFAULT_BASE_URL = "http://localhost:5000"
 ENV_BASE_URL = "PRINTKIT_BASE_URL"
 CONFIG_FILE = "printkit.toml"
@@ -28,10 +30,8 @@ CONFIG_KEYS = ("base_url", "data", "templates", "out")
 """Keys of ``[printkit]``: the QR base URL, and the project's card data, layout templates and
 output folders (relative to the folder holding ``printkit.toml``)."""
 LIMITS_TABLE = "limits"
-LIMIT_KEYS = ("file_mb", "game_mb")
-"""Keys of ``[printkit.limits]``, each a positive number of megabytes (10**6 bytes): the most one
-YAML file may hold, and the most all of one game's YAML files may hold together (see
-:mod:`card_data.limits`)."""
+"""The table under ``[printkit]`` holding the limits a project raises (``[printkit.limits]``),
+keys :data:`~card_data.limit_keys.LIMIT_KEYS`."""
 
 
 class ConfigError(Exception):
@@ -86,9 +86,11 @@ def find_config_file(start: Path | None = None) -> Path | None:
 
 
 def _key_line(text: str, key: str) -> int:
-    """1-based line where ``key`` is assigned in TOML ``text`` (1 if not found)."""
+    """1-based line where ``key`` is assigned in TOML ``text``, alone or as the last part of a
+    dotted key (``limits.art_dpi = ...``); 1 if not found."""
     for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip().split("=", 1)[0].strip().strip('"') == key and "=" in line:
+        name = line.strip().split("=", 1)[0].strip()
+        if "=" in line and (name.strip('"') == key or name.replace(" ", "").endswith("." + key)):
             return number
     return 1
 
@@ -99,7 +101,8 @@ def read_config(path: Path) -> dict[str, object]:
     Raises :class:`ConfigError` as ``FILE:LINE: message`` for unreadable TOML, a
     ``[printkit]`` that is not a table, an unknown key, a value that is not a string, or a
     ``[printkit.limits]`` (``table["limits"]``, a dict) with an unknown key or a value that is
-    not a positive number.
+    not a number of its unit above 0 and at most its ceiling
+    (:data:`~card_data.limit_keys.LIMIT_KEYS`).
     """
     try:
         text = path.read_text(encoding="utf-8")
@@ -129,14 +132,19 @@ def _check_limits(path: Path, text: str, table: object) -> None:
         raise ConfigError("printkit.limits must be a table ([printkit.limits])", str(path),
                           _key_line(text, LIMITS_TABLE))
     for key, value in table.items():
-        if key not in LIMIT_KEYS:
+        spec = LIMIT_KEYS.get(key)
+        if spec is None:
             raise ConfigError(f"printkit.limits.{key}: unknown key (known: {', '.join(LIMIT_KEYS)})", str(path),
                               _key_line(text, key))
         # bool is an int to Python, not a size to anyone.
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-                or value <= 0:
-            raise ConfigError(f"printkit.limits.{key} must be a positive number of megabytes, got {value!r}",
+        number = not isinstance(value, bool) and isinstance(value, int if spec.whole else (int, float))
+        if not number or not math.isfinite(value) or value <= 0:
+            kind = "a whole number" if spec.whole else "a number"
+            raise ConfigError(f"printkit.limits.{key} must be {kind} of {spec.unit} above 0, got {value!r}",
                               str(path), _key_line(text, key))
+        if value > spec.most:
+            raise ConfigError(f"printkit.limits.{key} may be at most {spec.most:,} {spec.unit} ({spec.why_most}), "
+                              f"got {value:,}", str(path), _key_line(text, key))
 
 
 def resolve_base_url(cli_value: str | None, cwd: Path | None = None) -> BaseUrl:

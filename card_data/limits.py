@@ -1,4 +1,6 @@
-"""How many bytes of card data printkit reads: per file, and per game, checked before parsing.
+"""The limits in force: how many bytes of card data printkit reads (per file, and per game,
+checked before parsing), and the bounds of artwork and templates; where they were set, and how a
+designer raises them.
 
 Reading card data costs about 28 bytes of memory per byte of YAML and most of a second per
 megabyte (a 50 MB card file ran ``printkit validate`` for 27 minutes at 3.6 GB before it was
@@ -12,48 +14,78 @@ killed), so every file's size on disk is checked before a byte of it is parsed:
 
 Both are far above real card data: the largest bundled file is 32 kB, the largest bundled game
 under 130 kB; a game of 10,000 cards (``benchmarks/bench_build.py``) is 8 to 17 MB, in one file
-or in many. A user raises them in the project's ``printkit.toml`` (the one every printkit
-command and the companion find from the current folder up, see :mod:`card_data.base_url`), in
-megabytes of 10**6 bytes::
+or in many. Artwork (:mod:`printkit.sheets.art`) and templates
+(:mod:`printkit.sheets.template_limits`) read theirs from the :class:`Limits` in force
+(:func:`current_limits`).
+
+A user raises any of them in the project's ``printkit.toml`` (the one every printkit command
+and the companion find from the current folder up, see :mod:`card_data.base_url`), each in its
+own unit and up to its own ceiling (:data:`card_data.limit_keys.LIMIT_KEYS`)::
 
     [printkit.limits]
-    file_mb = 50     # one YAML file
-    game_mb = 400    # all of one game's YAML files together
+    file_mb = 50               # one YAML file, megabytes of 10**6 bytes
+    game_mb = 400              # all of one game's YAML files together
+    art_megapixels = 80        # raster art or an icon anywhere
+    art_dpi = 2400             # raster art for its placed size
+    template_seconds = 10      # processor seconds of one template render
+    template_characters = 200_000  # one render's output, and its largest value
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
 from card_data.base_url import LIMITS_TABLE, ConfigError, find_config_file, read_config
+from card_data.limit_keys import (
+    ART_DPI,
+    ART_MEGAPIXELS,
+    FILE_MB,
+    GAME_MB,
+    LIMIT_KEYS,
+    TEMPLATE_CHARACTERS,
+    TEMPLATE_SECONDS,
+)
 
 MB = 1_000_000
 """Bytes in the megabytes the limits are given in."""
 
-DEFAULT_FILE_MB = 20
+DEFAULT_FILE_MB = FILE_MB.default
 """Megabytes one YAML file may hold unless ``printkit.toml`` says otherwise: 10,000 cards of
 the wordiest bundled game (long rulings) in one file are 17 MB."""
 
-DEFAULT_GAME_MB = 100
+DEFAULT_GAME_MB = GAME_MB.default
 """Megabytes all of one game's YAML files may hold together unless ``printkit.toml`` says
 otherwise: six times a game of 10,000 cards."""
 
 
-
 @dataclass(frozen=True)
 class Limits:
-    """The byte limits in force and where they were set.
+    """The limits in force and where they were set (each key's unit, default and reason:
+    :mod:`card_data.limit_keys`). Picklable: a build sends it to its worker processes.
 
     Attributes:
         file_mb: megabytes (10**6 bytes) one YAML file may hold.
         game_mb: megabytes all of one game's YAML files may hold together.
+        art_megapixels: millions of pixels raster art or an icon may have anywhere.
+        art_dpi: pixels per inch raster art may have for its placed size (art of up to 4
+            megapixels is taken whatever its box).
+        template_seconds: processor seconds one template render may take.
+        template_characters: characters one template render may output, and the largest
+            value (characters, or items of a list) it may make.
         source: the ``printkit.toml`` that set them, or ``"default"``.
     """
 
-    file_mb: float = DEFAULT_FILE_MB
-    game_mb: float = DEFAULT_GAME_MB
+    file_mb: float = FILE_MB.default
+    game_mb: float = GAME_MB.default
+    art_megapixels: float = ART_MEGAPIXELS.default
+    art_dpi: float = ART_DPI.default
+    template_seconds: float = TEMPLATE_SECONDS.default
+    template_characters: int = TEMPLATE_CHARACTERS.default
     source: str = "default"
 
     @property
@@ -64,10 +96,18 @@ class Limits:
     def game_bytes(self) -> int:
         return int(self.game_mb * MB)
 
+    @property
+    def art_pixels(self) -> int:
+        """:attr:`art_megapixels` in pixels."""
+        return int(self.art_megapixels * 1_000_000)
+
     def raise_hint(self, key: str) -> str:
-        """How to raise the limit ``key`` (``"file_mb"``, ``"game_mb"``), naming the file to edit."""
+        """How to raise the limit ``key`` (a key of :data:`~card_data.limit_keys.LIMIT_KEYS`),
+        naming the file to edit and how far it goes: ``"raise the limit: KEY under
+        [printkit.limits] in FILE (up to MOST UNIT)"``."""
         where = "printkit.toml" if self.source == "default" else self.source
-        return f"raise the limit: {key} under [printkit.limits] in {where}"
+        spec = LIMIT_KEYS[key]
+        return f"raise the limit: {key} under [printkit.limits] in {where} (up to {spec.most:,} {spec.unit})"
 
 
 DEFAULT_LIMITS = Limits()
@@ -77,8 +117,8 @@ DEFAULT_LIMITS = Limits()
 def _limits_of(path: str, _mtime_ns: int, _size: int) -> Limits:
     # Keyed on the file's mtime and size too: an edited printkit.toml is read again.
     table = read_config(Path(path)).get(LIMITS_TABLE, {})
-    assert isinstance(table, dict)  # read_config checked it
-    return Limits(table.get("file_mb", DEFAULT_FILE_MB), table.get("game_mb", DEFAULT_GAME_MB), path)
+    assert isinstance(table, dict)  # read_config checked its keys and values
+    return Limits(**table, source=path)
 
 
 def configured_limits(start: Path | None = None) -> Limits:
@@ -96,6 +136,30 @@ def configured_limits(start: Path | None = None) -> Limits:
     except OSError:
         return _limits_of(str(path), 0, 0)  # read_config says why it cannot be read
     return _limits_of(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+_IN_FORCE: ContextVar[Limits | None] = ContextVar("printkit_limits", default=None)
+
+
+def current_limits() -> Limits:
+    """The :class:`Limits` a :func:`limits_in_force` block put in force in this thread, else
+    :data:`DEFAULT_LIMITS` (a new thread, or a worker process, starts with the defaults)."""
+    return _IN_FORCE.get() or DEFAULT_LIMITS
+
+
+@contextlib.contextmanager
+def limits_in_force(limits: Limits | None = None) -> Iterator[Limits]:
+    """``with limits_in_force(limits) as limits:`` makes ``limits`` (default: the project's,
+    :func:`quiet_limits`) what :func:`current_limits` gives in this thread until the block ends:
+    what a build, a preview or a worker process's deck checks artwork and templates against.
+    Yields the limits put in force."""
+    if limits is None:
+        limits = quiet_limits()
+    token = _IN_FORCE.set(limits)
+    try:
+        yield limits
+    finally:
+        _IN_FORCE.reset(token)
 
 
 class FileTooLarge(Exception):

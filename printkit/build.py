@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Literal, Self
 
 from card_data.card_store import CardRefs, CardStore
+from card_data.limits import DEFAULT_LIMITS, Limits, current_limits, limits_in_force
 from card_data.loader import Database, Game, check_database
 from card_data.problems import DatabaseError, Problem
 from card_data.schema import Card
@@ -616,7 +617,8 @@ def _warnings_from_json(items: list[dict], game: Game) -> list[tuple[bool, Probl
 class DeckTask:
     """One deck (a :class:`SheetWriter` job) to lay out and, with ``draw``, draw; picklable, so
     a worker process can take it. ``check_only`` cards are laid out for their problems only
-    (the cards a kit does not print)."""
+    (the cards a kit does not print). ``limits``: what its artwork and templates are checked
+    against (the build's, put in force in whichever process lays the deck out)."""
 
     game: Game
     job: CardJob
@@ -624,6 +626,7 @@ class DeckTask:
     layouts_dir: Path
     draw: bool
     check_only: bool = False
+    limits: Limits = DEFAULT_LIMITS
 
 
 @dataclass
@@ -642,8 +645,14 @@ def render_deck(task: DeckTask, progress: Progress | None = None) -> DeckOutcome
     """Lay out every card of ``task.job`` and draw its sheets (the same bytes in any process).
 
     Drawing stops at the deck's first problem, but every card is still laid out so that all
-    problems are reported in one run. Raises ``ValueError`` if the cards do not fit the paper.
+    problems are reported in one run, within ``task.limits``. Raises ``ValueError`` if the
+    cards do not fit the paper.
     """
+    with limits_in_force(task.limits):
+        return _render_deck(task, progress)
+
+
+def _render_deck(task: DeckTask, progress: Progress | None) -> DeckOutcome:
     game, job, options = task.game, task.job, task.options
     problems: list[Problem] = []
     warnings = BuildWarnings()
@@ -899,7 +908,7 @@ def _pdf_pages(data: bytes) -> int:
 def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, games: Iterable[str] = (),
           layouts_dir: Path = LAYOUTS_DIR, progress_factory: Callable[[int], Progress] | None = None,
           deck: str | None = None, scorepad_copies: int = 1, cards_only: bool = False,
-          catalog: bool = False, jobs: int = 1) -> BuildResult:
+          catalog: bool = False, jobs: int = 1, limits: Limits | None = None) -> BuildResult:
     """Validate and lay out the selected games (default all) and, given ``out_dir``, write to
     ``out_dir/<game>/``:
 
@@ -929,13 +938,20 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
     Any other file whose new bytes equal the old is not rewritten either (``result.unchanged``).
     ``jobs``: processes laying out and drawing decks at once (1: all in this one); the output
     is byte-identical whatever the number.
+
+    ``limits``: the bounds of card data, artwork and templates (:class:`~card_data.limits.Limits`;
+    default: the ``printkit.toml`` found from the current folder up, a broken one reported as a
+    problem), in force in this process and sent with every deck to the workers. They are not
+    part of the cache's digests: they decide what is refused, never the bytes of what is
+    written, and a unit refused was never recorded, so a raised limit builds it afresh anyway
+    (a lowered one is not checked again against what an earlier build took unchanged).
     """
     forget_compiled_templates()  # a template too slow in the last build (--watch) is tried again
     spool = Spool(out_dir) if out_dir is not None else None
     try:
-        with Workers(jobs if out_dir is not None else 1) as workers:
+        with Workers(jobs if out_dir is not None else 1) as workers, limits_in_force(limits):
             return _build(data_dir, out_dir, options, games, layouts_dir, progress_factory, deck, scorepad_copies,
-                          cards_only, catalog, workers, spool)
+                          cards_only, catalog, workers, spool, limits)
     finally:
         if spool is not None:
             spool.discard()  # published files have left it; after problems, nothing is kept
@@ -944,8 +960,9 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
 def _build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, games: Iterable[str],
            layouts_dir: Path, progress_factory: Callable[[int], Progress] | None, deck: str | None,
            scorepad_copies: int, cards_only: bool, catalog: bool, workers: Workers,
-           spool: Spool | None) -> BuildResult:
-    """:func:`build`, decks drawn by ``workers``, their files going to ``spool`` as they arrive."""
+           spool: Spool | None, limits: Limits | None) -> BuildResult:
+    """:func:`build`, decks drawn by ``workers``, their files going to ``spool`` as they arrive,
+    within the limits in force (``limits``: as given to :func:`build`, for the database)."""
     if out_dir is not None and out_dir.is_dir():
         recover(out_dir)  # a killed build's leftovers, before anything reads or writes the set
     build_key = None
@@ -967,7 +984,7 @@ def _build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, g
                 return result
     if _card_file_bytes(data_dir) >= EARLY_WORKERS_CARD_BYTES:
         workers.start()  # before the database is loaded (see Workers)
-    db, problems = check_database(data_dir)
+    db, problems = check_database(data_dir, limits)
     games = list(games)
     selected, unknown = select_games(db, games)
     for name in unknown:
@@ -1073,7 +1090,7 @@ def _build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, g
                     progress(len(job.cards))
                 continue
             entries.append((job, u, len(tasks)))
-            tasks.append(DeckTask(game, job, options, layouts_dir, drawing and not problems))
+            tasks.append(DeckTask(game, job, options, layouts_dir, drawing and not problems, limits=current_limits()))
         if deck_job is None:
             # The cards the kit does not print are laid out too, so that a problem with any card
             # of the database stops the build as it stops ``validate``.
@@ -1084,7 +1101,8 @@ def _build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, g
                 u = unit(game, "unprinted", digests.deck("unprinted", job)) if digests else None
                 entries.append((job, u, None if u is not None and u.cached is not None else len(tasks)))
                 if u is None or u.cached is None:
-                    tasks.append(DeckTask(game, job, options, layouts_dir, False, check_only=True))
+                    tasks.append(DeckTask(game, job, options, layouts_dir, False, check_only=True,
+                                          limits=current_limits()))
 
     # 2. Lay out and draw the decks that changed (in worker processes if it pays).
     def spool_files(_: int, outcome: DeckOutcome) -> None:

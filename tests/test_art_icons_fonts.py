@@ -273,12 +273,15 @@ def _validate_with_peak_memory(project: Path) -> tuple[int, str, int]:
 @pytest.mark.parametrize("w_px,h_px,says", [
     # 24 MP for a 51 x 34 mm box: 1200 dpi is 2409 x 1606 px, under the 4 MP always taken.
     (6000, 4000, "art/big.png is 6000 x 4000 px (24.0 megapixels), far more than 51.0 x 34.0 mm can print: "
-                 "printkit takes at most 4.0 megapixels there (1200 dpi, never under 4 megapixels); scale it down"),
+                 "printkit takes at most 4.0 megapixels there (1200 dpi, never under 4 megapixels); scale it down, "
+                 "or raise the limit: art_dpi under [printkit.limits] in {toml} (up to 4,800 dpi)"),
     # 81 MP: under Pillow's own limit (89 MP), over the 64 MP printkit reads anywhere.
     (9000, 9000, "big.png is 9000 x 9000 px (81.0 megapixels), more than the 64 megapixels printkit reads: "
-                 "scale it down"),
+                 "scale it down, or raise the limit: art_megapixels under [printkit.limits] in {toml} "
+                 "(up to 89 megapixels)"),
 ])
 def test_art_with_far_more_pixels_than_it_can_print_is_refused_unread(project: Path, w_px, h_px, says):
+    says = says.format(toml=(project / "printkit.toml").resolve())  # the project's, where to raise it
     _, _, peak_without_art = _validate_with_peak_memory(project)
     blank_png(project / "card_data/carpe_cras/art/big.png", w_px, h_px)
     cards = project / "card_data/carpe_cras/cards/cards.yaml"

@@ -142,25 +142,31 @@ def _layout_error(path: Path) -> str:
 def test_a_slow_template_is_stopped_in_a_worker_process_and_in_a_thread(tmp_path):
     path = text_template(tmp_path, LOOP)
     want = f"{path}:2: layout:rules: template error: not allowed in a template: rendering took longer than 3 seconds"
+    how = "; raise the limit: template_seconds under [printkit.limits] in printkit.toml (up to 60 seconds)"
     with ProcessPoolExecutor(1, mp_context=_pool_context()) as workers:  # as the build's workers
-        assert workers.submit(_layout_error, path).result(timeout=120) == want
+        assert workers.submit(_layout_error, path).result(timeout=120) == want + how
     with ThreadPoolExecutor(1) as threads:  # no signals: the preview renders in a watcher thread
-        assert threads.submit(_layout_error, path).result(timeout=120) == want
+        assert threads.submit(_layout_error, path).result(timeout=120) == want + how
         # The same template for the next card is not run again for another 3 seconds.
         assert threads.submit(_layout_error, path).result(timeout=120) == \
-            f"{want} for an earlier card; not tried again"
+            f"{want} for an earlier card; not tried again{how}"
 
 
 # ---- bombs in a designer's project, through the printkit command --------------------------------
 
 BOMBS = {
-    "nested power": ("{{ (((((9**64)**64)**64)**64)**64) % 7 }}", "a number of more than 128 bits"),
-    "center": ("{{ 'x'|center(2500000000) }}", "a value of more than 100000 characters"),
-    "%-format": ("{{ '%0999999999d' % 1 }}", "a width or precision of more than 100000"),
-    "format filter": ("{{ '%*s'|format(999999999, title) }}", "a width or precision of more than 100000"),
-    "str.format": ("{{ '{:>999999999}'.format(title) }}", "a width or precision of more than 100000"),
-    "long loop": (LOOP, "rendering took longer than 3 seconds"),
+    "nested power": ("{{ (((((9**64)**64)**64)**64)**64) % 7 }}", "a number of more than 128 bits", None),
+    "center": ("{{ 'x'|center(2500000000) }}", "a value of more than 100000 characters", "template_characters"),
+    "%-format": ("{{ '%0999999999d' % 1 }}", "a width or precision of more than 100000", "template_characters"),
+    "format filter": ("{{ '%*s'|format(999999999, title) }}", "a width or precision of more than 100000",
+                      "template_characters"),
+    "str.format": ("{{ '{:>999999999}'.format(title) }}", "a width or precision of more than 100000",
+                   "template_characters"),
+    "long loop": (LOOP, "rendering took longer than 3 seconds", "template_seconds"),
 }
+"""Each bomb: its source, what it is refused for, the key of [printkit.limits] that would raise
+that limit (``None``: fixed)."""
+UNITS = {"template_characters": "1,000,000 characters", "template_seconds": "60 seconds"}
 
 
 @pytest.fixture
@@ -180,7 +186,10 @@ def _printkit(project: Path, *args: str) -> subprocess.CompletedProcess:
 
 @pytest.mark.parametrize("bomb", BOMBS)
 def test_a_template_bomb_is_a_problem_at_the_templates_line_from_validate_and_build(project: Path, bomb: str):
-    source, says = BOMBS[bomb]
+    source, says, key = BOMBS[bomb]
+    if key is not None:  # the project's printkit.toml, in which to raise it
+        says += (f"; raise the limit: {key} under [printkit.limits] in {(project / 'printkit.toml').resolve()} "
+                 f"(up to {UNITS[key]})")
     template = project / "templates/carpe_cras/event.yaml"
     edit(template, 'text: "{{ title }}"', f"text: {source!r}")
     region_line = template.read_text().splitlines().index("  - name: title") + 1

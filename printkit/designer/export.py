@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from card_data.limits import limits_in_force
 from card_data.loader import Game, check_database
 from card_data.problems import Problem
 from card_data.schema import Card
@@ -208,6 +209,7 @@ def _decks(game: Game, card_ids: set[str] | None) -> list[tuple[str, list[Card]]
     return out
 
 
+@limits_in_force()  # the project's: its artwork and templates are checked against them
 def export_cards(data_dir: Path | None, templates_dir: Path, out_dir: Path, base_url: str, games: Iterable[str] = (),
                  preset: ShopPreset | None = None, dpi: int = DEFAULT_DPI, formats: Iterable[str] = ("png",),
                  card_ids: Iterable[str] = (), output: PdfOutput = RGB) -> ExportResult:

@@ -34,6 +34,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from card_data.limits import limits_in_force
 from card_data.loader import check_database
 from card_data.problems import Problem
 from printkit.build import BLEED_MM, BuildOptions, GameLayouts, select_games
@@ -89,12 +90,14 @@ class PreviewState:
         return data
 
 
+@limits_in_force()  # the project's: its artwork and templates are checked against them
 def render_previews(paths: ProjectPaths, base_url: str, games: Iterable[str] = ()
                     ) -> tuple[dict[str, GamePreview], list[Problem]]:
     """Lay out the selected games (default all) of ``paths`` and draw each into its preview PDF.
 
     Returns ``(previews by game id, problems)``; a game with any problem (in its data or its
-    layouts) gets no preview.
+    layouts) gets no preview. Artwork and templates are checked against the limits of the
+    project's ``printkit.toml`` as it is at this call.
     """
     forget_compiled_templates()  # a template too slow last time is tried again
     db, problems = check_database(paths.data_dir)

@@ -32,6 +32,7 @@ from pathlib import Path
 import pypdfium2
 from PIL import Image
 
+from card_data.limits import limits_in_force
 from card_data.loader import Game, check_database
 from card_data.problems import Problem
 from card_data.schema import Card
@@ -173,6 +174,7 @@ def _decks(game: Game) -> list[tuple[str, list[Card]]]:
     return out
 
 
+@limits_in_force()  # the project's: its artwork and templates are checked against them
 def build_tts(data_dir: Path | None, out_dir: Path, base_url: str, games: Iterable[str] = (),
               dpi: int = DEFAULT_DPI, layouts_dir: Path = LAYOUTS_DIR) -> TtsResult:
     """Write TTS deck sheets for the selected games (default all) to ``out_dir/<game>/``.

@@ -4,10 +4,12 @@ fills its box (``fit``, ``focus``) and at what effective resolution; SVG files d
 Raster files (PNG, JPEG, ...) are read once with Pillow to catch corrupt files before
 anything is drawn, and placed by file name so reportlab stores a shared image once per PDF.
 Their pixel count is read from the file's header first, and art with far more pixels than
-any print can use is refused before it is decoded: more than :data:`MAX_ART_PIXELS` at all,
-or more than its placed size needs at :data:`MAX_ART_DPI` (:func:`check_art_pixels`; art up
-to :data:`ART_PIXELS_ALWAYS_ALLOWED` is never refused for that). Decoding a 90-megapixel PNG
-takes about a gigabyte of memory, and none of those pixels would print.
+any print can use is refused before it is decoded: more than the limits in force allow
+(:func:`card_data.limits.current_limits`: ``art_megapixels`` at all, 64 unless a project's
+``printkit.toml`` raises it; more than its placed size needs at ``art_dpi``, 1200 unless raised,
+see :func:`check_art_pixels`; art up to :data:`ART_PIXELS_ALWAYS_ALLOWED` is never refused for
+that). Decoding a 90-megapixel PNG takes about a gigabyte of memory, and none of those pixels
+would print.
 SVG files are converted by svglib into reportlab drawings and placed as Form XObjects, so
 they stay vectors and a shared one is stored once too.
 """
@@ -26,6 +28,7 @@ from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Drawing
 from reportlab.pdfgen.canvas import Canvas
 
+from card_data.limits import Limits, current_limits
 from printkit.sheets.fonts import REGULAR, file_digest
 
 Fit = Literal["contain", "cover", "stretch"]
@@ -35,17 +38,13 @@ WARN_DPI = 300
 MIN_DPI = 150
 """Below this it prints blocky: a problem, the build refuses it."""
 MAX_ART_BYTES = 128 * 1024 * 1024
-"""Larger files are refused rather than read into memory."""
-MAX_ART_DPI = 1200
-"""Raster art with more pixels than its placed size needs at this resolution is refused,
-unread (four times the 300 dpi a sharp print needs, in each direction; no printer resolves
-more). A poker card's 57.5 x 34 mm art box takes up to 2717 x 1606 px (4.4 megapixels)."""
+"""Larger files are refused rather than read into memory. Fixed: a JPEG of the most pixels
+printkit takes (89 megapixels) is some 30 MB; a photograph that large saved as PNG can be more,
+and prints no better than as a JPEG."""
 ART_PIXELS_ALWAYS_ALLOWED = 4_000_000
-"""Art of up to this many pixels (2000 x 2000) is never refused for :data:`MAX_ART_DPI`: a
-logo in a small box costs little to decode (16 MB)."""
-MAX_ART_PIXELS = 64_000_000
-"""Raster art (or an icon) with more pixels is refused wherever it is placed, unread: 8000 x
-8000 px is a 677 mm square board at 300 dpi, and decodes to 256 MB."""
+"""Art of up to this many pixels (2000 x 2000) is never refused for the ``art_dpi`` rule
+(:func:`art_pixel_limit`): a logo in a small box costs little to decode (16 MB). Fixed: it only
+ever lets art through."""
 
 MM_PER_INCH = 25.4
 
@@ -109,40 +108,50 @@ def _key(path: Path) -> tuple[str, int, int]:
     return str(path), stat.st_mtime_ns, stat.st_size
 
 
-def artwork_header(path: Path, root: Path | None = None) -> Artwork:
-    """``path``'s :class:`Artwork` from its header (once per file and modification), without
-    decoding its pixels: what :func:`check_art_pixels` needs before :func:`read_artwork`.
+def artwork_header(path: Path, root: Path | None = None, limits: Limits | None = None) -> Artwork:
+    """``path``'s :class:`Artwork` from its header (read once per file and modification),
+    without decoding its pixels: what :func:`check_art_pixels` needs before :func:`read_artwork`.
 
-    ``root`` bounds what an SVG's own references may load. Raises :class:`ArtError` for an
-    unreadable or oversized file, a raster file of more than :data:`MAX_ART_PIXELS` pixels,
-    or an SVG that cannot be drawn.
+    ``root`` bounds what an SVG's own references may load. ``limits``: default
+    :func:`~card_data.limits.current_limits`. Raises :class:`ArtError` for an unreadable or
+    oversized file, a raster file of more than ``limits.art_megapixels`` (saying how to raise
+    it), or an SVG that cannot be drawn.
     """
+    limits = limits if limits is not None else current_limits()
     key = _key(path)
-    if key in _ARTWORK:
-        return _ARTWORK[key]
-    if key[2] > MAX_ART_BYTES:
-        raise ArtError(f"{path.name} is larger than {MAX_ART_BYTES // 2**20} MB")
-    try:
-        digest = file_digest(path)
-    except OSError as exc:
-        raise ArtError(f"cannot read {path.name}: {exc.strerror or exc}") from None
-    if path.suffix.lower() in (".svg", ".svgz"):
-        drawing = load_svg(path, root)
-        art = Artwork(path, "svg", float(drawing.width), float(drawing.height), digest)
-    else:
-        art = Artwork(path, "raster", *_raster_size(path), digest)
-    _ARTWORK[key] = art
+    art = _ARTWORK.get(key)
+    if art is None:
+        if key[2] > MAX_ART_BYTES:
+            raise ArtError(f"{path.name} is larger than {MAX_ART_BYTES // 2**20} MB, the most printkit reads: "
+                           f"save it as JPEG, or scale it down")
+        try:
+            digest = file_digest(path)
+        except OSError as exc:
+            raise ArtError(f"cannot read {path.name}: {exc.strerror or exc}") from None
+        if path.suffix.lower() in (".svg", ".svgz"):
+            drawing = load_svg(path, root)
+            art = Artwork(path, "svg", float(drawing.width), float(drawing.height), digest)
+        else:
+            art = Artwork(path, "raster", *_raster_size(path, limits), digest)
+        _ARTWORK[key] = art
+    # Checked on every use, not once with the header: the limits may differ from one build to
+    # the next in one process (``printkit preview`` after an edit of printkit.toml).
+    pixels = int(art.width) * int(art.height)
+    if art.kind == "raster" and pixels > limits.art_pixels:
+        raise ArtError(f"{path.name} is {int(art.width)} x {int(art.height)} px ({pixels / 1e6:.1f} megapixels), "
+                       f"more than the {limits.art_megapixels:g} megapixels printkit reads: scale it down, or "
+                       f"{limits.raise_hint('art_megapixels')}")
     return art
 
 
-def read_artwork(path: Path, root: Path | None = None) -> Artwork:
+def read_artwork(path: Path, root: Path | None = None, limits: Limits | None = None) -> Artwork:
     """``path``'s :class:`Artwork` (see :func:`artwork_header`), its pixels decoded once per
     file and modification, so a truncated or corrupt file is caught here and not when
     reportlab draws it.
 
     Raises :class:`ArtError` for an unreadable, corrupt, empty or oversized file.
     """
-    art = artwork_header(path, root)
+    art = artwork_header(path, root, limits)
     key = _key(path)
     if art.kind == "raster" and key not in _DECODED:
         _decode(path)
@@ -150,47 +159,52 @@ def read_artwork(path: Path, root: Path | None = None) -> Artwork:
     return art
 
 
-def art_pixel_limit(placed_w_mm: float, placed_h_mm: float) -> int:
+def art_pixel_limit(placed_w_mm: float, placed_h_mm: float, limits: Limits | None = None) -> int:
     """The most pixels raster art drawn ``placed_w_mm`` x ``placed_h_mm`` may have: what that
-    size needs at :data:`MAX_ART_DPI`, at least :data:`ART_PIXELS_ALWAYS_ALLOWED`, at most
-    :data:`MAX_ART_PIXELS`."""
-    needed = (placed_w_mm / MM_PER_INCH * MAX_ART_DPI) * (placed_h_mm / MM_PER_INCH * MAX_ART_DPI)
-    return int(min(MAX_ART_PIXELS, max(ART_PIXELS_ALWAYS_ALLOWED, needed)))
+    size needs at ``limits.art_dpi``, at least :data:`ART_PIXELS_ALWAYS_ALLOWED`, at most
+    ``limits.art_megapixels`` (``limits``: default :func:`~card_data.limits.current_limits`)."""
+    limits = limits if limits is not None else current_limits()
+    dpi = limits.art_dpi
+    needed = (placed_w_mm / MM_PER_INCH * dpi) * (placed_h_mm / MM_PER_INCH * dpi)
+    return int(min(limits.art_pixels, max(ART_PIXELS_ALWAYS_ALLOWED, needed)))
 
 
-def check_art_pixels(art: Artwork, placed_w_mm: float, placed_h_mm: float, src: str | None = None) -> None:
+def check_art_pixels(art: Artwork, placed_w_mm: float, placed_h_mm: float, src: str | None = None,
+                     limits: Limits | None = None) -> None:
     """Refuse raster ``art`` with more pixels than :func:`art_pixel_limit` allows for its placed
     size (from its header: call before :func:`read_artwork` decodes it). ``src``: its name
-    in the message (default: the file's name). Raises :class:`ArtError` naming both sizes
-    and the limit."""
-    limit = art_pixel_limit(placed_w_mm, placed_h_mm)
+    in the message (default: the file's name); ``limits``: default
+    :func:`~card_data.limits.current_limits`. Raises :class:`ArtError` naming both sizes, the
+    limit and how to raise it."""
+    limits = limits if limits is not None else current_limits()
+    limit = art_pixel_limit(placed_w_mm, placed_h_mm, limits)
     if art.kind != "raster" or art.width * art.height <= limit:
         return
+    key = "art_megapixels" if limit == limits.art_pixels else "art_dpi"
     raise ArtError(f"{src or art.path.name} is {int(art.width)} x {int(art.height)} px "
                    f"({art.width * art.height / 1e6:.1f} megapixels), far more than {placed_w_mm:.1f} x "
                    f"{placed_h_mm:.1f} mm can print: printkit takes at most {limit / 1e6:.1f} megapixels there "
-                   f"({MAX_ART_DPI} dpi, never under {ART_PIXELS_ALWAYS_ALLOWED / 1e6:g} megapixels); scale it down")
+                   f"({limits.art_dpi:g} dpi, never under {ART_PIXELS_ALWAYS_ALLOWED / 1e6:g} megapixels); "
+                   f"scale it down, or {limits.raise_hint(key)}")
 
 
-def _raster_size(path: Path) -> tuple[int, int]:
+def _raster_size(path: Path, limits: Limits) -> tuple[int, int]:
     """Width and height from the file's header (Pillow reads no pixels to open a file)."""
     try:
         with warnings.catch_warnings():
-            # Pillow's own "decompression bomb" warning comes above MAX_ART_PIXELS, which is
-            # checked below with a message naming it; its error (twice that) is caught here.
+            # Pillow's own "decompression bomb" warning comes above art_megapixels at its
+            # highest, which is checked with a message naming it; its error (twice that) is
+            # caught here.
             warnings.simplefilter("ignore", PILImage.DecompressionBombWarning)
             with PILImage.open(path) as im:
                 size = im.size
     except PILImage.DecompressionBombError:
-        raise ArtError(f"{path.name} has more than {MAX_ART_PIXELS / 1e6:g} megapixels, the most printkit "
-                       f"reads") from None
+        raise ArtError(f"{path.name} has more than {2 * PILImage.MAX_IMAGE_PIXELS / 1e6:.0f} megapixels, far "
+                       f"more than the {limits.art_megapixels:g} printkit reads: scale it down") from None
     except Exception as exc:  # noqa: BLE001 - Pillow raises OSError, SyntaxError, ValueError... on corrupt files
         raise ArtError(f"{path.name} is not a readable image ({_reason(exc)})") from None
     if not all(size):
         raise ArtError(f"{path.name} is an empty image")
-    if size[0] * size[1] > MAX_ART_PIXELS:
-        raise ArtError(f"{path.name} is {size[0]} x {size[1]} px ({size[0] * size[1] / 1e6:.1f} megapixels), more "
-                       f"than the {MAX_ART_PIXELS / 1e6:g} megapixels printkit reads: scale it down")
     return size
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from card_data.limits import limits_in_force
 from card_data.schema import CardSize
 from printkit.sheets.imposition import Rect
 from printkit.sheets.layout import LAYOUTS_DIR, LayoutError, load_layout, prepare_face
@@ -176,6 +177,7 @@ def _crosshair(drawer: PageDrawer, x_mm: float, y_mm: float) -> None:
     drawer.line(x_mm, y_mm - CROSSHAIR_HALF_MM, x_mm, y_mm + CROSSHAIR_HALF_MM, "#000000", CROSSHAIR_STROKE_PT)
 
 
+@limits_in_force()  # the project's: its print templates are checked against them
 def calibration_pdf(paper: Paper, card_size: CardSize, flip: Flip = "long",
                     templates_dir: Path = LAYOUTS_DIR) -> bytes:
     """The calibration PDF (bytes, reproducible): page 1 rulers and a ``card_size`` outline,

@@ -1,15 +1,17 @@
 """The bounds of one template render, and the checks that keep a template inside them.
 
 A render (one template text or expression, with everything it calls) may make at most
-:data:`MAX_TEMPLATE_OUTPUT` characters of output and in any one value (a string in
-characters, a list, tuple or dict in items, the text a value prints as),
-:data:`MAX_TEMPLATE_WORK` characters and items in all (intermediate values included), numbers
-of :data:`MAX_INT_BITS` bits, in :data:`MAX_RENDER_SECONDS` of processor time. Sizes that can
-be told beforehand (``'x' * n``, ``9 ** n``, ``'%*d' % (n, 1)``, ``'{:>{n}}'.format(..)``) are
-refused before anything is computed (:func:`need`); the rest as each value is made
-(:func:`charge`). Time is read at every check (:func:`tick`): no signals, so the bounds hold in
-threads and worker processes alike. :mod:`printkit.sheets.template_sandbox` puts these checks
-into Jinja2.
+``template_characters`` characters of output and in any one value (a string in characters, a
+list, tuple or dict in items, the text a value prints as), :data:`MAX_TEMPLATE_WORK` characters
+and items in all (intermediate values included), numbers of :data:`MAX_INT_BITS` bits, in
+``template_seconds`` of processor time. ``template_characters`` (100,000) and
+``template_seconds`` (3) are those of the limits in force when the render starts
+(:func:`card_data.limits.current_limits`), which a project's ``printkit.toml`` may raise; a
+breach of them says how. Sizes that can be told beforehand (``'x' * n``, ``9 ** n``,
+``'%*d' % (n, 1)``, ``'{:>{n}}'.format(..)``) are refused before anything is computed
+(:func:`need`); the rest as each value is made (:func:`charge`). Time is read at every check
+(:func:`tick`): no signals, so the bounds hold in threads and worker processes alike.
+:mod:`printkit.sheets.template_sandbox` puts these checks into Jinja2.
 """
 
 from __future__ import annotations
@@ -23,61 +25,95 @@ from typing import Any
 
 from jinja2.sandbox import SandboxedEscapeFormatter, SandboxedFormatter, SecurityError
 
-MAX_TEMPLATE_OUTPUT = 100_000
-"""Characters one render may output, and the largest value it may make (characters of a
-string or of the text a value prints as, items of a list): far beyond any card's text."""
+from card_data.limits import Limits, current_limits
+
 MAX_TEMPLATE_WORK = 10_000_000
-"""Characters and items one render may make in all, intermediate values included."""
+"""Characters and items one render may make in all, intermediate values included: what bounds
+its memory (some 40 MB of text at most). Fixed: ``template_characters`` is raised for one long
+value or output, which this leaves room for ten of even at its highest."""
 MAX_INT_BITS = 128
-"""Bits of the largest number a template's arithmetic, filters or calls may give."""
-MAX_RENDER_SECONDS = 3.0
-"""Processor seconds one render may take (a card's templates take milliseconds)."""
+"""Bits of the largest number a template's arithmetic, filters or calls may give. Fixed: its
+39 digits are more than any card prints, and arithmetic on longer numbers costs more than their
+length (``9 ** 9 ** 9`` has 370 million digits)."""
 
 
 class TemplateLimitError(SecurityError):
-    """A template went past one of this module's bounds; ``str()`` says which."""
+    """A template went past one of this module's bounds; ``str()`` says which (and, for a
+    bound a project can raise, how)."""
 
 
 class RenderTimeout(TemplateLimitError):
-    """A render took longer than :data:`MAX_RENDER_SECONDS`."""
+    """A render took longer than ``limits.template_seconds`` (``earlier``: a render of the same
+    template did, and this one was not tried)."""
+
+    def __init__(self, limits: Limits, earlier: bool = False):
+        self.limits = limits
+        when = " for an earlier card; not tried again" if earlier else ""
+        super().__init__(f"rendering took longer than {limits.template_seconds:g} seconds{when}; "
+                         f"{limits.raise_hint('template_seconds')}")
 
 
 # ---- the current render's bounds (per thread) ---------------------------------------------------
 
 class _Render:
-    """Time and work spent by the render running in this thread."""
+    """The bounds of the render running in this thread (from ``limits``), and the time and work
+    it has spent."""
 
-    __slots__ = ("cpu_start", "wall_deadline", "work")
+    __slots__ = ("characters", "cpu_start", "limits", "seconds", "wall_deadline", "work")
 
-    def __init__(self) -> None:
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.characters = limits.template_characters
+        self.seconds = limits.template_seconds
         self.cpu_start = time.thread_time()
         # The wall clock is cheap to read; only when it passes the deadline is the (slower)
         # thread clock asked whether the time was really spent here.
-        self.wall_deadline = time.monotonic() + MAX_RENDER_SECONDS
+        self.wall_deadline = time.monotonic() + self.seconds
         self.work = 0
 
     def check_time(self) -> None:
         spent = time.thread_time() - self.cpu_start
-        if spent > MAX_RENDER_SECONDS:
-            raise RenderTimeout(f"rendering took longer than {MAX_RENDER_SECONDS:g} seconds")
-        self.wall_deadline = time.monotonic() + (MAX_RENDER_SECONDS - spent)
+        if spent > self.seconds:
+            raise RenderTimeout(self.limits)
+        self.wall_deadline = time.monotonic() + (self.seconds - spent)
 
 
 _STATE = threading.local()
 
 
-class render_limits:  # noqa: N801 - used as a function: ``with render_limits():``
+class render_limits:  # noqa: N801 - used as a function: ``with render_limits() as render:``
     """``with render_limits():`` bounds the template code run inside (time and work, see the
-    module docstring). Nested uses share the outermost bounds."""
+    module docstring) by the limits in force as it starts. Nested uses share the outermost
+    bounds."""
 
-    def __enter__(self) -> None:
+    def __enter__(self) -> _Render:
         self.outer = getattr(_STATE, "render", None)
         if self.outer is None:
-            _STATE.render = _Render()
+            _STATE.render = _Render(current_limits())
+        return _STATE.render
 
     def __exit__(self, *exc: object) -> None:
         if self.outer is None:
             _STATE.render = None
+
+
+def _limits() -> Limits:
+    """The limits of the render running in this thread, else those in force."""
+    render = getattr(_STATE, "render", None)
+    return render.limits if render is not None else current_limits()
+
+
+def characters_limit() -> int:
+    """Characters (or items) one value or output of the render running in this thread may have:
+    its ``template_characters``."""
+    render = getattr(_STATE, "render", None)
+    return render.characters if render is not None else current_limits().template_characters
+
+
+def too_long(what: str) -> TemplateLimitError:
+    """The error for ``what`` (``"a value of more than 100000 characters"``), a breach of
+    ``template_characters``, saying how to raise it."""
+    return TemplateLimitError(f"{what}; {_limits().raise_hint('template_characters')}")
 
 
 def tick() -> None:
@@ -91,10 +127,11 @@ def charge(value: Any) -> Any:
     """``value`` after checking its size and counting it as work; raises TemplateLimitError."""
     if isinstance(value, (str, bytes, list, tuple, dict, set, frozenset)):
         size = len(value)
-        if size > MAX_TEMPLATE_OUTPUT:
-            unit = "characters" if isinstance(value, (str, bytes)) else "items"
-            raise TemplateLimitError(f"a value of more than {MAX_TEMPLATE_OUTPUT} {unit}")
         render = getattr(_STATE, "render", None)
+        limit = render.characters if render is not None else current_limits().template_characters
+        if size > limit:
+            unit = "characters" if isinstance(value, (str, bytes)) else "items"
+            raise too_long(f"a value of more than {limit} {unit}")
         if render is not None:
             render.work += size
             if render.work > MAX_TEMPLATE_WORK:
@@ -106,16 +143,25 @@ def charge(value: Any) -> Any:
     return value
 
 
-def need(size: int | float, limit: int = MAX_TEMPLATE_OUTPUT, unit: str = "characters") -> None:
-    """Refuse, before computing it, a value that would be ``size`` characters (or items)."""
-    if size > limit:
-        raise TemplateLimitError(f"a value of more than {limit} {unit}")
+def need(size: int | float, limit: int | None = None, unit: str = "characters") -> None:
+    """Refuse, before computing it, a value that would be ``size`` characters (or items), more
+    than ``limit`` (default: :func:`characters_limit`, a breach saying how to raise it)."""
+    if limit is not None:
+        if size > limit:
+            raise TemplateLimitError(f"a value of more than {limit} {unit}")
+        return
+    bound = characters_limit()
+    if size > bound:
+        raise too_long(f"a value of more than {bound} {unit}")
 
 
-def text_size(value: Any, limit: int = MAX_TEMPLATE_OUTPUT) -> int:
+def text_size(value: Any, limit: int | None = None) -> int:
     """About how many characters ``value`` prints as (``str`` or ``repr``; a string: its length,
     a list: its items' and their separators'), counted without converting it; counting stops
-    once past ``limit``. A list holding one long string many times prints as all of them."""
+    once past ``limit`` (default: :func:`characters_limit`). A list holding one long string many
+    times prints as all of them."""
+    if limit is None:
+        limit = characters_limit()
     total, stack = 0, [value]
     while stack:
         v = stack.pop()
@@ -138,7 +184,7 @@ def text_size(value: Any, limit: int = MAX_TEMPLATE_OUTPUT) -> int:
 
 
 def printable(value: Any) -> Any:
-    """``value``, refusing one that would print as more than :data:`MAX_TEMPLATE_OUTPUT`
+    """``value``, refusing one that would print as more than :func:`characters_limit`
     characters (checked before it is converted to text)."""
     tick()
     if isinstance(value, str):
@@ -159,10 +205,11 @@ def guarded_iter(iterable: Iterable[Any]) -> Iterator[Any]:
 # ---- formatting ------------------------------------------------------------------------------
 
 def _width(digits: str | int) -> int:
-    """A width or precision of a format, refused past :data:`MAX_TEMPLATE_OUTPUT`."""
-    too_long = isinstance(digits, str) and len(digits) > len(str(MAX_TEMPLATE_OUTPUT))
-    if too_long or int(digits or 0) > MAX_TEMPLATE_OUTPUT:
-        raise TemplateLimitError(f"a width or precision of more than {MAX_TEMPLATE_OUTPUT}")
+    """A width or precision of a format, refused past :func:`characters_limit`."""
+    bound = characters_limit()
+    # Told from the digits' count first: int() of a million digits is slow itself.
+    if (isinstance(digits, str) and len(digits) > len(str(bound))) or int(digits or 0) > bound:
+        raise too_long(f"a width or precision of more than {bound}")
     return int(digits or 0)
 
 
@@ -232,7 +279,7 @@ def _printf_size(fmt: str, args: Any) -> int:
 
 
 def printf(fmt: str | bytes, args: Any) -> str | bytes:
-    """``fmt % args``, refusing first a result that could pass :data:`MAX_TEMPLATE_OUTPUT`."""
+    """``fmt % args``, refusing first a result that could pass :func:`characters_limit`."""
     need(_printf_size(fmt.decode("latin-1") if isinstance(fmt, bytes) else fmt, args))
     return charge(fmt % args)
 
@@ -277,8 +324,8 @@ def binop(op: str, left: Any, right: Any) -> Any:
     tick()
     if op == "*":
         for seq, times in ((left, right), (right, left)):
-            if isinstance(seq, _SEQUENCES) and isinstance(times, int) and len(seq) * times > MAX_TEMPLATE_OUTPUT:
-                raise TemplateLimitError(f"repetition longer than {MAX_TEMPLATE_OUTPUT} items")
+            if isinstance(seq, _SEQUENCES) and isinstance(times, int) and len(seq) * times > characters_limit():
+                raise too_long(f"repetition longer than {characters_limit()} items")
         if isinstance(left, int) and isinstance(right, int) and left and right \
                 and left.bit_length() + right.bit_length() - 1 > MAX_INT_BITS:
             raise TemplateLimitError(f"a number of more than {MAX_INT_BITS} bits")

@@ -35,8 +35,6 @@ from markupsafe import Markup
 from printkit.sheets.template_limits import (
     BINOPS,
     MAX_INT_BITS,
-    MAX_RENDER_SECONDS,
-    MAX_TEMPLATE_OUTPUT,
     MAX_TEMPLATE_WORK,
     BoundedEscapeFormatter,
     BoundedFormatter,
@@ -51,6 +49,7 @@ from printkit.sheets.template_limits import (
     render_limits,
     text_size,
     tick,
+    too_long,
 )
 
 # ---- filters, tests and methods -------------------------------------------------------------
@@ -109,7 +108,7 @@ def _length(value: Any) -> int:
 
 def join_size(separator: Any, items: list) -> int:
     """The length of ``separator.join(items)`` (items not yet text: as they print), refused
-    past :data:`MAX_TEMPLATE_OUTPUT` as soon as the count passes it."""
+    past :func:`~printkit.sheets.template_limits.characters_limit` as soon as the count passes it."""
     need(len(items), unit="items")
     size = _length(separator) * max(len(items) - 1, 0)
     for item in items:
@@ -393,26 +392,27 @@ class CardSandbox(ImmutableSandboxedEnvironment):
 
 
 def render_bounded(template: jinja2.Template, context: dict[str, Any]) -> str:
-    """Render ``template`` within the bounds of :mod:`this module <printkit.sheets.template_sandbox>`,
-    raising :class:`TemplateLimitError` once the output passes :data:`MAX_TEMPLATE_OUTPUT`
-    characters or any other bound. Any other error of the template is raised as is.
+    """Render ``template`` within the bounds of :mod:`this module <printkit.sheets.template_sandbox>`
+    (those of the limits in force, :func:`card_data.limits.current_limits`), raising
+    :class:`TemplateLimitError` once the output passes ``template_characters`` characters or
+    any other bound. Any other error of the template is raised as is.
 
     A template that took too long once is not run again (it is the same for every card of a
     deck): :class:`RenderTimeout` at once, saying so."""
-    if getattr(template, "timed_out", False):
-        raise RenderTimeout(f"rendering took longer than {MAX_RENDER_SECONDS:g} seconds for an earlier card; "
-                            f"not tried again")
+    timed_out = getattr(template, "timed_out", None)  # the limits it ran out of time under
+    if timed_out is not None:
+        raise RenderTimeout(timed_out, earlier=True)
     parts, size = [], 0
     try:
-        with render_limits():
+        with render_limits() as bounds:
             for part in jinja2.Template.generate(template, context):
                 size += len(part)
-                if size > MAX_TEMPLATE_OUTPUT:
-                    raise TemplateLimitError(f"output longer than {MAX_TEMPLATE_OUTPUT} characters")
+                if size > bounds.characters:
+                    raise too_long(f"output longer than {bounds.characters} characters")
                 charge(part)
                 parts.append(part)
-    except RenderTimeout:
-        template.timed_out = True  # type: ignore[attr-defined]
+    except RenderTimeout as exc:
+        template.timed_out = exc.limits  # type: ignore[attr-defined]
         raise
     return "".join(parts)
 
