@@ -13,7 +13,8 @@ Where a game lives:
 Shared here: :mod:`.schema` (what every game's cards, rulings and decks have),
 :mod:`.engine` (the rule-engine core the games plug into), :mod:`.loader` (reads and
 validates a data folder, every problem at once), :mod:`.problems`, :mod:`.yaml_source`
-and :mod:`.base_url` (where the printed QR codes point).
+and :mod:`.base_url` (where the printed QR codes point), :mod:`.short_codes` (the short card
+addresses they hold).
 
 printkit and the companion import this package; it imports neither.
 """

@@ -25,6 +25,7 @@ from card_data.schema import (
     GlossaryEntry,
     Printing,
 )
+from card_data.short_codes import code_map
 from card_data.translations import Translation, read_translations
 from card_data.yaml_source import DuplicateKey, LineMap, YamlSyntaxError, load_yaml
 
@@ -477,7 +478,8 @@ def check_database(root: Path | str | None = None) -> tuple[Database, list[Probl
     """Load ``root`` (default: the bundled database) and return ``(database, problems)``.
 
     The database holds whatever loaded cleanly; ``problems`` lists everything wrong, sorted
-    by file and line. Never raises for bad data.
+    by file and line (two card versions whose QR short codes are the same among them, see
+    :func:`card_data.short_codes.code_map`). Never raises for bad data.
     """
     root = Path(root) if root is not None else bundled_data_dir()
     specs = {game_id: entry.spec for game_id, entry in registry().items()}
@@ -500,6 +502,9 @@ def check_database(root: Path | str | None = None) -> tuple[Database, list[Probl
         problems.extend(probs)
         if game is not None:
             games[game_id] = game
+    # Two printed card versions sharing a short QR code (card_data.short_codes): practically
+    # never, but then a scanned card could open another one.
+    problems.extend(code_map(games.values())[1])
     return Database(root, games), sorted(problems)
 
 
