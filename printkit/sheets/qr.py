@@ -27,11 +27,12 @@ code on a busy card reliably only with the full quiet zone. A region's ``size_mm
 
 MIN_MODULE_MM = 0.45
 """The smallest module every common scanner reads from a phone's photo of a card, the module of
-a version-2 code in the cards' 15 mm regions. On simulated phone photos (15 degrees of tilt,
-blur, JPEG, uneven light; tests/qr_scan.py) zbar (Debian's libzbar0, inside many scanner apps)
-starts missing codes below about 4.5 pixels a module, where zxing-cpp reads all down to about 3:
-version-4 codes (0.366 mm) lost 94 of 172 in photos taken at 200 dpi, version-2 ones (0.455 mm)
-14. Smaller modules earn the build a warning (:func:`long_payload_warning`)."""
+a version-2 code in the cards' 15 mm regions. On simulated phone photos of the card sheets (15
+degrees of tilt, blur, JPEG, uneven light; tests/qr_scan.py) zbar (Debian's libzbar0, inside
+many scanner apps) starts missing codes below about 5 pixels a module, zxing-cpp below about
+3.5: in photos at 250 dpi zbar missed 31 of 172 version-4 codes (0.366 mm) and 5 of 172
+version-2 ones (0.455 mm), at 200 dpi 142 and 54. Smaller modules earn the build a warning
+(:func:`long_payload_warning`)."""
 
 MAX_COMFORTABLE_VERSION = 2
 """The largest QR version whose modules reach :data:`MIN_MODULE_MM` in the cards' 15 mm
