@@ -13,9 +13,10 @@ Where a game lives:
 Shared here: :mod:`.schema` (what every game's cards, rulings and decks have),
 :mod:`.engine` (the rule-engine core the games plug into), :mod:`.loader` (reads and
 validates a data folder, every problem at once), :mod:`.problems`, :mod:`.yaml_source`
-and :mod:`.base_url` (where the printed QR codes point); for the commands that write output
-folders, :mod:`.project_folders` (where they may write) and :mod:`.written_files` (the record
-of what they wrote, so they remove nothing else).
+and :mod:`.base_url` (where the printed QR codes point), :mod:`.short_codes` (the short card
+addresses they hold); for the commands that write output folders, :mod:`.project_folders`
+(where they may write) and :mod:`.written_files` (the record of what they wrote, so they remove
+nothing else).
 
 printkit and the companion import this package; it imports neither.
 """

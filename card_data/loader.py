@@ -34,6 +34,7 @@ from card_data.schema import (
     GlossaryEntry,
     Printing,
 )
+from card_data.short_codes import code_map
 from card_data.translations import Translation, read_translations
 from card_data.yaml_source import DuplicateKey, LineMap, YamlSyntaxError, YamlTooLarge, load_yaml
 
@@ -528,7 +529,8 @@ def check_database(root: Path | str | None = None, limits: Limits | None = None)
     """Load ``root`` (default: the bundled database) and return ``(database, problems)``.
 
     The database holds whatever loaded cleanly; ``problems`` lists everything wrong, sorted
-    by file and line. Never raises for bad data.
+    by file and line (two card versions whose QR short codes are the same among them, see
+    :func:`card_data.short_codes.code_map`). Never raises for bad data.
 
     Files are read within the byte limits of :mod:`card_data.limits` (``limits``, default:
     those of the ``printkit.toml`` found from the current folder up): a file over its limit
@@ -563,6 +565,9 @@ def check_database(root: Path | str | None = None, limits: Limits | None = None)
         problems.extend(probs)
         if game is not None:
             games[game_id] = game
+    # Two printed card versions sharing a short QR code (card_data.short_codes): practically
+    # never, but then a scanned card could open another one.
+    problems.extend(code_map(games.values())[1])
     return Database(root, games), sorted(problems)
 
 

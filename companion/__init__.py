@@ -1,6 +1,8 @@
 """The companion: a phone-first Flask app serving one rulings page per card.
 
-The QR code printed on each card opens ``<base-url>/r/<game>/<card-id>``. The same pages can
+The QR code printed on each card opens its short address ``<BASE>/Q/<CODE>``, which leads to
+the card's page ``<base-url>/r/<game>/<card-id>/<version>`` (:mod:`companion.short_links`;
+cards printed before short addresses open that page directly). The same pages can
 be exported as a static site (:mod:`companion.site`). Run it with ``companion run`` or
 ``flask --app companion run``.
 """
@@ -54,6 +56,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         rulings,
         scorekeeper,
         security,
+        short_links,
         table_pages,
         webapp,
     )
@@ -65,6 +68,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     app.register_blueprint(browse.bp)
     app.register_blueprint(rulings.bp)
+    short_links.init_app(app)
     webapp.init_app(app)
     offline.init_app(app)
     if not app.config["STATIC_EXPORT"]:

@@ -1,12 +1,13 @@
 """Offline at the table: a service worker keeps a game's rulings pages on the phone.
 
 - ``/sw.js`` serves ``static/sw.js``, the worker. Served from the site's root it may control
-  any page below it; the pages register it for ``/r/`` only (``static/offline.js``), so the
-  table pages, which must be live, never go through it.
+  any page below it; the pages register it for ``/r/`` and for ``/Q/`` only
+  (``static/offline.js``), so the table pages, which must be live, never go through it.
 - ``/r/<game>/offline.json`` is the game's offline manifest (:func:`offline_manifest`): every
   URL a player needs with no network (the game page, each card's page, the game's other
-  rulings pages, the static files they use) and a version that changes when any of them may
-  have changed. "Save this game for offline" on the game page asks the worker to fetch it and
+  rulings pages, the static files they use), the page each of the game's short card codes
+  opens (a printed QR code's ``/Q/<CODE>``: with no network the worker redirects it to that
+  saved page) and a version that changes when any of them may have changed. "Save this game for offline" on the game page asks the worker to fetch it and
   cache every URL it lists under a cache named after the game and that version.
 
 The static export (:mod:`companion.site`) writes both as files (``sw.js`` at the site's root,
@@ -27,8 +28,10 @@ from flask import Blueprint, Flask, current_app, send_from_directory
 
 from card_data.loader import Game
 from card_data.printings import printed_versions
+from card_data.short_codes import printed_cards
 from companion.catalog import get_game_or_404
 from companion.links import page_url
+from companion.short_links import target_endpoint
 
 bp = Blueprint("offline", __name__)
 
@@ -120,13 +123,26 @@ def content_version(app: Flask, game: Game) -> str:
     return versions[game.game_id]
 
 
+def offline_codes(game: Game) -> dict[str, str]:
+    """``{code: url}``: the page each short code of ``game``'s printed cards opens
+    (:mod:`companion.short_links`), in the current request's link style."""
+    codes = {}
+    for card in printed_cards(game):
+        endpoint, values = target_endpoint(card)
+        codes[card.code] = page_url(endpoint, **values)
+    return codes
+
+
 def offline_manifest(game: Game) -> dict:
-    """``{"game": id, "title": str, "version": str, "urls": [url, ...]}`` for ``game``
-    (:func:`offline_urls`; ``version`` from :func:`content_version` and the URL list). The
-    worker resolves each URL against the manifest's own address."""
+    """``{"game": id, "title": str, "version": str, "urls": [url, ...], "codes": {code: url}}``
+    for ``game`` (:func:`offline_urls`, :func:`offline_codes`; ``version`` from
+    :func:`content_version`, the URL list and the codes). The worker resolves each URL against
+    the manifest's own address."""
     urls = offline_urls(game)
-    version = hashlib.sha256("\n".join([content_version(current_app, game), *urls]).encode()).hexdigest()[:16]
-    return {"game": game.game_id, "title": game.info.title, "version": version, "urls": urls}
+    codes = offline_codes(game)
+    listed = [content_version(current_app, game), *urls, *(f"{code} {url}" for code, url in codes.items())]
+    version = hashlib.sha256("\n".join(listed).encode()).hexdigest()[:16]
+    return {"game": game.game_id, "title": game.info.title, "version": version, "urls": urls, "codes": codes}
 
 
 def init_app(app: Flask) -> None:

@@ -1,9 +1,11 @@
 """Static export of the companion: the same pages as plain HTML files for any static host.
 
 ``companion site --out DIR`` calls :func:`export_site`. A card's page lands at
-``DIR/r/<game>/<card-id>/index.html``, so the QR address ``<base>/r/<game>/<card-id>``
-works on GitHub Pages or ``python -m http.server`` alike, and every link is relative, so
-the site may live under a sub-path.
+``DIR/r/<game>/<card-id>/index.html``, so the address ``<base>/r/<game>/<card-id>`` works on
+GitHub Pages or ``python -m http.server`` alike, and every link is relative, so the site may
+live under a sub-path. A printed card's short address ``<BASE>/Q/<CODE>`` (what its QR code
+opens, see :mod:`companion.short_links`) is ``DIR/Q/<CODE>/index.html``, a page that sends the
+browser on to the card's page.
 
 A new export replaces the folder of an earlier one whole, but removes only what that export
 wrote: its marker (:data:`MARKER_NAME`) records the files it wrote and their SHA-256
@@ -31,6 +33,7 @@ from companion import create_app
 from companion.catalog import get_database
 from companion.errors import render_not_found
 from companion.links import export_file_for
+from companion.short_links import short_paths
 
 #: File marking a directory as a companion export, so a new export may replace it; it records
 #: the files the export wrote (:func:`card_data.written_files.read_record`).
@@ -43,8 +46,9 @@ class ExportError(Exception):
 
 def site_paths(app: Flask) -> list[str]:
     """URL paths of every page of the site: index, search, each game, each card, each
-    version of a card a printed QR code may carry (``/r/<game>/<card-id>/<version>``); and for
-    offline reading (:mod:`companion.offline`) the service worker ``/sw.js`` and each game's
+    version of a card a printed QR code may carry (``/r/<game>/<card-id>/<version>``), each
+    printed card version's short address (``/Q/<CODE>``); and for offline reading
+    (:mod:`companion.offline`) the service worker ``/sw.js`` and each game's
     ``/r/<game>/offline.json``."""
     with app.app_context():
         games = get_database().games.values()
@@ -58,6 +62,7 @@ def site_paths(app: Flask) -> list[str]:
                 paths.extend(f"/r/{game.game_id}/{card_id}/{version}"
                              for version in printed_versions(game.printings, game.cards[card_id]))
             paths.append(f"/r/{game.game_id}/offline.json")
+        paths.extend(short_paths())
     return paths
 
 
@@ -147,7 +152,7 @@ def export_site(out_dir: Path, data_dir: Path | None = None, *, base_url: str | 
 
     Writes ``index.html``, ``search/index.html`` (a client-side filter over all cards),
     ``r/<game>/index.html`` for each game, ``r/<game>/<card-id>/index.html`` for each card,
-    ``404.html``, ``static/``, and for reading offline the service worker ``sw.js`` and each
+    ``Q/<CODE>/index.html`` for each printed card version's short address, ``404.html``, ``static/``, and for reading offline the service worker ``sw.js`` and each
     game's ``r/<game>/offline.json`` (see :mod:`companion.offline`). Pages are rendered
     through the app, so they are the live pages with relative links. ``data_dir`` is the
     card database (default: the bundled one).

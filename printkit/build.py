@@ -32,6 +32,7 @@ from card_data.limits import DEFAULT_LIMITS, Limits, current_limits, limits_in_f
 from card_data.loader import Database, Game, check_database
 from card_data.problems import DatabaseError, Problem
 from card_data.schema import Card
+from card_data.short_codes import card_code, short_url
 from card_data.translations import Translation, translated_card, untranslated_cards
 from printkit.build_cache import (
     BuildCache,
@@ -151,18 +152,22 @@ class BuildOptions:
 
 
 def card_url(base_url: str, game_id: str, card_id: str, version: int | None = None) -> str:
-    """The rulings URL a card's QR code encodes: ``<base-url>/r/<game>/<card-id>``, and
+    """A card's rulings page on the companion: ``<base-url>/r/<game>/<card-id>``, and
     ``/<version>`` after it for a card of a versioned game (see :mod:`card_data.printings`),
-    so that the companion can tell a player whose copy is older what has changed since."""
+    so that the companion can tell a player whose copy is older what has changed since.
+    Cards printed before the short addresses carry this URL in their QR code; it keeps working."""
     url = f"{base_url.rstrip('/')}/r/{game_id}/{card_id}"
     return url if version is None else f"{url}/{version}"
 
 
 def card_qr_url(base_url: str, game: Game, card: Card) -> str:
-    """The URL ``card``'s QR code encodes in a build: :func:`card_url` with the version the
-    card prints as (none for a game without ``printings.yaml``)."""
+    """The URL ``card``'s QR code encodes in a build: its short address ``<BASE>/Q/<CODE>``
+    (:mod:`card_data.short_codes`: scheme and host upper case, a code of the game, card and the
+    version it prints as), which the companion redirects to :func:`card_url`'s page. Short and
+    upper case so that the code is QR version 2 (25 modules, 0.45 mm in a 15 mm region) for a
+    base URL of up to 27 characters without a path, which every common scanner reads."""
     version = game.printings.card_version(card)
-    return card_url(base_url, game.game_id, card.id, version.version if version else None)
+    return short_url(base_url, card_code(game.game_id, card.id, version.version if version else None))
 
 
 def build_translation(game: Game, options: BuildOptions) -> Translation | None:

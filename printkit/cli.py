@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from card_data.base_url import ConfigError, resolve_base_url
+from card_data.short_codes import qr_base_url
 from printkit.command_line import check_output_folder, command_paths, report_problems
 from printkit.sheets.paper import PAPERS, paper_by_name
 
@@ -283,11 +284,11 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | Non
     pdfs = sum(1 for p in new if p.suffix == ".pdf")
     cuts = len(new) - pdfs
     if not new:
-        click.echo(f"Nothing changed: all {len(kept)} files are up to date; QR codes point at {base.url}/r/...",
+        click.echo(f"Nothing changed: all {len(kept)} files are up to date; QR codes point at {qr_base_url(base.url)}/Q/...",
                    err=True)
     else:
         also = f" ({len(kept)} other files unchanged)" if kept else ""
-        click.echo(f"Wrote {pdfs} PDF files and {cuts} SVG cut files{also}; QR codes point at {base.url}/r/...",
+        click.echo(f"Wrote {pdfs} PDF files and {cuts} SVG cut files{also}; QR codes point at {qr_base_url(base.url)}/Q/...",
                    err=True)
 
 

@@ -13,9 +13,10 @@ import zxingcpp
 from click.testing import CliRunner
 from database_edits import copy_database
 from pdf_measure import Box, crop_marks, drawn_objects, mm
+from qr_scan import opened_page
 
 from card_data.loader import load_database
-from printkit.build import BLEED_MM, card_qr_url
+from printkit.build import BLEED_MM, card_qr_url, card_url
 from printkit.cli import main as printkit_cli
 from printkit.components.packing import LOOSE_DECK_MAX_CARDS
 
@@ -238,12 +239,14 @@ def test_every_qr_code_decodes_to_its_cards_rulings_page(built, client):
               for p in built["letter-long"].glob(f"*/{name}")]
     for pdf in card_pdfs(built["letter-long"]) + shared:
         decoded.extend(decode_pdf_qr_codes(pdf))
-    expected = {card_qr_url(BASE_URL, g, c): c for g in DB.games.values() for c in g.cards.values()}
+    expected = {card_qr_url(BASE_URL, g, c): (g, c) for g in DB.games.values() for c in g.cards.values()}
     assert sorted(decoded) == sorted(expected), "every card carries exactly one QR code with its own URL"
-    for url, card in expected.items():
-        response = client.get(url.removeprefix(BASE_URL))
-        assert response.status_code == 200, url
-        assert card.title in html.unescape(response.get_data(as_text=True)), url
+    for url, (game, card) in expected.items():
+        # The short address leads to the card's page for the version printed on it.
+        version = game.printings.card_version(card)
+        page = opened_page(client, url)
+        assert page == card_url("", game.game_id, card.id, version.version if version else None), url
+        assert card.title in html.unescape(client.get(page).get_data(as_text=True)), url
 
 
 def test_every_qr_code_still_decodes_from_a_blurred_noisy_150_dpi_scan(built):
@@ -351,4 +354,4 @@ def test_loopback_base_url_warns(tmp_path, monkeypatch):
     result = CliRunner().invoke(printkit_cli, ["build", "cartisora", "--out", str(tmp_path / "o")])
     assert result.exit_code == 0
     assert "warning:" not in result.output
-    assert "http://10.1.2.3:8000/r/cartisora/" in decode_pdf_qr_codes(tmp_path / "o" / "cartisora" / "knight-cards.pdf")[0]
+    assert decode_pdf_qr_codes(tmp_path / "o" / "cartisora" / "knight-cards.pdf")[0].startswith("HTTP://10.1.2.3:8000/Q/")

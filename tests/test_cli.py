@@ -6,6 +6,7 @@ from click.testing import CliRunner
 from database_edits import copy_database
 
 from card_data.loader import load_database
+from card_data.short_codes import card_code, short_url
 from companion.cli import main as companion_cli
 from printkit.cli import main as printkit_cli
 
@@ -85,7 +86,8 @@ def test_build_one_deck_in_its_quantities(tmp_path):
     assert written == ["might-cunning-draw-cards.pdf"]
     urls = decode_pdf_qr_codes(tmp_path / "carpe_cras" / "might-cunning-draw-cards.pdf")
     assert len(urls) == 40
-    assert urls.count("http://10.0.0.1/r/carpe_cras/time-flies/1") == 6  # its version follows the id
+    # Its code names the card and the version printed on it.
+    assert urls.count(short_url("http://10.0.0.1", card_code("carpe_cras", "time-flies", 1))) == 6
 
 
 def test_build_an_unknown_deck_is_a_clean_error(tmp_path):

@@ -2,8 +2,9 @@
 
 The story a player lives: a card sheet is printed while a card is at version 1; the designer
 rewords the card and runs ``printkit release --reason ...``; the player scans the QR code of
-the old copy (decoded with zxing-cpp from the printed PDF) and, in Chromium at phone size,
-sees that the card has changed: the text on their copy, the text now, a word diff and the
+the old copy (decoded with zxing-cpp from the printed PDF: the short address of the card's
+version 1, which the companion redirects to its page) and, in Chromium at phone size, sees
+that the card has changed: the text on their copy, the text now, a word diff and the
 reason. The current card's page has no such banner. Around it: ``printings.yaml`` validation
 (FILE:LINE problems) and the ``printkit release`` command's rules.
 """
@@ -11,8 +12,10 @@ reason. The current card's page has no such banner. Around it: ``printings.yaml`
 from __future__ import annotations
 
 import datetime
+import re
 import textwrap
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pdfplumber
 import pypdfium2
@@ -23,9 +26,11 @@ from bs4 import BeautifulSoup
 from click.testing import CliRunner
 from conftest import DataCopy
 from phones import PHONE, serving
+from qr_scan import opened_page
 
 from card_data.loader import check_database, load_database
 from card_data.printings import PRINTINGS_FILE, Printings, plan_release, printed_fields
+from card_data.short_codes import card_code, short_url
 from companion.errata import word_diff
 from printkit.build import BuildOptions, build, card_url
 from printkit.cli import main as printkit_cli
@@ -107,7 +112,10 @@ def story(tmp_path_factory):
 
 
 def printed_url(story) -> str:
-    urls = [url for url in story["printed"] if f"/r/{GAME}/{CARD}/" in url]
+    """The decoded QR code of the copy of the card printed before the erratum: its short
+    address, which the companion on the data after the erratum leads to version 1's page."""
+    client = story["data"].app().test_client()
+    urls = [url for url in story["printed"] if opened_page(client, url).startswith(f"/r/{GAME}/{CARD}/")]
     assert len(urls) == 1, sorted(story["printed"])
     return urls[0]
 
@@ -176,9 +184,12 @@ def test_printed_fields_leave_out_what_is_not_printed():
 
 def test_a_card_printed_before_the_erratum_encodes_version_1(story):
     url = printed_url(story)
-    assert url == card_url(BASE_URL, GAME, CARD, 1) == f"{BASE_URL}/r/{GAME}/{CARD}/1"
-    # Every card of the game carries its version.
-    assert all(url.endswith("/1") for url in story["printed"]), sorted(story["printed"])[:3]
+    assert url == short_url(BASE_URL, card_code(GAME, CARD, 1))
+    client = story["data"].app().test_client()
+    assert opened_page(client, url) == card_url("", GAME, CARD, 1) == f"/r/{GAME}/{CARD}/1"
+    # Every card of the game carries its version: each code opens its card's version 1.
+    pages = [opened_page(client, url) for url in story["printed"]]
+    assert pages and all(re.fullmatch(rf"/r/{GAME}/[a-z0-9-]+/1", page) for page in pages), pages[:3]
 
 
 def test_the_sheet_prints_each_cards_version_in_small_type(story):
@@ -189,35 +200,42 @@ def test_the_sheet_prints_each_cards_version_in_small_type(story):
     out = story["base"] / "after"
     build_game(story["data"].root, out)
     after = decode_card_urls(out)
-    url = f"{BASE_URL}/r/{GAME}/{CARD}/2"
+    url = short_url(BASE_URL, card_code(GAME, CARD, 2))
     assert url in after
+    assert opened_page(story["data"].app().test_client(), url) == f"/r/{GAME}/{CARD}/2"
     assert "v2" in page_text(*after[url]).split()
 
 
-@pytest.mark.parametrize("base_url", ["http://localhost:5000", BASE_URL])
-def test_versions_keep_every_bundled_code_within_qr_version_4(base_url):
-    """The README's default base URL and its LAN example: with ``/<version>`` every bundled
-    card's code is still QR version 4 or smaller (the longest Carpe Diem ids by falling back to
-    error correction L, read back here at that level)."""
+@pytest.mark.parametrize("base_url", ["http://localhost:5000", BASE_URL, "https://cards.example.org"])
+def test_versions_keep_every_bundled_code_at_qr_version_2(base_url):
+    """The README's base URLs: with its version in the short code every bundled card's code is
+    QR version 2 at error correction M (tests/test_qr_scanners.py reads them back printed)."""
     from printkit.build import card_qr_url
     from printkit.sheets.qr import MAX_COMFORTABLE_VERSION, qr_matrix, qr_version
 
-    levels = set()
+    assert MAX_COMFORTABLE_VERSION == 2
     for game in BUNDLED.games.values():
         for card in game.cards.values():
             url = card_qr_url(base_url, game, card)
-            assert qr_version(url) <= MAX_COMFORTABLE_VERSION, url
-            if len(url) > 55:  # near what version 4 holds at M
-                read = read_matrix(qr_matrix(url))
-                assert read.text == url
-                levels.add(read.ec_level)
-    assert levels == {"M", "L"}, "the fallback to L is no longer covered by the bundled URLs"
+            assert qr_version(url) == 2, url
+            read = read_matrix(qr_matrix(url))
+            assert (read.text, read.ec_level) == (url, "M")
+
+
+def test_a_longer_base_url_falls_back_to_error_correction_l_to_stay_at_version_2():
+    """41 alphanumeric characters: version 3 at M, version 2 (47 characters) at L."""
+    from printkit.sheets.qr import qr_matrix, qr_version
+
+    url = short_url("https://cards.example-club.org", card_code(GAME, CARD, 2))
+    assert len(url) == 41 and qr_version(url) == 2
+    read = read_matrix(qr_matrix(url))
+    assert (read.text, read.ec_level) == (url, "L")
 
 
 def test_short_payloads_keep_error_correction_m():
     from printkit.sheets.qr import qr_matrix
 
-    url = f"{BASE_URL}/r/{GAME}/{CARD}/2"
+    url = short_url(BASE_URL, card_code(GAME, CARD, 2))
     read = read_matrix(qr_matrix(url))
     assert (read.text, read.ec_level) == (url, "M")
 
@@ -237,7 +255,10 @@ def read_matrix(matrix):
 
 
 def test_a_card_changed_but_not_released_prints_as_the_next_version_with_a_warning(story):
-    assert f"{BASE_URL}/r/{GAME}/{CARD}/2" in story["unreleased_urls"]
+    url = short_url(BASE_URL, card_code(GAME, CARD, 2))
+    assert url in story["unreleased_urls"]
+    # The companion on that data already knows the code of the version it prints as.
+    assert opened_page(story["unreleased_app"].test_client(), url) == f"/r/{GAME}/{CARD}/2"
     warned = [w for w in story["unreleased"].warnings if w.card_id == CARD]
     assert warned and all(w.field == "version" and "not released" in w.message for w in warned)
     assert not [w for w in story["unreleased"].warnings if w.field == "version" and w.card_id != CARD]
@@ -254,7 +275,9 @@ def test_a_card_changed_but_not_released_prints_as_the_next_version_with_a_warni
 def test_scanning_the_old_copy_shows_what_changed_in_chromium(story, browser):
     from test_accessibility import AXE, axe_violations
 
-    path = printed_url(story).removeprefix(BASE_URL)
+    # The phone opens the short address the old copy's code holds and follows its redirect.
+    path = urlsplit(printed_url(story)).path
+    assert path.startswith("/Q/")
     app = story["data"].app()
     with serving(app) as server:
         for scheme in ("light", "dark"):
@@ -262,7 +285,7 @@ def test_scanning_the_old_copy_shows_what_changed_in_chromium(story, browser):
             context.add_init_script(path=AXE)
             page = context.new_page()
             response = page.goto(server + path)
-            assert response.status == 200
+            assert response.status == 200 and page.url == f"{server}/r/{GAME}/{CARD}/1"
             banner = page.locator("section.erratum")
             assert banner.count() == 1
             heading = banner.locator("h2").inner_text()

@@ -20,6 +20,7 @@ from database_edits import copy_database, edit
 from pdf_measure import crop_marks
 
 from card_data.loader import load_database
+from card_data.short_codes import code_map, short_url
 from printkit.cli import main as printkit_cli
 from printkit.components.kit import load_kit
 from printkit.components.packing import LOOSE_DECK_MAX_CARDS
@@ -27,6 +28,8 @@ from printkit.components.reference import reference_cards
 
 BASE_URL = "http://10.1.2.3:5000"
 DB = load_database()
+CODES = code_map(DB.games.values())[0]
+"""The printed card version of each short code (the map the companion redirects by)."""
 QR_DPI = 150
 """The QR codes are 14-15 mm; zxing-cpp reads them reliably from 150 dpi up."""
 
@@ -61,9 +64,13 @@ def card_ids(pdf: Path, step: int = 2) -> Counter[str]:
         for index in range(0, len(doc), step):
             image = doc[index].render(scale=QR_DPI / 72).to_pil()
             for code in zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode):
-                assert code.text.startswith(f"{BASE_URL}/r/{pdf.parent.name}/"), code.text
-                # /r/<game>/<card-id>/<version>: the card's version follows its id.
-                ids[code.text.removeprefix(f"{BASE_URL}/r/{pdf.parent.name}/").split("/")[0]] += 1
+                # <BASE>/Q/<CODE>: the code names the game, the card and the version printed on it.
+                printed = CODES[code.text.rsplit("/", 1)[-1]]
+                assert code.text == short_url(BASE_URL, printed.code), code.text
+                game = DB.games[pdf.parent.name]
+                assert printed.game_id == game.game_id, code.text
+                assert printed.version == game.printings.card_version(game.cards[printed.card_id]).version
+                ids[printed.card_id] += 1
     finally:
         doc.close()
     return ids

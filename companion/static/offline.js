@@ -41,6 +41,9 @@
   var supported = secure && "serviceWorker" in navigator && "caches" in window;
   var workerUrl = workerMeta ? new URL(workerMeta.getAttribute("content"), document.baseURI).href : null;
   var scope = workerUrl ? new URL("r/", workerUrl).href : null;
+  // Printed QR codes open a card's short address, <root>/Q/<CODE>: the same worker, registered
+  // for that scope too, sends a phone with no network on to the card's saved page.
+  var shortScope = workerUrl ? new URL("Q/", workerUrl).href : null;
   var inScope = scope !== null && window.location.href.indexOf(scope) === 0;
 
   function when(iso) {
@@ -78,6 +81,7 @@
   // simply need the network, as without this script).
   var registered = !(supported && inScope) ? Promise.reject(new Error("no service worker here"))
     : navigator.serviceWorker.register(workerUrl, {scope: scope}).then(function () {
+      navigator.serviceWorker.register(workerUrl, {scope: shortScope}).catch(function () { /* codes need the network */ });
       return navigator.serviceWorker.ready;
     });
   var wasControlled = supported && !!navigator.serviceWorker.controller;

@@ -4,7 +4,10 @@
 //   and a copy is kept; with no network (or no answer within NETWORK_WAIT_MS, or a 5xx from a
 //   proxy whose companion is off) the newest saved copy, marked with the time it was saved;
 // - the site's static files the same way;
-// - a page's "save" message: fetch the game's offline manifest and cache every URL it lists.
+// - a page's "save" message: fetch the game's offline manifest and cache every URL it lists;
+// - a card's short address (Q/<CODE>, what printed QR codes open; the pages register the worker
+//   for Q/ too): from the network (a redirect to the card's page), and with no network a
+//   redirect to the card's page in the saved game that knows the code (the manifest's codes).
 // Every copy it keeps carries the header SAVED_AT (ISO time) so a page can say how old it is.
 "use strict";
 
@@ -17,6 +20,8 @@ var NETWORK_WAIT_MS = 6000;
 var SAVE_AT_ONCE = 6;
 var SCOPE_BASE = new URL("./", self.location.href).href;  // the site's root: sw.js lives there
 var STATIC_BASE = new URL("static/", SCOPE_BASE).href;
+var SHORT_BASE = new URL("Q/", SCOPE_BASE).href;           // printed cards' short addresses
+var CODES_KEY = SHORT_BASE + "?codes";                     // in a game's cache: its codes' pages
 
 self.addEventListener("install", function () { self.skipWaiting(); });
 
@@ -107,6 +112,31 @@ function markedPage(response) {
   });
 }
 
+// The code of a short address (Q/ABCD1234, Q/ABCD1234/ or Q/ABCD1234/index.html), upper case; or null.
+function shortCode(href) {
+  if (href.indexOf(SHORT_BASE) !== 0) return null;
+  var rest = new URL(href).pathname.slice(new URL(SHORT_BASE).pathname.length);
+  var match = /^([0-9A-Za-z]+)\/?(?:index\.html)?$/.exec(rest);
+  return match ? match[1].toUpperCase() : null;
+}
+
+// The saved card page a short address leads to (from a saved game's codes), or null.
+function savedTarget(href) {
+  var code = shortCode(href);
+  if (!code) return Promise.resolve(null);
+  return caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (name) { return name.indexOf(GAME_CACHE) === 0; }).map(function (name) {
+      return caches.open(name).then(function (cache) { return cache.match(CODES_KEY); })
+        .then(function (response) { return response ? response.json() : {}; });
+    }));
+  }).then(function (maps) {
+    for (var i = 0; i < maps.length; i += 1) {
+      if (Object.prototype.hasOwnProperty.call(maps[i], code)) return maps[i][code];
+    }
+    return null;
+  });
+}
+
 function notSavedPage() {
   var html = '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Not saved for offline</title></head>' +
@@ -127,13 +157,18 @@ function networkFirst(event, isPage) {
     function fallBack(networkAnswer) {
       return newestCopy(request.url).then(function (copy) {
         if (copy) return isPage ? markedPage(copy).then(answer) : answer(copy);
-        if (networkAnswer) return answer(networkAnswer);
-        if (isPage) return answer(notSavedPage());
-        return answer(Response.error());
+        return (isPage ? savedTarget(request.url) : Promise.resolve(null)).then(function (target) {
+          if (target) return answer(Response.redirect(target, 302));
+          if (networkAnswer) return answer(networkAnswer);
+          if (isPage) return answer(notSavedPage());
+          return answer(Response.error());
+        });
       }).catch(function () { answer(networkAnswer || Response.error()); });
     }
     var timer = setTimeout(function () {
-      newestCopy(request.url).then(function (copy) { if (copy) fallBack(null); });
+      newestCopy(request.url).then(function (copy) {
+        return copy || (isPage ? savedTarget(request.url) : null);
+      }).then(function (found) { if (found) fallBack(null); });
     }, NETWORK_WAIT_MS);
     var network = fetch(request).then(function (response) {
       clearTimeout(timer);
@@ -171,6 +206,10 @@ function saveGame(manifestHref, port) {
   }).then(function (manifest) {
     var name = GAME_CACHE + manifest.game + ":" + manifest.version;
     var urls = manifest.urls.map(function (url) { return new URL(url, manifestHref).href; });
+    var codes = {};
+    Object.keys(manifest.codes || {}).forEach(function (code) {
+      codes[code] = new URL(manifest.codes[code], manifestHref).href;
+    });
     var saved = 0;
     return caches.delete(name).then(function () { return caches.open(name); }).then(function (cache) {
       function saveOne(href) {
@@ -193,6 +232,8 @@ function saveGame(manifestHref, port) {
       var record = {game: manifest.game, title: manifest.title, version: manifest.version,
                     savedAt: savedAt, pages: urls.length};
       return chain.then(function () {
+        return cache.put(CODES_KEY, new Response(JSON.stringify(codes), {headers: {"Content-Type": "application/json"}}));
+      }).then(function () {
         return cache.put(savedRecordKey(manifestHref), new Response(JSON.stringify(record),
           {headers: {"Content-Type": "application/json", "X-Companion-Saved-At": savedAt}}));
       }).then(function () {

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from card_data.base_url import ConfigError, resolve_base_url
+from card_data.short_codes import qr_base_url
 from card_data.games import GAME_IDS
 from printkit.command_line import check_output_folder, command_paths, report_problems
 from printkit.designer.importer import cards_to_yaml, import_sheet
@@ -92,4 +93,4 @@ def tts_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Path |
         sys.exit(1)
     for path in result.written:
         click.echo(str(path))
-    click.echo(f"Wrote {len(result.sheets)} deck sheets; QR codes point at {base.url}/r/...", err=True)
+    click.echo(f"Wrote {len(result.sheets)} deck sheets; QR codes point at {qr_base_url(base.url)}/Q/...", err=True)

@@ -191,7 +191,7 @@ regions:
     size_pt: 9
     min_size_pt: 6
     color: "#1a1a1a"
-  - {name: qr, kind: qr, x_mm: 45.5, y_mm: 69.5, size_mm: 14.5}
+  - {name: qr, kind: qr, x_mm: 45, y_mm: 69, size_mm: 15}   # 15 mm: 0.45 mm modules, read by every scanner
   - name: footnote
     kind: text
     x_mm: 4

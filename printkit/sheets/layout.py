@@ -118,8 +118,9 @@ class ImageRegion(_Region):
 
 
 class QrRegion(_Region):
-    """The card's QR code (``<base-url>/r/<game>/<card id>[/<version>]``), ``size_mm`` square incl. quiet
-    zone; a versioned card's ``v<N>`` prints in small type in the zone's bottom band."""
+    """The card's QR code (its short address ``<BASE>/Q/<CODE>``, see :mod:`card_data.short_codes`),
+    ``size_mm`` square incl. quiet zone (15 mm gives a version-2 code 0.45 mm modules); a
+    versioned card's ``v<N>`` prints in small type in the zone's bottom band."""
 
     kind: Literal["qr"]
     size_mm: Annotated[float, Field(ge=8, le=60)]

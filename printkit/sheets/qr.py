@@ -12,22 +12,33 @@ so they pick a different mask for some payloads; either is a valid, standard cho
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
+from urllib.parse import urlsplit
 
 import zxingcpp
+
+from card_data.short_codes import SHORT_PATH
 
 QUIET_ZONE_MODULES = 4
 """White modules around the symbol, as the standard (ISO/IEC 18004) asks: phone scanners find a
 code on a busy card reliably only with the full quiet zone. A region's ``size_mm`` includes it."""
 
-MAX_COMFORTABLE_VERSION = 4
-"""Up to version 4 (33 x 33 modules, about 60 characters of URL) a 15 mm code has modules of
-0.37 mm, which phones read at arm's length; each version above adds 4 modules."""
+MIN_MODULE_MM = 0.45
+"""The smallest module every common scanner reads from a phone's photo of a card, the module of
+a version-2 code in the cards' 15 mm regions. On simulated phone photos of the card sheets (15
+degrees of tilt, blur, JPEG, uneven light; tests/qr_scan.py) zbar (Debian's libzbar0, inside
+many scanner apps) starts missing codes below about 5 pixels a module, zxing-cpp below about
+3.5: in photos at 250 dpi zbar missed 31 of 172 version-4 codes (0.366 mm) and 5 of 172
+version-2 ones (0.455 mm), at 200 dpi 142 and 54. Smaller modules earn the build a warning
+(:func:`long_payload_warning`)."""
 
-MIN_MODULE_MM = 0.4
-"""Modules smaller than this are hard for phone cameras; together with a version above
-:data:`MAX_COMFORTABLE_VERSION` it earns the long-URL warning."""
+MAX_COMFORTABLE_VERSION = 2
+"""The largest QR version whose modules reach :data:`MIN_MODULE_MM` in the cards' 15 mm
+regions: 25 modules plus the quiet zone make 33, 0.455 mm each (version 3: 0.405 mm, version
+4: 0.366 mm). A card's short address (:mod:`card_data.short_codes`) fits it for a base URL of up
+to 27 characters without a path at error correction M (36 with the fallback to L)."""
 
 
 QR_CACHE_CODES = 512
@@ -41,7 +52,8 @@ ERROR_CORRECTION = "M"
 FALLBACK_ERROR_CORRECTION = "L"
 """For a payload that M would take past :data:`MAX_COMFORTABLE_VERSION` but L keeps within it:
 bigger modules help a phone more than the 8 % of recovery given up (7 % lost may still be
-restored), so a long card URL stays a version-4 code (78 bytes instead of 62)."""
+restored), so a somewhat long base URL still gives version-2 codes (47 alphanumeric characters
+instead of 38)."""
 
 _DARK = 0
 """zxing-cpp's image value of a dark module (light ones are 255)."""
@@ -104,24 +116,46 @@ def module_mm(version: int, size_mm: float) -> float:
 
 
 def long_payload_warning(payload: str, size_mm: float) -> str | None:
-    """A warning when ``payload`` needs a version above :data:`MAX_COMFORTABLE_VERSION` and its
-    modules come out under :data:`MIN_MODULE_MM` at ``size_mm``; ``None`` when it reads fine."""
+    """A warning when ``payload``'s symbol drawn ``size_mm`` square (quiet zone included) has
+    modules under :data:`MIN_MODULE_MM`, naming the module size in mm, the QR version and what
+    to change; ``None`` when every common scanner reads it.
+
+    A card's payload is its short address (:func:`card_data.short_codes.short_url`): what can
+    make it long is the base URL, either by its length or by a path, which stays as written
+    (paths are case-sensitive) and, in lower case, needs byte mode."""
     version = qr_version(payload)
     module = module_mm(version, size_mm)
-    if version <= MAX_COMFORTABLE_VERSION or module >= MIN_MODULE_MM:
+    if module >= MIN_MODULE_MM:
         return None
-    suffix = "/r/" + payload.rsplit("/r/", 1)[1] if "/r/" in payload else ""
-    room = COMFORTABLE_CHARACTERS - len(suffix)
-    return (f"QR codes such as {payload} ({len(payload)} characters) need QR version {version}: modules of "
-            f"{module:.2f} mm in a {size_mm:g} mm region, hard for phones to read (under {MIN_MODULE_MM} mm). "
-            f"A version-{MAX_COMFORTABLE_VERSION} code holds {COMFORTABLE_CHARACTERS} characters: "
-            + (f"use a base URL (--base-url) of at most {room} characters." if room >= 20 else
-               f"that leaves {max(room, 0)} for the base URL with this card's id, so shorten the card ids too "
-               f"(or print a larger QR region)."))
+    base = payload.rsplit(f"/{SHORT_PATH}/", 1)[0]
+    needed_mm = math.ceil(MIN_MODULE_MM * (17 + 4 * version + 2 * QUIET_ZONE_MODULES) * 2) / 2
+    fits = (f"a version-{MAX_COMFORTABLE_VERSION} code holds {COMFORTABLE_CHARACTERS} characters of digits, "
+            f"upper-case letters and $%*+-./: (the scheme and host are written in upper case, as URLs allow)")
+    path = urlsplit(base).path
+    region = f"print a QR region of at least {needed_mm:g} mm"
+    if version <= MAX_COMFORTABLE_VERSION:
+        advice = region  # the code is as small as it gets
+    elif any(c not in ALPHANUMERIC for c in path):
+        advice = (f"the base URL's path ({path}) is kept as written, because paths are case-sensitive, which "
+                  f"needs byte mode; {fits}: serve the companion at a base URL (--base-url) without a path, such "
+                  f"as a host name or port of its own, or with an upper-case path, or {region}")
+    elif any(c not in ALPHANUMERIC for c in payload):
+        odd = "".join(sorted({c for c in base if c not in ALPHANUMERIC}))
+        advice = (f"the base URL's characters {odd!r} need byte mode; {fits}: use a base URL (--base-url) without "
+                  f"them, or {region}")
+    else:
+        room = COMFORTABLE_CHARACTERS - len(payload) + len(base)
+        advice = f"{fits}: use a base URL (--base-url) of at most {room} characters, or {region}"
+    return (f"QR codes such as {payload} ({len(payload)} characters) are QR version {version}: modules of "
+            f"{module:.3f} mm in a {size_mm:g} mm region, under the {MIN_MODULE_MM} mm that every common scanner "
+            f"reads from a phone's photo; {advice}.")
 
 
-COMFORTABLE_CHARACTERS = 78
-"""Bytes a version-4 code holds (at error correction L, the fallback; 62 at M)."""
+ALPHANUMERIC = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
+"""The characters of QR's alphanumeric mode (5.5 bits each; every other character needs byte mode, 8)."""
+
+COMFORTABLE_CHARACTERS = 47
+"""Alphanumeric characters a version-2 code holds (at error correction L, the fallback; 38 at M)."""
 
 
 def dark_runs(matrix: tuple[tuple[bool, ...], ...] | list[list[bool]]) -> list[tuple[int, int, int]]:
