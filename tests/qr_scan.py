@@ -8,6 +8,7 @@ Used by tests/test_qr_scanners.py; the figures it gives are in shared notes (qr-
 from __future__ import annotations
 
 import io
+import os
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pdfplumber
+import pytest
 import pypdfium2
 import zxingcpp
 from PIL import Image, ImageChops, ImageFilter
@@ -181,6 +183,26 @@ def phone_photo(page: Image.Image, dpi: int, tilt_deg: float = PHONE_TILT_DEG) -
 def zxing_texts(image: Image.Image) -> list[str]:
     """What zxing-cpp decodes from ``image`` (QR codes only)."""
     return [r.text for r in zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)]
+
+
+def zbar_missing() -> str | None:
+    """Why zbar cannot be used here (pyzbar is installed with the tests, Debian's libzbar0 is
+    not), or ``None`` when it can."""
+    try:
+        from pyzbar import pyzbar  # noqa: F401
+    except ImportError as exc:
+        return str(exc)
+    return None
+
+
+def require_zbar() -> None:
+    """Skip the calling test with a note where zbar is missing; on CI (``.ci/run`` installs
+    libzbar0) that is a failure."""
+    missing = zbar_missing()
+    if missing and os.environ.get("CI"):
+        pytest.fail(f"CI must provide zbar (.ci/run installs Debian's libzbar0): {missing}")
+    if missing:
+        pytest.skip("no zbar here; `apt-get install libzbar0` to read the codes with zbar too")
 
 
 def zbar_texts(image: Image.Image) -> list[str]:

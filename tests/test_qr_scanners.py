@@ -36,6 +36,8 @@ from qr_scan import (
     phone_photo,
     qr_codes_in,
     rendered_pages,
+    require_zbar,
+    zbar_missing,
     zbar_texts,
     zxing_texts,
 )
@@ -86,7 +88,8 @@ def expected() -> dict[str, tuple]:
 def read_every_code(codes, dpi: int, photo: bool) -> dict[str, list[list[str]]]:
     """``{decoder: [texts read from the picture around each code, one list per code]}``
     from each page rendered at ``dpi``, photographed first with ``photo``."""
-    found: dict[str, list[list[str]]] = {name: [] for name in DECODERS}
+    decoders = {name: decode for name, decode in DECODERS.items() if name != "zbar" or not zbar_missing()}
+    found: dict[str, list[list[str]]] = {name: [] for name in decoders}
     for pdf in sorted({code.pdf for code in codes}):
         on_pdf = [code for code in codes if code.pdf == pdf]
         for index, image in rendered_pages(pdf, dpi):
@@ -96,7 +99,7 @@ def read_every_code(codes, dpi: int, photo: bool) -> dict[str, list[list[str]]]:
             shot = phone_photo(image, dpi) if photo else None
             for code in here:
                 picture = shot.crop(code.region) if shot else crop_mm(image, code.region, dpi)
-                for name, decode in DECODERS.items():
+                for name, decode in decoders.items():
                     found[name].append(decode(picture))
     return found
 
@@ -170,6 +173,8 @@ def test_a_code_is_the_same_in_every_build_and_every_version_has_its_own():
 
 @pytest.mark.parametrize("decoder", DECODERS)
 def test_both_scanners_read_every_card_code_at_150_dpi(read_at_150_dpi, expected, decoder):
+    if decoder == "zbar":
+        require_zbar()
     read = read_at_150_dpi[decoder]
     assert all(len(texts) == 1 for texts in read), [texts for texts in read if len(texts) != 1]
     assert sorted(texts[0] for texts in read) == sorted(expected)
@@ -177,6 +182,8 @@ def test_both_scanners_read_every_card_code_at_150_dpi(read_at_150_dpi, expected
 
 @pytest.mark.parametrize("decoder", DECODERS)
 def test_both_scanners_read_every_card_code_from_a_phone_photo(read_from_phone_photos, expected, decoder):
+    if decoder == "zbar":
+        require_zbar()
     read = read_from_phone_photos[decoder]
     missed = sum(len(texts) != 1 for texts in read)
     assert missed == 0, f"{decoder} missed {missed} of {len(read)} codes in the simulated phone photos"
@@ -186,7 +193,7 @@ def test_both_scanners_read_every_card_code_from_a_phone_photo(read_from_phone_p
 # ---- what a code opens --------------------------------------------------------------------------
 
 def test_scanning_a_code_opens_its_cards_versioned_page(read_from_phone_photos, expected, client):
-    for (text,) in read_from_phone_photos["zbar"]:
+    for (text,) in read_from_phone_photos["zxing-cpp"]:
         game, card = expected[text]
         version = game.printings.card_version(card)
         page = opened_page(client, text)
