@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Literal, Self
 
 from card_data.card_store import CardRefs, CardStore
+from card_data.games import GAME_IDS
 from card_data.limits import DEFAULT_LIMITS, Limits, current_limits, limits_in_force
 from card_data.loader import Database, Game, check_database
 from card_data.problems import DatabaseError, Problem
@@ -353,14 +354,18 @@ def card_imposition(width_mm: float, height_mm: float, options: BuildOptions) ->
 def _build_key(data_dir: Path | None, layouts_dir: Path, options: BuildOptions, cache: BuildCache,
                **arguments) -> str:
     """A digest over everything a whole build reads: every file of the card database and of the
-    templates, the options and arguments, printkit itself."""
+    templates, the options and arguments, the code behind every game's output."""
     from card_data.loader import bundled_data_dir
 
     data_root = Path(data_dir) if data_dir is not None else bundled_data_dir()
     deck = arguments.get("deck")
-    return json_digest({"code": code_digest(), "options": repr(options), "arguments": arguments,
+    # Every bundled game's code, whichever games are built: a game's own code is cheap to digest
+    # once, and a build whose games changed falls through to the per-unit digests anyway.
+    code = {game_id: code_digest(game_id) for game_id in GAME_IDS}
+    return json_digest({"code": code, "options": repr(options), "arguments": arguments,
                         "deck_file": cache.file_digest(Path(deck)) if deck else None,
-                        "data": cache.tree_digest(data_root, (".pyc",), ("__pycache__",)),
+                        # The bundled database is the card_data package: its Python is in ``code``.
+                        "data": cache.tree_digest(data_root, (".py", ".pyc"), ("__pycache__",)),
                         "templates": cache.tree_digest(layouts_dir, (".pyc",), ("__pycache__",))})
 
 
@@ -827,7 +832,7 @@ class _Digests:
         self.cache, self.game, self.layouts_dir, self.options = cache, game, layouts_dir, options
         folder = layouts_dir / game.game_id
         translation = build_translation(game, options)
-        self.common = {"code": code_digest(), "options": repr(options), "game": game.game_id,
+        self.common = {"code": code_digest(game.game_id), "options": repr(options), "game": game.game_id,
                        "info": game.info.model_dump(mode="json"),
                        # The templates' own words (``_("...")``) print on every card of the game.
                        "words": dict(translation.words) if translation else None}

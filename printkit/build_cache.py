@@ -3,9 +3,11 @@
 A *unit* is a group of output files rendered together: one deck (a
 :class:`printkit.build.SheetWriter` job: its PDF(s) and SVG cut files), a game's reference
 cards, its extras (boards, tokens, score pad), or the check of the cards a kit does not
-print. Before rendering a unit the build computes a digest over everything that goes into it
-(card records, ``game.yaml``, the templates, the game's fonts, icons and art, the build
-options with the base URL, printkit's own code and the versions of the libraries that draw).
+print. Before rendering a unit the build computes a digest over everything that goes into it:
+card records, ``game.yaml``, the templates, the game's fonts, icons and art, the build options
+with the base URL, and the code behind the game's output (:func:`code_digest`: printkit's own
+files, the modules of ``card_data`` its build imports for that game, never another game's
+package nor a scorekeeper's rules, and the versions of the libraries that draw).
 When the digest equals the one recorded for the unit and every file the unit wrote is still in
 the output folder with the recorded content, the unit is not rendered again and its files are
 carried over as they are.
@@ -27,6 +29,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from printkit.code_sources import printing_sources, relative_name
 from printkit.output_set import read_record
 
 CACHE_FILE = ".printkit-cache.json"
@@ -50,25 +53,35 @@ def json_digest(value: Any) -> str:
 
 
 @cache
-def code_digest() -> str:
-    """printkit's version, the bytes of its and card_data's Python sources and bundled fonts,
-    and the versions of the libraries that draw: a change to any of them changes every unit's
-    digest (a cache from another printkit is never trusted)."""
-    import card_data
+def toolkit_digest() -> str:
+    """printkit's version, the record's :data:`FORMAT` and the versions of the libraries that
+    draw: a record written under another is not trusted at all (a full rebuild)."""
     import printkit
 
-    h = hashlib.sha256(f"printkit {printkit.__version__}; format {FORMAT}\n".encode())
-    for package in (printkit, card_data):
-        root = Path(package.__file__).parent
-        for path in sorted(root.rglob("*")):
-            if path.suffix in (".py", ".ttf", ".otf") and "__pycache__" not in path.parts:
-                h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    lines = [f"printkit {printkit.__version__}; format {FORMAT}"]
     for name in _DRAWING_LIBRARIES:
         try:
             version = metadata.version(name)
         except metadata.PackageNotFoundError:
             version = "-"
-        h.update(f"{name} {version}\n".encode())
+        lines.append(f"{name} {version}")
+    return sha256_hex("\n".join(lines).encode())
+
+
+def _source_bytes(path: Path) -> bytes:
+    """The bytes of one of the toolkit's own files (a seam: the tests stand in an edited file)."""
+    return path.read_bytes()
+
+
+@cache
+def code_digest(game_id: str) -> str:
+    """The code behind ``game_id``'s output: :func:`toolkit_digest` and the names and bytes of
+    :func:`printkit.code_sources.printing_sources` (printkit whole; of ``card_data``, what the
+    build imports for this game: its card schema and shared modules, not its scorekeeper rules
+    nor any other game's package). Part of every unit's digest; computed once per process."""
+    h = hashlib.sha256(toolkit_digest().encode() + b"\n")
+    for path in printing_sources(game_id):
+        h.update(relative_name(path).encode() + b"\0" + _source_bytes(path) + b"\0")
     return h.hexdigest()
 
 
@@ -112,7 +125,7 @@ class BuildCache:
             return cache_
         try:
             raw = json.loads(cache_.path.read_bytes())
-            if not isinstance(raw, dict) or raw.get("format") != FORMAT or raw.get("code") != code_digest():
+            if not isinstance(raw, dict) or raw.get("format") != FORMAT or raw.get("code") != toolkit_digest():
                 return cache_
             units = {game: {key: UnitRecord(str(rec["digest"]), {str(k): str(v) for k, v in rec["files"]},
                                             dict(rec.get("meta", {})))
@@ -217,7 +230,7 @@ class BuildCache:
     def to_bytes(self) -> bytes:
         """The record as JSON bytes (only the input files this run looked at keep their digests)."""
         return json.dumps({
-            "format": FORMAT, "code": code_digest(),
+            "format": FORMAT, "code": toolkit_digest(),
             # Files as pairs: in the order the unit wrote them (JSON objects get sorted here).
             "units": {game: {key: {"digest": r.digest, "files": list(r.files.items()), "meta": r.meta}
                              for key, r in sorted(units.items())} for game, units in sorted(self.units.items())},

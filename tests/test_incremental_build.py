@@ -18,7 +18,7 @@ from click.testing import CliRunner
 import printkit.build as build_module
 from card_data.loader import bundled_data_dir
 from printkit.build import BuildOptions, build
-from printkit.build_cache import CACHE_FILE, code_digest
+from printkit.build_cache import CACHE_FILE, toolkit_digest
 from printkit.sheets.layout import LAYOUTS_DIR
 from printkit.sheets.paper import paper_by_name
 
@@ -173,7 +173,7 @@ def test_a_corrupt_cache_is_ignored_with_a_full_rebuild(project, tmp_path, rende
     out = project[2]
     make(project)
     expected = snapshot(out)
-    (out / CACHE_FILE).write_bytes(garbage.replace(b"CODE", code_digest().encode()))
+    (out / CACHE_FILE).write_bytes(garbage.replace(b"CODE", toolkit_digest().encode()))
     rendered_decks.clear()
     make(project)
     assert sorted(rendered_decks) == sorted(DECKS + ["-unprinted"])

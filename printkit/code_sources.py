@@ -1,0 +1,118 @@
+"""Which of the toolkit's own files can change what a build prints for one game.
+
+The incremental build (:mod:`printkit.build_cache`) digests the code behind each output unit.
+Hashing all of ``card_data`` would make an edit to one game's scorekeeper rules, which never
+print, invalidate every game's printed output; hashing too little would leave a stale PDF. So
+a game's code is what its build can import, found by reading the import statements of the
+source (:func:`printing_sources`):
+
+- every file of :mod:`printkit` (its Python, bundled fonts and ICC profiles), whole;
+- the game's own package, ``card_data/games/<game>/``, only from the two modules the build
+  loads through the registry (:mod:`card_data.games`): ``__init__.py`` (its title and the
+  ``reference_values`` its reference cards print) and ``cards.py`` (``SPEC``, the card schema),
+  and whatever they import, at module level or inside a function (e.g. ``cahrd/ranks.py``,
+  ``carpe_cras/tempo.py``). The scorekeeper's ``rules.py`` (``ENGINE``) is imported by the
+  companion only, so it is left out unless a printing module imports it;
+- every other module of the repository that printkit's modules or those game modules import,
+  directly or not (``card_data.loader``, ``card_data.schema``, ... and
+  ``card_data.engine`` where a printing module uses its ``Words``).
+
+Reading the imports rather than the modules a running process happens to hold makes the
+answer the same in every process, whatever ran before, and counts an import inside a function
+that a given build did not reach (erring towards a rebuild, never towards a stale PDF). An
+import whose name is computed at run time is not seen: the only one on the build path is the
+registry's ``import_module`` of a game's ``__init__``/``cards``, which are the roots above
+(the tests check a real build's ``sys.modules`` against this list).
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cache
+from pathlib import Path
+
+OWN_PACKAGES = ("printkit", "card_data", "companion")
+"""The repository's top-level packages: imports of anything else (the standard library,
+pydantic, reportlab...) are covered by library versions, not by file contents."""
+
+_ROOT = Path(__file__).resolve().parent.parent
+"""The folder holding :data:`OWN_PACKAGES` (the checkout, or site-packages)."""
+
+
+def module_file(name: str) -> Path | None:
+    """The source file of the repository module ``name`` (``"card_data.schema"``): a package's
+    ``__init__.py`` or a module's ``.py``; ``None`` if ``name`` is not one of the repository's
+    modules (another package, or a name imported from a module: ``card_data.schema.Card``)."""
+    parts = name.split(".")
+    if parts[0] not in OWN_PACKAGES or not all(p.isidentifier() for p in parts):
+        return None
+    base = _ROOT.joinpath(*parts)
+    if (base / "__init__.py").is_file():
+        return base / "__init__.py"
+    if base.with_suffix(".py").is_file():
+        return base.with_suffix(".py")
+    return None
+
+
+@cache
+def _imports(name: str) -> frozenset[str]:
+    """The repository modules the module ``name`` imports anywhere in its source (module
+    level, functions, ``TYPE_CHECKING`` blocks), with the packages each import runs."""
+    path = module_file(name)
+    assert path is not None, name
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    candidates: list[str] = []
+    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            candidates += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[:len(parts) - node.level + 1])
+                target = f"{base}.{node.module}" if node.module else base
+            else:
+                target = node.module or ""
+            # ``from a import b``: b may be a submodule (imported) or a name in a (dropped below).
+            candidates += [target] + [f"{target}.{alias.name}" for alias in node.names]
+    found = set()
+    for candidate in candidates:
+        parts = candidate.split(".")
+        # Importing a.b.c runs a/__init__.py and a/b/__init__.py first.
+        for i in range(1, len(parts) + 1):
+            prefix = ".".join(parts[:i])
+            if module_file(prefix) is not None:
+                found.add(prefix)
+    return frozenset(found)
+
+
+def _printkit_files() -> list[Path]:
+    """Every file of the printkit package (sources, fonts, ICC profiles), no bytecode."""
+    root = _ROOT / "printkit"
+    return [p for p in root.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".pyc", ".pyo")]
+
+
+@cache
+def printing_sources(game_id: str) -> tuple[Path, ...]:
+    """Every repository file whose contents a build of ``game_id`` depends on (see the
+    module's docstring), sorted, as absolute paths. Computed once per process and game; an
+    unknown ``game_id`` gets printkit and the shared modules only."""
+    printkit_files = _printkit_files()
+    roots = {".".join(p.relative_to(_ROOT).with_suffix("").parts).removesuffix(".__init__")
+             for p in printkit_files if p.suffix == ".py"}
+    roots |= {f"card_data.games.{game_id}", f"card_data.games.{game_id}.cards"}
+    seen: set[str] = set()
+    todo = sorted(name for name in roots if module_file(name) is not None)
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo += sorted(_imports(name) - seen)
+    files = set(printkit_files) | {module_file(name) for name in seen}
+    return tuple(sorted(files))  # type: ignore[arg-type]  # every name in seen has a file
+
+
+def relative_name(path: Path) -> str:
+    """``path`` as the digest names it: relative to the folder holding the packages, with
+    ``/`` (``"card_data/games/cahrd/cards.py"``)."""
+    return path.relative_to(_ROOT).as_posix()

@@ -1,0 +1,197 @@
+"""The code in a game's build digest: its own card schema and what printing imports, never
+another game's package nor any scorekeeper's rules; a change to covered code re-renders the
+game, a change to another game's code or to the rules does not."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import card_data.games
+import printkit.build as build_module
+import printkit.build_cache as build_cache
+from card_data.games import GAME_IDS
+from card_data.loader import bundled_data_dir
+from printkit.build import BuildOptions, build
+from printkit.build_cache import CACHE_FILE
+from printkit.code_sources import OWN_PACKAGES, printing_sources, relative_name
+from printkit.sheets.layout import LAYOUTS_DIR
+from printkit.sheets.paper import paper_by_name
+
+BASE_URL = "http://192.168.1.20:5000"
+SHARED = ["card_data/__init__.py", "card_data/games/__init__.py", "card_data/loader.py", "card_data/schema.py",
+          "card_data/problems.py", "card_data/short_codes.py", "card_data/translations.py",
+          "printkit/build.py", "printkit/build_cache.py", "printkit/code_sources.py"]
+
+
+def covered(game_id: str) -> set[str]:
+    return {relative_name(p) for p in printing_sources(game_id)}
+
+
+def game_files(game_id: str) -> set[str]:
+    """Every Python file of the game's own package, as the digest names them."""
+    folder = Path(card_data.games.__file__).parent / game_id
+    return {relative_name(p) for p in folder.glob("*.py")}
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_games_digest_covers_its_schema_and_shared_code_not_other_games_nor_rules(game_id):
+    mine = covered(game_id)
+    assert {f"card_data/games/{game_id}/cards.py", f"card_data/games/{game_id}/__init__.py"} <= mine
+    assert set(SHARED) <= mine
+    assert "printkit/fonts" in {str(Path(name).parent) for name in mine}  # bundled fonts print too
+    for other in GAME_IDS:
+        if other != game_id:
+            assert not mine & game_files(other), other
+    assert not [name for name in mine if name.endswith("/rules.py")]
+    # What the reference cards print is derived in these, so they must be covered.
+    derived = {"cahrd": "card_data/games/cahrd/ranks.py", "carpe_cras": "card_data/games/carpe_cras/tempo.py"}
+    if game_id in derived:
+        assert derived[game_id] in mine
+    assert printing_sources(game_id) == tuple(sorted(printing_sources(game_id)))
+
+
+_PROBE = """
+import json, sys
+from pathlib import Path
+from printkit.build import BuildOptions, build
+from printkit.sheets.paper import paper_by_name
+from printkit.sheets.layout import LAYOUTS_DIR
+game, data, out = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
+result = build(data, out, BuildOptions(paper_by_name("letter"), "http://192.168.1.20:5000"), [game],
+               layouts_dir=LAYOUTS_DIR, jobs=1)
+assert not result.problems, result.problems
+print(json.dumps(sorted(m.__file__ for m in list(sys.modules.values()) if getattr(m, "__file__", None))))
+"""
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_every_repository_module_a_real_build_imports_is_covered(game_id, tmp_path):
+    """A fresh process builds the whole kit of one game (decks, reference cards, extras): every
+    module of the repository it then holds is in the game's digest, except the other games'
+    ``__init__``/``cards`` (the loader imports every game's schema to know every game's
+    folder, and validates each folder with its own); no rules engine is imported at all."""
+    shutil.copytree(bundled_data_dir() / game_id, tmp_path / "data" / game_id)
+    run = subprocess.run([sys.executable, "-c", _PROBE, game_id, str(tmp_path / "data"), str(tmp_path / "out")],
+                         capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "out" / game_id).is_dir()
+    root = Path(build_cache.__file__).resolve().parent.parent
+    loaded = set()
+    for file in json.loads(run.stdout):
+        path = Path(file).resolve()
+        if path.is_relative_to(root) and path.relative_to(root).parts[0] in OWN_PACKAGES:
+            loaded.add(relative_name(path))
+    schemas_of_others = {f"card_data/games/{g}/{name}" for g in GAME_IDS if g != game_id
+                         for name in ("__init__.py", "cards.py")}
+    assert f"card_data/games/{game_id}/cards.py" in loaded  # the probe saw the build's modules
+    assert loaded - schemas_of_others <= covered(game_id)
+    assert not [name for name in loaded if name.endswith("/rules.py")]
+
+
+GAME = "carpe_cras"
+DECKS = ["might-cunning-draw", "authority-zeal-draw", "might-cunning-agency", "authority-zeal-agency"]
+
+
+@pytest.fixture()
+def project(tmp_path):
+    """A copy of the bundled Carpe Cras data and templates: ``(data dir, templates dir, out dir)``."""
+    data, templates = tmp_path / "data", tmp_path / "templates"
+    shutil.copytree(bundled_data_dir() / GAME, data / GAME)
+    shutil.copytree(LAYOUTS_DIR, templates)
+    return data, templates, tmp_path / "out"
+
+
+@pytest.fixture()
+def rendered_decks(monkeypatch):
+    """The names of the decks laid out and drawn (in this process), in order."""
+    names: list[str] = []
+    real = build_module.render_deck
+
+    def counting(task, progress=None):
+        names.append(task.job.name)
+        return real(task, progress)
+
+    monkeypatch.setattr(build_module, "render_deck", counting)
+    return names
+
+
+@pytest.fixture()
+def cache_hits(monkeypatch):
+    """``{unit key: whether its record was taken as is}`` of the last build (decks, the
+    unprinted cards, reference cards, extras)."""
+    hits: dict[str, bool] = {}
+    real = build_cache.BuildCache.unchanged
+
+    def looking(self, game_id, key, digest, game_dir):
+        record = real(self, game_id, key, digest, game_dir)
+        hits[key] = record is not None
+        return record
+
+    monkeypatch.setattr(build_cache.BuildCache, "unchanged", looking)
+    return hits
+
+
+@pytest.fixture()
+def edit_source(monkeypatch):
+    """``edit_source("card_data/schema.py")``: the code digests read that file with a comment
+    appended, as if it had been edited (the real files stay as they are)."""
+    edited: set[str] = set()
+    real = build_cache._source_bytes
+
+    def reading(path: Path) -> bytes:
+        data = real(path)
+        return data + b"\n# edited\n" if relative_name(path) in edited else data
+
+    def edit(name: str) -> None:
+        assert (Path(build_cache.__file__).resolve().parent.parent / name).is_file(), name
+        edited.add(name)
+        build_cache.code_digest.cache_clear()
+
+    monkeypatch.setattr(build_cache, "_source_bytes", reading)
+    yield edit
+    build_cache.code_digest.cache_clear()
+
+
+def make(project):
+    data, templates, out = project
+    result = build(data, out, BuildOptions(paper_by_name("letter"), BASE_URL), [GAME], layouts_dir=templates, jobs=1)
+    assert not result.problems, result.problems
+    return result
+
+
+def snapshot(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*"))
+            if p.is_file() and p.name != CACHE_FILE}
+
+
+def test_only_a_change_to_the_games_own_covered_code_re_renders_it(project, rendered_decks, cache_hits,
+                                                                   edit_source):
+    out = project[2]
+    make(project)
+    expected = snapshot(out)
+    units = {f"deck:{d}" for d in DECKS} | {"unprinted", "reference", "extras"}
+    for elsewhere in ["card_data/games/cahrd/cards.py", "card_data/games/cartisora/cards.py",
+                      f"card_data/games/{GAME}/rules.py", "card_data/games/cahrd/rules.py"]:
+        edit_source(elsewhere)
+        rendered_decks.clear()
+        cache_hits.clear()
+        make(project)
+        assert rendered_decks == [], elsewhere
+        # The whole-build shortcut misses only when a game's schema changed; then every unit hits.
+        assert all(cache_hits.values()) and set(cache_hits) in (set(), units), (elsewhere, cache_hits)
+    assert snapshot(out) == expected
+    for own in [f"card_data/games/{GAME}/tempo.py", "card_data/schema.py", "printkit/sheets/layout.py"]:
+        edit_source(own)
+        rendered_decks.clear()
+        cache_hits.clear()
+        make(project)
+        assert sorted(rendered_decks) == sorted(DECKS + ["-unprinted"]), own
+        assert cache_hits == dict.fromkeys(units, False), own  # reference cards and extras too
+    assert snapshot(out) == expected  # the same bytes, as nothing really changed
+
