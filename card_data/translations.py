@@ -320,12 +320,15 @@ def _unknown_ruling(r: _Reader, ruling_id: str, cards: Mapping[str, Card]) -> st
     return said
 
 
-def _read_ruling_ids(r: _Reader, data: dict, cards: Mapping[str, Card]) -> None:
-    known = set(r.ruling_ids.values())
+def _read_ruling_ids(r: _Reader, data: dict, cards: Mapping[str, Card], unloaded: Container[str]) -> None:
+    ids = set(r.ruling_ids.values())
     for key, value in data.items():
         loc = ("rulings", key)
         rid = str(key)
-        if not isinstance(key, str) or key not in known:
+        if not isinstance(key, str) or key not in ids:
+            holder = rid.rsplit("-", 1)[0]
+            if holder not in cards and holder in unloaded:  # a card with problems of its own
+                continue
             r.add(loc, rid, "rulings", _unknown_ruling(r, rid, cards))
             continue
         r.ruling(key, r.text(value, loc, rid, "rulings", nullable=True), loc, rid, "rulings")
@@ -431,7 +434,7 @@ def read_translation(path: Path, game_id: str, cards: Mapping[str, Card], ruling
     # A section written with nothing under it (``cards:`` alone) is an empty one.
     card_fields = _read_cards(r, data["cards"], cards, known) if data.get("cards") is not None else {}
     if isinstance(data.get("rulings"), dict):
-        _read_ruling_ids(r, data["rulings"], cards)
+        _read_ruling_ids(r, data["rulings"], cards, known)
     elif data.get("rulings") is not None:
         texts = _read_ruling_list(r, data["rulings"], ("rulings",), "-", "rulings", len(rulings),
                                   f"rulings.yaml has {len(rulings)}")
