@@ -34,6 +34,7 @@ from card_data.schema import (
     GlossaryEntry,
     Printing,
 )
+from card_data.ruling_ids import Placement, WrittenRuling, assign_ruling_ids
 from card_data.short_codes import code_map
 from card_data.translations import Translation, read_translations
 from card_data.yaml_source import DuplicateKey, LineMap, YamlSyntaxError, YamlTooLarge, load_yaml
@@ -71,6 +72,8 @@ class Game:
             :mod:`card_data.printings`); unversioned (``printings.path is None``) without it.
         translations: language code -> its text of the game (``translations/<lang>.yaml``,
             see :mod:`card_data.translations`); empty for a game written in one language.
+        ruling_ids: every ruling's stable id (see :mod:`card_data.ruling_ids`), by where it is
+            written: ``(card id, index)``, ``(None, index)`` for ``rulings.yaml``.
     """
 
     game_id: str
@@ -86,6 +89,7 @@ class Game:
     sources: dict[tuple[str, str], tuple[str, int]] = field(default_factory=dict)
     printings: Printings = field(default_factory=Printings)
     translations: dict[str, Translation] = field(default_factory=dict)
+    ruling_ids: dict[Placement, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -255,6 +259,7 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | Non
     adapter = spec.card_adapter()
     # (file, line, owner card, field, named card): checked once every card file is read.
     named_cards: list[tuple[Path, int, str, str, str]] = []
+    written: list[WrittenRuling] = []  # every ruling, for their ids
     for path in sorted((folder / "cards").glob("*.yaml")):
         file_name = str(path)  # one string per file, not per card
         items, complete = _load_list(path, col, "cards")
@@ -292,6 +297,8 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | Non
                         "'rulings' is the address of the game's rulings page (/r/<game>/rulings): "
                         "the card's QR code would open that page; choose another id")
             for j, ruling in enumerate(card.rulings):
+                written.append(WrittenRuling((card.id, j), ruling, file_name,
+                                             lines.line_for(base + ("rulings", j, "id")), card.id, f"rulings.{j}.id"))
                 for k, named in enumerate(ruling.cards):
                     named_cards.append((path, lines.line_for(base + ("rulings", j, "cards", k)), card.id,
                                         f"rulings.{j}.cards.{k}", named))
@@ -325,7 +332,12 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | Non
                     col.add(rpath, lines.line_for(base + ("cards", k)), f"ruling-{record_id}", f"cards.{k}",
                             f"unknown card id '{named}'")
             sources[("ruling", str(len(rulings)))] = (str(rpath), lines.line_for(base))
+            written.append(WrittenRuling((None, len(rulings)), ruling, str(rpath), lines.line_for(base + ("id",)),
+                                         f"ruling-{record_id}", "id"))
             rulings.append(ruling)
+    ruling_ids, id_problems = assign_ruling_ids(written)
+    for w, message in id_problems:
+        col.add(Path(w.file), w.line, w.record, w.field, message)
 
     printings = _load_printings(folder / PRINTINGS_FILE, col, ids)
 
@@ -352,7 +364,7 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | Non
 
     # After the cards, rulings and glossary they translate; what did not load is not theirs to name.
     translations, translation_problems = read_translations(folder, spec.game_id, cards, rulings, glossary, ids,
-                                                           limits)
+                                                           limits, ruling_ids)
     col.problems += translation_problems
 
     decks: dict[str, DeckList] = {}
@@ -406,7 +418,7 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | Non
     if game is not None:
         game.cards, game.glossary, game.decks, game.tables, game.sources = cards, glossary, decks, tables, sources
         game.rulings, game.ruling_refs, game.printings = rulings, ruling_refs, printings
-        game.translations = translations
+        game.translations, game.ruling_ids = translations, ruling_ids
     return game, col.problems
 
 

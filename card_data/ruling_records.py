@@ -25,14 +25,17 @@ class RulingRecord:
             ``n``-th (from 1) ruling of a card, ``r-game-<n>`` for the ``n``-th of ``rulings.yaml``.
         cards: the cards it concerns that the game has, the card holding it first.
         origin: where it is written: ``(card id, index)`` for ``cards[card id].rulings[index]``,
-            ``(None, index)`` for ``rulings.yaml``'s; what finds its translation
-            (:meth:`card_data.translations.Translation.ruling_text`).
+            ``(None, index)`` for ``rulings.yaml``'s.
+        ruling_id: its stable id (see :mod:`card_data.ruling_ids`): what finds its translation
+            (:meth:`card_data.translations.Translation.ruling_text`) and its link target
+            ``#ruling-<id>``.
     """
 
     ruling: Ruling
     anchor: str
     cards: tuple[Card, ...]
     origin: tuple[str | None, int] = (None, -1)
+    ruling_id: str = ""
 
     @property
     def card_ids(self) -> tuple[str, ...]:
@@ -54,23 +57,28 @@ def _concerned(game: Game, first: Card | None, ids: list[str]) -> tuple[Card, ..
 
 def _card_record(game: Game, card: Card, index: int) -> RulingRecord:
     ruling = card.rulings[index]
-    return RulingRecord(ruling, f"r-{card.id}-{index + 1}", _concerned(game, card, ruling.cards), (card.id, index))
+    return RulingRecord(ruling, f"r-{card.id}-{index + 1}", _concerned(game, card, ruling.cards), (card.id, index),
+                        game.ruling_ids.get((card.id, index), ""))
 
 
 def _game_record(game: Game, index: int) -> RulingRecord:
     ruling = game.rulings[index]
-    return RulingRecord(ruling, f"r-game-{index + 1}", _concerned(game, None, ruling.cards), (None, index))
+    return RulingRecord(ruling, f"r-game-{index + 1}", _concerned(game, None, ruling.cards), (None, index),
+                        game.ruling_ids.get((None, index), ""))
 
 
 def rulings_for_card(game: Game, card: Card) -> list[RulingRecord]:
     """Every ruling shown on ``card``'s page: its own (in file order), then those of
-    ``rulings.yaml`` naming it, then those of other cards naming it in their ``cards``."""
+    ``rulings.yaml`` naming it, then those of other cards naming it in their ``cards``; a
+    ruling with the same id as one before it (the same ruling on several cards) only once."""
     records = [_card_record(game, card, i) for i in range(len(card.rulings))]
     records += [_game_record(game, i) for i, ruling in enumerate(game.rulings) if card.id in ruling.cards]
     for owner_id, index in game.ruling_refs.get(card.id, []):
         if owner_id in game.cards:
             records.append(_card_record(game, game.cards[owner_id], index))
-    return records
+    # One written id on several cards (a YAML anchor) is one ruling: shown once.
+    seen: set[str] = set()
+    return [r for r in records if not r.ruling_id or not (r.ruling_id in seen or seen.add(r.ruling_id))]
 
 
 def _newest_first_key(record: RulingRecord) -> tuple[bool, int]:
@@ -89,12 +97,12 @@ def all_rulings(game: Game) -> list[RulingRecord]:
     merged: dict[tuple, RulingRecord] = {}
     for card in game.cards.values():
         for i, ruling in enumerate(card.rulings):
-            key = (ruling.text, ruling.date, ruling.source, ruling.section, ruling.reference)
+            key = (ruling.text, ruling.date, ruling.source, ruling.section, ruling.reference, ruling.id)
             record = _card_record(game, card, i)
             if key in merged:
                 earlier = merged[key]
                 cards = earlier.cards + tuple(c for c in record.cards if c.id not in earlier.card_ids)
-                record = RulingRecord(earlier.ruling, earlier.anchor, cards, earlier.origin)
+                record = RulingRecord(earlier.ruling, earlier.anchor, cards, earlier.origin, earlier.ruling_id)
             merged[key] = record
     records = list(merged.values()) + [_game_record(game, i) for i in range(len(game.rulings))]
     return sorted(records, key=_newest_first_key)

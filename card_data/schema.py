@@ -54,6 +54,9 @@ class Ruling(Strict):
         reference: where a designer gave the answer.
         cards: ids of the other cards of the same game the ruling concerns; it is shown on
             each of their pages too (the loader reports ids that name no card).
+        id: a short slug naming the ruling for good (unique within the game, see
+            :mod:`card_data.ruling_ids`): what a translation names it by and its link anchor
+            (``#ruling-<id>``). Left out, one is derived from its holder and its text.
 
     Raises (through pydantic) a validation error naming the field for a missing or unknown
     source, a rulebook ruling without ``section`` or a designer's answer without ``reference``.
@@ -65,6 +68,7 @@ class Ruling(Strict):
     section: str | None = Field(None, min_length=1, validate_default=True)
     reference: str | None = Field(None, min_length=1, validate_default=True)
     cards: list[Slug] = []
+    id: Slug | None = None
 
     @model_validator(mode="before")
     @classmethod

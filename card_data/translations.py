@@ -10,17 +10,23 @@ readable and a translation can be partial::
       a-two-grapes:              # a card of this game
         title: Zwei Trauben      # any text field of the card (title, text, flavour...)
         text: Zahle 2 Trauben ...
-        rulings:                 # the card's own rulings, in the order of its data;
-          - "..."                #   null for one left untranslated
-          - null
-    rulings:                     # the game's rulings.yaml, in its order (null allowed)
-      - "..."
+    rulings:                     # rulings by their id (card_data.ruling_ids), a card's or
+      a-two-grapes-3f9c2d1a: "..."  #   rulings.yaml's; null for one left untranslated
+      red-coins: "..."           # a ruling with a written id: ...
     glossary:
       Victory points:            # a glossary entry's term exactly (or its id)
         term: Siegpunkte         # both optional
         text: Die Wertung ...
     words:                       # what the game's layout templates print themselves,
       EXAMPLE CARD: BEISPIELKARTE  #   written {{ _("EXAMPLE CARD") }} in a template
+
+Rulings are named by id, not by place, so a ruling inserted before another does not shift
+its translation onto the wrong ruling; a ruling's derived id changes with its own English
+text, and a translation of the old text is then reported (an unknown ruling id) rather than
+shown. The older positional form is still read: a card's ``rulings:`` as a list in the order
+of its data and a top-level ``rulings:`` list in the order of ``rulings.yaml`` (null for one
+left untranslated); only a list longer than the original can be told apart from one that no
+longer lines up, so prefer ids.
 
 Anything a translation leaves out stays in the original: a card whose printed fields are not
 translated prints as it is (``printkit build --lang de`` says which), a ruling or glossary
@@ -47,6 +53,7 @@ from pydantic import ValidationError
 
 from card_data.limits import Limits
 from card_data.problems import Problem
+from card_data.ruling_ids import Placement
 from card_data.schema import Card, GameRuling, GlossaryEntry
 from card_data.yaml_source import DuplicateKey, LineMap, YamlSyntaxError, YamlTooLarge, load_yaml
 
@@ -107,11 +114,11 @@ class Translation:
         language: the language code, e.g. ``"de"``.
         path: the file it was read from.
         cards: card id -> ``{field: text}`` for the card's text fields it translates (no
-            ``rulings`` key; see ``card_rulings``).
-        card_rulings: card id -> the card's rulings' texts in its data's order, ``None``
-            where one is left untranslated (possibly shorter than the card's rulings).
-        rulings: the texts of the game's ``rulings.yaml`` in order, ``None`` for one left
-            untranslated (possibly shorter).
+            ``rulings`` key; see ``ruling_texts``).
+        ruling_texts: ruling id -> its translated text, for the rulings it translates
+            (whichever form the file used).
+        ruling_ids: where each ruling of the game is written -> its id (``Game.ruling_ids``),
+            to answer :meth:`card_ruling` and :meth:`game_ruling`.
         glossary: glossary entry id -> ``{"term"?: text, "text"?: text}``.
         words: the layout templates' own words, English -> translation (``_("...")`` in a
             template; see :func:`printkit.sheets.layout.layout_words`).
@@ -121,8 +128,8 @@ class Translation:
     language: str
     path: Path
     cards: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    card_rulings: Mapping[str, tuple[str | None, ...]] = field(default_factory=dict)
-    rulings: tuple[str | None, ...] = ()
+    ruling_texts: Mapping[str, str] = field(default_factory=dict)
+    ruling_ids: Mapping[Placement, str] = field(default_factory=dict, compare=False, repr=False)
     glossary: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     words: Mapping[str, str] = field(default_factory=dict)
     lines: LineMap = field(default_factory=LineMap, compare=False, repr=False)
@@ -142,18 +149,16 @@ class Translation:
 
     def card_ruling(self, card_id: str, index: int) -> str | None:
         """The translated text of ``cards[card_id].rulings[index]``, or ``None``."""
-        texts = self.card_rulings.get(card_id, ())
-        return texts[index] if 0 <= index < len(texts) else None
+        return self.ruling_text(self.ruling_ids.get((card_id, index), ""))
 
     def game_ruling(self, index: int) -> str | None:
         """The translated text of the game's ``rulings[index]`` (``rulings.yaml``), or ``None``."""
-        return self.rulings[index] if 0 <= index < len(self.rulings) else None
+        return self.ruling_text(self.ruling_ids.get((None, index), ""))
 
-    def ruling_text(self, origin: tuple[str | None, int]) -> str | None:
-        """The translated text of the ruling written at ``origin`` (a ruling record's:
-        ``(card id, index)`` or ``(None, index)`` for ``rulings.yaml``), or ``None``."""
-        card_id, index = origin
-        return self.card_ruling(card_id, index) if card_id is not None else self.game_ruling(index)
+    def ruling_text(self, ruling_id: str) -> str | None:
+        """The translated text of the ruling with id ``ruling_id`` (a ruling record's
+        ``ruling_id``), or ``None``."""
+        return self.ruling_texts.get(ruling_id)
 
     def glossary_entry(self, entry_id: str) -> dict[str, str]:
         """``{"term"?: ..., "text"?: ...}`` of the glossary entry ``entry_id`` (empty if none)."""
@@ -199,9 +204,23 @@ def find_translation(translations: Mapping[str, Translation], language: str | No
 class _Reader:
     """Validates one translation file, collecting its problems."""
 
-    def __init__(self, path: Path, game_id: str, lines: LineMap):
+    def __init__(self, path: Path, game_id: str, lines: LineMap, ruling_ids: Mapping[Placement, str]):
         self.path, self.game_id, self.lines = path, game_id, lines
         self.problems: list[Problem] = []
+        self.ruling_ids = ruling_ids
+        self.ruling_texts: dict[str, str] = {}
+        self.ruling_lines: dict[str, int] = {}  # where each ruling id was translated
+
+    def ruling(self, ruling_id: str, text: str | None, loc: tuple, record: str, fld: str) -> None:
+        """Keep ``text`` as the translation of ``ruling_id`` unless that ruling is already translated."""
+        line = self.lines.line_for(loc)
+        if ruling_id in self.ruling_lines:
+            self.add(loc, record, fld, f"ruling '{ruling_id}' is translated twice (first on line "
+                                       f"{self.ruling_lines[ruling_id]})")
+            return
+        self.ruling_lines[ruling_id] = line
+        if text is not None:
+            self.ruling_texts[ruling_id] = text
 
     def add(self, loc: tuple, record: str, fld: str, message: str) -> None:
         self.problems.append(Problem(str(self.path), self.lines.line_for(loc), self.game_id, record, fld, message))
@@ -225,9 +244,8 @@ class _Reader:
         return None
 
 
-def _read_cards(r: _Reader, data: Any, cards: Mapping[str, Card], known: Container[str]) -> tuple[dict, dict]:
+def _read_cards(r: _Reader, data: Any, cards: Mapping[str, Card], known: Container[str]) -> dict:
     fields_out: dict[str, dict[str, str]] = {}
-    rulings_out: dict[str, tuple[str | None, ...]] = {}
     for card_id, item in (r.mapping(data, ("cards",), "-", "cards", "a mapping of card ids to their texts")
                           or {}).items():
         loc = ("cards", card_id)
@@ -246,8 +264,9 @@ def _read_cards(r: _Reader, data: Any, cards: Mapping[str, Card], known: Contain
             if name == "rulings":
                 texts = _read_ruling_list(r, value, loc + ("rulings",), rid, "rulings", len(card.rulings),
                                           f"the card has {len(card.rulings)}")
-                if texts is not None:
-                    rulings_out[card_id] = texts
+                for i, text in enumerate(texts or ()):
+                    r.ruling(r.ruling_ids.get((card_id, i), f"{card_id}#{i}"), text, loc + ("rulings", i), rid,
+                             f"rulings.{i}")
                 continue
             if name not in allowed:
                 r.add(loc + (name,), rid, str(name),
@@ -259,7 +278,7 @@ def _read_cards(r: _Reader, data: Any, cards: Mapping[str, Card], known: Contain
                 fields[name] = text
         if fields and _fits_schema(r, card, fields, loc, rid):
             fields_out[card_id] = fields
-    return fields_out, rulings_out
+    return fields_out
 
 
 def _fits_schema(r: _Reader, card: Card, fields: dict[str, str], loc: tuple, rid: str) -> bool:
@@ -284,9 +303,35 @@ def _read_ruling_list(r: _Reader, value: Any, loc: tuple, record: str, fld: str,
         return None
     if len(value) > limit:
         r.add(loc, record, fld, f"too many rulings: {len(value)} translated where {limit_said}; they follow the "
-                                f"original's order, one for one")
+                                f"original's order, one for one, so they no longer line up: translate each ruling "
+                                f"by its id under the top-level rulings: (see card_data/ruling_ids.py)")
         value = value[:limit]
     return tuple(r.text(text, loc + (i,), record, f"{fld}.{i}", nullable=True) for i, text in enumerate(value))
+
+
+def _unknown_ruling(r: _Reader, ruling_id: str, cards: Mapping[str, Card]) -> str:
+    said = f"unknown ruling id '{ruling_id}': no ruling of {r.game_id} has it"
+    holder = ruling_id.rsplit("-", 1)[0]
+    theirs = sorted({rid for (card_id, _), rid in r.ruling_ids.items() if (card_id or "game") == holder})
+    if re.fullmatch(r"[0-9a-f]{8}", ruling_id.rsplit("-", 1)[-1]) and (holder in cards or theirs):
+        return (f"{said}; a derived id changes when its ruling's English text is edited, so this translation "
+                f"is probably stale: check it against the ruling and write its id now "
+                f"({', '.join(theirs) or 'the card has no rulings'})")
+    return said
+
+
+def _read_ruling_ids(r: _Reader, data: dict, cards: Mapping[str, Card], unloaded: Container[str]) -> None:
+    ids = set(r.ruling_ids.values())
+    for key, value in data.items():
+        loc = ("rulings", key)
+        rid = str(key)
+        if not isinstance(key, str) or key not in ids:
+            holder = rid.rsplit("-", 1)[0]
+            if holder not in cards and holder in unloaded:  # a card with problems of its own
+                continue
+            r.add(loc, rid, "rulings", _unknown_ruling(r, rid, cards))
+            continue
+        r.ruling(key, r.text(value, loc, rid, "rulings", nullable=True), loc, rid, "rulings")
 
 
 def _read_glossary(r: _Reader, data: Any, glossary: list[GlossaryEntry]) -> dict[str, dict[str, str]]:
@@ -339,20 +384,25 @@ def _read_words(r: _Reader, data: Any) -> dict[str, str]:
 
 def read_translation(path: Path, game_id: str, cards: Mapping[str, Card], rulings: list[GameRuling],
                      glossary: list[GlossaryEntry], known: Container[str] = (),
-                     limits: Limits | None = None) -> tuple[Translation | None, list[Problem]]:
+                     limits: Limits | None = None, ruling_ids: Mapping[Placement, str] | None = None,
+                     ) -> tuple[Translation | None, list[Problem]]:
     """Validate one translation file of ``game_id`` against the game's loaded ``cards``,
     ``rulings`` (of ``rulings.yaml``) and ``glossary``. ``known``: ids of cards that exist but
     did not load (their own problems are reported; a translation of them is not called unknown).
     ``limits``: the byte limits the file is read within (see :func:`card_data.yaml_source.load_yaml`).
+    ``ruling_ids``: every ruling's id by where it is written (``Game.ruling_ids``; see
+    :mod:`card_data.ruling_ids`); a translation names rulings by these.
 
     Returns the translation (``None`` when the file cannot be used at all: its name is not a
     language code, it does not parse or is not a mapping) and its problems, each
     ``FILE:LINE: game/record: field: message`` (record: a card id, a glossary term, ``-``):
     a bad language code, a file over the byte limit, YAML syntax, an unknown top-level key,
-    card id, card field or glossary term, a value that is not a string, more rulings than the
+    card id, card field, ruling id or glossary term (an unknown derived ruling id is called
+    probably stale), a ruling translated twice, a value that is not a string, more rulings than the
     original has. The parts without problems are kept.
     """
     lang = path.stem
+    ruling_ids = ruling_ids or {}
     problems: list[Problem] = []
     if path.suffix != ".yaml" or not LANGUAGE_CODE.match(lang):
         return None, [Problem(str(path), 1, game_id, "-", "language",
@@ -374,7 +424,7 @@ def read_translation(path: Path, game_id: str, cards: Mapping[str, Card], ruling
                  for d in duplicates]
     if data is None:
         return Translation(lang, path, lines=lines), problems
-    r = _Reader(path, game_id, lines)
+    r = _Reader(path, game_id, lines, ruling_ids)
     if not isinstance(data, dict):
         r.add((), "-", "-", f"expected a mapping with cards, rulings, glossary and/or words, got {type(data).__name__}")
         return None, problems + r.problems
@@ -382,32 +432,36 @@ def read_translation(path: Path, game_id: str, cards: Mapping[str, Card], ruling
         if key not in ("cards", "rulings", "glossary", "words"):
             r.add((key,), "-", str(key), "unknown field: a translation has cards, rulings, glossary and words")
     # A section written with nothing under it (``cards:`` alone) is an empty one.
-    card_fields, card_rulings = _read_cards(r, data["cards"], cards, known) if data.get("cards") is not None else ({}, {})
-    game_rulings: tuple[str | None, ...] = ()
-    if data.get("rulings") is not None:
-        game_rulings = _read_ruling_list(r, data["rulings"], ("rulings",), "-", "rulings", len(rulings),
-                                         f"rulings.yaml has {len(rulings)}") or ()
+    card_fields = _read_cards(r, data["cards"], cards, known) if data.get("cards") is not None else {}
+    if isinstance(data.get("rulings"), dict):
+        _read_ruling_ids(r, data["rulings"], cards, known)
+    elif data.get("rulings") is not None:
+        texts = _read_ruling_list(r, data["rulings"], ("rulings",), "-", "rulings", len(rulings),
+                                  f"rulings.yaml has {len(rulings)}")
+        for i, text in enumerate(texts or ()):
+            r.ruling(ruling_ids.get((None, i), f"game#{i}"), text, ("rulings", i), "-", f"rulings.{i}")
     glossary_texts = _read_glossary(r, data["glossary"], glossary) if data.get("glossary") is not None else {}
     words = _read_words(r, data["words"]) if data.get("words") is not None else {}
-    return (Translation(lang, path, card_fields, card_rulings, game_rulings, glossary_texts, words, lines),
+    return (Translation(lang, path, card_fields, r.ruling_texts, ruling_ids, glossary_texts, words, lines),
             problems + r.problems)
 
 
 def read_translations(folder: Path, game_id: str, cards: Mapping[str, Card], rulings: list[GameRuling],
                       glossary: list[GlossaryEntry], known: Container[str] = (),
-                      limits: Limits | None = None) -> tuple[dict[str, Translation], list[Problem]]:
+                      limits: Limits | None = None, ruling_ids: Mapping[Placement, str] | None = None,
+                      ) -> tuple[dict[str, Translation], list[Problem]]:
     """Every translation of the game in ``folder`` (``<folder>/translations/*.yaml``; see
     :func:`read_translation`): ``({language code: translation}, problems)``, languages in
     file-name order. A game without the folder has none and no problems. Files in the folder
     that are not YAML (a README) are left alone, except ``.yml``: named like a translation, it
-    is reported rather than silently skipped. ``limits``: as for :func:`read_translation`."""
+    is reported rather than silently skipped. ``limits``, ``ruling_ids``: as for :func:`read_translation`."""
     where = folder / TRANSLATIONS_DIR
     if not where.is_dir():
         return {}, []
     out: dict[str, Translation] = {}
     problems: list[Problem] = []
     for path in sorted(p for p in where.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file()):
-        translation, found = read_translation(path, game_id, cards, rulings, glossary, known, limits)
+        translation, found = read_translation(path, game_id, cards, rulings, glossary, known, limits, ruling_ids)
         problems += found
         if translation is not None:
             out[translation.language] = translation

@@ -33,7 +33,7 @@ def data_translation(game: Game) -> Translation | None:
 def translated_ruling(game: Game, record: RulingRecord) -> str | None:
     """The ruling's text in the page's language, or ``None`` where it has none."""
     translation = data_translation(game)
-    return translation.ruling_text(record.origin) if translation is not None else None
+    return translation.ruling_text(record.ruling_id) if translation is not None else None
 
 
 def translated_card(game: Game, card: Card) -> dict[str, str]:
