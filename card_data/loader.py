@@ -13,7 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from card_data.base_url import ConfigError
 from card_data.card_store import CardStore
-from card_data.games import registry
+from card_data.games import registry, registry_problems
 from card_data.limits import (
     DEFAULT_LIMITS,
     FileTooLarge,
@@ -548,7 +548,9 @@ def check_database(root: Path | str | None = None, limits: Limits | None = None)
     those of the ``printkit.toml`` found from the current folder up): a file over its limit
     is a problem at ``FILE:1`` and is not read; a game whose YAML files together are over
     theirs is one problem at its folder and is not read at all. A broken ``printkit.toml``
-    is a problem too, and the default limits apply.
+    is a problem too, and the default limits apply. A folder of a game that an installed
+    distribution declares but that cannot be used is its
+    :func:`card_data.games.registry_problems` problem, at its ``game.yaml``.
     """
     root = Path(root) if root is not None else bundled_data_dir()
     specs = {game_id: entry.spec for game_id, entry in registry().items()}
@@ -567,7 +569,12 @@ def check_database(root: Path | str | None = None, limits: Limits | None = None)
     if not present:
         problems.append(Problem(str(root), 1, "-", "-", "data",
                                 f"no game folders found (expected some of: {', '.join(specs)})"))
+    # A folder of a game whose installed distribution is broken: why it is unknown.
+    broken = {p.game: p for p in registry_problems() if p.game}
     for name in sorted(present - set(specs)):
+        if name in broken:
+            problems.append(broken[name].at(file=str(root / name / "game.yaml"), line=1))
+            continue
         problems.append(Problem(str(root / name / "game.yaml"), 1, name, "-", "game",
                                 f"unknown game '{name}' (known: {', '.join(specs)})"))
     for game_id, spec in specs.items():

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Literal, Self
 
 from card_data.card_store import CardRefs, CardStore
-from card_data.games import GAME_IDS
+from card_data.games import registry
 from card_data.limits import DEFAULT_LIMITS, Limits, current_limits, limits_in_force
 from card_data.loader import Database, Game, check_database
 from card_data.problems import DatabaseError, Problem
@@ -359,9 +359,9 @@ def _build_key(data_dir: Path | None, layouts_dir: Path, options: BuildOptions, 
 
     data_root = Path(data_dir) if data_dir is not None else bundled_data_dir()
     deck = arguments.get("deck")
-    # Every bundled game's code, whichever games are built: a game's own code is cheap to digest
-    # once, and a build whose games changed falls through to the per-unit digests anyway.
-    code = {game_id: code_digest(game_id) for game_id in GAME_IDS}
+    # Every game's code, whichever games are built: a game's own code is cheap to digest once,
+    # and a build whose games changed falls through to the per-unit digests anyway.
+    code = {game_id: code_digest(game_id) for game_id in registry()}
     return json_digest({"code": code, "options": repr(options), "arguments": arguments,
                         "deck_file": cache.file_digest(Path(deck)) if deck else None,
                         # The bundled database is the card_data package: its Python is in ``code``.

@@ -82,7 +82,23 @@ def code_digest(game_id: str) -> str:
     h = hashlib.sha256(toolkit_digest().encode() + b"\n")
     for path in printing_sources(game_id):
         h.update(relative_name(path).encode() + b"\0" + _source_bytes(path) + b"\0")
+    for name, data in _installed_game_files(game_id):
+        h.update(name.encode() + b"\0" + data + b"\0")
     return h.hexdigest()
+
+
+def _installed_game_files(game_id: str) -> list[tuple[str, bytes]]:
+    """For a game an installed distribution declares (see :mod:`card_data.games`), every file of
+    its package folder, whole (its imports are not followed: it is outside the repository), by
+    path relative to that folder; ``[]`` for a bundled or unknown game."""
+    from card_data.games import registry
+
+    entry = registry().get(game_id)
+    if entry is None or entry.distribution is None:
+        return []
+    folder = Path(entry.package.__file__).parent
+    return [(p.relative_to(folder).as_posix(), _source_bytes(p)) for p in sorted(folder.rglob("*"))
+            if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".pyc", ".pyo")]
 
 
 @dataclass

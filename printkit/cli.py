@@ -25,10 +25,18 @@ TEMPLATES_OPTION = click.option("--templates", "templates_dir", type=click.Path(
                                 "project's (printkit.toml here or above), else the bundled one.")
 
 
-def _warn(warnings: list) -> None:
-    """Print a build's warnings (low-resolution art, dense QR codes); they never fail it."""
+def _warn(warnings: list, problems: list = ()) -> None:
+    """Print a build's warnings (low-resolution art, dense QR codes) and the games installed
+    distributions declare but that cannot be used (:func:`card_data.games.registry_problems`),
+    unless ``problems`` (the build's) already tell them; they never fail it."""
+    from card_data.games import registry_problems
+
     for w in warnings:
         click.echo(f"warning: {w}", err=True)
+    told = {p.message for p in problems}
+    for p in registry_problems():
+        if p.message not in told:
+            click.echo(f"warning: {p}", err=True)
 
 
 def _progress_factory():
@@ -265,7 +273,7 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | Non
                        jobs=jobs if jobs is not None else (os.cpu_count() or 1))
     except (OSError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
-    _warn(result.warnings)
+    _warn(result.warnings, result.problems)
     if result.problems:
         report_problems(result.problems)
         click.echo("Nothing was written.", err=True)
@@ -348,7 +356,7 @@ def validate_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: P
     options = BuildOptions(paper=paper_by_name("letter"), base_url="http://localhost:5000")
     paths = command_paths(data_dir, templates_dir)
     result = build(paths.data_dir, None, options, games, layouts_dir=paths.templates_dir)
-    _warn(result.warnings)
+    _warn(result.warnings, result.problems)
     if result.problems:
         report_problems(result.problems)
         sys.exit(1)

@@ -15,7 +15,7 @@ import pytest
 import card_data.games
 import printkit.build as build_module
 import printkit.build_cache as build_cache
-from card_data.games import GAME_IDS
+from card_data.games import bundled_game_ids
 from card_data.loader import bundled_data_dir
 from printkit.build import BuildOptions, build
 from printkit.build_cache import CACHE_FILE
@@ -39,13 +39,13 @@ def game_files(game_id: str) -> set[str]:
     return {relative_name(p) for p in folder.glob("*.py")}
 
 
-@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("game_id", bundled_game_ids())
 def test_a_games_digest_covers_its_schema_and_shared_code_not_other_games_nor_rules(game_id):
     mine = covered(game_id)
     assert {f"card_data/games/{game_id}/cards.py", f"card_data/games/{game_id}/__init__.py"} <= mine
     assert set(SHARED) <= mine
     assert "printkit/fonts" in {str(Path(name).parent) for name in mine}  # bundled fonts print too
-    for other in GAME_IDS:
+    for other in bundled_game_ids():
         if other != game_id:
             assert not mine & game_files(other), other
     assert not [name for name in mine if name.endswith("/rules.py")]
@@ -70,7 +70,7 @@ print(json.dumps(sorted(m.__file__ for m in list(sys.modules.values()) if getatt
 """
 
 
-@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("game_id", bundled_game_ids())
 def test_every_repository_module_a_real_build_imports_is_covered(game_id, tmp_path):
     """A fresh process builds the whole kit of one game (decks, reference cards, extras): every
     module of the repository it then holds is in the game's digest, except the other games'
@@ -87,7 +87,7 @@ def test_every_repository_module_a_real_build_imports_is_covered(game_id, tmp_pa
         path = Path(file).resolve()
         if path.is_relative_to(root) and path.relative_to(root).parts[0] in OWN_PACKAGES:
             loaded.add(relative_name(path))
-    schemas_of_others = {f"card_data/games/{g}/{name}" for g in GAME_IDS if g != game_id
+    schemas_of_others = {f"card_data/games/{g}/{name}" for g in bundled_game_ids() if g != game_id
                          for name in ("__init__.py", "cards.py")}
     assert f"card_data/games/{game_id}/cards.py" in loaded  # the probe saw the build's modules
     assert loaded - schemas_of_others <= covered(game_id)

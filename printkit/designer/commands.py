@@ -10,7 +10,7 @@ import click
 
 from card_data.base_url import ConfigError, resolve_base_url
 from card_data.short_codes import qr_base_url
-from card_data.games import GAME_IDS
+from card_data.games import game_ids
 from printkit.command_line import check_output_folder, command_paths, report_problems
 from printkit.designer.importer import cards_to_yaml, import_sheet
 from printkit.designer.tts import DEFAULT_DPI, build_tts
@@ -22,7 +22,7 @@ _DATA_HELP = ("Card database folder (one sub-folder per game). Default: the proj
 
 @click.command("import")
 @click.argument("sheet", metavar="FILE", type=click.Path(path_type=Path, dir_okay=False, exists=True))
-@click.option("--game", "game_id", required=True, type=click.Choice(sorted(GAME_IDS)),
+@click.option("--game", "game_id", required=True, type=click.Choice(game_ids()),
               help="Whose card schema the rows follow.")
 @click.option("--out", "out_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="YAML file to write (a card_data cards/*.yaml list). Default: FILE with the suffix .yaml.")

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from card_data.base_url import CONFIG_FILE, ConfigError
-from card_data.games import GAME_IDS
+from card_data.games import bundled_game_ids, registry
 from card_data.loader import bundled_data_dir
 from card_data.project_folders import DEFAULT_DATA, DEFAULT_OUT, DEFAULT_TEMPLATES, Project, find_project
 from printkit.sheets.layout import LAYOUTS_DIR
@@ -275,8 +275,8 @@ def init_project(dest: Path, from_game: str | None = None) -> list[Path]:
     ``printkit.toml``, ``card_data`` or ``templates``, or ``from_game`` is not a bundled game;
     ``OSError`` when the files cannot be written.
     """
-    if from_game is not None and from_game not in GAME_IDS:
-        raise InitError(f"no bundled game {from_game!r} (have: {', '.join(GAME_IDS)})")
+    if from_game is not None and from_game not in bundled_game_ids():
+        raise InitError(f"no bundled game {from_game!r} (have: {', '.join(bundled_game_ids())})")
     for name in (CONFIG_FILE, DEFAULT_DATA, DEFAULT_TEMPLATES):
         if (dest / name).exists():
             raise InitError(f"{dest / name} already exists; printkit init starts a new project in an "
@@ -317,7 +317,7 @@ def game_of(path: Path, paths: ProjectPaths) -> str | None:
             parts = resolved.relative_to(Path(os.path.abspath(root)).resolve()).parts
         except ValueError:
             continue
-        if len(parts) > 1 and parts[0] in GAME_IDS:
+        if len(parts) > 1 and parts[0] in registry():
             return parts[0]
     return None
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from card_data.base_url import ConfigError, resolve_base_url
-from card_data.games import GAME_IDS
+from card_data.games import bundled_game_ids
 from printkit.command_line import check_output_folder
 from printkit.designer.project import (
     InitError,
@@ -111,7 +111,7 @@ def watch_build(ctx: click.Context, paths: ProjectPaths, stop: threading.Event |
 
 @click.command("init")
 @click.argument("folder", type=click.Path(path_type=Path, file_okay=False))
-@click.option("--from", "from_game", type=click.Choice(GAME_IDS), default=None,
+@click.option("--from", "from_game", type=click.Choice(bundled_game_ids()), default=None,
               help="Start from a copy of this bundled game (its cards, deck lists and templates).")
 def init_cmd(folder: Path, from_game: str | None) -> None:
     """Start a project in FOLDER: card data, deck lists and layout templates you own, and a

@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 TITLE = "C.A.H.R.D."
+ORDER = 30
+"""Where menus and builds list it (see :mod:`card_data.games`)."""
 
 
 def reference_values(game: Any) -> dict[str, Any]:

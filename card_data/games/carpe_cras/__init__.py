@@ -13,6 +13,8 @@ from typing import Any
 from card_data.engine.wording import Words
 
 TITLE = "Carpe Cras"
+ORDER = 10
+"""Where menus and builds list it (see :mod:`card_data.games`)."""
 BOOK = Words("Carpe Cras rulebook V1.0")
 """How rule texts name the rulebook (translated: the rulebook's name is ours, not printed)."""
 PLAYER_COLOURS = ("blue", "red")

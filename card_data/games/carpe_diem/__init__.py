@@ -7,3 +7,5 @@
 """
 
 TITLE = "Carpe Diem"
+ORDER = 40
+"""Where menus and builds list it (see :mod:`card_data.games`)."""

@@ -7,3 +7,5 @@
 """
 
 TITLE = "Duels of Cartisora"
+ORDER = 20
+"""Where menus and builds list it (see :mod:`card_data.games`)."""
