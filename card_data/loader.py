@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from card_data.base_url import ConfigError
 from card_data.card_store import CardStore
+from card_data.deck_rules import DeckRules, deck_problems
 from card_data.games import registry, registry_problems
 from card_data.limits import (
     DEFAULT_LIMITS,
@@ -375,7 +376,8 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | Non
             lost = True
             continue
         data, lines = read
-        deck, problems = read_deck_list(data, lines, str(path), spec, cards, known=ids)
+        deck, problems = read_deck_list(data, lines, str(path), spec, cards, known=ids,
+                                        deck_rules=info.deck_rules if info is not None else None)
         col.problems += problems
         lost = lost or deck is None
         deck_id = data.get("id") if isinstance(data, dict) else None
@@ -480,9 +482,11 @@ def _load_printings(path: Path, col: _Collector, ids: _CardIds) -> Printings:
 
 
 def read_deck_list(data: Any, lines: LineMap, file: str, spec: GameSpec, cards: dict[str, Card],
-                   known: Container[str] | None = None) -> tuple[DeckList | None, list[Problem]]:
+                   known: Container[str] | None = None, deck_rules: DeckRules | None = None
+                   ) -> tuple[DeckList | None, list[Problem]]:
     """Validate one deck list read from ``file``: the :class:`DeckList` schema, every card id
-    known, then the game's deck-building rules.
+    known, then the game's deck-building rules (``deck_rules`` from its ``game.yaml`` and
+    ``spec.check_deck``, see :func:`deck_problems`).
 
     ``cards`` are the valid cards by id. ``known`` holds every id a card record defines or
     might define (a card that failed its schema, an id written in a card file that did not
@@ -520,11 +524,11 @@ def read_deck_list(data: Any, lines: LineMap, file: str, spec: GameSpec, cards: 
     problems = unknown([(i, entry.card) for i, entry in enumerate(deck.cards)], deck.id)
     judged = [i for i, entry in enumerate(deck.cards) if entry.card in cards]
     if len(judged) == len(deck.cards):
-        found = spec.check_deck(deck, cards)
+        found = deck_problems(deck, spec, deck_rules, cards)
     else:
         found = []
         part = deck.model_copy(update={"cards": [deck.cards[i] for i in judged]})
-        for prob in spec.check_deck(part, cards):
+        for prob in deck_problems(part, spec, deck_rules, cards):
             parts = prob.field.split(".")
             if parts[0] != "cards":
                 found.append(prob)

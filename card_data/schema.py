@@ -9,28 +9,21 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
-    ConfigDict,
     Field,
-    StringConstraints,
     TypeAdapter,
     ValidationInfo,
     field_validator,
     model_validator,
 )
 
+from card_data.deck_rules import DeckRules
+from card_data.model_base import Slug, Strict
 from card_data.problems import Problem
 
-Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=48)]
-"""A card id: lower-case words joined by hyphens, e.g. ``barbarian-tyro``. Used in QR URLs forever."""
 
 POKER_WIDTH_MM = 63.5
 POKER_HEIGHT_MM = 88.9
 
-
-class Strict(BaseModel):
-    """Base for every schema model: unknown fields are errors, values are immutable."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 RulingSource = Literal["rulebook", "designer", "our-reading"]
@@ -143,6 +136,14 @@ class Card(Strict):
     #: Which card back this card gets; games override (e.g. ``"agency"``).
     def back_kind(self) -> str:
         return "default"
+
+    IDENTITY_WORDS: ClassVar[str] = "same id"
+    """What :meth:`identity` compares, in words, for a deck-rule message naming two records."""
+
+    def identity(self) -> tuple:
+        """What makes two records the same card for a deck's copy limit: by default the id.
+        A game whose rules say otherwise (e.g. cost, title and artwork) overrides it."""
+        return (self.id,)
 
     def glossary_text(self) -> str:
         """All of the card's rules text, for finding the glossary terms it uses."""
@@ -272,7 +273,9 @@ class GameInfo(Strict):
     (``regular``, ``bold``, ``italic``: TTF/OTF paths relative to the game's folder) for every
     card text; faces left out stay the bundled DejaVu Sans. ``designers``: the game's designers
     exactly as its rulebook credits them (the printed files name them as author; a game
-    without them is credited to its ``publisher``, or to no one).
+    without them is credited to its ``publisher``, or to no one). ``deck_rules``: the
+    deck-building rules of each kind of deck, as data (see :mod:`card_data.deck_rules` for how
+    a game declares them); without it the game's decks are checked by ``GameSpec.check_deck`` only.
     """
 
     title: str
@@ -285,6 +288,7 @@ class GameInfo(Strict):
     backs: dict[str, str]
     summary: str | None = None
     fonts: dict[Literal["regular", "bold", "italic"], str] = {}
+    deck_rules: DeckRules | None = None
 
 
 @dataclass(frozen=True)
@@ -294,10 +298,12 @@ class GameSpec:
     Attributes:
         game_id: folder name and URL part, e.g. ``"carpe_cras"``.
         card_model: pydantic type (usually a discriminated union on ``type``) for one card.
-        check_deck: ``(deck, cards_by_id) -> list[Problem]`` for that game's deck-building
-            rules, each problem's ``field`` a path into the deck list (``"cards"``,
-            ``"cards.3.qty"``); the loader adds file, line and ids. Unknown card ids are
-            checked by the loader before this is called.
+        check_deck: optional ``(deck, cards_by_id) -> list[Problem]`` for the deck-building
+            rules that ``deck_rules`` in ``game.yaml`` cannot say (e.g. "all cards of one
+            character"), run after those; each problem's ``field`` a path into the deck list
+            (``"cards"``, ``"cards.3.qty"``); the loader adds file, line and ids. Unknown card
+            ids are checked by the loader before this is called. Not run on a deck whose kind
+            ``deck_rules`` does not declare (that is already reported).
         tables_model: model for ``<game>/tables.yaml`` if the game has one, else ``None``.
         check_database: optional ``(cards_by_id, decks_by_id, tables) -> list[(kind, id, field, message)]``
             for rules that span records (e.g. "six legal character decks"), ``kind`` being
@@ -306,7 +312,7 @@ class GameSpec:
 
     game_id: str
     card_model: Any
-    check_deck: Callable[[DeckList, dict[str, Card]], list[Problem]]
+    check_deck: Callable[[DeckList, dict[str, Card]], list[Problem]] | None = None
     tables_model: type[BaseModel] | None = None
     check_database: Callable[..., list[tuple[str, str, str, str]]] | None = None
     _adapter: ClassVar[dict[int, TypeAdapter]] = {}

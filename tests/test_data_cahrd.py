@@ -13,10 +13,10 @@ from database_edits import copy_game, edit, line_of, problem_lines
 from card_data.games.cahrd.cards import (
     STAT_NAMES,
     OfficerCard,
-    check_deck,
     rank_value,
     reserves_label,
 )
+from card_data.deck_rules import deck_problems
 from card_data.loader import check_database
 from card_data.schema import DeckList
 
@@ -97,7 +97,7 @@ def test_example_decks_are_legal_and_playable(game):
     kinds = Counter(deck.kind for deck in game.decks.values())
     assert kinds == {"army": 2, "strategy": 2}
     for deck in game.decks.values():
-        assert check_deck(deck, game.cards) == []
+        assert deck_problems(deck, game.spec, game.info.deck_rules, game.cards) == []
         total = sum(entry.qty for entry in deck.cards)
         if deck.kind == "army":
             assert 40 <= total <= 60
@@ -160,10 +160,13 @@ def test_tables_hold_the_scorekeeper_constants(game):
 
 # ---- army deck rules (Getting Started: Deck) -------------------------------------------------
 
+ARMY_RULE = "Getting Started: Deck (40 to 60 cards)"
+STRATEGY_RULE = "Getting Started: Strategy Deck (0 to 10 cards)"
+
 def test_army_deck_of_39_cards(tmp_path):
     path, text = copy_and_edit(tmp_path, "decks/shield-wall.yaml", "  - card: ambush\n    qty: 2\n", "  - card: ambush\n")
     assert only_problem(tmp_path) == (f"{path}:{line_of(text, 'cards:')}: cahrd/shield-wall: cards: "
-                                      "an army deck holds 40 to 60 cards (this one has 39)")
+                                      f"an army deck holds 40 to 60 cards (this one has 39) [{ARMY_RULE}]")
 
 
 def test_army_deck_of_61_cards(tmp_path, game):
@@ -177,15 +180,16 @@ def test_army_deck_of_61_cards(tmp_path, game):
     text = "id: big-army\ntitle: Too big\nkind: army\ncards:\n" + "\n".join(lines) + "\n"
     path = copy_game(tmp_path, "cahrd") / "decks" / "big-army.yaml"
     path.write_text(text, encoding="utf-8")
-    assert only_problem(tmp_path) == f"{path}:4: cahrd/big-army: cards: an army deck holds 40 to 60 cards (this one has 61)"
+    assert only_problem(tmp_path) == (f"{path}:4: cahrd/big-army: cards: an army deck holds 40 to 60 cards "
+                                      f"(this one has 61) [{ARMY_RULE}]")
 
 
 def test_two_copies_of_an_officer(tmp_path):
     path, text = copy_and_edit(tmp_path, "decks/shield-wall.yaml", "  - card: oda-nobunaga\n",
                              "  - card: oda-nobunaga\n    qty: 2\n")
     line = line_of(text, "qty: 2", after="oda-nobunaga")
-    assert only_problem(tmp_path) == (f"{path}:{line}: cahrd/shield-wall: cards.0.qty: an army deck may hold only "
-                                      "one copy of any officer ('oda-nobunaga' has 2 copies)")
+    assert only_problem(tmp_path) == (f"{path}:{line}: cahrd/shield-wall: cards.0.qty: an army deck holds at most "
+                                      f"1 copy of an officer: 'Oda Nobunaga' appears 2 times [{ARMY_RULE}]")
 
 
 def test_an_officer_listed_twice(tmp_path):
@@ -193,8 +197,8 @@ def test_an_officer_listed_twice(tmp_path):
                              "  - card: ambush\n  - card: julius-caesar\n")
     line = line_of(text, "julius-caesar", after="ambush")
     assert only_problem(tmp_path) == (f"{path}:{line}: cahrd/shield-wall: cards.{entry_index(text, line)}.card: "
-                                      "an army deck may hold only "
-                                      "one copy of any officer ('julius-caesar' has 2 copies)")
+                                      "an army deck holds at most "
+                                      f"1 copy of an officer: 'Julius Caesar' appears 2 times [{ARMY_RULE}]")
 
 
 def test_four_copies_of_an_item(tmp_path):
@@ -202,8 +206,8 @@ def test_four_copies_of_an_item(tmp_path):
                              "  - card: signal-drums\n    qty: 4\n")
     line = line_of(text, "qty: 4")
     assert only_problem(tmp_path) == (f"{path}:{line}: cahrd/shield-wall: cards.{entry_index(text, line)}.qty: "
-                                      "an army deck may hold up to "
-                                      "three copies of any item or tactic ('signal-drums' has 4 copies)")
+                                      "an army deck holds at most "
+                                      f"3 copies of an item: 'Signal Drums' appears 4 times [{ARMY_RULE}]")
 
 
 def test_a_strategy_in_the_army_deck(tmp_path):
@@ -211,8 +215,8 @@ def test_a_strategy_in_the_army_deck(tmp_path):
                              "  - card: ambush\n    qty: 2\n  - card: supply-lines\n")
     line = line_of(text, "supply-lines")
     assert only_problem(tmp_path) == (f"{path}:{line}: cahrd/shield-wall: cards.{entry_index(text, line)}.card: "
-                                      "an army deck holds only officers, items and tactics "
-                                      "('supply-lines' is a strategy card)")
+                                      "an army deck holds only officer, item and tactic cards "
+                                      f"('supply-lines' is a strategy card) [{ARMY_RULE}]")
 
 
 # ---- strategy deck rules (Getting Started: Strategy Deck) ------------------------------------
@@ -228,7 +232,7 @@ def test_eleven_strategies(tmp_path):
     path.write_text("id: shield-wall-strategies\ntitle: Too many\nkind: strategy\ncards:\n"
                     + "".join(f"  - card: {i}\n" for i in ids), encoding="utf-8")
     assert only_problem(tmp_path) == (f"{path}:4: cahrd/shield-wall-strategies: cards: "
-                                      "a strategy deck holds 0 to 10 cards (this one has 11)")
+                                      f"a strategy deck holds 0 to 10 cards (this one has 11) [{STRATEGY_RULE}]")
 
 
 def test_a_duplicate_strategy(tmp_path):
@@ -237,7 +241,7 @@ def test_a_duplicate_strategy(tmp_path):
     line = line_of(text, "high-ground", after="fortified-lines")
     assert entry_index(text, line) == 5
     assert only_problem(tmp_path) == (f"{path}:{line}: cahrd/shield-wall-strategies: cards.5.card: a strategy deck "
-                                      "may hold only one copy of any strategy card ('high-ground' has 2 copies)")
+                                      f"holds at most 1 copy of a card: 'High Ground' appears 2 times [{STRATEGY_RULE}]")
 
 
 def test_an_officer_in_the_strategy_deck(tmp_path):
@@ -245,13 +249,14 @@ def test_an_officer_in_the_strategy_deck(tmp_path):
                              "  - card: fortified-lines\n  - card: border-captain\n")
     assert only_problem(tmp_path) == (f"{path}:{line_of(text, 'border-captain')}: cahrd/shield-wall-strategies: "
                                       "cards.5.card: a strategy deck holds only strategy cards "
-                                      "('border-captain' is an officer card)")
+                                      f"('border-captain' is an officer card) [{STRATEGY_RULE}]")
 
 
 def test_an_unknown_deck_kind(tmp_path):
     path, text = copy_and_edit(tmp_path, "decks/shield-wall-strategies.yaml", "kind: strategy\n", "kind: reserve\n")
     assert only_problem(tmp_path) == (f"{path}:{line_of(text, 'kind: reserve')}: cahrd/shield-wall-strategies: kind: "
-                                      "a C.A.H.R.D. deck's kind is 'army' or 'strategy' (got 'reserve')")
+                                      "unknown deck kind 'reserve' (this game's deck kinds, from deck_rules "
+                                      "in game.yaml: 'army', 'strategy')")
 
 
 def test_an_unknown_card_id_in_a_deck(tmp_path):
@@ -351,12 +356,13 @@ def test_items_of_mass_destruction_card_listed_twice(tmp_path):
                                              "'crescent-blade' is listed twice")
 
 
-def test_check_deck_counts_repeated_entries_together():
+def test_check_deck_counts_repeated_entries_together(game):
     cards = {"a": OfficerCard(id="a", type="officer", title="A", ldr=1, war=1, int=1, chm=1,
                               trait={"name": "T", "text": "T."}, men_under_command=1, recruitment_cost=0)}
     deck = DeckList(id="d", title="D", kind="army", cards=[{"card": "a"}, {"card": "a"}])
-    messages = [(p.field, p.message) for p in check_deck(deck, cards)]
-    assert ("cards.1.card", "an army deck may hold only one copy of any officer ('a' has 2 copies)") in messages
+    messages = [(p.field, p.message) for p in deck_problems(deck, game.spec, game.info.deck_rules, cards)]
+    assert ("cards.1.card", "an army deck holds at most 1 copy of an officer: 'A' appears 2 times "
+                            f"[{ARMY_RULE}]") in messages
 
 
 # ---- rulings checked against the rulebook ----------------------------------------------------

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from database_edits import copy_game, edit, line_of, problem_lines
 
-from card_data.games.carpe_cras.cards import AgencyCard, Duality, check_deck
+from card_data.deck_rules import deck_problems
+from card_data.games.carpe_cras.cards import AgencyCard, Duality
 from card_data.loader import bundled_data_dir, check_database
 
 SIX_AGENCY_TYPES = {"Might", "Cunning", "Fortitude", "Zeal", "Authority", "Affluence"}
@@ -61,7 +62,7 @@ def test_bundled_decks_are_legal_two_draw_and_two_agency(game):
     kinds = sorted(d.kind for d in game.decks.values())
     assert kinds == ["agency", "agency", "draw", "draw"]
     for deck in game.decks.values():
-        assert check_deck(deck, game.cards) == []
+        assert deck_problems(deck, game.spec, game.info.deck_rules, game.cards) == []
         assert sum(e.qty for e in deck.cards) == {"draw": 40, "agency": 18}[deck.kind]
 
 
@@ -141,7 +142,7 @@ def test_a_39_card_draw_deck(data):
     text = edit(path, "{card: time-flies, qty: 6}", "{card: time-flies, qty: 5}")
     assert problem_lines(data) == [
         f"{path}:{line_of(text, 'cards:')}: carpe_cras/might-cunning-draw: cards: "
-        "a draw deck holds exactly 40 cards (this one has 39)"]
+        "a draw deck holds exactly 40 cards (this one has 39) [Building your decks]"]
 
 
 def test_four_copies_of_a_card(data):
@@ -150,7 +151,7 @@ def test_four_copies_of_a_card(data):
     text = edit(path, "{card: barbarian-tyro, qty: 3}", "{card: barbarian-tyro, qty: 4}")
     assert problem_lines(data) == [
         f"{path}:{line_of(text, 'barbarian-tyro')}: carpe_cras/might-cunning-draw: cards.1.qty: "
-        "a draw deck holds at most 3 copies of a card: 'Barbarian Tyro' appears 4 times"]
+        "a draw deck holds at most 3 copies of a card: 'Barbarian Tyro' appears 4 times [Building your decks]"]
 
 
 def test_seven_time_flies(data):
@@ -160,7 +161,7 @@ def test_seven_time_flies(data):
     assert problem_lines(data) == [
         f"{path}:{line_of(text, 'time-flies')}: carpe_cras/might-cunning-draw: cards.0.qty: "
         "a draw deck holds at most 6 copies of 'Time Flies' (the card's own limit): "
-        "'Time Flies' appears 7 times"]
+        "'Time Flies' appears 7 times [Building your decks]"]
 
 
 def test_an_agency_card_in_a_draw_deck(data):
@@ -168,7 +169,8 @@ def test_an_agency_card_in_a_draw_deck(data):
     text = edit(path, "{card: leather-jerkin, qty: 2}", "{card: might, qty: 2}")
     assert problem_lines(data) == [
         f"{path}:{line_of(text, 'card: might')}: carpe_cras/might-cunning-draw: cards.14.card: "
-        "the draw deck and the agency deck never mix: 'might' is an agency card"]
+        "a draw deck holds only unit, hero, upgrade, event, environment and duality cards "
+        "('might' is an agency card) [Building your decks]"]
 
 
 def test_17_agency_cards(data):
@@ -176,7 +178,7 @@ def test_17_agency_cards(data):
     text = edit(path, "{card: might, qty: 9}", "{card: might, qty: 8}")
     assert problem_lines(data) == [
         f"{path}:{line_of(text, 'cards:')}: carpe_cras/might-cunning-agency: cards: "
-        "an agency deck holds exactly 18 agency cards (this one has 17)"]
+        "an agency deck holds exactly 18 cards (this one has 17) [Building your decks]"]
 
 
 def test_a_draw_card_in_an_agency_deck(data):
@@ -184,7 +186,7 @@ def test_a_draw_card_in_an_agency_deck(data):
     text = edit(path, "{card: cunning, qty: 9}", "{card: cunning, qty: 8}\n  - {card: dagger, qty: 1}")
     assert problem_lines(data) == [
         f"{path}:{line_of(text, 'dagger')}: carpe_cras/might-cunning-agency: cards.2.card: "
-        "an agency deck holds agency cards only: 'dagger' is not an agency card (it is of type upgrade)"]
+        "an agency deck holds only agency cards ('dagger' is an upgrade card) [Building your decks]"]
 
 
 def test_an_unknown_deck_kind(data):
@@ -192,7 +194,7 @@ def test_an_unknown_deck_kind(data):
     text = edit(path, "kind: agency", "kind: sideboard")
     assert problem_lines(data) == [
         f"{path}:{line_of(text, 'kind:')}: carpe_cras/authority-zeal-agency: kind: "
-        "unknown deck kind 'sideboard' (a Carpe Cras player has a 'draw' deck and an 'agency' deck)"]
+        "unknown deck kind 'sideboard' (this game's deck kinds, from deck_rules in game.yaml: 'draw', 'agency')"]
 
 
 def test_an_unknown_card_id_in_a_deck(data):
@@ -238,9 +240,9 @@ def test_same_cost_title_and_art_is_the_same_card(data):
     deck = _add_promo(data)
     text = deck.read_text(encoding="utf-8")
     assert problem_lines(data) == [
-        f"{deck}:{line_of(text, 'royal-scout-promo')}: carpe_cras/authority-zeal-draw: cards.15.qty: "
+        f"{deck}:{line_of(text, 'royal-scout-promo')}: carpe_cras/authority-zeal-draw: cards.15.card: "
         "a draw deck holds at most 3 copies of a card: 'Royal Scout' appears 4 times; "
-        "royal-scout, royal-scout-promo are the same card (same cost, title and artwork)"]
+        "royal-scout, royal-scout-promo are the same card (same cost, title and artwork) [Building your decks]"]
 
 
 @pytest.mark.parametrize("change", [{"cost": 3}, {"art": "art/royal-scout-alt.png"}])

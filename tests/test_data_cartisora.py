@@ -13,7 +13,7 @@ import pytest
 import yaml
 from database_edits import assert_reported, copy_game, edit, line_of, problem_lines
 
-from card_data.games.cartisora.cards import SPEC
+from card_data.deck_rules import deck_problems
 from card_data.loader import check_database
 
 REAL_CARDS = {"brutal-strike", "parry", "cornered-prey", "stunning-blow", "en-garde", "stalwart",
@@ -46,7 +46,7 @@ def test_six_legal_character_decks(game):
     assert len(game.decks) == 6
     for deck in game.decks.values():
         assert deck.kind == "character"
-        assert SPEC.check_deck(deck, game.cards) == []
+        assert deck_problems(deck, game.spec, game.info.deck_rules, game.cards) == []
         types = [game.cards[e.card].type for e in deck.cards]
         assert (types.count("reference"), types.count("number"), types.count("boast"),
                 types.count("special")) == (1, 7, 1, 4)
@@ -137,13 +137,15 @@ def test_game_info(game):
 
 # --- Deck rules (2019 rulebook, Setup) ----------------------------------------------------------
 
+SETUP = "2019 rulebook, Setup"
+
 
 def test_six_number_cards(data: Path):
     deck = data / "decks" / "knight.yaml"
     text = edit(deck, "- card: knight-8\n", "")
     assert problem_lines(data.parent) == [
         f"{deck}:{line_of(text, 'cards:')}: cartisora/knight: cards: "
-        "a character deck has exactly 7 basic number cards (this one has 6)"]
+        f"a character deck holds exactly 7 basic number cards (this one has 6) [{SETUP}]"]
 
 
 def test_two_boast_cards(data: Path):
@@ -152,10 +154,10 @@ def test_two_boast_cards(data: Path):
     deck = data / "decks" / "knight.yaml"
     line = line_of(deck.read_text(), "cards:")
     found = problem_lines(data.parent)
-    assert_reported(found, f"{deck}:{line}: cartisora/knight: cards: a character deck has exactly 1 boast card "
-                           "(this one has 2)")
-    assert_reported(found, f"{deck}:{line}: cartisora/knight: cards: a character deck has exactly 7 basic "
-                           "number cards (this one has 6)")
+    assert_reported(found, f"{deck}:{line}: cartisora/knight: cards: a character deck holds exactly 1 boast card "
+                           f"(this one has 2) [{SETUP}]")
+    assert_reported(found, f"{deck}:{line}: cartisora/knight: cards: a character deck holds exactly 7 basic "
+                           f"number cards (this one has 6) [{SETUP}]")
     assert len(found) == 2
 
 
@@ -172,7 +174,7 @@ def test_missing_reference_card(data: Path):
     text = edit(deck, "- card: knight-reference\n", "")
     assert problem_lines(data.parent) == [
         f"{deck}:{line_of(text, 'cards:')}: cartisora/knight: cards: "
-        "a character deck has exactly 1 reference card (this one has 0)"]
+        f"a character deck holds exactly 1 reference card (this one has 0) [{SETUP}]"]
 
 
 def test_duplicate_card(data: Path):
@@ -180,8 +182,8 @@ def test_duplicate_card(data: Path):
     text = edit(deck, "- card: knight-8\n", "- card: knight-2\n")
     second = [i for i, ln in enumerate(text.splitlines(), 1) if ln.strip() == "- card: knight-2"][1]
     found = problem_lines(data.parent)
-    assert found == [f"{deck}:{second}: cartisora/knight: cards.7.card: a character deck has one copy of "
-                     "each card ('knight-2' is listed again)"]
+    assert found == [f"{deck}:{second}: cartisora/knight: cards.7.card: a character deck holds at most 1 copy "
+                     f"of a card: 'Knight 2' appears 2 times [{SETUP}]"]
 
 
 def test_two_copies_of_a_card(data: Path):
@@ -189,9 +191,9 @@ def test_two_copies_of_a_card(data: Path):
     text = edit(deck, "- card: knight-2\n", "- card: knight-2\n  qty: 2\n")
     found = problem_lines(data.parent)
     assert_reported(found, f"{deck}:{line_of(text, 'qty: 2')}: cartisora/knight: cards.1.qty: a character deck "
-                           "has one copy of each card (this one lists 2 of 'knight-2')")
-    assert_reported(found, f"{deck}:{line_of(text, 'cards:')}: cartisora/knight: cards: a character deck has "
-                           "exactly 7 basic number cards (this one has 8)")
+                           f"holds at most 1 copy of a card: 'Knight 2' appears 2 times [{SETUP}]")
+    assert_reported(found, f"{deck}:{line_of(text, 'cards:')}: cartisora/knight: cards: a character deck holds "
+                           f"exactly 7 basic number cards (this one has 8) [{SETUP}]")
 
 
 def test_token_in_a_character_deck(data: Path):
@@ -199,15 +201,16 @@ def test_token_in_a_character_deck(data: Path):
     text = edit(deck, "- card: knight-8\n", "- card: first-blood\n")
     found = problem_lines(data.parent)
     assert_reported(found, f"{deck}:{line_of(text, '- card: first-blood')}: cartisora/knight: cards.7.card: "
-                           "a character deck holds only reference, number, boast and special cards")
+                           "a character deck holds only reference, number, boast and special cards "
+                           f"('first-blood' is a token card) [{SETUP}]")
 
 
 def test_deck_list_of_the_wrong_kind(data: Path):
     deck = data / "decks" / "knight.yaml"
     text = edit(deck, "kind: character\n", "kind: army\n")
     assert problem_lines(data.parent) == [
-        f"{deck}:{line_of(text, 'cards:')}: cartisora/knight: cards: a Duels of Cartisora deck list is a "
-        "character deck (kind: character), not 'army'"]
+        f"{deck}:{line_of(text, 'kind:')}: cartisora/knight: kind: unknown deck kind 'army' (this game's deck "
+        "kinds, from deck_rules in game.yaml: 'character')"]
 
 
 def test_unknown_card_id(data: Path):

@@ -227,8 +227,8 @@ def test_independent_problems_are_all_reported_in_one_run(tmp_path):
         f"{tactics}:{second + 2}: cahrd/counter-order: colour: unknown field",
         (f"{tactics}:{second + 3}: cahrd/counter-order: type: duplicate key 'type' (first at line {second + 1}); "
          "YAML keeps only this later value"),
-        (f"{deck}:{line_of(deck_text, 'qty: 5')}: cahrd/shield-wall: cards.24.qty: an army deck may hold up to "
-         "three copies of any item or tactic ('iron-shield' has 5 copies)"),
+        (f"{deck}:{line_of(deck_text, 'qty: 5')}: cahrd/shield-wall: cards.24.qty: an army deck holds at most "
+         "3 copies of an item: 'Iron Shield' appears 5 times [Getting Started: Deck (40 to 60 cards)]"),
         (f"{deck}:{line_of(deck_text, '- card: rearguard')}: cahrd/shield-wall: cards.27.card: "
          "unknown card id 'rearguard'"),
         # Renamed away, the card's printed versions name a card that is no longer there.

@@ -31,7 +31,8 @@ def load_deck_file(game: Game, path: Path) -> DeckList:
         raise DatabaseError([Problem(file, exc.line, game_id, "-", "yaml", exc.message)]) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise DatabaseError([Problem(file, 1, game_id, "-", "file", f"cannot read: {exc}")]) from None
-    deck, problems = read_deck_list(data, lines, file, game.spec, game.cards)
+    deck, problems = read_deck_list(data, lines, file, game.spec, game.cards,
+                                     deck_rules=game.info.deck_rules)
     if problems:
         raise DatabaseError(problems)
     return deck

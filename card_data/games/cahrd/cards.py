@@ -9,7 +9,8 @@ Card types, in the rulebook's terms (section "Cards of CAHRD"):
 - ``strategy`` (brown face, black back): a requirement and a passive effect.
 
 Deck lists come in two kinds, ``army`` (the 40-60 card main deck) and ``strategy`` (the
-optional 0-10 card strategy deck); :func:`check_deck` enforces "Getting Started".
+optional 0-10 card strategy deck); their rules ("Getting Started") are data: ``deck_rules``
+in ``card_data/cahrd/game.yaml``.
 ``tables.yaml`` holds the Items of Mass Destruction lists and the numbers a scorekeeper
 needs (:class:`CahrdTables`).
 """
@@ -18,7 +19,6 @@ from typing import Annotated, Literal, Union
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
-from card_data.problems import Problem
 from card_data.schema import Card, DeckList, GameSpec, Slug, Strict
 
 RULEBOOK = "Official Rulebook 1.0"
@@ -31,11 +31,6 @@ HIGHEST_PRINTED_RANK = 5
 """Stats are printed at rank 1 to 5, or S (Glossary of Terms: Stats)."""
 
 STAT_NAMES = ("ldr", "war", "int", "chm")
-
-ARMY_DECK_MIN_CARDS = 40
-ARMY_DECK_MAX_CARDS = 60
-ARMY_DECK_MAX_ITEM_OR_TACTIC_COPIES = 3
-STRATEGY_DECK_MAX_CARDS = 10
 
 
 def printed_rank(value: object) -> int | str:
@@ -178,82 +173,6 @@ class StrategyCard(Card):
 CahrdCard = Annotated[Union[OfficerCard, ItemCard, TacticCard, StrategyCard], Field(discriminator="type")]
 
 
-def _a(card_type: str) -> str:
-    return f"an {card_type}" if card_type[0] in "aeiou" else f"a {card_type}"
-
-
-# Copies allowed per card type in each kind of deck, with the rule to quote when exceeded.
-_ARMY_COPY_LIMITS = {
-    "officer": (1, "an army deck may hold only one copy of any officer"),
-    "item": (ARMY_DECK_MAX_ITEM_OR_TACTIC_COPIES, "an army deck may hold up to three copies of any item or tactic"),
-    "tactic": (ARMY_DECK_MAX_ITEM_OR_TACTIC_COPIES, "an army deck may hold up to three copies of any item or tactic"),
-}
-_STRATEGY_COPY_LIMITS = {
-    "strategy": (1, "a strategy deck may hold only one copy of any strategy card"),
-}
-
-
-def _copy_problems(deck: DeckList, cards: dict[str, Card], limits: dict[str, tuple[int, str]]) -> list[Problem]:
-    """One problem per card listed more often than ``limits[card.type]`` allows (types not in
-    ``limits`` are another rule's business).
-
-    The problem points at the entry where the count first passes the limit: its ``qty`` when
-    that entry alone is too many, else its ``card`` (the id is listed again).
-    """
-    totals: dict[str, int] = {}
-    for entry in deck.cards:
-        totals[entry.card] = totals.get(entry.card, 0) + entry.qty
-    problems: list[Problem] = []
-    running: dict[str, int] = {}
-    for i, entry in enumerate(deck.cards):
-        if cards[entry.card].type not in limits:
-            continue
-        limit, rule = limits[cards[entry.card].type]
-        before = running.get(entry.card, 0)
-        running[entry.card] = before + entry.qty
-        if before <= limit < running[entry.card]:
-            fld = "qty" if entry.qty > limit else "card"
-            problems.append(Problem(field=f"cards.{i}.{fld}", message=f"{rule} ('{entry.card}' has {totals[entry.card]} copies)"))
-    return problems
-
-
-def check_deck(deck: DeckList, cards: dict[str, Card]) -> list[Problem]:
-    """The deck-building rules of "Getting Started" (Official Rulebook 1.0).
-
-    ``deck.kind`` is ``"army"`` (Deck (40 to 60 cards): 40-60 cards, officers, items and
-    tactics only, one copy of any officer, up to three of any item or tactic) or
-    ``"strategy"`` (Strategy Deck (0 to 10 cards): strategies only, up to 10, one copy each).
-    ``cards`` maps every id in the deck to its card (the loader has checked they exist).
-    Returns the problems found, each naming the rule broken; never raises.
-    """
-    total = sum(e.qty for e in deck.cards)
-    problems: list[Problem] = []
-    if deck.kind == "army":
-        if not ARMY_DECK_MIN_CARDS <= total <= ARMY_DECK_MAX_CARDS:
-            problems.append(Problem(field="cards", message=f"an army deck holds {ARMY_DECK_MIN_CARDS} to "
-                                                       f"{ARMY_DECK_MAX_CARDS} cards (this one has {total})"))
-        for i, entry in enumerate(deck.cards):
-            card = cards[entry.card]
-            if card.type not in _ARMY_COPY_LIMITS:
-                problems.append(Problem(field=f"cards.{i}.card", message=f"an army deck holds only officers, items and tactics "
-                                                       f"('{entry.card}' is {_a(card.type)} card)"))
-        problems += _copy_problems(deck, cards, _ARMY_COPY_LIMITS)
-    elif deck.kind == "strategy":
-        if total > STRATEGY_DECK_MAX_CARDS:
-            problems.append(Problem(field="cards", message=f"a strategy deck holds 0 to {STRATEGY_DECK_MAX_CARDS} "
-                                                       f"cards (this one has {total})"))
-        for i, entry in enumerate(deck.cards):
-            card = cards[entry.card]
-            if card.type not in _STRATEGY_COPY_LIMITS:
-                problems.append(Problem(field=f"cards.{i}.card", message=f"a strategy deck holds only strategy cards "
-                                                       f"('{entry.card}' is {_a(card.type)} card)"))
-        problems += _copy_problems(deck, cards, _STRATEGY_COPY_LIMITS)
-    else:
-        problems.append(Problem(field="kind", message=f"a C.A.H.R.D. deck's kind is 'army' or 'strategy' "
-                                                   f"(got '{deck.kind}')"))
-    return problems
-
-
 # ---- tables.yaml ----------------------------------------------------------------------------
 
 class GameConstant(Strict):
@@ -342,5 +261,5 @@ def check_database(cards: dict[str, Card], decks: dict[str, DeckList], tables: C
     return problems
 
 
-SPEC = GameSpec(game_id="cahrd", card_model=CahrdCard, check_deck=check_deck, tables_model=CahrdTables,
+SPEC = GameSpec(game_id="cahrd", card_model=CahrdCard, tables_model=CahrdTables,
                 check_database=check_database)

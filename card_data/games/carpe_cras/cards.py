@@ -1,13 +1,11 @@
 """Carpe Cras cards and deck-building rules (rulebook ``carpe-cras.txt``, V1.0, August 2025).
 
-A player has two decks that never mix (rulebook, "Building your decks"):
-
-- the **draw deck**: exactly 40 units, heroes, upgrades, events, environments and duality
-  cards, at most 3 copies of a card unless the card allows more (Time Flies allows 6);
-- the **agency deck**: exactly 18 agency cards, in any mix of the six agency types.
-
-A card is identified by its cost, title and artwork: two records that agree on all three are
-the same card for the copy limit, and changing any one of them makes a different card.
+A player has two decks that never mix (rulebook, "Building your decks"): the draw deck
+(exactly 40 cards, at most 3 copies of a card unless the card allows more) and the agency
+deck (exactly 18 agency cards). Those rules are data (``deck_rules`` in
+``card_data/carpe_cras/game.yaml``); what stays here is what makes two records the same card
+(:meth:`DrawCard.identity`: cost, title and artwork; changing any one makes a different card)
+and a card's own copy limit (``max_copies``: Time Flies allows 6).
 
 Section names cited in docstrings are those of the rulebook text; where its headings dropped
 out of the source, the topic is named instead (see ``card_data/carpe_cras/README.md``).
@@ -15,13 +13,11 @@ out of the source, the topic is named instead (see ``card_data/carpe_cras/README
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Annotated, Literal, Union
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from card_data.problems import Problem
-from card_data.schema import Card, DeckList, GameSpec, Strict
+from card_data.schema import Card, GameSpec, Strict
 
 AgencyType = Literal["Might", "Cunning", "Fortitude", "Zeal", "Authority", "Affluence"]
 """The six leadership styles (rulebook introduction and "Building your decks")."""
@@ -32,9 +28,8 @@ Stat = Annotated[int, Field(ge=0)]
 CombatType = Literal["melee", "projectile"]
 """Combat: melee reaches up to 1 space, projectile more than 1 space."""
 
-DRAW_DECK_SIZE = 40
 AGENCY_DECK_SIZE = 18
-DEFAULT_MAX_COPIES = 3
+"""Agency cards a player starts with, for the scorekeeper (rules.py); the deck rule itself is in game.yaml."""
 MELEE_MAX_RANGE = 1
 
 
@@ -111,14 +106,17 @@ class DrawCard(Card):
         agency: the agency types any of which can pay the cost (at least one).
         traits: printed traits, e.g. ``["Knockback"]``.
         ability: printed ability text, or ``None``.
-        max_copies: copies a draw deck may hold (3 unless the card says otherwise).
+        max_copies: copies a draw deck may hold when the card says (Time Flies: 6);
+            ``None``: the deck's limit (``deck_rules`` in game.yaml).
     """
 
     cost: Stat
     agency: list[AgencyType] = Field(min_length=1)
     traits: list[str] = []
     ability: str | None = None
-    max_copies: int = Field(default=DEFAULT_MAX_COPIES, ge=1)
+    max_copies: Annotated[int, Field(ge=1, le=99)] | None = None
+
+    IDENTITY_WORDS = "same cost, title and artwork"
 
     def back_kind(self) -> str:
         return "draw"
@@ -229,7 +227,9 @@ class Duality(Card):
     type: Literal["duality"]
     sides: Annotated[list[DualitySide], Field(min_length=2, max_length=2)]
     centre: DualityStats = DualityStats()
-    max_copies: int = Field(default=DEFAULT_MAX_COPIES, ge=1)
+    max_copies: Annotated[int, Field(ge=1, le=99)] | None = None
+
+    IDENTITY_WORDS = "same cost, title and artwork"
 
     def back_kind(self) -> str:
         return "draw"
@@ -262,8 +262,6 @@ CarpeCrasCard = Annotated[
     Field(discriminator="type"),
 ]
 """One Carpe Cras card record, chosen by its ``type``."""
-
-DRAW_DECK_TYPES = (Unit, Hero, Upgrade, Event, Environment, Duality)
 
 _STAT_TERMS = {"evade": "Evade", "armor": "Armor", "resistance": "Resistance",
                "generic_power": "Generic Power", "speed": "Speed", "steps": "Steps", "health": "Health"}
@@ -303,82 +301,5 @@ def _join(*parts) -> str:
     return " ".join(w for w in words if w)
 
 
-def check_deck(deck: DeckList, cards: dict[str, Card]) -> list[Problem]:
-    """Deck-building rules ("Building your decks"); ``cards`` maps card id to card.
-
-    - kind ``"draw"``: exactly 40 cards, no agency cards, at most ``max_copies`` (3 by
-      default) copies of a card, copies being counted by cost + title + artwork;
-    - kind ``"agency"``: exactly 18 cards, all agency cards;
-    - any other kind is an error.
-
-    Returns a list of :class:`Problem` (empty when the deck is legal). Entries whose card id
-    is not in ``cards`` are skipped (the loader reports them).
-    """
-    if deck.kind == "draw":
-        return _check_draw_deck(deck, cards)
-    if deck.kind == "agency":
-        return _check_agency_deck(deck, cards)
-    return [Problem(field="kind", message=f"unknown deck kind '{deck.kind}' "
-                                      "(a Carpe Cras player has a 'draw' deck and an 'agency' deck)")]
-
-
-def _check_draw_deck(deck: DeckList, cards: dict[str, Card]) -> list[Problem]:
-    problems: list[Problem] = []
-    total = sum(e.qty for e in deck.cards)
-    if total != DRAW_DECK_SIZE:
-        problems.append(Problem(field="cards", message=f"a draw deck holds exactly {DRAW_DECK_SIZE} cards "
-                                                   f"(this one has {total})"))
-    groups: dict[tuple, list[int]] = defaultdict(list)
-    for i, entry in enumerate(deck.cards):
-        card = cards.get(entry.card)
-        if card is None:
-            continue
-        if not isinstance(card, DRAW_DECK_TYPES):
-            problems.append(Problem(field=f"cards.{i}.card", message=f"the draw deck and the agency deck never mix: "
-                                                   f"'{entry.card}' is an agency card"))
-            continue
-        groups[card.identity()].append(i)
-    for indexes in groups.values():
-        problems.extend(_copy_limit(deck, cards, indexes))
-    # Whole-deck problems first, then entries in list order.
-    return sorted(problems, key=lambda p: -1 if p.field.count(".") < 2 else int(p.field.split(".")[1]))
-
-
-def _copy_limit(deck: DeckList, cards: dict[str, Card], indexes: list[int]) -> list[Problem]:
-    """One problem at the entry where copies of one card (by identity) pass its limit."""
-    members = [cards[deck.cards[i].card] for i in indexes]
-    limit = min(c.max_copies for c in members)
-    count = 0
-    for i in indexes:
-        count += deck.cards[i].qty
-        if count > limit:
-            break
-    else:
-        return []
-    total = sum(deck.cards[i].qty for i in indexes)
-    title = members[0].title
-    if limit == DEFAULT_MAX_COPIES:
-        rule = f"a draw deck holds at most {limit} copies of a card"
-    else:
-        rule = f"a draw deck holds at most {limit} copies of '{title}' (the card's own limit)"
-    ids = sorted({c.id for c in members})
-    same = (f"; {', '.join(ids)} are the same card (same cost, title and artwork)"
-            if len(ids) > 1 else "")
-    return [Problem(field=f"cards.{i}.qty", message=f"{rule}: '{title}' appears {total} times{same}")]
-
-
-def _check_agency_deck(deck: DeckList, cards: dict[str, Card]) -> list[Problem]:
-    problems: list[Problem] = []
-    total = sum(e.qty for e in deck.cards)
-    if total != AGENCY_DECK_SIZE:
-        problems.append(Problem(field="cards", message=f"an agency deck holds exactly {AGENCY_DECK_SIZE} "
-                                                   f"agency cards (this one has {total})"))
-    for i, entry in enumerate(deck.cards):
-        card = cards.get(entry.card)
-        if card is not None and not isinstance(card, AgencyCard):
-            problems.append(Problem(field=f"cards.{i}.card", message=f"an agency deck holds agency cards only: '{entry.card}' "
-                                                   f"is not an agency card (it is of type {card.type})"))
-    return problems
-
-
-SPEC = GameSpec(game_id="carpe_cras", card_model=CarpeCrasCard, check_deck=check_deck)
+# The deck-building rules are data: deck_rules in card_data/carpe_cras/game.yaml.
+SPEC = GameSpec(game_id="carpe_cras", card_model=CarpeCrasCard)

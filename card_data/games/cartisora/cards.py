@@ -17,7 +17,6 @@ Where the editions disagree the card's ``editions`` field (or a ruling per editi
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Annotated, Literal, Union
 
 from pydantic import Field, ValidationInfo, field_validator
@@ -45,12 +44,6 @@ play order never matters (same section)."""
 
 BASE_SET_CHARACTER_DECKS = 6
 """Character decks in the base set (2019 rulebook, Setup)."""
-
-CHARACTER_DECK_NUMBER_CARDS = 7
-CHARACTER_DECK_BOAST_CARDS = 1
-CHARACTER_DECK_SPECIAL_CARDS = 4
-"""A character deck is 1 reference card + 7 basic number, 1 boast and 4 special cards
-(2019 rulebook, Setup)."""
 
 
 # --- Structured effects: what a rules engine needs, beside the printed effect text. ---------
@@ -291,54 +284,26 @@ CartisoraCardModel = Annotated[
 
 
 def check_deck(deck: DeckList, cards: dict[str, Card]) -> list[Problem]:
-    """Check a character deck list against 2019 rulebook, Setup.
+    """What ``deck_rules`` in ``card_data/cartisora/game.yaml`` cannot say about a character
+    deck (2019 rulebook, Setup): all its cards are of one character, that of its reference card
+    (else of its first card). Its size, copies and counts per type are that data's.
 
-    A character deck (``kind: character``) is exactly 1 reference card and 12 playing cards
-    (7 basic number cards, 1 boast card, 4 special cards), one copy of each, all of the same
-    character deck as its reference card. ``cards`` maps every known card id to its card (the
-    loader has already reported unknown ids). Returns the broken rules; never raises.
+    ``cards`` maps every known card id to its card (the loader has already reported unknown
+    ids). Returns the broken rules; never raises.
     """
     problems: list[Problem] = []
-    if deck.kind != "character":
-        return [Problem(field="cards", message=f"a Duels of Cartisora deck list is a character deck "
-                                           f"(kind: character), not '{deck.kind}'")]
-
-    counts: Counter[str] = Counter()
-    seen: dict[str, int] = {}
     references = [e.card for e in deck.cards if getattr(cards.get(e.card), "type", None) == "reference"]
     character = cards[references[0]].deck if references else None
     for i, entry in enumerate(deck.cards):
         card = cards.get(entry.card)
-        if card is None:
-            continue
-        if entry.qty != 1:
-            problems.append(Problem(field=f"cards.{i}.qty", message=f"a character deck has one copy of each card "
-                                                  f"(this one lists {entry.qty} of '{entry.card}')"))
-        if entry.card in seen:
-            problems.append(Problem(field=f"cards.{i}.card", message=f"a character deck has one copy of each card "
-                                                   f"('{entry.card}' is listed again)"))
-        seen.setdefault(entry.card, i)
-        if card.type in ("token", "tag"):
-            problems.append(Problem(field=f"cards.{i}.card", message=f"a character deck holds only reference, number, "
-                                                   f"boast and special cards ('{entry.card}' is a {card.type})"))
-            continue
-        counts[card.type] += entry.qty
+        if not isinstance(card, DeckCard):
+            continue  # a token or tag: refused by card_types in game.yaml
         if character is None:
             character = card.deck
         elif card.deck != character:
             problems.append(Problem(field=f"cards.{i}.card", message=f"all cards of a character deck belong to the same "
                                                    f"character ('{entry.card}' is from '{card.deck}', "
                                                    f"this deck is '{character}')"))
-
-    for card_type, wanted, name in (
-        ("reference", 1, "reference card"),
-        ("number", CHARACTER_DECK_NUMBER_CARDS, "basic number cards"),
-        ("boast", CHARACTER_DECK_BOAST_CARDS, "boast card"),
-        ("special", CHARACTER_DECK_SPECIAL_CARDS, "special cards"),
-    ):
-        if counts[card_type] != wanted:
-            problems.append(Problem(field="cards", message=f"a character deck has exactly {wanted} {name} "
-                                                       f"(this one has {counts[card_type]})"))
     return problems
 
 
