@@ -5,6 +5,7 @@ game, a change to another game's code or to the rules does not."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -77,11 +78,14 @@ def test_every_repository_module_a_real_build_imports_is_covered(game_id, tmp_pa
     ``__init__``/``cards`` (the loader imports every game's schema to know every game's
     folder, and validates each folder with its own); no rules engine is imported at all."""
     shutil.copytree(bundled_data_dir() / game_id, tmp_path / "data" / game_id)
+    # The probe imports the copy of the code this test reads (the checkout under `python -m
+    # pytest`, where an installed copy may also be on the path).
+    root = Path(build_cache.__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root)}
     run = subprocess.run([sys.executable, "-c", _PROBE, game_id, str(tmp_path / "data"), str(tmp_path / "out")],
-                         capture_output=True, text=True, timeout=600, cwd=tmp_path)
+                         capture_output=True, text=True, timeout=600, cwd=tmp_path, env=env)
     assert run.returncode == 0, run.stderr
     assert (tmp_path / "out" / game_id).is_dir()
-    root = Path(build_cache.__file__).resolve().parent.parent
     loaded = set()
     for file in json.loads(run.stdout):
         path = Path(file).resolve()
