@@ -14,15 +14,14 @@ from pathlib import Path
 import pytest
 
 import card_data.games
-import printkit.build as build_module
 import printkit.build_cache as build_cache
 from card_data.games import bundled_game_ids
 from card_data.loader import bundled_data_dir
 from printkit.build import BuildOptions, build
 from printkit.build_cache import CACHE_FILE
 from printkit.code_sources import OWN_PACKAGES, printing_sources, relative_name
-from printkit.sheets.layout import LAYOUTS_DIR
 from printkit.sheets.paper import paper_by_name
+from build_fixtures import GAME, project, rendered_decks  # noqa: F401 - fixtures
 
 BASE_URL = "http://192.168.1.20:5000"
 SHARED = ["card_data/__init__.py", "card_data/games/__init__.py", "card_data/loader.py", "card_data/schema.py",
@@ -98,31 +97,7 @@ def test_every_repository_module_a_real_build_imports_is_covered(game_id, tmp_pa
     assert not [name for name in loaded if name.endswith("/rules.py")]
 
 
-GAME = "carpe_cras"
 DECKS = ["might-cunning-draw", "authority-zeal-draw", "might-cunning-agency", "authority-zeal-agency"]
-
-
-@pytest.fixture()
-def project(tmp_path):
-    """A copy of the bundled Carpe Cras data and templates: ``(data dir, templates dir, out dir)``."""
-    data, templates = tmp_path / "data", tmp_path / "templates"
-    shutil.copytree(bundled_data_dir() / GAME, data / GAME)
-    shutil.copytree(LAYOUTS_DIR, templates)
-    return data, templates, tmp_path / "out"
-
-
-@pytest.fixture()
-def rendered_decks(monkeypatch):
-    """The names of the decks laid out and drawn (in this process), in order."""
-    names: list[str] = []
-    real = build_module.render_deck
-
-    def counting(task, progress=None):
-        names.append(task.job.name)
-        return real(task, progress)
-
-    monkeypatch.setattr(build_module, "render_deck", counting)
-    return names
 
 
 @pytest.fixture()

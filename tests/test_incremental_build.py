@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-import shutil
 from pathlib import Path
 
 import click
@@ -16,37 +15,12 @@ import yaml
 from click.testing import CliRunner
 
 import printkit.build as build_module
-from card_data.loader import bundled_data_dir
 from printkit.build import BuildOptions, build
 from printkit.build_cache import CACHE_FILE, toolkit_digest
-from printkit.sheets.layout import LAYOUTS_DIR
 from printkit.sheets.paper import paper_by_name
+from build_fixtures import GAME, project, rendered_decks  # noqa: F401 - fixtures
 
-GAME = "carpe_cras"  # four deck lists (two draw, two agency), reference cards, a board and tokens
 BASE_URL = "http://192.168.1.20:5000"
-
-
-@pytest.fixture()
-def project(tmp_path):
-    """A copy of the bundled Carpe Cras data and templates: ``(data dir, templates dir, out dir)``."""
-    data, templates = tmp_path / "data", tmp_path / "templates"
-    shutil.copytree(bundled_data_dir() / GAME, data / GAME)
-    shutil.copytree(LAYOUTS_DIR, templates)
-    return data, templates, tmp_path / "out"
-
-
-@pytest.fixture()
-def rendered_decks(monkeypatch):
-    """The names of the decks laid out and drawn (in this process), in order."""
-    names: list[str] = []
-    real = build_module.render_deck
-
-    def counting(task, progress=None):
-        names.append(task.job.name)
-        return real(task, progress)
-
-    monkeypatch.setattr(build_module, "render_deck", counting)
-    return names
 
 
 def make(project, out: Path | None = None, base_url: str = BASE_URL, jobs: int = 1, **options):

@@ -1,0 +1,37 @@
+"""Fixtures for incremental-build tests: a Carpe Cras project copy and the decks a build drew.
+Test modules import them by name (``from build_fixtures import project, rendered_decks``)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+import printkit.build as build_module
+from card_data.loader import bundled_data_dir
+from printkit.sheets.layout import LAYOUTS_DIR
+
+GAME = "carpe_cras"  # four deck lists (two draw, two agency), reference cards, a board and tokens
+
+
+@pytest.fixture()
+def project(tmp_path):
+    """A copy of the bundled Carpe Cras data and templates: ``(data dir, templates dir, out dir)``."""
+    data, templates = tmp_path / "data", tmp_path / "templates"
+    shutil.copytree(bundled_data_dir() / GAME, data / GAME)
+    shutil.copytree(LAYOUTS_DIR, templates)
+    return data, templates, tmp_path / "out"
+
+
+@pytest.fixture()
+def rendered_decks(monkeypatch):
+    """The names of the decks laid out and drawn (in this process), in order."""
+    names: list[str] = []
+    real = build_module.render_deck
+
+    def counting(task, progress=None):
+        names.append(task.job.name)
+        return real(task, progress)
+
+    monkeypatch.setattr(build_module, "render_deck", counting)
+    return names
