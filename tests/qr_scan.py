@@ -180,6 +180,20 @@ def phone_photo(page: Image.Image, dpi: int, tilt_deg: float = PHONE_TILT_DEG) -
     return PhonePhoto(Image.open(buffer).convert("L"), project, dpi)
 
 
+def read_matrix(matrix) -> zxingcpp.Barcode:
+    """zxing-cpp's reading (text, error correction level...) of a module matrix drawn 4 px a
+    module with its quiet zone."""
+    size = len(matrix) + 8
+    image = Image.new("L", (size, size), 255)
+    for y, row in enumerate(matrix):
+        for x, dark in enumerate(row):
+            if dark:
+                image.putpixel((x + 4, y + 4), 0)
+    (result,) = zxingcpp.read_barcodes(image.resize((size * 4, size * 4), Image.Resampling.NEAREST),
+                                       formats=zxingcpp.BarcodeFormat.QRCode)
+    return result
+
+
 def zxing_texts(image: Image.Image) -> list[str]:
     """What zxing-cpp decodes from ``image`` (QR codes only)."""
     return [r.text for r in zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)]

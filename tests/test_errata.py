@@ -26,7 +26,7 @@ from bs4 import BeautifulSoup
 from click.testing import CliRunner
 from conftest import DataCopy
 from phones import PHONE, serving
-from qr_scan import opened_page
+from qr_scan import opened_page, read_matrix
 
 from card_data.loader import check_database, load_database
 from card_data.printings import PRINTINGS_FILE, Printings, plan_release, printed_fields
@@ -238,20 +238,6 @@ def test_short_payloads_keep_error_correction_m():
     url = short_url(BASE_URL, card_code(GAME, CARD, 2))
     read = read_matrix(qr_matrix(url))
     assert (read.text, read.ec_level) == (url, "M")
-
-
-def read_matrix(matrix):
-    """zxing-cpp's reading of a module matrix drawn 4 px a module with its quiet zone."""
-    from PIL import Image
-
-    size = len(matrix) + 8
-    image = Image.new("L", (size, size), 255)
-    for y, row in enumerate(matrix):
-        for x, dark in enumerate(row):
-            if dark:
-                image.putpixel((x + 4, y + 4), 0)
-    (result,) = zxingcpp.read_barcodes(image.resize((size * 4, size * 4), Image.NEAREST))
-    return result
 
 
 def test_a_card_changed_but_not_released_prints_as_the_next_version_with_a_warning(story):

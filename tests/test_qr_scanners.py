@@ -25,12 +25,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-import zxingcpp
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
 from database_edits import copy_game
-from PIL import Image
 from qr_scan import (
+    read_matrix,
     crop_mm,
     opened_page,
     phone_photo,
@@ -140,20 +139,7 @@ def test_the_readme_base_urls_give_alphanumeric_version_2_codes(base_url):
     # chose it, and the symbol reads back as written.
     payload = card_qr_url(BASE_URL, DB.games["carpe_diem"], DB.games["carpe_diem"].cards["fountain-gardens"])
     assert len(payload) == 35 and qr_version(payload) == 2
-    assert read_matrix(qr_matrix(payload)) == payload
-
-
-def read_matrix(matrix) -> str:
-    """zxing-cpp's reading of a module matrix drawn 4 px a module with its quiet zone."""
-    size = len(matrix) + 8
-    image = Image.new("L", (size, size), 255)
-    for r, row in enumerate(matrix):
-        for c, dark in enumerate(row):
-            if dark:
-                image.putpixel((c + 4, r + 4), 0)
-    image = image.resize((size * 4, size * 4), Image.Resampling.NEAREST)
-    (found,) = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)
-    return found.text
+    assert read_matrix(qr_matrix(payload)).text == payload
 
 
 def test_a_code_is_the_same_in_every_build_and_every_version_has_its_own():
