@@ -239,11 +239,15 @@ def site_cmd(data_dir: Path | None, project_dir: Path | None, out_dir: Path | No
         base = resolve_base_url(base_url, source.settings_dir)
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
-    if out_dir is None:
-        out_dir = source.project.out_dir / "site" if source.project is not None else Path("output/site")
+    named = config = None
+    if out_dir is None and source.project is not None:
+        out_dir = source.project.out_dir / "site"
+        named, config = f"the output folder {out_dir}", source.project.config
+    elif out_dir is None:
+        out_dir = Path("output/site")
     try:
         # Not over, into or around the card data or a project's sources (as printkit's commands).
-        check_out_folder(out_dir, source.data_dir)
+        check_out_folder(out_dir, source.data_dir, named=named, config=config)
     except (OutFolderError, ConfigError) as exc:
         raise click.ClickException(str(exc)) from None
     try:

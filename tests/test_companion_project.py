@@ -201,10 +201,14 @@ def test_card_page_shows_the_declared_labels_and_values_players_see(client):
     assert_nothing_of_another_game(page.replace(GAME, ""))
 
 
-def test_a_card_types_own_field_shows_on_its_cards_only(client):
+def test_card_types_show_by_their_labels_with_their_own_fields(client):
     bonus = client.get(f"/r/{GAME}/marathon").text
+    assert '<span class="card-type">Bonus round</span>' in bonus
     assert re.search(r"<dt>Points won</dt>\s*<dd>\s*3", bonus)
-    assert "Points won" not in client.get(f"/r/{GAME}/{CARD}").text
+    question = client.get(f"/r/{GAME}/{CARD}").text
+    assert '<span class="card-type">Plain question</span>' in question and "Points won" not in question
+    game = client.get(f"/r/{GAME}/").text
+    assert re.findall(r"<h3>([^<]*) <small", game) == ["Plain question", "Bonus round"]
 
 
 def test_search_finds_a_card_by_a_fields_text_and_never_by_what_players_do_not_see(client):
@@ -227,6 +231,8 @@ def test_a_declared_game_is_not_offered_for_a_table(client):
     assert "Pub Quiz Night" not in choose.text
     assert_nothing_of_another_game(choose.text)
     assert client.get(f"/tables/new/{GAME}").status_code == 404
+    refused = client.post("/api/tables", json={"game": GAME, "players": ["Ann", "Bo"]})
+    assert refused.status_code == 400 and refused.get_json()["errors"] == [{"field": "game", "message": "unknown game"}]
 
 
 def test_site_of_the_project_writes_its_games_pages_only(project, env, monkeypatch):
