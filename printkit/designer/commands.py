@@ -68,14 +68,18 @@ def import_cmd(sheet: Path, game_id: str, out_file: Path | None, data_dir: Path 
 @click.option("--base-url", default=None, help="Where the cards' QR codes point; default as for build.")
 @click.option("--dpi", type=click.IntRange(50, 600), default=DEFAULT_DPI, show_default=True,
               help="Card image resolution (200: a poker card is 500 x 700 px).")
+@click.option("--deck", default=None, metavar="DECK",
+              help="Only this deck list (a deck id or a deck-list YAML file), in its quantities, its files named "
+              "<deck>-<n>.png (<deck>-<back>-<n>.png for a deck of several backs).")
 def tts_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Path | None, out_dir: Path | None,
-            base_url: str | None, dpi: int) -> None:
+            base_url: str | None, dpi: int, deck: str | None) -> None:
     """Tabletop Simulator deck sheets for GAMES (default: all).
 
     Per game and card back: PNG grids of at most 10 x 7 card faces (69 cards a sheet, as TTS
     keeps the last cell for the hidden card; a sheet of n cards is min(10, n) columns by
     ceil(n / columns) rows), a JSON per sheet with NumWidth, NumHeight and the card ids in grid
-    order, and the back image.
+    order, and the back image. A card is on the sheets as many times as it prints (its qty;
+    none for qty 0), so the deck TTS makes holds every copy.
     """
     try:
         base = resolve_base_url(base_url)
@@ -85,7 +89,8 @@ def tts_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Path |
         paths = command_paths(data_dir, templates_dir)
         out = check_output_folder(paths, out_dir if out_dir is not None else paths.out_dir / "tts",
                                   given=out_dir is not None)
-        result = build_tts(paths.data_dir, out, base.url, games, dpi=dpi, layouts_dir=paths.templates_dir)
+        result = build_tts(paths.data_dir, out, base.url, games, dpi=dpi, layouts_dir=paths.templates_dir,
+                           deck=deck)
     except OSError as exc:
         raise click.ClickException(str(exc)) from None
     if result.problems:

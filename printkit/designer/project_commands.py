@@ -148,6 +148,9 @@ def init_cmd(folder: Path, from_game: str | None) -> None:
 @click.option("--format", "formats", type=click.Choice(["png", "pdf"]), multiple=True,
               help="png (default) and/or pdf (vector, one card per file); repeat for both.")
 @click.option("--card", "card_ids", multiple=True, metavar="ID", help="Only this card (repeat for more).")
+@click.option("--deck", default=None, metavar="DECK",
+              help="Only this deck list (a deck id or a deck-list YAML file); with a preset, in its quantities, "
+              "in a folder named after the deck.")
 @click.option("--base-url", default=None, help="Where the cards' QR codes point; default as for build.")
 @click.option("--cmyk", is_flag=True, help="PDF colours as CMYK, FOGRA39 (PNG stays RGB, which both shops require).")
 @click.option("--pdfx", "--print-shop", "pdfx", is_flag=True,
@@ -155,7 +158,7 @@ def init_cmd(folder: Path, from_game: str | None) -> None:
               "converted too, TrimBox and BleedBox on every card. PNG stays RGB.")
 def export_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Path | None, out_dir: Path | None,
                preset: str | None, dpi: int | None, formats: tuple[str, ...], card_ids: tuple[str, ...],
-               base_url: str | None, cmyk: bool, pdfx: bool) -> None:
+               deck: str | None, base_url: str | None, cmyk: bool, pdfx: bool) -> None:
     """One file per card face for GAMES (default: all): PNG at --dpi or single-card PDFs, or a
     print shop's preset.
 
@@ -165,6 +168,10 @@ def export_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Pat
                           825 x 1125 px at 300 dpi (1/8 in bleed, safe area 1/8 in inside the trim)
     --preset mpc-poker:   <out>/<game>/mpc-poker/<deck back>/fronts/<card-id>.png and back.png,
                           822 x 1122 px at 300 dpi (36 px bleed, safe area 36 px inside the trim)
+
+    With a preset, a card with qty N (copies to print) has N files: <card-id>.png,
+    <card-id>_2.png ... (none for qty 0), so each folder holds the deck as ordered; with
+    --deck, the deck list's counts instead, in <preset>/<deck>/.
     """
     from printkit.designer.export import DEFAULT_DPI, export_cards
     from printkit.sheets.render import PdfOutput
@@ -177,7 +184,7 @@ def export_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Pat
     try:
         result = export_cards(paths.data_dir, paths.templates_dir, paths.out_dir, _base_url(base_url), games,
                               preset=shop, dpi=dpi or DEFAULT_DPI, formats=formats or ("png",), card_ids=card_ids,
-                              output=PdfOutput.of(cmyk, pdfx))
+                              output=PdfOutput.of(cmyk, pdfx), deck=deck)
     except OSError as exc:
         raise click.ClickException(str(exc)) from None
     for warning in result.warnings:
