@@ -13,7 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from card_data.base_url import ConfigError
 from card_data.card_store import CardStore
-from card_data.declared_game import DeclaredGameSpec, declared_spec_of, file_problems
+from card_data.declared_game import DeclaredGameSpec, back_deck_problems, declared_spec_of, file_problems
 from card_data.deck_rules import DeckRules, deck_problems
 from card_data.games import registry, registry_problems
 from card_data.limits import (
@@ -411,6 +411,9 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | Non
                 except ValidationError as exc:
                     col.pydantic(tpath, lines, (), "tables", exc, data=data)
             lost = lost or tables is None
+
+    if isinstance(spec, DeclaredGameSpec) and not lost:
+        col.problems += back_deck_problems(spec, cards, decks, sources, info_path)
 
     # Rules across records judge the whole set. With a record missing they would report the
     # gap it leaves (a reference card without its special card, a scoring set that is not
