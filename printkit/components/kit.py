@@ -33,6 +33,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from card_data.card_store import CardRefs
+from card_data.declared_game import DeclaredGameSpec
 from card_data.loader import Database, Game
 from card_data.problems import DatabaseError, Problem
 from card_data.schema import Card, Slug
@@ -173,9 +174,11 @@ def catalog_jobs(game: Game) -> list[CardJob]:
 
 
 def copies_jobs(game: Game) -> list[CardJob]:
-    """Every card of the game as many times as it prints (:func:`copies`, copies side by side),
-    one job per back kind named after the back (in ``game.yaml``'s order of backs, titled with
-    the back's title); a back none of whose cards prints has no job."""
+    """Every card of the game as many times as it prints (:func:`copies`: a declared game's
+    ``qty``, 0 not printed; once for a game whose cards have none), copies side by side, one
+    job per back named after the back (``<back>-cards.pdf``, ``<back>-1.png`` ...), in
+    ``game.yaml``'s order of backs, titled with the back's title; a back none of whose cards
+    prints has no job."""
     by_kind: dict[str, list[str]] = {}
     for card_id, card in game.cards.items():
         by_kind.setdefault(card.back_kind(), []).extend([card_id] * copies(card))
@@ -235,11 +238,12 @@ def play_jobs(game: Game, spec: KitSpec) -> list[CardJob]:
     as one file (both ordered by back kind as ``game.yaml`` lists the backs, then by the game's
     order of deck lists), then ``extra_cards`` by card type.
 
-    A game with no deck lists and no extra cards gives :func:`catalog_jobs`. Assumes
+    A game with no deck lists and no extra cards gives :func:`catalog_jobs` (a declared game,
+    :func:`copies_jobs`: each card in its ``qty``). Assumes
     :func:`load_kit` found no problem with ``spec``.
     """
     if not game.decks and not spec.extra_cards:
-        return catalog_jobs(game)
+        return copies_jobs(game) if isinstance(game.spec, DeclaredGameSpec) else catalog_jobs(game)
     groups = {d: g for g in spec.choose_one for d in g.decks}
     jobs: list[CardJob] = []
     done: set[str] = set()
