@@ -216,7 +216,7 @@ def test_shop_export_has_a_file_per_copy_in_a_folder_per_back(game, tmp_path, mo
              "--base-url", BASE_URL)
 
     folder = out / GAME / "tgc-poker"
-    assert files_under(folder) == [
+    assert [name for name in files_under(folder) if not name.endswith("/.printkit-files.json")] == [
         "bonus/back.png", "bonus/fronts/gases.png", "bonus/fronts/stars.png", "bonus/fronts/stars_2.png",
         "question/back.png", "question/fronts/river.png", "question/fronts/wall.png",
         "question/fronts/wall_2.png", "question/fronts/wall_3.png"]
@@ -237,6 +237,33 @@ def test_shop_export_has_a_file_per_copy_in_a_folder_per_back(game, tmp_path, mo
     assert not (tmp_path / "moon" / GAME / "tgc-poker").exists()
 
 
+def test_a_shop_export_removes_the_copies_it_no_longer_makes_and_nothing_else(game, tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    shutil.copytree(game[0], data)
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "out"
+    args = ("export", "--preset", "tgc-poker", "--data", data, "--templates", game[1], "--out", out,
+            "--base-url", BASE_URL)
+    printkit(*args)
+    folder = out / GAME / "tgc-poker"
+    (folder / "question" / "fronts" / "notes.txt").write_text("ask Sam about the wall", encoding="utf-8")
+    cards = data / GAME / "cards" / "questions.yaml"
+    _edit(cards, "  qty: 3\n", "  qty: 2\n")
+    # Only a card asked for by name: nothing else of the folder is touched.
+    printkit(*args, "--card", "wall")
+    assert (folder / "question" / "fronts" / "wall_3.png").is_file()
+
+    _edit(cards, "  points: 3\n", "  points: 3\n  qty: 0\n")
+    _edit(cards, "  points: 2\n  qty: 2\n", "  points: 2\n  qty: 0\n")
+    result = printkit(*args)
+
+    assert files_under(folder) == [
+        "question/.printkit-files.json", "question/back.png", "question/fronts/notes.txt",
+        "question/fronts/river.png", "question/fronts/wall.png", "question/fronts/wall_2.png"]
+    assert f"removed {folder / 'question' / 'fronts' / 'wall_3.png'}" in result.output
+    assert not (folder / "bonus").exists()  # no bonus card prints any more
+
+
 def test_print_index_lists_each_backs_file_with_its_count(game, tmp_path, monkeypatch):
     data, templates = game
     monkeypatch.chdir(tmp_path)
@@ -250,8 +277,7 @@ def test_print_index_lists_each_backs_file_with_its_count(game, tmp_path, monkey
     assert "question-cards.pdf" in text and "bonus-cards.pdf" in text
     assert f"Question deck: {len(QUESTION_DECK)} cards" in text
     assert f"Bonus deck: {len(BONUS_DECK)} cards" in text
-    assert "First on the moon: qty 0" in text  # the card with no copies, and why
-    assert "every card once" not in text
+    assert "Not in this kit First on the moon: qty 0." in text  # the card with no copies, and why
 
 
 def _release(data: Path, *args: str):

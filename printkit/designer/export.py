@@ -19,6 +19,8 @@ Files, under ``<out>/<game>/``:
   ``<card-id>.png``, then ``<card-id>_2.png``, ``<card-id>_3.png`` ... (``_`` is never in a
   card id), since both shops print one card per uploaded image unless told otherwise by hand,
   so the folder holds exactly the deck to order; a card with ``qty: 0`` has no file there.
+  Each deck folder keeps a record of the files written (``.printkit-files.json``), so that the
+  next export removes copies it no longer makes (:mod:`printkit.designer.written_exports`).
   The per-card export without a preset is every face once, whatever the quantities;
 - ``--deck DECK`` (a deck id or deck-list file, as ``printkit build --deck``): only that deck
   list's cards, with a preset in the list's quantities, its folder named after the deck
@@ -43,6 +45,7 @@ from card_data.schema import Card
 from printkit.build import BLEED_MM, BuildOptions, GameLayouts, select_games
 from printkit.components.kit import decks_drawn
 from printkit.designer.shops import MM_PER_INCH, ShopPreset
+from printkit.designer.written_exports import write_deck_folders
 from printkit.sheets.imposition import Rect
 from printkit.sheets.layout import (
     BoxRegion,
@@ -208,6 +211,9 @@ class ExportResult:
     problems: list[Problem] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     faces: int = 0
+    removed: list[Path] = field(default_factory=list)
+    """Copies an earlier export with a preset wrote that this one does not make (see
+    :mod:`printkit.designer.written_exports`)."""
 
 
 def copy_stem(card_id: str, n: int) -> str:
@@ -263,6 +269,7 @@ def export_cards(data_dir: Path | None, templates_dir: Path, out_dir: Path, base
     options = BuildOptions(paper=paper_by_name("letter"), base_url=base_url, cmyk=output.cmyk, pdfx=output.pdfx)
     result = ExportResult()
     jobs: list[tuple[Game, Path, list[tuple[str, Face]]]] = []
+    deck_folders: list[Path] = []  # a preset's, each holding one deck's images and their record
     for game in selected:
         size = game.info.card_size
         if preset is not None and not preset.fits_size(size.width_mm, size.height_mm):
@@ -303,6 +310,12 @@ def export_cards(data_dir: Path | None, templates_dir: Path, out_dir: Path, base
             if back is not None:
                 named.append(("back", back))
             jobs.append((game, out_dir / game.game_id / preset.name / job.name, named))
+            deck_folders.append(out_dir / game.game_id / preset.name / job.name)
+        if deck is None and wanted is None:
+            # A back none of whose cards prints any more: the images of its last export go.
+            deck_folders += [folder for kind in game.info.backs
+                             if (folder := out_dir / game.game_id / preset.name / kind) not in deck_folders
+                             and folder.is_dir()]
         for card in game.cards.values():
             if card.id in drawn or (wanted is not None and card.id not in wanted):
                 continue
@@ -344,7 +357,10 @@ def export_cards(data_dir: Path | None, templates_dir: Path, out_dir: Path, base
                     encoded[index] = png_bytes(images[index], dpi)
                 files[folder / f"{name}.png"] = encoded[index]
         result.faces += len(named)
-    for path, data in files.items():
-        write_atomically(path, data)
+    if preset is not None:
+        result.removed = write_deck_folders(files, deck_folders, complete=wanted is None)
+    else:
+        for path, data in files.items():
+            write_atomically(path, data)
     result.written = list(files)
     return result

@@ -197,6 +197,8 @@ def export_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Pat
         sys.exit(1)
     for path in result.written:
         click.echo(str(path))
+    for path in result.removed:
+        click.echo(f"removed {path} (a copy this export no longer makes)", err=True)
     click.echo(f"Wrote {len(result.written)} files for {result.faces} card faces"
                f"{' (' + shop.label + ')' if shop else ''}.", err=True)
 
