@@ -161,7 +161,7 @@ def test_tts_decks_hold_each_card_qty_times_one_deck_per_back_with_its_back(game
     printkit("tts", "--data", data, "--templates", templates, "--out", out, "--base-url", BASE_URL)
 
     folder = out / GAME
-    assert files_under(folder) == ["bonus-1.json", "bonus-1.png", "bonus-back.png",
+    assert files_under(folder) == [".printkit-tts-files.json", "bonus-1.json", "bonus-1.png", "bonus-back.png",
                                    "question-1.json", "question-1.png", "question-back.png"]
     db = load_database(data)
     for kind, deck in (("question", QUESTION_DECK), ("bonus", BONUS_DECK)):
@@ -197,7 +197,8 @@ def test_tts_deck_list_prints_in_its_counts_named_after_the_deck(game, tmp_path,
              "--base-url", BASE_URL)
 
     folder = out / GAME
-    assert files_under(folder) == ["party-bonus-1.json", "party-bonus-1.png", "party-bonus-back.png",
+    assert files_under(folder) == [".printkit-tts-files.json",
+                                   "party-bonus-1.json", "party-bonus-1.png", "party-bonus-back.png",
                                    "party-question-1.json", "party-question-1.png", "party-question-back.png"]
     question = json.loads((folder / "party-question-1.json").read_text(encoding="utf-8"))
     # The deck list's count, not the card's qty (0).
@@ -208,6 +209,35 @@ def test_tts_deck_list_prints_in_its_counts_named_after_the_deck(game, tmp_path,
     assert back.getpixel((5, 5)) == BACK_RGB["bonus"]
 
 
+def test_tts_removes_the_sheets_it_no_longer_makes_and_nothing_else(game, tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    shutil.copytree(game[0], data)
+    monkeypatch.chdir(tmp_path)
+    cards = data / GAME / "cards" / "questions.yaml"
+    _edit(cards, "  qty: 3\n", "  qty: 80\n")  # 81 question cards: two sheets (69 a sheet)
+    out = tmp_path / "tts"
+    args = ("tts", "--data", data, "--templates", game[1], "--out", out, "--base-url", BASE_URL, "--dpi", "50")
+    printkit(*args)
+    folder = out / GAME
+    assert (folder / "question-2.png").is_file()
+    (folder / "question-notes.txt").write_text("mine", encoding="utf-8")
+    deck = tmp_path / "party.yaml"
+    deck.write_text("id: party\ntitle: Party night\nkind: party\ncards:\n  - {card: river, qty: 2}\n",
+                    encoding="utf-8")
+    printkit(*args, "--deck", deck, GAME)  # a deck list's sheets: not the backs' to remove
+
+    _edit(cards, "  qty: 80\n", "  qty: 3\n")
+    _edit(cards, "  points: 3\n", "  points: 3\n  qty: 0\n")
+    _edit(cards, "  points: 2\n  qty: 2\n", "  points: 2\n  qty: 0\n")
+    result = printkit(*args)
+
+    assert files_under(folder) == [".printkit-tts-files.json", "party-1.json", "party-1.png", "party-back.png",
+                                   "question-1.json", "question-1.png", "question-back.png", "question-notes.txt"]
+    assert f"removed {folder / 'question-2.png'}" in result.output
+    index = json.loads((folder / "question-1.json").read_text(encoding="utf-8"))
+    assert index["cards"] == QUESTION_DECK
+
+
 def test_shop_export_has_a_file_per_copy_in_a_folder_per_back(game, tmp_path, monkeypatch):
     data, templates = game
     monkeypatch.chdir(tmp_path)
@@ -216,7 +246,7 @@ def test_shop_export_has_a_file_per_copy_in_a_folder_per_back(game, tmp_path, mo
              "--base-url", BASE_URL)
 
     folder = out / GAME / "tgc-poker"
-    assert [name for name in files_under(folder) if not name.endswith("/.printkit-files.json")] == [
+    assert [name for name in files_under(folder) if not name.endswith("/.printkit-export-files.json")] == [
         "bonus/back.png", "bonus/fronts/gases.png", "bonus/fronts/stars.png", "bonus/fronts/stars_2.png",
         "question/back.png", "question/fronts/river.png", "question/fronts/wall.png",
         "question/fronts/wall_2.png", "question/fronts/wall_3.png"]
@@ -258,7 +288,7 @@ def test_a_shop_export_removes_the_copies_it_no_longer_makes_and_nothing_else(ga
     result = printkit(*args)
 
     assert files_under(folder) == [
-        "question/.printkit-files.json", "question/back.png", "question/fronts/notes.txt",
+        "question/.printkit-export-files.json", "question/back.png", "question/fronts/notes.txt",
         "question/fronts/river.png", "question/fronts/wall.png", "question/fronts/wall_2.png"]
     assert f"removed {folder / 'question' / 'fronts' / 'wall_3.png'}" in result.output
     assert not (folder / "bonus").exists()  # no bonus card prints any more

@@ -98,4 +98,6 @@ def tts_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Path |
         sys.exit(1)
     for path in result.written:
         click.echo(str(path))
+    for path in result.removed:
+        click.echo(f"removed {path} (a sheet this run no longer makes)", err=True)
     click.echo(f"Wrote {len(result.sheets)} deck sheets; QR codes point at {qr_base_url(base.url)}/Q/...", err=True)

@@ -19,7 +19,7 @@ Files, under ``<out>/<game>/``:
   ``<card-id>.png``, then ``<card-id>_2.png``, ``<card-id>_3.png`` ... (``_`` is never in a
   card id), since both shops print one card per uploaded image unless told otherwise by hand,
   so the folder holds exactly the deck to order; a card with ``qty: 0`` has no file there.
-  Each deck folder keeps a record of the files written (``.printkit-files.json``), so that the
+  Each deck folder keeps a record of the files written (``.printkit-export-files.json``), so that the
   next export removes copies it no longer makes (:mod:`printkit.designer.written_exports`).
   The per-card export without a preset is every face once, whatever the quantities;
 - ``--deck DECK`` (a deck id or deck-list file, as ``printkit build --deck``): only that deck

@@ -17,7 +17,10 @@ Files, under ``<out>/<game>/``: ``<kind>-<n>.png`` (sheet n, from 1), ``<kind>-<
 (the TTS Custom Deck fields ``FaceURL``, ``BackURL``, ``NumWidth``, ``NumHeight``, plus the
 card ids in grid order, left to right, top to bottom, a card's id once per copy) and
 ``<kind>-back.png``; ``<kind>`` is the back's name in the game's ``backs``. Upload the
-PNGs and put their URLs where the JSON has the file names.
+PNGs and put their URLs where the JSON has the file names. The folder keeps a record of the
+files written (``.printkit-tts-files.json``), so that a sheet the next run no longer makes (a deck
+grown smaller) is removed, never a file printkit did not write
+(:mod:`printkit.designer.written_exports`).
 
 Same input, same bytes: the PDFs are reproducible, pdfium renders deterministically, and
 the PNGs carry no timestamp or other metadata. Nothing is written unless every card of
@@ -29,6 +32,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,7 +48,8 @@ from printkit.components.kit import CardJob, decks_drawn
 from printkit.sheets.imposition import Rect
 from printkit.sheets.layout import LAYOUTS_DIR, Face
 from printkit.sheets.paper import paper_by_name
-from printkit.sheets.render import PageDrawer, new_canvas, write_atomically
+from printkit.designer.written_exports import TTS_RECORD, write_recorded
+from printkit.sheets.render import PageDrawer, new_canvas
 
 DEFAULT_DPI = 200
 """Pixels per inch of the card images: a poker card (63.5 x 88.9 mm) is 500 x 700 px, a full
@@ -173,6 +178,9 @@ class TtsResult:
     written: list[Path] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     sheets: list[DeckSheet] = field(default_factory=list)
+    removed: list[Path] = field(default_factory=list)
+    """Sheets an earlier run wrote under the same names that this one no longer makes
+    (:mod:`printkit.designer.written_exports`)."""
 
 
 @limits_in_force()  # the project's: its artwork and templates are checked against them
@@ -232,7 +240,13 @@ def build_tts(data_dir: Path | None, out_dir: Path, base_url: str, games: Iterab
         files[folder / f"{job.name}-back.png"] = png_bytes(
             rasterise_faces([back], size.width_mm, size.height_mm, dpi)[0])
         result.sheets.extend(sheets)
-    for path, data in files.items():
-        write_atomically(path, data)
+    for game in selected:
+        folder = out_dir / game.game_id
+        # The names this run draws decks under: every back's (a back left with no card loses its
+        # old sheets), or the deck list's.
+        names = [job.name for job in decks[game.game_id]] if deck is not None else list(game.info.backs)
+        own = re.compile(rf"(?:{'|'.join(map(re.escape, names))})-(?:[0-9]+\.(?:png|json)|back\.png)")
+        result.removed += write_recorded({p: d for p, d in files.items() if p.parent == folder}, folder, TTS_RECORD,
+                                         lambda rel, own=own: own.fullmatch(rel) is not None)
     result.written = list(files)
     return result
