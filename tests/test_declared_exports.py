@@ -148,6 +148,12 @@ def files_under(folder: Path) -> list[str]:
     return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
 
 
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
 def cells(image: Image.Image, columns: int, rows: int) -> list[Image.Image]:
     w, h = image.width // columns, image.height // rows
     return [image.crop((i % columns * w, i // columns * h, i % columns * w + w, i // columns * h + h))
@@ -312,12 +318,6 @@ def test_print_index_lists_each_backs_file_with_its_count(game, tmp_path, monkey
 
 def _release(data: Path, *args: str):
     return CliRunner().invoke(main, ["release", GAME, "--data", str(data), *args])
-
-
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1
-    path.write_text(text.replace(old, new), encoding="utf-8")
 
 
 def test_release_a_qty_change_is_no_new_version_a_text_or_type_change_is(game, tmp_path):
