@@ -52,3 +52,21 @@ def test_no_module_of_a_split_engine_passes_600_lines(game):
     assert len(modules) > 2 and not (GAMES / game / "rules.py").exists()
     long = {p.name: n for p in modules if (n := len(p.read_text(encoding="utf-8").splitlines())) > MOST_LINES}
     assert not long, long
+
+
+@pytest.mark.parametrize("game", ["carpe_cras", "cartisora"])
+def test_importing_a_split_engine_imports_every_module_of_it(game):
+    """The events register with the engine as their modules are imported: a module the
+    package's ``__init__`` does not reach would leave its events out of the game (and out of
+    the build digest's reading of the imports). A fresh process, so that no other test's
+    imports count."""
+    import json
+    import subprocess
+    import sys
+
+    package = f"card_data.games.{game}.rules"
+    code = f"import json, sys, {package}\nprint(json.dumps(sorted(sys.modules)))"
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    modules = {f"{package}.{p.stem}" for p in (GAMES / game / "rules").glob("*.py") if p.stem != "__init__"}
+    assert modules and not modules - set(json.loads(run.stdout)), sorted(modules - set(json.loads(run.stdout)))
