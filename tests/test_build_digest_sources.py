@@ -33,10 +33,16 @@ def covered(game_id: str) -> set[str]:
     return {relative_name(p) for p in printing_sources(game_id)}
 
 
+def is_rules(name: str) -> bool:
+    """Whether ``name`` (as the digest names files) is a game's scorekeeper rules: its
+    ``rules.py``, or a module of its ``rules/`` package."""
+    return name.endswith("/rules.py") or "/rules/" in name
+
+
 def game_files(game_id: str) -> set[str]:
     """Every Python file of the game's own package, as the digest names them."""
     folder = Path(card_data.games.__file__).parent / game_id
-    return {relative_name(p) for p in folder.glob("*.py")}
+    return {relative_name(p) for p in folder.rglob("*.py")}
 
 
 @pytest.mark.parametrize("game_id", bundled_game_ids())
@@ -48,7 +54,7 @@ def test_a_games_digest_covers_its_schema_and_shared_code_not_other_games_nor_ru
     for other in bundled_game_ids():
         if other != game_id:
             assert not mine & game_files(other), other
-    assert not [name for name in mine if name.endswith("/rules.py")]
+    assert not [name for name in mine if is_rules(name)]
     # What the reference cards print is derived in these, so they must be covered.
     derived = {"cahrd": "card_data/games/cahrd/ranks.py", "carpe_cras": "card_data/games/carpe_cras/tempo.py"}
     if game_id in derived:
@@ -94,7 +100,7 @@ def test_every_repository_module_a_real_build_imports_is_covered(game_id, tmp_pa
                          for name in ("__init__.py", "cards.py")}
     assert f"card_data/games/{game_id}/cards.py" in loaded  # the probe saw the build's modules
     assert loaded - schemas_of_others <= covered(game_id)
-    assert not [name for name in loaded if name.endswith("/rules.py")]
+    assert not [name for name in loaded if is_rules(name)]
 
 
 DECKS = ["might-cunning-draw", "authority-zeal-draw", "might-cunning-agency", "authority-zeal-agency"]
@@ -156,7 +162,8 @@ def test_only_a_change_to_the_games_own_covered_code_re_renders_it(project, rend
     expected = snapshot(out)
     units = {f"deck:{d}" for d in DECKS} | {"unprinted", "reference", "extras"}
     for elsewhere in ["card_data/games/cahrd/cards.py", "card_data/games/cartisora/cards.py",
-                      f"card_data/games/{GAME}/rules.py", "card_data/games/cahrd/rules.py"]:
+                      f"card_data/games/{GAME}/rules.py", "card_data/games/cahrd/rules/state.py",
+                      "card_data/games/cahrd/rules/events_battle.py"]:
         edit_source(elsewhere)
         rendered_decks.clear()
         cache_hits.clear()
