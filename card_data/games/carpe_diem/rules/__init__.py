@@ -44,6 +44,7 @@ What the scorekeeper models, and what it leaves to the table (our readings):
 - Scoring-card layout: see :mod:`card_data.games.carpe_diem.layout`.
 - Red cards are paid wares first, coins covering only what the wares do not; over the two
   cards of one circle this never needs more coins than any other way of paying.
+- Victory points are plain numbers and may drop below zero after penalties.
 
 The engine's modules: :mod:`.state` (the sheets, the board and where the game stands),
 :mod:`.engine` (set-up and :data:`ENGINE`), :mod:`.citations` (the sources' sections cited),
