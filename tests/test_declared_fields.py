@@ -231,3 +231,94 @@ def test_validate_command_reports_declared_game_problems(tmp_path):
     assert result.returncode == 1, result
     assert f"{folder / 'cards' / 'questions.yaml'}:5: pub_quiz/x: points: " in result.stdout + result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_deck_rules_of_a_back_check_its_cards_by_qty_without_deck_lists(tmp_path):
+    rules = "deck_rules:\n  question:\n    size: {min: 4}\n    copies: {max: 1}\n    card_types: {only: [question]}\n"
+    folder = write_game(tmp_path, GAME_YAML + rules)
+    info, cards = folder / "game.yaml", folder / "cards" / "questions.yaml"
+    texts = problem_texts(tmp_path)
+    # the question back's cards: wall 2 copies, moon 0 (not printed, not counted): 2 cards
+    assert texts == [
+        f"{cards}:1: pub_quiz/wall: qty: a question deck holds at most 1 copy of a card: "
+        f"'When did the Berlin wall fall?' appears 2 times (the cards with back 'question', each qty times, "
+        f"as no deck list is of kind 'question')",
+        f"{info}:21: pub_quiz/-: deck_rules.question: a question deck holds at least 4 cards (this one has 2) "
+        f"(the cards with back 'question', each qty times, as no deck list is of kind 'question')"], texts
+    # with a deck list of that kind, the deck list is what the rules judge
+    (folder / "decks").mkdir()
+    (folder / "decks" / "starter.yaml").write_text(
+        "id: starter\ntitle: Starter\nkind: question\ncards:\n  - {card: wall}\n  - {card: moon}\n"
+        "  - {card: gases}\n", encoding="utf-8")
+    texts = problem_texts(tmp_path)
+    deck = folder / "decks" / "starter.yaml"
+    assert [t.split(": ")[0] for t in texts] == [f"{deck}:4", f"{deck}:7"], texts
+    assert "at least 4 cards (this one has 3)" in texts[0] and "holds only question cards" in texts[1]
+
+
+def _templates(root: Path) -> Path:
+    """Front and back templates of the Pub Quiz game: each card prints its title and type, each
+    back the back's title."""
+    folder = root / "pub_quiz"
+    folder.mkdir(parents=True)
+    region = ("  - name: {name}\n    kind: text\n    x_mm: 5\n    y_mm: {y}\n    w_mm: 53.5\n    h_mm: 20\n"
+              "    text: \"{text}\"\n    size_pt: 10\n    min_size_pt: 5\n")
+    for card_type in ("question", "bonus"):
+        (folder / f"{card_type}.yaml").write_text(
+            "regions:\n" + region.format(name="title", y=6, text="{{ title }}")
+            + region.format(name="kind", y=40, text=f"{card_type.upper()} CARD"), encoding="utf-8")
+        (folder / f"back-{card_type}.yaml").write_text(
+            "regions:\n" + region.format(name="title", y=30, text="BACK OF {{ title }}"), encoding="utf-8")
+    return root
+
+
+def test_build_prints_each_card_qty_times_one_file_per_back(tmp_path):
+    import pdfplumber
+    from test_playable_kit import card_texts
+
+    data = tmp_path / "data"
+    write_game(data, cards_yaml=CARDS_YAML.replace("qty: 2", "qty: 11") + "- id: nova\n  type: bonus\n"
+               "  question: What is a nova?\n  answer: A star flaring\n  points: 1\n  qty: 2\n")
+    out = tmp_path / "out"
+    result = subprocess.run([str(PRINTKIT), "build", "--data", str(data), "--templates", str(_templates(tmp_path / "t")),
+                             "--out", str(out), "--paper", "a4", "--duplex", "long", "--cards-only", "--jobs", "1", "--base-url", "http://10.1.2.3:5000"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert sorted(p.name for p in (out / "pub_quiz").glob("*.pdf")) == ["bonus-cards.pdf", "question-cards.pdf"]
+    printed: dict[str, list[list[str]]] = {}
+    for name in ("question", "bonus"):
+        with pdfplumber.open(out / "pub_quiz" / f"{name}-cards.pdf") as doc:
+            printed[name] = [[" ".join(t.split()) for t in card_texts(page) if t.strip()] for page in doc.pages]
+    # 11 question cards (wall x11, moon x0): 9 a sheet, so 2 sheets of fronts, each followed by its backs
+    question = printed["question"]
+    assert [len(page) for page in question] == [9, 9, 2, 2]
+    assert sorted(question[0] + question[2]) == ["When did the Berlin wall fall? QUESTION CARD"] * 11
+    assert set(question[1] + question[3]) == {"BACK OF Question deck"}
+    # gases x1 and nova x2 on the bonus back, on one sheet
+    bonus = printed["bonus"]
+    assert [len(page) for page in bonus] == [3, 3]
+    assert sorted(bonus[0]) == ["Name three noble gases. BONUS CARD"] + ["What is a nova? BONUS CARD"] * 2
+    assert bonus[1] == ["BACK OF Bonus deck"] * 3
+    # the same input builds the same bytes again (a fresh output folder: nothing carried over)
+    again = tmp_path / "again"
+    subprocess.run([str(PRINTKIT), "build", "--data", str(data), "--templates", str(tmp_path / "t"),
+                    "--out", str(again), "--paper", "a4", "--duplex", "long", "--cards-only", "--jobs", "2", "--base-url", "http://10.1.2.3:5000"],
+                   capture_output=True, text=True, timeout=300, check=True)
+    for name in ("question", "bonus"):
+        assert (again / "pub_quiz" / f"{name}-cards.pdf").read_bytes() == \
+            (out / "pub_quiz" / f"{name}-cards.pdf").read_bytes()
+
+
+def test_rulings_page_shows_declared_labels_and_only_what_players_see(tmp_path):
+    from companion import create_app
+
+    write_game(tmp_path, GAME_YAML.replace("label: Points", "label: Points won"))
+    app = create_app({"TESTING": True, "CARD_DATA_DIR": str(tmp_path),
+                      "DATABASE_URL": f"sqlite:///{tmp_path / 'companion.sqlite'}"})
+    response = app.test_client().get("/r/pub_quiz/gases")
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert "<h1>Name three noble gases.</h1>" in page
+    assert "Points won" in page and "Difficulty" in page
+    assert "Helium" not in page and "Answer" not in page  # players_see: false
+    assert "qty" not in page.lower().replace("quantity", "")
