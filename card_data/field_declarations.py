@@ -15,8 +15,8 @@ from them), e.g.::
         fields:                      # this type's own extra fields, same format
           points: {type: integer, min: 1, max: 10, required: true}
 
-Every bound is explicit (:data:`MAX_FIELDS`, :data:`MAX_CARD_TYPES`, a field's ``max_length``
-and ``max_items``), so a declaration from someone else cannot make its cards unbounded.
+Every bound is explicit (:data:`MAX_FIELDS`, :data:`MAX_CARD_TYPES`, :data:`MAX_MODEL_FIELDS`,
+a field's ``max_length`` and ``max_items``), so a declaration from someone else cannot make its cards unbounded.
 What one declaration cannot judge alone (a reserved field name, a ``back`` that ``backs``
 does not name, a ``title_field`` naming no text field) is told by :func:`declaration_problems`.
 """
@@ -51,6 +51,11 @@ MAX_FIELDS = 200
 
 MAX_CARD_TYPES = 100
 """Card types a declared game may have."""
+
+MAX_MODEL_FIELDS = 2000
+"""Declared fields of all card types' models together (each type has every common field, and
+its own): each is made when the game loads, in every process that draws its cards, about
+0.5 ms a field."""
 
 DEFAULT_BOUND = 1_000_000
 """An integer or number field's values lie in ``-DEFAULT_BOUND..DEFAULT_BOUND`` unless it
@@ -214,6 +219,12 @@ def declaration_problems(info: DeclaredGameInfo) -> list[tuple[tuple, str]]:
     total = sum(len(fields) for _, fields in places)
     if total > MAX_FIELDS:
         found.append((("fields",), f"{total} fields declared in all; a game may declare at most {MAX_FIELDS}"))
+    in_models = len(info.fields) * len(info.card_types or [None]) + total - len(info.fields)
+    if in_models > MAX_MODEL_FIELDS:
+        found.append((("card_types",), f"{len(info.fields)} fields of every card times {len(info.card_types or [])} "
+                                       f"card types, with their own, make {in_models} fields; at most "
+                                       f"{MAX_MODEL_FIELDS} (declare fewer card types, or move fields to the "
+                                       f"types that have them)"))
     for where, fields in places:
         for name in fields:
             if not isinstance(name, str) or not FIELD_NAME.fullmatch(name):

@@ -322,3 +322,65 @@ def test_rulings_page_shows_declared_labels_and_only_what_players_see(tmp_path):
     assert "Points won" in page and "Difficulty" in page
     assert "Helium" not in page and "Answer" not in page  # players_see: false
     assert "qty" not in page.lower().replace("quantity", "")
+
+
+def test_every_field_type_and_its_bounds(tmp_path):
+    game_yaml = """\
+title: Types
+backs: {plain: Plain}
+fields:
+  note_text: {type: text, max_length: 5}
+  rules: {type: rich_text}
+  weight: {type: number, min: 0, max: 2.5}
+  secret: {type: yes_no, default: false}
+  tags: {type: list, of: one_of, options: [a, b], max_items: 2}
+  scores: {type: list, of: integer, max: 9}
+  symbol: {type: icon}
+"""
+    folder = write_game(tmp_path, game_yaml, """\
+- id: good
+  title: Good
+  note_text: short
+  rules: Gain 1.
+  weight: 2
+  tags: [a, b]
+  scores: [1, 9]
+  symbol: star
+- id: bad
+  title: Bad
+  note_text: too long
+  weight: 3
+  secret: maybe
+  tags: [a, b, a]
+  scores: [10]
+  symbol: moon
+""", game_id="types")
+    (folder / "icons").mkdir()
+    (folder / "icons" / "star.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>", encoding="utf-8")
+    db, problems = check_database(tmp_path)
+    cards = folder / "cards" / "questions.yaml"
+    texts = [str(p) for p in problems]
+    for want in [f"{cards}:11: types/bad: note_text: String should have at most 5 characters",
+                 f"{cards}:12: types/bad: weight: Input should be less than or equal to 2.5",
+                 f"{cards}:13: types/bad: secret: Input should be a valid boolean",
+                 f"{cards}:14: types/bad: tags: List should have at most 2 items",
+                 f"{cards}:15: types/bad: scores.0: Input should be less than or equal to 9"]:
+        assert any(t.startswith(want) for t in texts), (want, "\n".join(texts))
+    assert len(texts) == 5, texts
+    # the bad card fixed but for its icon: told like missing art
+    cards.write_text(cards.read_text(encoding="utf-8").split("- id: bad")[0]
+                     + "- id: bad\n  title: Bad\n  symbol: moon\n", encoding="utf-8")
+    db, problems = check_database(tmp_path)
+    assert [str(p) for p in problems] == [f"{cards}:11: types/bad: symbol: icon not found: icons/moon.svg"]
+    good = check_database(tmp_path)[0].games["types"].cards["good"]
+    assert (good.weight, good.secret, good.tags, good.scores, good.symbol) == (2.0, False, ["a", "b"], [1, 9], "star")
+
+
+def test_a_declaration_too_big_to_make_is_refused_at_its_line(tmp_path):
+    fields = "".join(f"  f{i}: {{type: text}}\n" for i in range(21))
+    types = "".join(f"  t{i}: {{}}\n" for i in range(100))
+    folder = write_game(tmp_path, f"title: Big\nbacks: {{plain: Plain}}\nfields:\n{fields}card_types:\n{types}",
+                        cards_yaml="", game_id="big")
+    texts = problem_texts(tmp_path)
+    assert len(texts) == 1 and texts[0].startswith(f"{folder / 'game.yaml'}:25: big/-: card_types: 21 fields of every "
+                                                   f"card times 100 card types, with their own, make 2100 fields"), texts
