@@ -307,6 +307,19 @@ def test_build_prints_each_card_qty_times_one_file_per_back(tmp_path):
     for name in ("question", "bonus"):
         assert (again / "pub_quiz" / f"{name}-cards.pdf").read_bytes() == \
             (out / "pub_quiz" / f"{name}-cards.pdf").read_bytes()
+    # built again into the same folder, nothing changed: nothing is drawn (its digest holds)
+    rerun = subprocess.run([str(PRINTKIT), "build", "--data", str(data), "--templates", str(tmp_path / "t"),
+                            "--out", str(out), "--paper", "a4", "--duplex", "long", "--cards-only", "--jobs", "1",
+                            "--base-url", "http://10.1.2.3:5000"], capture_output=True, text=True, timeout=300)
+    assert rerun.returncode == 0 and "Nothing changed" in rerun.stdout + rerun.stderr, rerun
+
+
+def test_declared_game_code_digest_is_printkit_and_shared_code_only():
+    from printkit.code_sources import printing_sources, relative_name
+
+    names = {relative_name(p) for p in printing_sources("pub_quiz")}
+    assert "card_data/declared_game.py" in names and "card_data/field_declarations.py" in names
+    assert not any(name.startswith("card_data/games/") and name != "card_data/games/__init__.py" for name in names)
 
 
 def test_rulings_page_shows_declared_labels_and_only_what_players_see(tmp_path):
