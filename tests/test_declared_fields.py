@@ -397,3 +397,13 @@ def test_a_declaration_too_big_to_make_is_refused_at_its_line(tmp_path):
     texts = problem_texts(tmp_path)
     assert len(texts) == 1 and texts[0].startswith(f"{folder / 'game.yaml'}:25: big/-: card_types: 21 fields of every "
                                                    f"card times 100 card types, with their own, make 2100 fields"), texts
+
+
+def test_watch_rebuilds_only_the_declared_game_whose_file_changed(tmp_path):
+    from printkit.designer.project import ProjectPaths, game_of
+
+    folder = write_game(tmp_path / "data")
+    paths = ProjectPaths(tmp_path / "data", tmp_path / "templates", tmp_path / "out")
+    assert game_of(folder / "cards" / "questions.yaml", paths) == "pub_quiz"
+    assert game_of(tmp_path / "templates" / "pub_quiz" / "question.yaml", paths) == "pub_quiz"
+    assert game_of(tmp_path / "templates" / "elsewhere" / "x.yaml", paths) is None
