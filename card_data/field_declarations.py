@@ -46,6 +46,10 @@ FIELD_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 RESERVED_FIELDS = frozenset({"id", "type", "title", "qty", "example", "assumed", "note", "art", "rulings"})
 """Fields every declared card has already (see :mod:`card_data.declared_game`)."""
 
+TEMPLATE_NAMES = frozenset({"card", "game", "game_id", "layout_words"})
+"""Names a card template gives something else (``printkit.build.card_context``): a field of
+one of these names could not be printed."""
+
 MAX_FIELDS = 200
 """Fields a declaration may list (common ones, and each card type's own)."""
 
@@ -201,7 +205,8 @@ class DeclaredGameInfo(GameInfo):
 def declaration_problems(info: DeclaredGameInfo) -> list[tuple[tuple, str]]:
     """What is wrong across a valid declaration, as ``[(location in game.yaml, message)]``
     (a location such as ``("fields", "title")``, for the caller to turn into a line): a field
-    name that is not a lower-case identifier or is reserved (:data:`RESERVED_FIELDS`), a card
+    name that is not a lower-case identifier or is reserved (:data:`RESERVED_FIELDS`,
+    :data:`TEMPLATE_NAMES`), a card
     type's field that a common field has already, a ``back`` not among ``backs``, more than
     :data:`MAX_FIELDS` fields in all, a ``title_field`` that names no common text field."""
     found: list[tuple[tuple, str]] = []
@@ -233,9 +238,13 @@ def declaration_problems(info: DeclaredGameInfo) -> list[tuple[tuple, str]]:
             elif name in RESERVED_FIELDS:
                 found.append((where + (name,), f"'{name}' is a field every card has already "
                                                f"({', '.join(sorted(RESERVED_FIELDS))}); choose another name"))
+            elif name in TEMPLATE_NAMES:
+                found.append((where + (name,), f"'{name}' names something else in a card template "
+                                               f"({', '.join(sorted(TEMPLATE_NAMES))}); choose another name"))
     types = info.type_names()
     for kind, rules in (info.deck_rules or {}).items():
-        named = [(("card_types", "only", i), t) for i, t in enumerate(rules.card_types.only)] if rules.card_types else []
+        only = rules.card_types.only if rules.card_types else []
+        named = [(("card_types", "only", i), t) for i, t in enumerate(only)]
         named += [(("counts", t), t) for t in rules.counts]
         named += [(("copies", "by_type", t), t) for t in (rules.copies.by_type if rules.copies else {})]
         for where, card_type in named:
@@ -248,6 +257,7 @@ def declaration_problems(info: DeclaredGameInfo) -> list[tuple[tuple, str]]:
             found.append((("title_field",), f"title_field '{info.title_field}' is not one of fields "
                                             f"(a field every card has)"))
         elif declared.type not in ("text", "rich_text", "one_of"):
-            found.append((("title_field",), f"title_field '{info.title_field}' is a {declared.type} field; "
+            article = "an" if declared.type[0] in "aeiou" else "a"
+            found.append((("title_field",), f"title_field '{info.title_field}' is {article} {declared.type} field; "
                                             f"a title is text (text, rich_text or one_of)"))
     return found

@@ -188,6 +188,7 @@ fields:
   size: {type: integer, default: 1000001}
   type: {type: text}
   Bad-Name: {type: text}
+  game: {type: text}
 card_types:
   hero: {back: spine}
 deck_rules:
@@ -200,15 +201,18 @@ deck_rules:
         assert any(t.startswith(f"{info}:{line}: pub_quiz/-: {fld}: ") for t in texts), (line, texts)
     # the rest once each field is well-formed
     fixed = info.read_text(encoding="utf-8").replace("min: 5, max: 1", "min: 1, max: 5")
-    fixed = fixed.replace("{type: one_of}", "{type: one_of, options: [red]}").replace("{type: list}", "{type: list, of: text}")
+    fixed = fixed.replace("{type: one_of}", "{type: one_of, options: [red]}")
+    fixed = fixed.replace("{type: list}", "{type: list, of: text}")
     info.write_text(fixed.replace("{type: text, min: 3}", "{type: text}"), encoding="utf-8")
     texts = problem_texts(tmp_path)
-    for line, fld, words in [(3, "title_field", "is a integer field"), (10, "fields.type", "every card has already"),
-                             (11, "fields.Bad-Name", "lower-case"), (13, "card_types.hero.back", "not one of backs"),
-                             (15, "deck_rules.main.card_types.only.0", "'villain' is not a card type")]:
+    for line, fld, words in [(3, "title_field", "is an integer field"), (10, "fields.type", "every card has already"),
+                             (11, "fields.Bad-Name", "lower-case"), (12, "fields.game", "in a card template"),
+                             (14, "card_types.hero.back", "not one of backs"),
+                             (16, "deck_rules.main.card_types.only.0", "'villain' is not a card type")]:
         assert any(t.startswith(f"{info}:{line}: pub_quiz/-: {fld}: ") and words in t for t in texts), (line, texts)
     info.write_text(fixed.replace("{type: text, min: 3}", "{type: text}").replace("  type: {type: text}\n", "")
-                    .replace("  Bad-Name: {type: text}\n", "").replace("spine", "front").replace("villain", "hero")
+                    .replace("  Bad-Name: {type: text}\n", "").replace("  game: {type: text}\n", "")
+                    .replace("spine", "front").replace("villain", "hero")
                     .replace("title_field: score\n", "title_field: name\n"), encoding="utf-8")
     texts = problem_texts(tmp_path)
     assert texts == [f"{info}:9: pub_quiz/-: fields.size.default: the default does not fit the field: "
@@ -272,6 +276,12 @@ def _templates(root: Path) -> Path:
     return root
 
 
+def _build(data: Path, templates: Path, out: Path, jobs: int) -> subprocess.CompletedProcess:
+    return subprocess.run([str(PRINTKIT), "build", "--data", str(data), "--templates", str(templates),
+                           "--out", str(out), "--paper", "a4", "--duplex", "long", "--cards-only", "--jobs", str(jobs),
+                           "--base-url", "http://10.1.2.3:5000"], capture_output=True, text=True, timeout=300)
+
+
 def test_build_prints_each_card_qty_times_one_file_per_back(tmp_path):
     import pdfplumber
     from test_playable_kit import card_texts
@@ -280,9 +290,8 @@ def test_build_prints_each_card_qty_times_one_file_per_back(tmp_path):
     write_game(data, cards_yaml=CARDS_YAML.replace("qty: 2", "qty: 11") + "- id: nova\n  type: bonus\n"
                "  question: What is a nova?\n  answer: A star flaring\n  points: 1\n  qty: 2\n")
     out = tmp_path / "out"
-    result = subprocess.run([str(PRINTKIT), "build", "--data", str(data), "--templates", str(_templates(tmp_path / "t")),
-                             "--out", str(out), "--paper", "a4", "--duplex", "long", "--cards-only", "--jobs", "1", "--base-url", "http://10.1.2.3:5000"],
-                            capture_output=True, text=True, timeout=300)
+    templates = _templates(tmp_path / "t")
+    result = _build(data, templates, out, jobs=1)
     assert result.returncode == 0, result.stdout + result.stderr
     assert sorted(p.name for p in (out / "pub_quiz").glob("*.pdf")) == ["bonus-cards.pdf", "question-cards.pdf"]
     printed: dict[str, list[list[str]]] = {}
@@ -301,16 +310,12 @@ def test_build_prints_each_card_qty_times_one_file_per_back(tmp_path):
     assert bonus[1] == ["BACK OF Bonus deck"] * 3
     # the same input builds the same bytes again (a fresh output folder: nothing carried over)
     again = tmp_path / "again"
-    subprocess.run([str(PRINTKIT), "build", "--data", str(data), "--templates", str(tmp_path / "t"),
-                    "--out", str(again), "--paper", "a4", "--duplex", "long", "--cards-only", "--jobs", "2", "--base-url", "http://10.1.2.3:5000"],
-                   capture_output=True, text=True, timeout=300, check=True)
+    assert _build(data, templates, again, jobs=2).returncode == 0
     for name in ("question", "bonus"):
         assert (again / "pub_quiz" / f"{name}-cards.pdf").read_bytes() == \
             (out / "pub_quiz" / f"{name}-cards.pdf").read_bytes()
     # built again into the same folder, nothing changed: nothing is drawn (its digest holds)
-    rerun = subprocess.run([str(PRINTKIT), "build", "--data", str(data), "--templates", str(tmp_path / "t"),
-                            "--out", str(out), "--paper", "a4", "--duplex", "long", "--cards-only", "--jobs", "1",
-                            "--base-url", "http://10.1.2.3:5000"], capture_output=True, text=True, timeout=300)
+    rerun = _build(data, templates, out, jobs=1)
     assert rerun.returncode == 0 and "Nothing changed" in rerun.stdout + rerun.stderr, rerun
 
 
@@ -395,8 +400,9 @@ def test_a_declaration_too_big_to_make_is_refused_at_its_line(tmp_path):
     folder = write_game(tmp_path, f"title: Big\nbacks: {{plain: Plain}}\nfields:\n{fields}card_types:\n{types}",
                         cards_yaml="", game_id="big")
     texts = problem_texts(tmp_path)
-    assert len(texts) == 1 and texts[0].startswith(f"{folder / 'game.yaml'}:25: big/-: card_types: 21 fields of every "
-                                                   f"card times 100 card types, with their own, make 2100 fields"), texts
+    assert len(texts) == 1, texts
+    assert texts[0].startswith(f"{folder / 'game.yaml'}:25: big/-: card_types: 21 fields of every card times 100 "
+                               f"card types, with their own, make 2100 fields"), texts
 
 
 def test_watch_rebuilds_only_the_declared_game_whose_file_changed(tmp_path):
