@@ -413,3 +413,29 @@ def test_watch_rebuilds_only_the_declared_game_whose_file_changed(tmp_path):
     assert game_of(folder / "cards" / "questions.yaml", paths) == "pub_quiz"
     assert game_of(tmp_path / "templates" / "pub_quiz" / "question.yaml", paths) == "pub_quiz"
     assert game_of(tmp_path / "templates" / "elsewhere" / "x.yaml", paths) is None
+
+
+def test_reference_cards_of_a_declared_game_print_from_its_data(tmp_path):
+    import pdfplumber
+
+    data = tmp_path / "data"
+    folder = write_game(data)
+    (folder / "reference.yaml").write_text(
+        "- id: how-to-play\n  title: How to play\n  template: reference-rules\n  sections:\n"
+        "    - heading: Asking\n      text: \"Read out {{ cards | length }} questions, e.g. {{ cards['wall'].title }}\"\n"
+        "      section: House rules\n", encoding="utf-8")
+    templates = _templates(tmp_path / "t")
+    (templates / "pub_quiz" / "reference-rules.yaml").write_text(
+        "regions:\n  - name: title\n    kind: text\n    x_mm: 4\n    y_mm: 4\n    w_mm: 55\n    h_mm: 8\n"
+        "    text: \"{{ title }}\"\n    size_pt: 10\n    min_size_pt: 6\n"
+        "  - name: body\n    kind: text\n    x_mm: 4\n    y_mm: 16\n    w_mm: 55\n    h_mm: 60\n"
+        "    text: \"{% for s in sections %}{{ s.heading }}: {{ s.text }}{% endfor %}\"\n"
+        "    size_pt: 8\n    min_size_pt: 6\n", encoding="utf-8")
+    out = tmp_path / "out"
+    result = subprocess.run([str(PRINTKIT), "build", "--data", str(data), "--templates", str(templates),
+                             "--out", str(out), "--paper", "a4", "--base-url", "http://10.1.2.3:5000", "--jobs", "1"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    with pdfplumber.open(out / "pub_quiz" / "reference-cards.pdf") as doc:
+        text = " ".join((doc.pages[0].extract_text() or "").split())
+    assert "How to play" in text and "Asking: Read out 3 questions, e.g. When did the Berlin wall fall?" in text, text
