@@ -217,8 +217,10 @@ def declared_spec(game_id: str, info: DeclaredGameInfo) -> tuple[DeclaredGameSpe
                 try:
                     default = TypeAdapter(annotation).validate_python(decl.default)
                 except ValidationError as exc:
-                    problems.append((at + ("default",), f"the default does not fit the field: "
-                                                        f"{exc.errors(include_url=False)[0]['msg']}"))
+                    wrong = (at + ("default",), f"the default does not fit the field: "
+                                                f"{exc.errors(include_url=False)[0]['msg']}")
+                    if wrong not in problems:  # a common field's, once, not once per card type
+                        problems.append(wrong)
                     continue
             fields[name] = (annotation | None, Field(default, title=label, json_schema_extra=extra))
         kind = (Literal[card_type], card_type) if info.card_types is None else (Literal[card_type], ...)
