@@ -317,7 +317,10 @@ def game_of(path: Path, paths: ProjectPaths) -> str | None:
             parts = resolved.relative_to(Path(os.path.abspath(root)).resolve()).parts
         except ValueError:
             continue
-        if len(parts) > 1 and parts[0] in registry():
+        # A registered game, or a declared one (a folder of the data holding a game.yaml).
+        declared = paths.data_dir is not None and (Path(paths.data_dir) / parts[0] / "game.yaml").is_file() \
+            if parts else False
+        if len(parts) > 1 and (parts[0] in registry() or declared):
             return parts[0]
     return None
 
