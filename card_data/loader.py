@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from card_data.base_url import ConfigError
 from card_data.card_store import CardStore
+from card_data.declared_game import DeclaredGameSpec, back_deck_problems, declared_spec_of, file_problems
 from card_data.deck_rules import DeckRules, deck_problems
 from card_data.games import registry, registry_problems
 from card_data.limits import (
@@ -239,8 +240,10 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | Non
     col = _Collector(spec.game_id, limits)
     info_path = folder / "game.yaml"
     info = None
-    read = _read(info_path, col) if info_path.exists() else None
-    if not info_path.exists():
+    read = _read(info_path, col) if info_path.exists() and not isinstance(spec, DeclaredGameSpec) else None
+    if isinstance(spec, DeclaredGameSpec):
+        info = spec.info  # read (and its problems told) when its spec was made
+    elif not info_path.exists():
         col.add(info_path, 1, "-", "game.yaml", "file is missing")
     elif read is not None:
         data, lines = read
@@ -289,6 +292,9 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | Non
             line = lines.line_for(base)
             if card.art and not (folder / card.art).is_file():
                 col.add(path, lines.line_for(base + ("art",)), card.id, "art", f"artwork file not found: {card.art}")
+            if isinstance(spec, DeclaredGameSpec):
+                for fld, message in file_problems(card, folder):
+                    col.add(path, lines.line_for(base + (fld,)), card.id, fld, message)
             for name in card.assumed:
                 if name not in type(card).model_fields:
                     col.add(path, lines.line_for(base + ("assumed",)), card.id, "assumed",
@@ -405,6 +411,9 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | Non
                 except ValidationError as exc:
                     col.pydantic(tpath, lines, (), "tables", exc, data=data)
             lost = lost or tables is None
+
+    if isinstance(spec, DeclaredGameSpec) and not lost:
+        col.problems += back_deck_problems(spec, cards, decks, sources, info_path)
 
     # Rules across records judge the whole set. With a record missing they would report the
     # gap it leaves (a reference card without its special card, a scoring set that is not
@@ -575,13 +584,20 @@ def check_database(root: Path | str | None = None, limits: Limits | None = None)
                                 f"no game folders found (expected some of: {', '.join(specs)})"))
     # A folder of a game whose installed distribution is broken: why it is unknown.
     broken = {p.game: p for p in registry_problems() if p.game}
+    declared: dict[str, GameSpec] = {}
     for name in sorted(present - set(specs)):
         if name in broken:
             problems.append(broken[name].at(file=str(root / name / "game.yaml"), line=1))
             continue
-        problems.append(Problem(str(root / name / "game.yaml"), 1, name, "-", "game",
-                                f"unknown game '{name}' (known: {', '.join(specs)})"))
-    for game_id, spec in specs.items():
+        col = _Collector(name, limits)
+        read = _read(root / name / "game.yaml", col)
+        if read is not None:
+            spec, probs = declared_spec_of(name, *read, root / name / "game.yaml", list(specs))
+            col.problems += probs
+            if spec is not None:
+                declared[name] = spec
+        problems.extend(col.problems)
+    for game_id, spec in {**specs, **declared}.items():
         if game_id not in present:
             continue
         game, probs = _load_game(root / game_id, spec, limits)

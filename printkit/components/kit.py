@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from card_data.card_store import CardRefs
+from card_data.declared_game import DeclaredGameSpec
 from card_data.loader import Game
 from card_data.problems import Problem
 from card_data.schema import Card, Slug
@@ -162,6 +163,17 @@ def catalog_jobs(game: Game) -> list[CardJob]:
             for kind, title in game.info.backs.items() if by_kind.get(kind)]
 
 
+def copies_jobs(game: Game) -> list[CardJob]:
+    """A declared game's cards (:mod:`card_data.declared_game`) each as many times as its
+    ``qty`` says (0: not printed), one file per back named after the back
+    (``<back>-cards.pdf``), in ``game.yaml``'s order of backs."""
+    by_kind: dict[str, list[str]] = {}
+    for card_id, card in game.cards.items():
+        by_kind.setdefault(card.back_kind(), []).extend([card_id] * card.qty)
+    return [CardJob(kind, kind, title, CardRefs(game.cards, by_kind[kind]))
+            for kind, title in game.info.backs.items() if by_kind.get(kind)]
+
+
 def deck_jobs(game: Game, deck_id: str, title: str, cards: Sequence[Card]) -> list[CardJob]:
     """One deck's cards split by back kind: ``<deck>-cards.pdf``, or ``<deck>-<kind>-cards.pdf``
     for a deck whose cards have several backs."""
@@ -181,11 +193,12 @@ def play_jobs(game: Game, spec: KitSpec) -> list[CardJob]:
     as one file (both ordered by back kind as ``game.yaml`` lists the backs, then by the game's
     order of deck lists), then ``extra_cards`` by card type.
 
-    A game with no deck lists and no extra cards gives :func:`catalog_jobs`. Assumes
+    A game with no deck lists and no extra cards gives :func:`catalog_jobs` (a declared game,
+    :func:`copies_jobs`: each card in its ``qty``). Assumes
     :func:`load_kit` found no problem with ``spec``.
     """
     if not game.decks and not spec.extra_cards:
-        return catalog_jobs(game)
+        return copies_jobs(game) if isinstance(game.spec, DeclaredGameSpec) else catalog_jobs(game)
     groups = {d: g for g in spec.choose_one for d in g.decks}
     jobs: list[CardJob] = []
     done: set[str] = set()
