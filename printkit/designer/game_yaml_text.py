@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from printkit.designer.sheet_inference import CardType, FieldDeclaration, SheetGame, slug_name
+from printkit.designer.sheet_inference import CardType, InferredField, SheetGame, slug_name
 
 _PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9 _.'()/-]*")
 _YAML_WORDS = frozenset({"yes", "no", "true", "false", "on", "off", "null", "y", "n", "~"})
@@ -45,7 +45,7 @@ def _commented(line: str, comment: str) -> str:
     return f"{line.ljust(COMMENT_COLUMN)}# {comment}" if len(line) < COMMENT_COLUMN - 1 else f"{line}  # {comment}"
 
 
-def declaration(f: FieldDeclaration) -> dict[str, Any]:
+def declaration(f: InferredField) -> dict[str, Any]:
     """``f`` as game.yaml declares it (keys in the format's order, defaults left out)."""
     out: dict[str, Any] = {"type": f.type}
     if f.required:
@@ -62,8 +62,13 @@ def declaration(f: FieldDeclaration) -> dict[str, Any]:
     return out
 
 
-def _field_lines(fields: tuple[FieldDeclaration, ...] | list[FieldDeclaration], indent: str) -> list[str]:
-    return [_commented(f"{indent}{f.name}: {flow(declaration(f))}", f.seen) for f in fields]
+def _field_lines(fields: tuple[InferredField, ...] | list[InferredField], indent: str,
+                 notes: bool) -> list[str]:
+    return [_commented(f"{indent}{f.name}: {flow(declaration(f))}", f.seen if notes else "") for f in fields]
+
+
+def _cards(count: int) -> str:
+    return f"{count} card{'s' if count != 1 else ''}"
 
 
 def _back_title(card_type: CardType) -> str:
@@ -95,17 +100,20 @@ def game_yaml_text(game_id: str, title: str, sheet: SheetGame, source: str | Non
     if sheet.title_field is not None:
         lines.append(_commented(f"title_field: {sheet.title_field}", "a card's title is this field's value"))
     lines.append(_commented("fields:", "every card has these, in the order players see them"))
-    lines += _field_lines(sheet.fields, "  ")
+    notes = source is not None  # what the sheet showed; the starter game has no sheet
+    lines += _field_lines(sheet.fields, "  ", notes)
     if backs:
-        lines.append(_commented("card_types:", "the sheet's type column: the template <type>.yaml prints each"))
+        lines.append(_commented("card_types:", ("the sheet's type column: " if notes else "")
+                                + "the template <type>.yaml prints each"))
         for t in backs:
             head = {"label": t.label, "back": t.name}
-            seen = f"{t.count} cards, {t.copies} copies" if t.copies != t.count else f"{t.count} cards"
+            seen = "" if not notes else f"{_cards(t.count)}, {t.copies} copies" if t.copies != t.count \
+                else _cards(t.count)
             if t.fields:
                 lines.append(_commented(f"  {t.name}:", seen))
                 lines += [f"    label: {scalar(t.label)}", f"    back: {t.name}",
                           _commented("    fields:", f"only {t.label} cards have these")]
-                lines += _field_lines(t.fields, "      ")
+                lines += _field_lines(t.fields, "      ", notes)
             else:
                 lines.append(_commented(f"  {t.name}: {flow(head)}", seen))
     lines.append("# Deck rules, checked by `printkit validate` and `build` (uncomment to use; see the README):")

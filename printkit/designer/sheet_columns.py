@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from printkit.designer.sheet_inference import BASE_COLUMNS, CONTEXT_NAMES, RESERVED_NAMES, field_name, slug_name
+from card_data.field_declarations import RESERVED_FIELDS
+from printkit.designer.sheet_inference import BASE_COLUMNS, CONTEXT_NAMES, field_name, slug_name
 
 
 def _models(spec: Any) -> list[type]:
@@ -40,7 +41,7 @@ def declared_names(spec: Any) -> tuple[dict[str, str], dict[str, str], set[str]]
     for model in _models(spec):
         label = getattr(model, "TYPE_LABEL", None)
         for name, info in model.model_fields.items():
-            if name in RESERVED_NAMES:
+            if name in RESERVED_FIELDS:
                 continue
             columns.setdefault(name, name)
             if info.title:
@@ -68,7 +69,7 @@ def _column(header: str, columns: dict[str, str]) -> str:
     if lowered in columns:
         return columns[lowered]
     made = field_name(text)
-    if made is not None and (made in RESERVED_NAMES or made in CONTEXT_NAMES):
+    if made is not None and (made in RESERVED_FIELDS or made in CONTEXT_NAMES):
         made = f"{made}_field"
     return columns.get(made, text) if made is not None else text
 

@@ -25,8 +25,8 @@ STARTER_GAME = "my_game"
 STARTER_HEADER = ("id", "type", "title", "cost", "text", "example")
 STARTER_ROWS = (
     ("first-card", "action", "First Card", "1",
-     "Draw 2 cards. Change this text in card_data/my_game/cards/cards.yaml, or add a column to "
-     "game.yaml's fields, and rebuild.", "true"),
+     "Draw 2 cards. Change this text in card_data/my_game/cards/cards.yaml (and the fields in "
+     "game.yaml), then rebuild.", "true"),
     ("second-card", "action", "Second Card", "0", "Each player draws a card.", "true"),
     ("third-card", "item", "Third Card", "5", "While you hold this, your actions cost 1 less.", "true"),
 )

@@ -38,22 +38,27 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from card_data.declared_game import DEFAULT_MAX_LENGTH
+from card_data.field_declarations import (
+    DEFAULT_BOUND,
+    FIELD_NAME,
+    MAX_CARD_TYPES,
+    MAX_FIELDS,
+    MAX_TEXT_LENGTH,
+    RESERVED_FIELDS,
+    default_label,
+)
 from card_data.problems import Problem
 from printkit.designer.sheet_reading import EMPTY, parse_cell
 
 BASE_COLUMNS = ("id", "type", "title", "qty", "note", "art", "example")
 """Columns that fill the card fields every declared card has, rather than declaring a field."""
 
-RESERVED_NAMES = frozenset({"id", "type", "title", "qty", "example", "assumed", "note", "art", "rulings"})
-"""Card fields every declared card has: a sheet column of another kind cannot take their name."""
-
 CONTEXT_NAMES = frozenset({"card", "game", "game_id", "kind", "layout_words", "loop", "self", "range",
                            "true", "false", "none", "namespace", "dict", "lipsum", "cycler", "joiner"})
 """Names a layout template already uses (its context, Jinja2's globals): a field named so would be
-hidden behind them, so a column of that name gets ``_field`` appended."""
-
-FIELD_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
-"""What a field name may be: it is a variable of the layout templates (``{{ difficulty }}``)."""
+hidden behind them, so a column of that name gets ``_field`` appended (as does one named after a
+field every card has, :data:`~card_data.field_declarations.RESERVED_FIELDS`)."""
 
 CARD_TYPE_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 """What a card type (and its back) may be called, a slug: it names files (``templates/<type>.yaml``,
@@ -65,21 +70,15 @@ MAX_OPTIONS = 12
 MAX_OPTION_CHARS = 30
 """Characters an option of a ``one_of`` column may have (longer reads as text)."""
 
-MAX_CARD_TYPES = 50
-"""Distinct values a ``type`` column may have (each is a card type, a template and a back)."""
-
-TEXT_MAX_LENGTH = 2000
-"""A text field's default ``max_length`` (as the game.yaml format has it)."""
-
-TEXT_MAX_LENGTH_LIMIT = 100_000
-"""The most a text field's ``max_length`` may be (as the game.yaml format has it)."""
+MAX_LABEL_CHARS = 80
+"""Characters of a header kept as the field's label (a label's most)."""
 
 _YES = {"yes", "true"}
 _NO = {"no", "false"}
 
 
 @dataclass(frozen=True)
-class FieldDeclaration:
+class InferredField:
     """One declared card field, as ``game.yaml`` will say it.
 
     Attributes:
@@ -91,7 +90,7 @@ class FieldDeclaration:
         min, max: an integer or number field's bounds.
         options: a ``one_of`` field's values, in the order first met.
         max_length: a text field's bound on characters, when the sheet needs more than
-            :data:`TEXT_MAX_LENGTH`; else ``None``.
+            :data:`DEFAULT_MAX_LENGTH`; else ``None``.
         seen: what the sheet showed, in words (a comment beside the declaration).
     """
 
@@ -117,7 +116,7 @@ class CardType:
     label: str
     count: int
     copies: int
-    fields: tuple[FieldDeclaration, ...] = ()
+    fields: tuple[InferredField, ...] = ()
 
 
 @dataclass
@@ -135,7 +134,7 @@ class SheetGame:
         problems: what stops the sheet from being a game (then the rest is incomplete).
     """
 
-    fields: list[FieldDeclaration] = field(default_factory=list)
+    fields: list[InferredField] = field(default_factory=list)
     card_types: list[CardType] = field(default_factory=list)
     title_field: str | None = None
     columns: dict[str, str] = field(default_factory=dict)
@@ -166,12 +165,6 @@ def field_name(header: str) -> str | None:
     return name if FIELD_NAME.fullmatch(name or "") else None
 
 
-def label_of(name: str) -> str:
-    """The label a field gets by default: its name with spaces, first letter capital."""
-    text = name.replace("_", " ").strip()
-    return text[:1].upper() + text[1:]
-
-
 def widened(value: int | float) -> int:
     """A bound at or beyond ``value`` (>= 0) that a designer would write: the next of 1, 2, 5,
     10, 20, 50 ... (5 stays 5, 7 gives 10, 120 gives 200)."""
@@ -184,15 +177,11 @@ def widened(value: int | float) -> int:
     return 10 * exponent  # pragma: no cover - the loop ends at 10
 
 
-BOUND_LIMIT = 1_000_000
-"""Integer and number fields' default bounds (as the game.yaml format has them)."""
-
-
 def _bounds(values: list[int | float]) -> tuple[int, int]:
     low, high = min(values), max(values)
     lower = 0 if low >= 0 else -widened(-low)
     upper = widened(high) if high > 0 else 0
-    return max(lower, -BOUND_LIMIT), min(upper, BOUND_LIMIT)
+    return max(lower, -DEFAULT_BOUND), min(upper, DEFAULT_BOUND)
 
 
 def cell_value(cell: Any) -> Any:
@@ -211,31 +200,31 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-def infer_field(name: str, header: str, values: list[Any], rows: int) -> FieldDeclaration:
+def infer_field(name: str, header: str, values: list[Any], rows: int) -> InferredField:
     """The declaration of column ``header`` (field ``name``) from its non-empty ``values``
     (see :func:`cell_value`), filled in on ``values`` of ``rows`` rows."""
-    label = header.strip() if header.strip() != name else label_of(name)
+    label = header.strip()[:MAX_LABEL_CHARS].strip() if header.strip() != name else default_label(name)
     required = len(values) == rows and rows > 0
     numbers = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
     if values and len(numbers) == len(values) and all(math.isfinite(v) for v in numbers):
         low, high = _bounds(numbers)
         kind = "integer" if all(isinstance(v, int) for v in numbers) else "number"
         seen = f"{_shown(min(numbers))} to {_shown(max(numbers))} in the sheet"
-        return FieldDeclaration(name, kind, label, header, required, low, high, seen=seen)
+        return InferredField(name, kind, label, header, required, low, high, seen=seen)
     texts = [v if isinstance(v, str) else ("true" if v is True else "false" if v is False else _shown(v))
              for v in values]
     if values and all(t.lower() in _YES | _NO for t in texts):
-        return FieldDeclaration(name, "yes_no", label, header, required, seen="yes/no in the sheet")
+        return InferredField(name, "yes_no", label, header, required, seen="yes/no in the sheet")
     distinct = list(dict.fromkeys(texts))
     if (values and len(distinct) <= MAX_OPTIONS and len(values) >= 2 * len(distinct)
             and all(len(t) <= MAX_OPTION_CHARS and "\n" not in t for t in distinct)):
-        return FieldDeclaration(name, "one_of", label, header, required, options=tuple(distinct),
+        return InferredField(name, "one_of", label, header, required, options=tuple(distinct),
                                 seen=f"{len(distinct)} values in the sheet")
     longest = max((len(t) for t in texts), default=0)
     max_length = None
-    if longest > TEXT_MAX_LENGTH:
-        max_length = min(widened(longest), TEXT_MAX_LENGTH_LIMIT)
-    return FieldDeclaration(name, "text", label, header, required, max_length=max_length,
+    if longest > DEFAULT_MAX_LENGTH:
+        max_length = min(widened(longest), MAX_TEXT_LENGTH)
+    return InferredField(name, "text", label, header, required, max_length=max_length,
                             seen=f"up to {longest} characters in the sheet" if values else "empty in the sheet")
 
 
@@ -279,7 +268,7 @@ def infer_game(file: str, header: Sequence[Any], rows: Sequence[tuple[int, Seque
                 game.problems.append(Problem(file, 1, field=header_text, message=(
                     "cannot name a field: give the column a name with letters (a-z) or digits")))
                 continue
-            if name in RESERVED_NAMES or name in CONTEXT_NAMES:
+            if name in RESERVED_FIELDS or name in CONTEXT_NAMES:
                 name = f"{name}_field"
         if name in taken:
             game.problems.append(Problem(file, 1, field=header_text, message=(
@@ -289,6 +278,10 @@ def infer_game(file: str, header: Sequence[Any], rows: Sequence[tuple[int, Seque
         game.columns[header_text] = name
         if name not in BASE_COLUMNS and not name.startswith("rulings."):
             declared.append((index, name))
+    if len(declared) > MAX_FIELDS:
+        game.problems.append(Problem(file, 1, field="file", message=(
+            f"has {len(declared)} columns of fields; a game may declare at most {MAX_FIELDS}")))
+        return game
     column_of = {name: names.index(header_text) for header_text, name in game.columns.items()}
 
     def cell(cells: Sequence[Any], name: str) -> Any:
@@ -300,7 +293,7 @@ def infer_game(file: str, header: Sequence[Any], rows: Sequence[tuple[int, Seque
     if "type" in column_of:
         _read_card_types(game, file, rows, cell, row_type)
     by_type = {t.name: [n for n, _ in rows if row_type.get(n) == t.name] for t in game.card_types}
-    own: dict[str, list[FieldDeclaration]] = {t.name: [] for t in game.card_types}
+    own: dict[str, list[InferredField]] = {t.name: [] for t in game.card_types}
     for index, name in declared:
         filled = [(number, cell(cells, name)) for number, cells in rows]
         values = [v for _, v in filled if v is not EMPTY]
@@ -362,5 +355,5 @@ def _read_card_types(game: SheetGame, file: str, rows: Sequence[tuple[int, Seque
             "(each has its own template and back)")))
         return
     for name, label in labels.items():
-        shown = label if label != name else label_of(name)
+        shown = label if label != name else default_label(name)
         game.card_types.append(CardType(name, shown, len(rows_of[name]), copies_of[name]))
