@@ -1,0 +1,224 @@
+"""From a spreadsheet to a printed game: `printkit init --from-sheet`, `printkit build`, and
+`printkit import` keeping the sheet and the card data in step (issue 19's "Done when", as a
+test). Everything is measured from what a designer gets: exit codes, messages naming the
+sheet's FILE:ROW, the files written (or byte-identical when nothing may be), the text on the
+printed pages."""
+
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import Path
+
+import pdfplumber
+import pytest
+import yaml
+from click.testing import CliRunner
+from openpyxl import Workbook
+
+from printkit.cli import main
+
+HEADER = ["id", "type", "question", "answer", "category", "difficulty", "qty"]
+CATEGORIES = ["History", "Science", "Sport", "Geography"]
+FOREIGN = re.compile(r"carpe|cras|agency|cost|might|cahrd|cartisora|duels", re.I)
+"""Words of printkit's bundled games that a game of one's own must not show."""
+
+
+def quiz_rows(count: int = 30) -> list[list]:
+    """``count`` cards of a quiz: every fifth a bonus card, difficulty 1-5, some printed twice."""
+    rows = []
+    for i in range(1, count + 1):
+        rows.append([f"q-{i}", "bonus" if i % 5 == 0 else "question", f"Which river is number {i}?",
+                     f"River {i}", CATEGORIES[i % 4], 1 + i % 5, 2 if i % 3 == 0 else 1])
+    return rows
+
+
+def write_csv(path: Path, rows: list[list], header: list[str] = HEADER) -> Path:
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(header)
+        writer.writerows(rows)
+    return path
+
+
+def write_xlsx(path: Path, rows: list[list], header: list[str] = HEADER) -> Path:
+    book = Workbook()
+    sheet = book.active
+    sheet.append(header)
+    for row in rows:
+        sheet.append(row)
+    book.save(path)
+    return path
+
+
+def run(*args: object):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def pages_text(pdf_path: Path) -> list[str]:
+    """Each page's text, its lines joined by spaces (a wrapped title reads as one line)."""
+    with pdfplumber.open(pdf_path) as pdf:
+        return [" ".join((page.extract_text() or "").split()) for page in pdf.pages]
+
+
+@pytest.fixture
+def quiz(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`printkit init quiz --from-sheet river_quiz.csv` (30 cards), the current folder inside it."""
+    sheet = write_csv(tmp_path / "river_quiz.csv", quiz_rows())
+    result = run("init", tmp_path / "quiz", "--from-sheet", sheet)
+    assert result.exit_code == 0, result.output
+    monkeypatch.chdir(tmp_path / "quiz")
+    monkeypatch.setenv("PRINTKIT_BASE_URL", "http://192.168.1.20:5000")
+    return tmp_path / "quiz"
+
+
+def test_a_csv_becomes_a_game_that_prints_every_field_of_every_card_in_its_copies(quiz: Path) -> None:
+    game = yaml.safe_load((quiz / "card_data/river_quiz/game.yaml").read_text(encoding="utf-8"))
+    assert game["fields"] == {
+        "question": {"type": "text", "required": True, "label": "Question"},
+        "answer": {"type": "text", "required": True, "label": "Answer"},
+        "category": {"type": "one_of", "required": True, "label": "Category",
+                     "options": ["Science", "Sport", "Geography", "History"]},
+        "difficulty": {"type": "integer", "required": True, "label": "Difficulty", "min": 0, "max": 5},
+    }
+    assert game["title_field"] == "question"
+    assert game["card_types"] == {"question": {"label": "Question", "back": "question"},
+                                  "bonus": {"label": "Bonus", "back": "bonus"}}
+    assert game["backs"] == {"question": "Question cards", "bonus": "Bonus cards"}
+    assert sorted(p.name for p in (quiz / "templates/river_quiz").iterdir()) == [
+        "back-bonus.yaml", "back-question.yaml", "bonus.yaml", "question.yaml"]
+
+    result = run("build")
+    assert result.exit_code == 0, result.output
+    out = quiz / "output/river_quiz"
+    assert {p.name for p in out.glob("*.pdf")} == {"question-cards.pdf", "bonus-cards.pdf", "print-this.pdf"}
+    fronts = {name: [t for t in pages_text(out / name) if "Answer:" in t]
+              for name in ("question-cards.pdf", "bonus-cards.pdf")}
+    for number, card_type, question, answer, category, difficulty, qty in quiz_rows():
+        shown = [t for t in fronts[f"{card_type}-cards.pdf"] for _ in range(t.count(f"{question} "))]
+        assert len(shown) == qty, (question, qty, len(shown))
+        assert f"Answer: {answer} " in shown[0] and f"Category: {category}" in shown[0]
+        assert f"Difficulty: {difficulty}" in shown[0]
+    copies = sum(row[-1] for row in quiz_rows())
+    assert sum(t.count("Answer:") for texts in fronts.values() for t in texts) == copies == 40
+    backs = [t for t in pages_text(out / "bonus-cards.pdf") if "Answer:" not in t]
+    assert backs and all("RIVER QUIZ" in t and "Bonus cards" in t for t in backs)
+
+    names = [str(p.relative_to(quiz)) for p in quiz.rglob("*")]
+    assert not [n for n in names if FOREIGN.search(n)]
+    page_texts = [t for pdf in out.glob("*.pdf") for t in pages_text(pdf)]
+    assert not [t for t in page_texts if FOREIGN.search(t)]
+
+
+def test_an_xlsx_sheet_gives_the_same_game_as_the_csv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = quiz_rows()
+    write_csv(tmp_path / "quiz.csv", rows)
+    write_xlsx(tmp_path / "quiz.xlsx", rows)
+    for sheet, folder in (("quiz.csv", "from-csv"), ("quiz.xlsx", "from-xlsx")):
+        result = run("init", tmp_path / folder, "--from-sheet", tmp_path / sheet, "--game", "pub_quiz")
+        assert result.exit_code == 0, result.output
+    for name in ("game.yaml", "cards/quiz.yaml"):
+        csv_text = (tmp_path / "from-csv/card_data/pub_quiz" / name).read_text(encoding="utf-8")
+        xlsx_text = (tmp_path / "from-xlsx/card_data/pub_quiz" / name).read_text(encoding="utf-8")
+        assert xlsx_text == csv_text.replace("quiz.csv", "quiz.xlsx")
+    monkeypatch.chdir(tmp_path / "from-xlsx")
+    result = run("validate")
+    assert result.exit_code == 0, result.output
+    assert "30 cards" in result.output
+
+
+def test_a_reimport_replaces_the_sheets_cards_and_reads_the_headers_as_written(quiz: Path) -> None:
+    rows = quiz_rows()
+    rows[0][2] = "Which river is the longest?"
+    del rows[1]
+    for row in rows:
+        row[1] = row[1].capitalize()  # "Bonus": the card type's label
+    header = ["ID", "Type", "Question", "Answer", "Category", "Difficulty", "Qty"]
+    sheet = write_csv(quiz.parent / "river_quiz.csv", rows, header)
+    result = run("import", sheet, "--game", "river_quiz")
+    assert result.exit_code == 0, result.output
+    cards = yaml.safe_load((quiz / "card_data/river_quiz/cards/river_quiz.yaml").read_text(encoding="utf-8"))
+    assert len(cards) == 29 and "q-2" not in {c["id"] for c in cards}
+    assert cards[0] == {"id": "q-1", "type": "question", "question": "Which river is the longest?",
+                        "answer": "River 1", "category": "Science", "difficulty": 2}
+    assert sorted({c["type"] for c in cards}) == ["bonus", "question"]
+    result = run("validate")
+    assert result.exit_code == 0 and "29 cards" in result.output, result.output
+
+
+def test_a_reimport_out_of_the_declared_bounds_names_file_and_row_and_changes_nothing(quiz: Path) -> None:
+    cards = quiz / "card_data/river_quiz/cards/river_quiz.yaml"
+    before = cards.read_bytes()
+    rows = quiz_rows()
+    rows[2][5] = 9  # difficulty: the sheet had 1-5, game.yaml says at most 5
+    rows[6][6] = "many"
+    sheet = write_csv(quiz.parent / "river_quiz.csv", rows)
+    result = run("import", sheet, "--game", "river_quiz")
+    assert result.exit_code == 1
+    assert re.search(r"river_quiz\.csv:4: difficulty: .*5", result.output), result.output
+    assert re.search(r"river_quiz\.csv:8: qty: ", result.output), result.output
+    assert "Nothing was written." in result.output
+    assert cards.read_bytes() == before
+
+
+def test_a_bad_sheet_is_told_by_file_and_row_and_no_project_is_left(tmp_path: Path) -> None:
+    rows = quiz_rows(8)
+    rows[5][0] = rows[1][0]  # row 7 repeats the id of row 3
+    rows[3][0] = "Card Four"  # not an id
+    sheet = write_csv(tmp_path / "quiz.csv", rows)
+    result = run("init", tmp_path / "quiz", "--from-sheet", sheet)
+    assert result.exit_code == 1
+    assert re.search(r"quiz\.csv:5: id: ", result.output), result.output
+    assert re.search(r"quiz\.csv:7: id: duplicate card id \(first in row 3\)", result.output), result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["quiz.csv"]
+
+    (tmp_path / "empty").mkdir()
+    result = run("init", tmp_path / "empty", "--from-sheet", write_csv(tmp_path / "no-ids.csv", [["a", 1]],
+                                                                        ["question", "difficulty"]))
+    assert result.exit_code == 1
+    assert re.search(r"no-ids\.csv:1: id: no id column", result.output), result.output
+    assert list((tmp_path / "empty").iterdir()) == []
+
+
+def test_column_types_are_read_from_the_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    header = ["id", "name", "Flavour Text", "weight", "rare", "colour", "power", "type"]
+    rows = [[f"c-{i}", f"Card {i}", f"Text {i}" * (i + 1), 0.5 * i, "yes" if i % 2 else "No",
+             ["red", "blue"][i % 2], i * 3 if i % 3 == 0 else "", "hero" if i % 3 == 0 else "item"]
+            for i in range(6)]
+    sheet = write_csv(tmp_path / "Hero Cards.csv", rows, header)
+    result = run("init", tmp_path / "heroes", "--from-sheet", sheet)
+    assert result.exit_code == 0, result.output
+    game = yaml.safe_load((tmp_path / "heroes/card_data/hero_cards/game.yaml").read_text(encoding="utf-8"))
+    assert game["title"] == "Hero Cards" and game["title_field"] == "name"
+    assert game["fields"] == {
+        "name": {"type": "text", "required": True, "label": "Name"},
+        "flavour_text": {"type": "text", "required": True, "label": "Flavour Text"},
+        "weight": {"type": "number", "required": True, "label": "Weight", "min": 0, "max": 5},
+        "rare": {"type": "yes_no", "required": True, "label": "Rare"},
+        "colour": {"type": "one_of", "required": True, "label": "Colour", "options": ["red", "blue"]},
+    }
+    assert game["card_types"]["hero"] == {"label": "Hero", "back": "hero", "fields": {
+        "power": {"type": "integer", "required": True, "label": "Power", "min": 0, "max": 10}}}
+    cards = yaml.safe_load((tmp_path / "heroes/card_data/hero_cards/cards/Hero Cards.yaml").read_text())
+    assert cards[1] == {"id": "c-1", "type": "item", "name": "Card 1", "flavour_text": "Text 1Text 1",
+                        "weight": 0.5, "rare": True, "colour": "blue"}
+    assert cards[3]["power"] == 9 and cards[0]["rare"] is False
+    monkeypatch.chdir(tmp_path / "heroes")
+    monkeypatch.setenv("PRINTKIT_BASE_URL", "http://192.168.1.20:5000")
+    result = run("build")
+    assert result.exit_code == 0, result.output
+    text = " ".join(t for pdf in (tmp_path / "heroes/output").rglob("*.pdf") for t in pages_text(pdf))
+    assert "Power: 9" in text and "Flavour Text: Text 3" in text and "Rare: no" in text
+
+
+def test_the_game_id_comes_from_the_sheet_name_unless_given(tmp_path: Path) -> None:
+    sheet = write_csv(tmp_path / "carpe_cras.csv", quiz_rows(3))
+    result = run("init", tmp_path / "a", "--from-sheet", sheet)
+    assert result.exit_code == 2
+    assert "carpe_cras" in result.output and "--game" in result.output
+    assert not (tmp_path / "a").exists()
+    result = run("init", tmp_path / "b", "--from-sheet", sheet, "--game", "Bad Id")
+    assert result.exit_code == 2 and "not a game id" in result.output
+    result = run("init", tmp_path / "c", "--from-sheet", sheet, "--game", "my_quiz")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "c/card_data/my_quiz/cards/carpe_cras.yaml").is_file()
