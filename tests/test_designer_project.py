@@ -125,7 +125,7 @@ def test_templates_and_data_options_override_the_project(project: Path, tmp_path
     result = CliRunner().invoke(main, ["validate", "--data", str(other / "card_data"),
                                        "--templates", str(other / "templates")])
     assert result.exit_code == 0, result.output
-    assert "1 games, 3 cards" in result.output
+    assert "1 games, 1 cards" in result.output
 
 
 def test_a_broken_printkit_toml_is_named_with_its_line(project: Path) -> None:
@@ -141,13 +141,13 @@ def test_init_without_from_is_a_small_declared_game_of_its_own(tmp_path: Path, m
     assert sorted(p.name for p in (folder / "card_data").iterdir()) == ["my_game"]
     assert "fields:" in (folder / "card_data/my_game/game.yaml").read_text()
     cards = (folder / "card_data/my_game/cards/cards.yaml").read_text()
-    assert cards.count("- id:") == 3 and cards.count("\n  example: true") == 3
+    assert cards.count("- id:") == 1 and "example: true" in cards
     result = CliRunner().invoke(main, ["build"])
     assert result.exit_code == 0, result.output
     pdfs = sorted((folder / "output").rglob("*.pdf"))
     assert pdfs, result.output
     text = "\n".join(_pdf_text_and_fills(p)[0] for p in pdfs)
-    assert "First Card" in text and "Third Card" in text and "EXAMPLE CARD" in text
+    assert "First Card" in text and "EXAMPLE CARD" in text
     assert not re.search(r"carpe|agency|might", text + " ".join(str(p) for p in folder.rglob("*")), re.I)
 
 

@@ -26,16 +26,9 @@ from card_data.games import bundled_game_ids, registry
 from card_data.loader import bundled_data_dir, check_database
 from card_data.problems import ProblemsError
 from card_data.project_folders import DEFAULT_DATA, DEFAULT_OUT, DEFAULT_TEMPLATES, Project, find_project
-from printkit.designer.importer import cards_to_yaml, import_sheet, rows_to_cards, sheet_rows
-from printkit.designer.sheet_game import (
-    STARTER_GAME,
-    STARTER_HEADER,
-    STARTER_ROWS,
-    GameIdError,
-    check_game_id,
-    game_files,
-    sheet_game_id,
-)
+from printkit.designer.importer import cards_to_yaml, import_sheet, sheet_rows
+from printkit.designer.sheet_game import GameIdError, check_game_id, game_files, sheet_game_id
+from printkit.designer.starter_game import STARTER_FILES, STARTER_GAME
 from printkit.designer.sheet_inference import infer_game
 from printkit.sheets.layout import LAYOUTS_DIR
 
@@ -154,27 +147,14 @@ def _sheet_game(stage: Path, sheet: Path, game_id: str, written: list[Path]) -> 
     _write(cards_file, cards_to_yaml(result.cards, sheet.name, game_id), written)
 
 
-STARTER_CARDS_COMMENT = """\
-One record per card. `type` picks the layout template templates/{game}/<type>.yaml; the
-fields are game.yaml's. `example: true` prints EXAMPLE CARD on it. Copy a record to add cards,
-or keep your cards in a spreadsheet and `printkit import cards.csv --game {game}`."""
-
-
 def _starter_game(stage: Path, written: list[Path]) -> None:
-    """Write into ``stage`` printkit's small starter game (:data:`STARTER_GAME`): its cards are
-    :data:`STARTER_ROWS`, read as a sheet would be."""
-    file = f"{STARTER_GAME} starter cards"
-    rows = [(number, list(cells)) for number, cells in enumerate(STARTER_ROWS, start=2)]
-    game = infer_game(file, list(STARTER_HEADER), rows)
-    for name, text in game_files(STARTER_GAME, game, STARTER_HEADER, rows, None).items():
+    """Write into ``stage`` printkit's starter game (:mod:`printkit.designer.starter_game`) and
+    check that it loads. Raises :class:`ProblemsError` if it does not (a bug of printkit's)."""
+    for name, text in STARTER_FILES.items():
         _write(stage / name, text, written)
-    db, problems = check_database(stage / DEFAULT_DATA)
-    result = rows_to_cards(STARTER_GAME, file, list(STARTER_HEADER), rows, db.games[STARTER_GAME].spec) \
-        if STARTER_GAME in db.games else None
-    if result is None or result.problems:
-        raise ProblemsError(problems or result.problems)  # a bug of the starter game: say so, write nothing
-    _write(stage / DEFAULT_DATA / STARTER_GAME / "cards" / "cards.yaml",
-           cards_to_yaml(result.cards, file, STARTER_GAME, STARTER_CARDS_COMMENT.format(game=STARTER_GAME)), written)
+    _, problems = check_database(stage / DEFAULT_DATA)
+    if problems:
+        raise ProblemsError(problems)
 
 
 def init_project(dest: Path, from_game: str | None = None, from_sheet: Path | None = None,
@@ -188,7 +168,7 @@ def init_project(dest: Path, from_game: str | None = None, from_sheet: Path | No
     (see :mod:`printkit.designer.sheet_inference`), ``game_id`` (default: from the sheet's file
     name), front and back templates printing every field, and the sheet's cards imported into
     ``card_data/<game_id>/cards/<sheet stem>.yaml``. Neither: printkit's small starter game
-    :data:`~printkit.designer.sheet_game.STARTER_GAME`, declared the same way. Either way
+    (:mod:`printkit.designer.starter_game`), declared in its game.yaml too. Either way
     ``templates/print/`` and the templates' README are copied.
 
     Everything is written in a folder beside ``dest`` first and moved into place once whole,

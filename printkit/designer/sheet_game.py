@@ -1,7 +1,6 @@
-"""A declared game's files written from a spreadsheet (``printkit init --from-sheet``) or from
-printkit's starter cards (plain ``printkit init``): ``game.yaml`` (see
-:mod:`printkit.designer.game_yaml_text`), a front template per card type and a back template
-per deck (see :mod:`printkit.designer.generated_layouts`). The cards themselves are imported
+"""A declared game's files written from a spreadsheet (``printkit init --from-sheet``):
+``game.yaml`` (see :mod:`printkit.designer.game_yaml_text`), a front template per card type and
+a back template per deck (see :mod:`printkit.designer.generated_layouts`). The cards themselves are imported
 by :func:`printkit.designer.importer.import_sheet`, as ``printkit import`` does."""
 
 from __future__ import annotations
@@ -18,20 +17,6 @@ from printkit.designer.sheet_inference import EMPTY, SheetGame, cell_value, slug
 
 DEFAULT_CARD_TYPE = "card"
 """A declared game's only card type when it declares none (its front is ``card.yaml``)."""
-
-STARTER_GAME = "my_game"
-"""The id of the game plain ``printkit init`` writes."""
-
-STARTER_HEADER = ("id", "type", "title", "cost", "text", "example")
-STARTER_ROWS = (
-    ("first-card", "action", "First Card", "1",
-     "Draw 2 cards. Change this text in card_data/my_game/cards/cards.yaml (and the fields in "
-     "game.yaml), then rebuild.", "true"),
-    ("second-card", "action", "Second Card", "0", "Each player draws a card.", "true"),
-    ("third-card", "item", "Third Card", "5", "While you hold this, your actions cost 1 less.", "true"),
-)
-"""The starter game's cards, as a sheet's rows: two card types, a number, a text."""
-
 
 class GameIdError(ValueError):
     """A game id that cannot name a declared game; the message says why and what to do."""
