@@ -177,6 +177,10 @@ def test_a_bad_sheet_is_told_by_file_and_row_and_no_project_is_left(tmp_path: Pa
                                                                         ["question", "difficulty"]))
     assert result.exit_code == 1
     assert re.search(r"no-ids\.csv:1: id: no id column", result.output), result.output
+    result = run("init", tmp_path / "empty", "--from-sheet", write_csv(tmp_path / "titles.csv", [["a", "A"]],
+                                                                        ["id", "title"]))
+    assert result.exit_code == 1
+    assert re.search(r"titles\.csv:1: file: has no column of a field of its own", result.output), result.output
     assert list((tmp_path / "empty").iterdir()) == []
 
 
@@ -222,3 +226,32 @@ def test_the_game_id_comes_from_the_sheet_name_unless_given(tmp_path: Path) -> N
     result = run("init", tmp_path / "c", "--from-sheet", sheet, "--game", "my_quiz")
     assert result.exit_code == 0, result.output
     assert (tmp_path / "c/card_data/my_quiz/cards/carpe_cras.yaml").is_file()
+
+
+def test_an_art_column_copies_the_artwork_beside_the_sheet_and_prints_it(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from PIL import Image
+
+    (tmp_path / "pictures").mkdir()
+    Image.new("RGB", (1400, 800), (200, 30, 30)).save(tmp_path / "pictures/nile.png")
+    rows = [["nile", "The Nile", 6650, "pictures/nile.png"], ["amazon", "The Amazon", 6400, "pictures/amazon.png"]]
+    sheet = write_csv(tmp_path / "rivers.csv", rows, ["id", "title", "length", "art"])
+    result = run("init", tmp_path / "rivers", "--from-sheet", sheet)
+    assert result.exit_code == 1
+    assert re.search(r"rivers\.csv:3: art: artwork file not found", result.output), result.output
+    assert not (tmp_path / "rivers").exists()
+
+    Image.new("RGB", (1400, 800), (30, 30, 200)).save(tmp_path / "pictures/amazon.png")
+    result = run("init", tmp_path / "rivers", "--from-sheet", sheet)
+    assert result.exit_code == 0, result.output
+    game = tmp_path / "rivers/card_data/rivers"
+    assert (game / "pictures/nile.png").read_bytes() == (tmp_path / "pictures/nile.png").read_bytes()
+    assert "kind: image" in (tmp_path / "rivers/templates/rivers/card.yaml").read_text()
+    cards = yaml.safe_load((game / "cards/rivers.yaml").read_text(encoding="utf-8"))
+    assert cards[0] == {"id": "nile", "type": "card", "title": "The Nile", "length": 6650, "art": "pictures/nile.png"}
+    monkeypatch.chdir(tmp_path / "rivers")
+    result = run("build", "--base-url", "http://192.168.1.20:5000")
+    assert result.exit_code == 0, result.output
+    pdfs = list((tmp_path / "rivers/output/rivers").glob("*.pdf"))
+    with pdfplumber.open(next(p for p in pdfs if p.name != "print-this.pdf")) as pdf:
+        assert sum(len(page.images) for page in pdf.pages) == 2

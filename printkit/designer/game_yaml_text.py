@@ -62,9 +62,8 @@ def declaration(f: InferredField) -> dict[str, Any]:
     return out
 
 
-def _field_lines(fields: tuple[InferredField, ...] | list[InferredField], indent: str,
-                 notes: bool) -> list[str]:
-    return [_commented(f"{indent}{f.name}: {flow(declaration(f))}", f.seen if notes else "") for f in fields]
+def _field_lines(fields: tuple[InferredField, ...] | list[InferredField], indent: str) -> list[str]:
+    return [_commented(f"{indent}{f.name}: {flow(declaration(f))}", f.seen) for f in fields]
 
 
 def _cards(count: int) -> str:
@@ -75,19 +74,14 @@ def _back_title(card_type: CardType) -> str:
     return f"{card_type.label} cards"
 
 
-def game_yaml_text(game_id: str, title: str, sheet: SheetGame, source: str | None) -> str:
+def game_yaml_text(game_id: str, title: str, sheet: SheetGame, source: str) -> str:
     """The ``card_data/<game_id>/game.yaml`` of the game ``sheet`` describes, titled ``title``;
-    ``source``: the spreadsheet's file name it came from (``None`` for printkit's starter
-    game). Without card types every card is of type ``card`` and has the back ``game_id``."""
-    lines = []
-    if source is not None:
-        lines += [f"# {title}: made by `printkit init --from-sheet {source}`, one field per column of the sheet.",
-                  "# It is yours to edit: labels, bounds, options, card types, backs, deck rules. After an edit,",
-                  f"# `printkit import {source} --game {game_id}` checks the sheet's cards against it again and",
-                  "# `printkit validate` the whole game. The format: see the README, \"Your own game\"."]
-    else:
-        lines += [f"# {title}: a small game to start from. Its cards have the fields declared below; the cards",
-                  f"# are in cards/, their look in templates/{game_id}/. The format: see the README, \"Your own game\"."]
+    ``source``: the spreadsheet's file name it came from. Without card types every card is of
+    type ``card`` and has one back, named after the game (``pub_quiz`` -> ``pub-quiz``)."""
+    lines = [f"# {title}: made by `printkit init --from-sheet {source}`, one field per column of the sheet.",
+             "# It is yours to edit: labels, bounds, options, card types, backs, deck rules. After an edit,",
+             f"# `printkit import {source} --game {game_id}` checks the sheet's cards against it again and",
+             "# `printkit validate` the whole game. The format: see the README, \"Your own game\"."]
     lines += [f"title: {scalar(title)}",
               _commented("card_size: {name: poker}", "or bridge, tarot, mini, or {width_mm: 70, height_mm: 110}"),
               _commented("# rulebooks: {draft: my-rules.pdf}", "where the rules are, by name")]
@@ -100,20 +94,17 @@ def game_yaml_text(game_id: str, title: str, sheet: SheetGame, source: str | Non
     if sheet.title_field is not None:
         lines.append(_commented(f"title_field: {sheet.title_field}", "a card's title is this field's value"))
     lines.append(_commented("fields:", "every card has these, in the order players see them"))
-    notes = source is not None  # what the sheet showed; the starter game has no sheet
-    lines += _field_lines(sheet.fields, "  ", notes)
+    lines += _field_lines(sheet.fields, "  ")
     if backs:
-        lines.append(_commented("card_types:", ("the sheet's type column: " if notes else "")
-                                + "the template <type>.yaml prints each"))
+        lines.append(_commented("card_types:", "the sheet's type column: the template <type>.yaml prints each"))
         for t in backs:
             head = {"label": t.label, "back": t.name}
-            seen = "" if not notes else f"{_cards(t.count)}, {t.copies} copies" if t.copies != t.count \
-                else _cards(t.count)
+            seen = f"{_cards(t.count)}, {t.copies} copies" if t.copies != t.count else _cards(t.count)
             if t.fields:
                 lines.append(_commented(f"  {t.name}:", seen))
                 lines += [f"    label: {scalar(t.label)}", f"    back: {t.name}",
                           _commented("    fields:", f"only {t.label} cards have these")]
-                lines += _field_lines(t.fields, "      ", notes)
+                lines += _field_lines(t.fields, "      ")
             else:
                 lines.append(_commented(f"  {t.name}: {flow(head)}", seen))
     lines.append("# Deck rules, checked by `printkit validate` and `build` (uncomment to use; see the README):")

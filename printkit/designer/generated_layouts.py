@@ -45,6 +45,9 @@ MIN_SIZE_PT = 6.0
 SHORT_TYPES = frozenset({"integer", "number", "yes_no", "one_of", "icon"})
 """Field types printed beside the QR code, one short line each."""
 
+ART_SHARE = 0.35
+"""The share of a front's height its artwork takes (a game whose sheet has an ``art`` column)."""
+
 MAX_SHORT_LINES = 4
 """Short fields beside the QR code; more go with the text fields."""
 
@@ -119,10 +122,11 @@ def _text(name: str, x: float, y: float, w: float, h: float, text: str, **style:
 
 
 def front_regions(width_mm: float, height_mm: float, type_label: str, band: str, fields: Sequence[PrintedField],
-                  title_h_mm: float) -> list[dict[str, Any]]:
+                  title_h_mm: float, art: bool = False) -> list[dict[str, Any]]:
     """The regions of a front ``width_mm`` x ``height_mm``: band naming ``type_label`` in
-    colour ``band``, title (``title_h_mm`` tall), the text fields, the short fields beside
-    the QR code. ``fields``: what the card prints besides its title, in order."""
+    colour ``band``, title (``title_h_mm`` tall), with ``art`` the card's artwork
+    (:data:`ART_SHARE` of the card's height), the text fields, the short fields beside the QR
+    code. ``fields``: what the card prints besides its title, in order."""
     inner_w = width_mm - 2 * (SAFE_MM + 1)
     short = [f for f in fields if f.type in SHORT_TYPES]
     beside_qr, rest = short[:MAX_SHORT_LINES], short[MAX_SHORT_LINES:]
@@ -138,6 +142,11 @@ def front_regions(width_mm: float, height_mm: float, type_label: str, band: str,
               size_pt=TITLE_SIZE_PT, min_size_pt=7, valign="middle", color=INK),
     ]
     top = BAND_MM + 1.5 + title_h_mm + 1
+    if art:
+        art_h = round(height_mm * ART_SHARE, 1)
+        regions.append({"name": "art", "kind": "image", "x_mm": _mm(SAFE_MM), "y_mm": _mm(top),
+                        "w_mm": _mm(width_mm - 2 * SAFE_MM), "h_mm": art_h, "src": "{{ art or '' }}", "fit": "cover"})
+        top += art_h + 1
     regions.append({"name": "rule", "kind": "line", "x_mm": _mm(SAFE_MM + 1), "y_mm": _mm(top), "w_mm": _mm(inner_w),
                     "h_mm": 0, "stroke": band, "stroke_pt": 0.5})
     if body:
@@ -194,7 +203,7 @@ def template_text(comment: str, background: str, regions: list[dict[str, Any]]) 
 
 
 def front_template(width_mm: float, height_mm: float, type_name: str, type_label: str, index: int,
-                   fields: Sequence[PrintedField], title_h_mm: float) -> str:
+                   fields: Sequence[PrintedField], title_h_mm: float, art: bool = False) -> str:
     """The text of ``templates/<type_name>.yaml`` (see :func:`front_regions`); ``index``: the
     card type's place in game.yaml (its colour)."""
     comment = (f"The front of every `{type_name}` card ({width_mm:g} x {height_mm:g} mm; millimetres from the "
@@ -204,7 +213,7 @@ def front_template(width_mm: float, height_mm: float, type_name: str, type_label
                "freely (templates/README.md). Each text shrinks to fit, down to its min_size_pt; a text that "
                "still does not\nfit is a problem naming the card.")
     return template_text(comment, PAPER, front_regions(width_mm, height_mm, type_label, colour(index), fields,
-                                                       title_h_mm))
+                                                       title_h_mm, art))
 
 
 def back_template(width_mm: float, height_mm: float, back: str, index: int) -> str:

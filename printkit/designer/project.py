@@ -30,6 +30,7 @@ from printkit.designer.importer import cards_to_yaml, import_sheet, sheet_rows
 from printkit.designer.sheet_game import GameIdError, check_game_id, game_files, sheet_game_id
 from printkit.designer.starter_game import STARTER_FILES, STARTER_GAME
 from printkit.designer.sheet_inference import infer_game
+from printkit.sheets.art import ArtError, resolve_inside
 from printkit.sheets.layout import LAYOUTS_DIR
 
 PRINT_TEMPLATES = "print"
@@ -128,6 +129,28 @@ def _write(path: Path, text: str, written: list[Path]) -> None:
     written.append(path)
 
 
+def _column_values(header: list, rows: list, column: str) -> list[str]:
+    index = [("" if raw is None else str(raw)).strip() for raw in header].index(column)
+    return [str(cells[index]).strip() for _, cells in rows if index < len(cells) and cells[index] is not None]
+
+
+def _copy_art(sheet_folder: Path, paths: list[str], game_folder: Path, written: list[Path]) -> None:
+    """Copy the artwork files a sheet's ``art`` column names, relative to the sheet's folder,
+    to the same paths in the new game's folder (where card data names its art). A path that
+    leads out of the sheet's folder, or names no file, is not copied: the import reports the
+    card's artwork missing, at its row."""
+    for src in dict.fromkeys(p for p in paths if p):
+        try:
+            source = resolve_inside(sheet_folder, src)
+            target = resolve_inside(game_folder, src)
+        except ArtError:
+            continue
+        if source.is_file() and not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+            written.append(target)
+
+
 def _sheet_game(stage: Path, sheet: Path, game_id: str, written: list[Path]) -> None:
     """Write into ``stage`` the declared game ``game_id`` that ``sheet`` describes and its
     cards, imported from it. Raises :class:`ProblemsError` (the sheet's ``FILE:ROW``
@@ -140,6 +163,9 @@ def _sheet_game(stage: Path, sheet: Path, game_id: str, written: list[Path]) -> 
         raise ProblemsError(problems)
     for name, text in game_files(game_id, game, header, rows, sheet.name).items():
         _write(stage / name, text, written)
+    art = next((column for column, name in game.columns.items() if name == "art"), None)
+    if art is not None:
+        _copy_art(sheet.parent, _column_values(header, rows, art), stage / DEFAULT_DATA / game_id, written)
     cards_file = stage / DEFAULT_DATA / game_id / "cards" / f"{sheet.stem}.yaml"
     result = import_sheet(sheet, game_id, stage / DEFAULT_DATA, replaces=cards_file)
     if result.problems:
@@ -166,8 +192,9 @@ def init_project(dest: Path, from_game: str | None = None, from_sheet: Path | No
     lists, glossary, reference cards, artwork) and ``templates/<game>/``. ``from_sheet`` (a
     ``.csv`` or ``.xlsx`` file): a game declared in its ``game.yaml``, one field per column
     (see :mod:`printkit.designer.sheet_inference`), ``game_id`` (default: from the sheet's file
-    name), front and back templates printing every field, and the sheet's cards imported into
-    ``card_data/<game_id>/cards/<sheet stem>.yaml``. Neither: printkit's small starter game
+    name), front and back templates printing every field, the sheet's cards imported into
+    ``card_data/<game_id>/cards/<sheet stem>.yaml`` and the artwork files its ``art`` column
+    names (relative to the sheet's folder, inside it) copied into the game's folder. Neither: printkit's small starter game
     (:mod:`printkit.designer.starter_game`), declared in its game.yaml too. Either way
     ``templates/print/`` and the templates' README are copied.
 
@@ -201,7 +228,9 @@ def init_project(dest: Path, from_game: str | None = None, from_sheet: Path | No
         return _move_into(stage, dest, staged)
     except ProblemsError as exc:
         # Problems of files written here name where they would have been.
-        raise ProblemsError([p.at(file=p.file.replace(str(stage), str(dest), 1)) for p in exc.problems]) from None
+        raise ProblemsError([p.at(file=p.file.replace(str(stage), str(dest), 1),
+                                  message=p.message.replace(str(stage), str(dest)))
+                             for p in exc.problems]) from None
     finally:
         shutil.rmtree(stage, ignore_errors=True)
 

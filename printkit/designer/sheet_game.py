@@ -73,28 +73,29 @@ def _printed(sheet: SheetGame, fields) -> list[PrintedField]:
 
 
 def game_files(game_id: str, sheet: SheetGame, header: Sequence[Any], rows: Sequence[tuple[int, Sequence[Any]]],
-               source: str | None, title: str | None = None) -> dict[str, str]:
+               source: str, title: str | None = None) -> dict[str, str]:
     """The files of the declared game ``game_id`` that ``sheet`` (inferred from ``header`` and
     ``rows``) describes, as ``{path relative to the project folder: text}``:
     ``card_data/<game_id>/game.yaml``, ``templates/<game_id>/<type>.yaml`` per card type
     (``card.yaml`` without a type column) and ``templates/<game_id>/back-<back>.yaml`` per
-    back. ``source``: the sheet's file name (``None`` for the starter game); ``title``: the
+    back. ``source``: the sheet's file name; ``title``: the
     game's (default from its id). Poker-size cards (63.5 x 88.9 mm)."""
     title = title or game_title(game_id)
     width, height = POKER_WIDTH_MM, POKER_HEIGHT_MM
     files = {f"card_data/{game_id}/game.yaml": game_yaml_text(game_id, title, sheet, source)}
     title_h = title_height_mm(_titles(sheet, header, rows), width - 8)
     templates = f"templates/{game_id}"
+    art = "art" in sheet.columns.values()
     if sheet.card_types:
         for index, card_type in enumerate(sheet.card_types):
             fields = _printed(sheet, [*sheet.fields, *card_type.fields])
             files[f"{templates}/{card_type.name}.yaml"] = front_template(width, height, card_type.name, card_type.label,
-                                                                         index, fields, title_h)
+                                                                         index, fields, title_h, art)
             files[f"{templates}/back-{card_type.name}.yaml"] = back_template(width, height, card_type.name, index)
     else:
         fields = _printed(sheet, sheet.fields)
         files[f"{templates}/{DEFAULT_CARD_TYPE}.yaml"] = front_template(width, height, DEFAULT_CARD_TYPE, "Card", 0,
-                                                                        fields, title_h)
+                                                                        fields, title_h, art)
         back = default_back(game_id)
         files[f"{templates}/back-{back}.yaml"] = back_template(width, height, back, 0)
     return files

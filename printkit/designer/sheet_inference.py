@@ -203,7 +203,9 @@ def _shown(value: Any) -> str:
 def infer_field(name: str, header: str, values: list[Any], rows: int) -> InferredField:
     """The declaration of column ``header`` (field ``name``) from its non-empty ``values``
     (see :func:`cell_value`), filled in on ``values`` of ``rows`` rows."""
-    label = header.strip()[:MAX_LABEL_CHARS].strip() if header.strip() != name else default_label(name)
+    plain = header.strip()
+    # A header written as a name (difficulty, flavour_text) reads as words; any other as written.
+    label = default_label(plain) if field_name(plain) == plain else plain[:MAX_LABEL_CHARS].strip()
     required = len(values) == rows and rows > 0
     numbers = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
     if values and len(numbers) == len(values) and all(math.isfinite(v) for v in numbers):
@@ -278,6 +280,11 @@ def infer_game(file: str, header: Sequence[Any], rows: Sequence[tuple[int, Seque
         game.columns[header_text] = name
         if name not in BASE_COLUMNS and not name.startswith("rulings."):
             declared.append((index, name))
+    if not declared:
+        game.problems.append(Problem(file, 1, field="file", message=(
+            f"has no column of a field of its own, only {', '.join(game.columns.values()) or 'none'}: add one "
+            "(e.g. text) for what your cards say")))
+        return game
     if len(declared) > MAX_FIELDS:
         game.problems.append(Problem(file, 1, field="file", message=(
             f"has {len(declared)} columns of fields; a game may declare at most {MAX_FIELDS}")))
