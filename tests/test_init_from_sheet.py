@@ -255,3 +255,16 @@ def test_an_art_column_copies_the_artwork_beside_the_sheet_and_prints_it(tmp_pat
     pdfs = list((tmp_path / "rivers/output/rivers").glob("*.pdf"))
     with pdfplumber.open(next(p for p in pdfs if p.name != "print-this.pdf")) as pdf:
         assert sum(len(page.images) for page in pdf.pages) == 2
+
+
+def test_build_watch_rebuilds_only_the_declared_game_whose_files_changed(quiz: Path) -> None:
+    from printkit.designer.project import project_paths
+    from printkit.designer.project_commands import games_to_rebuild
+
+    paths = project_paths()
+    cards = Path("card_data/river_quiz/cards/river_quiz.yaml")
+    template = Path("templates/river_quiz/question.yaml")
+    assert games_to_rebuild({cards}, paths, ()) == ("river_quiz",)
+    assert games_to_rebuild({template}, paths, ()) == ("river_quiz",)
+    assert games_to_rebuild({cards}, paths, ("other_game",)) is None
+    assert games_to_rebuild({Path("printkit.toml")}, paths, ()) == ()

@@ -22,14 +22,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from card_data.base_url import CONFIG_FILE, ConfigError
-from card_data.games import bundled_game_ids, registry
+from card_data.games import GAME_ID, bundled_game_ids, registry
 from card_data.loader import bundled_data_dir, check_database
 from card_data.problems import ProblemsError
 from card_data.project_folders import DEFAULT_DATA, DEFAULT_OUT, DEFAULT_TEMPLATES, Project, find_project
 from printkit.designer.importer import cards_to_yaml, import_sheet, sheet_rows
 from printkit.designer.sheet_game import GameIdError, check_game_id, game_files, sheet_game_id
-from printkit.designer.starter_game import STARTER_FILES, STARTER_GAME
 from printkit.designer.sheet_inference import infer_game
+from printkit.designer.starter_game import STARTER_FILES, STARTER_GAME
 from printkit.sheets.art import ArtError, resolve_inside
 from printkit.sheets.layout import LAYOUTS_DIR
 
@@ -282,9 +282,15 @@ def game_of(path: Path, paths: ProjectPaths) -> str | None:
             parts = resolved.relative_to(Path(os.path.abspath(root)).resolve()).parts
         except ValueError:
             continue
-        if len(parts) > 1 and parts[0] in registry():
+        if len(parts) > 1 and (parts[0] in registry() or _declared_here(paths, parts[0])):
             return parts[0]
     return None
+
+
+def _declared_here(paths: ProjectPaths, name: str) -> bool:
+    """Whether the card data holds a folder ``name`` with a game.yaml (a game of the project's own)."""
+    return paths.data_dir is not None and GAME_ID.fullmatch(name) is not None \
+        and (Path(paths.data_dir) / name / "game.yaml").is_file()
 
 
 __all__ = [
