@@ -8,11 +8,13 @@ Row 1 names the columns; each further row is a card. A column becomes:
 - ``type``: the card types, one per distinct value (in the order first met), each with a
   back of its own;
 - ``name`` (without a ``title`` column): a text field the cards' title is (``title_field``);
-- any other column: a field named after the column (lower case, ``_`` between words; the
-  header as written is its label), typed from its values:
+- any other column: a field named after the column (lower case, ``_`` between words,
+  ``_field`` after a name the cards or templates use already; the header as written is its
+  label), typed from its values:
 
   ===========  =======================================================================
-  integer      every value a whole number; bounds the values' range widened (:func:`widened`)
+  integer      every value a whole number; bounds 0 (or the lowest widened) to the highest
+               widened (:func:`widened`: 1-5 gives 0-5, 3-7 gives 0-10)
   number       every value a number, some with decimals; bounds likewise
   yes_no       every value yes/no/true/false (any case)
   one_of       at most :data:`MAX_OPTIONS` distinct values of at most :data:`MAX_OPTION_CHARS`
@@ -23,8 +25,9 @@ Row 1 names the columns; each further row is a card. A column becomes:
   A column filled in on every card is ``required``. With several card types, a column filled
   in only on cards of one type is that type's own field.
 
-Without a ``title``/``name`` column the first text column is the title (``title_field``).
-Problems (a header that cannot name a field, two columns naming one field, no cards) are
+Without a ``title``/``name`` column the first text column filled in on every card is the title
+(``title_field``). Problems (no ``id`` column, no column of a field, a header that cannot name a
+field, two columns naming one field, no cards, a blank ``type``) are
 :class:`~card_data.problems.Problem` at ``FILE:ROW`` of the sheet; the rows' values are
 checked against the declaration by the import that follows (:mod:`printkit.designer.importer`).
 """
@@ -142,10 +145,6 @@ class SheetGame:
     cards: int = 0
     copies: int = 0
     problems: list[Problem] = field(default_factory=list)
-
-    def field_names(self) -> list[str]:
-        """Every declared field's name, the card types' own fields included."""
-        return [f.name for f in self.fields] + [f.name for t in self.card_types for f in t.fields]
 
 
 def snake_name(text: str, limit: int = 40) -> str:
