@@ -268,3 +268,13 @@ def test_build_watch_rebuilds_only_the_declared_game_whose_files_changed(quiz: P
     assert games_to_rebuild({template}, paths, ()) == ("river_quiz",)
     assert games_to_rebuild({cards}, paths, ("other_game",)) is None
     assert games_to_rebuild({Path("printkit.toml")}, paths, ()) == ()
+
+
+def test_the_title_is_the_first_text_column_that_tells_the_cards_apart(tmp_path: Path) -> None:
+    rows = [["a", "History", "Who crossed the Alps?"], ["b", "History", "Who built Rome?"], ["c", "Art", "Who?"]]
+    sheet = write_csv(tmp_path / "Trivia Night.csv", rows, ["id", "category", "question"])
+    result = run("init", tmp_path / "trivia", "--from-sheet", sheet)
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "trivia/card_data/trivia_night/game.yaml").read_text(encoding="utf-8")
+    assert yaml.safe_load(text)["title_field"] == "question"
+    assert "`printkit import 'Trivia Night.csv' --game trivia_night`" in text

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from typing import Any
 
 from printkit.designer.sheet_inference import CardType, InferredField, SheetGame, slug_name
@@ -78,9 +79,9 @@ def game_yaml_text(game_id: str, title: str, sheet: SheetGame, source: str) -> s
     """The ``card_data/<game_id>/game.yaml`` of the game ``sheet`` describes, titled ``title``;
     ``source``: the spreadsheet's file name it came from. Without card types every card is of
     type ``card`` and has one back, named after the game (``pub_quiz`` -> ``pub-quiz``)."""
-    lines = [f"# {title}: made by `printkit init --from-sheet {source}`, one field per column of the sheet.",
+    lines = [f"# {title}: made by `printkit init --from-sheet {shlex.quote(source)}`, one field per column of the sheet.",
              "# It is yours to edit: labels, bounds, options, card types, backs, deck rules. After an edit,",
-             f"# `printkit import {source} --game {game_id}` checks the sheet's cards against it again and",
+             f"# `printkit import {shlex.quote(source)} --game {game_id}` checks the sheet's cards against it again and",
              "# `printkit validate` the whole game. The format: see the README, \"Your own game\"."]
     lines += [f"title: {scalar(title)}",
               _commented("card_size: {name: poker}", "or bridge, tarot, mini, or {width_mm: 70, height_mm: 110}"),

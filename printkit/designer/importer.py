@@ -32,6 +32,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -396,7 +397,7 @@ def cards_to_yaml(cards: Iterable[Card], source_name: str, game_id: str, comment
     """A card_data ``cards/*.yaml`` document for ``cards``: one block per card, blank lines
     between cards, a comment naming the spreadsheet it came from (or ``comment``, lines)."""
     if comment is None:
-        comment = (f"Imported from {source_name} by `printkit import {source_name} --game {game_id}`;\n"
+        comment = (f"Imported from {source_name} by `printkit import {shlex.quote(source_name)} --game {game_id}`;\n"
                    "edit the spreadsheet and import it again rather than this file.")
     blocks = ["".join(f"# {line}\n" for line in comment.splitlines())]
     for card in cards:

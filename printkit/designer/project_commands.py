@@ -5,6 +5,7 @@ so ``printkit --help`` stays quick."""
 
 from __future__ import annotations
 
+import shlex
 import sys
 import threading
 import traceback
@@ -154,7 +155,7 @@ def init_cmd(folder: Path, from_game: str | None, from_sheet: Path | None, game_
                "  printkit export --preset tgc-poker", err=True)
     if from_sheet is not None:
         made = game_id or sheet_game_id(from_sheet)
-        click.echo(f"  printkit import {from_sheet} --game {made}   # after editing the sheet: its cards again",
+        click.echo(f"  printkit import {shlex.quote(str(from_sheet))} --game {made}   # after editing the sheet: its cards again",
                    err=True)
 
 

@@ -25,8 +25,8 @@ Row 1 names the columns; each further row is a card. A column becomes:
   A column filled in on every card is ``required``. With several card types, a column filled
   in only on cards of one type is that type's own field.
 
-Without a ``title``/``name`` column the first text column filled in on every card is the title
-(``title_field``). Problems (no ``id`` column, no column of a field, a header that cannot name a
+Without a ``title``/``name`` column the title (``title_field``) is the first text column filled
+in on every card with no value twice, else the first filled in on every card. Problems (no ``id`` column, no column of a field, a header that cannot name a
 field, two columns naming one field, no cards, a blank ``type``) are
 :class:`~card_data.problems.Problem` at ``FILE:ROW`` of the sheet; the rows' values are
 checked against the declaration by the import that follows (:mod:`printkit.designer.importer`).
@@ -95,6 +95,7 @@ class InferredField:
         max_length: a text field's bound on characters, when the sheet needs more than
             :data:`DEFAULT_MAX_LENGTH`; else ``None``.
         seen: what the sheet showed, in words (a comment beside the declaration).
+        distinct: a text field whose values in the sheet are all different.
     """
 
     name: str
@@ -107,6 +108,7 @@ class InferredField:
     options: tuple[str, ...] = ()
     max_length: int | None = None
     seen: str = ""
+    distinct: bool = False
 
 
 @dataclass(frozen=True)
@@ -220,13 +222,14 @@ def infer_field(name: str, header: str, values: list[Any], rows: int) -> Inferre
     if (values and len(distinct) <= MAX_OPTIONS and len(values) >= 2 * len(distinct)
             and all(len(t) <= MAX_OPTION_CHARS and "\n" not in t for t in distinct)):
         return InferredField(name, "one_of", label, header, required, options=tuple(distinct),
-                                seen=f"{len(distinct)} values in the sheet")
+                                seen=f"{len(distinct)} value{'s' if len(distinct) != 1 else ''} in the sheet")
     longest = max((len(t) for t in texts), default=0)
     max_length = None
     if longest > DEFAULT_MAX_LENGTH:
         max_length = min(widened(longest), MAX_TEXT_LENGTH)
     return InferredField(name, "text", label, header, required, max_length=max_length,
-                            seen=f"up to {longest} characters in the sheet" if values else "empty in the sheet")
+                         seen=f"up to {longest} characters in the sheet" if values else "empty in the sheet",
+                         distinct=len(distinct) == len(texts))
 
 
 def slug_name(text: str, limit: int = 40) -> str:
@@ -313,8 +316,10 @@ def infer_game(file: str, header: Sequence[Any], rows: Sequence[tuple[int, Seque
     if "title" not in column_of:
         texts = [f for f in game.fields if f.type == "text" and f.required]
         named = [f for f in texts if f.name == "name"]
+        # A title tells the cards apart: a column without repeats (a question) before one with.
+        unique = [f for f in texts if f.distinct]
         if named or texts:
-            game.title_field = (named or texts)[0].name
+            game.title_field = (named or unique or texts)[0].name
         else:
             game.problems.append(Problem(file, 1, field="title", message=(
                 "no column can be the cards' title: add a title (or name) column, filled in on every card")))
