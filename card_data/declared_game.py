@@ -18,6 +18,7 @@ them back.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal, Union
@@ -27,6 +28,7 @@ from pydantic import (
     BeforeValidator,
     Field,
     Strict,
+    StringConstraints,
     TypeAdapter,
     ValidationError,
     create_model,
@@ -83,8 +85,9 @@ def _item_annotation(kind: str, decl: FieldDeclaration) -> Any:
     low = decl.min if decl.min is not None else -DEFAULT_BOUND
     high = decl.max if decl.max is not None else DEFAULT_BOUND
     if kind in ("text", "rich_text"):
-        return Annotated[str, BeforeValidator(_number_as_text),
-                         Field(min_length=1, max_length=decl.max_length or DEFAULT_MAX_LENGTH)]
+        # The constraints first: the validator runs before them (a number, as text, is bounded too).
+        return Annotated[str, StringConstraints(min_length=1, max_length=decl.max_length or DEFAULT_MAX_LENGTH),
+                         BeforeValidator(_number_as_text)]
     if kind == "integer":
         return Annotated[int, Strict(), Field(ge=int(low), le=int(high))]
     if kind == "number":
@@ -166,15 +169,17 @@ class DeclaredGameSpec(GameSpec):
         return self._own_adapter  # type: ignore[attr-defined]
 
     def __reduce__(self) -> tuple:
-        return _rebuilt, (self.game_id, self.info)
+        return _rebuilt, (self.game_id, self.info.model_dump_json())
 
     def card_models(self) -> dict[str, type[DeclaredCard]]:
         """Card type -> its model, in declaration order."""
         return self._models  # type: ignore[attr-defined]
 
 
-def _rebuilt(game_id: str, info: DeclaredGameInfo) -> DeclaredGameSpec:
-    spec, problems = declared_spec(game_id, info)
+@lru_cache(maxsize=8)
+def _rebuilt(game_id: str, info_json: str) -> DeclaredGameSpec:
+    # Once per process and declaration: a worker receives the spec with each deck it draws.
+    spec, problems = declared_spec(game_id, DeclaredGameInfo.model_validate_json(info_json))
     assert spec is not None, problems  # it was made from the same declaration before
     return spec
 
@@ -212,8 +217,10 @@ def declared_spec(game_id: str, info: DeclaredGameInfo) -> tuple[DeclaredGameSpe
                 try:
                     default = TypeAdapter(annotation).validate_python(decl.default)
                 except ValidationError as exc:
-                    problems.append((at + ("default",), f"the default does not fit the field: "
-                                                        f"{exc.errors(include_url=False)[0]['msg']}"))
+                    wrong = (at + ("default",), f"the default does not fit the field: "
+                                                f"{exc.errors(include_url=False)[0]['msg']}")
+                    if wrong not in problems:  # a common field's, once, not once per card type
+                        problems.append(wrong)
                     continue
             fields[name] = (annotation | None, Field(default, title=label, json_schema_extra=extra))
         kind = (Literal[card_type], card_type) if info.card_types is None else (Literal[card_type], ...)

@@ -96,7 +96,8 @@ class Game:
 
 @dataclass
 class Database:
-    """All games of a database directory, by game id (in the order of :func:`card_data.games.registry`)."""
+    """All games of a database directory, by game id: the registered ones in the order of
+    :func:`card_data.games.registry`, then the declared ones (:mod:`card_data.declared_game`) by id."""
 
     root: Path
     games: dict[str, Game]
@@ -563,7 +564,9 @@ def check_database(root: Path | str | None = None, limits: Limits | None = None)
     theirs is one problem at its folder and is not read at all. A broken ``printkit.toml``
     is a problem too, and the default limits apply. A folder of a game that an installed
     distribution declares but that cannot be used is its
-    :func:`card_data.games.registry_problems` problem, at its ``game.yaml``.
+    :func:`card_data.games.registry_problems` problem, at its ``game.yaml``. Any other folder
+    whose ``game.yaml`` declares ``fields:`` is a declared game (:mod:`card_data.declared_game`),
+    its cards checked against that declaration; one that does not is a problem saying how.
     """
     root = Path(root) if root is not None else bundled_data_dir()
     specs = {game_id: entry.spec for game_id, entry in registry().items()}

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from card_data.base_url import CONFIG_FILE, ConfigError
-from card_data.games import GAME_ID, bundled_game_ids, registry
+from card_data.games import bundled_game_ids, registry
 from card_data.loader import bundled_data_dir, check_database
 from card_data.problems import ProblemsError
 from card_data.project_folders import DEFAULT_DATA, DEFAULT_OUT, DEFAULT_TEMPLATES, Project, find_project
@@ -282,15 +282,12 @@ def game_of(path: Path, paths: ProjectPaths) -> str | None:
             parts = resolved.relative_to(Path(os.path.abspath(root)).resolve()).parts
         except ValueError:
             continue
-        if len(parts) > 1 and (parts[0] in registry() or _declared_here(paths, parts[0])):
+        # A registered game, or a declared one (a folder of the data holding a game.yaml).
+        declared = paths.data_dir is not None and (Path(paths.data_dir) / parts[0] / "game.yaml").is_file() \
+            if parts else False
+        if len(parts) > 1 and (parts[0] in registry() or declared):
             return parts[0]
     return None
-
-
-def _declared_here(paths: ProjectPaths, name: str) -> bool:
-    """Whether the card data holds a folder ``name`` with a game.yaml (a game of the project's own)."""
-    return paths.data_dir is not None and GAME_ID.fullmatch(name) is not None \
-        and (Path(paths.data_dir) / name / "game.yaml").is_file()
 
 
 __all__ = [

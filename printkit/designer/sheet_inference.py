@@ -49,6 +49,7 @@ from card_data.field_declarations import (
     MAX_FIELDS,
     MAX_TEXT_LENGTH,
     RESERVED_FIELDS,
+    TEMPLATE_NAMES,
     default_label,
 )
 from card_data.problems import Problem
@@ -57,11 +58,12 @@ from printkit.designer.sheet_reading import EMPTY, parse_cell
 BASE_COLUMNS = ("id", "type", "title", "qty", "note", "art", "example")
 """Columns that fill the card fields every declared card has, rather than declaring a field."""
 
-CONTEXT_NAMES = frozenset({"card", "game", "game_id", "kind", "layout_words", "loop", "self", "range",
-                           "true", "false", "none", "namespace", "dict", "lipsum", "cycler", "joiner"})
-"""Names a layout template already uses (its context, Jinja2's globals): a field named so would be
-hidden behind them, so a column of that name gets ``_field`` appended (as does one named after a
-field every card has, :data:`~card_data.field_declarations.RESERVED_FIELDS`)."""
+CONTEXT_NAMES = TEMPLATE_NAMES | {"kind", "loop", "self", "range", "true", "false", "none", "namespace", "dict",
+                                  "lipsum", "cycler", "joiner"}
+"""Names a layout template already uses (:data:`~card_data.field_declarations.TEMPLATE_NAMES`,
+and Jinja2's own): a field named so would be refused or hidden behind them, so a column of that
+name gets ``_field`` appended (as does one named after a field every card has,
+:data:`~card_data.field_declarations.RESERVED_FIELDS`)."""
 
 CARD_TYPE_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 """What a card type (and its back) may be called, a slug: it names files (``templates/<type>.yaml``,
