@@ -278,3 +278,16 @@ def test_the_title_is_the_first_text_column_that_tells_the_cards_apart(tmp_path:
     text = (tmp_path / "trivia/card_data/trivia_night/game.yaml").read_text(encoding="utf-8")
     assert yaml.safe_load(text)["title_field"] == "question"
     assert "`printkit import 'Trivia Night.csv' --game trivia_night`" in text
+
+
+def test_a_column_named_like_a_template_variable_is_a_field_of_its_own(tmp_path: Path) -> None:
+    rows = [["a", "Alps", "red"], ["b", "Rome", "blue"]]
+    sheet = write_csv(tmp_path / "maps.csv", rows, ["id", "title", "Card"])
+    result = run("init", tmp_path / "maps", "--from-sheet", sheet)
+    assert result.exit_code == 0, result.output
+    game = yaml.safe_load((tmp_path / "maps/card_data/maps/game.yaml").read_text(encoding="utf-8"))
+    assert game["fields"] == {"card_field": {"type": "text", "required": True, "label": "Card"}}
+    result = run("import", sheet, "--game", "maps", "--data", tmp_path / "maps/card_data")
+    assert result.exit_code == 0, result.output
+    cards = yaml.safe_load((tmp_path / "maps/card_data/maps/cards/maps.yaml").read_text(encoding="utf-8"))
+    assert cards[1] == {"id": "b", "type": "card", "title": "Rome", "card_field": "blue"}
