@@ -130,9 +130,11 @@ def init_cmd(folder: Path, from_game: str | None, from_sheet: Path | None, game_
     \b
     --from-sheet cards.csv   your game from your spreadsheet: game.yaml declares a field per
                              column (type from its values: integer with bounds, number,
-                             yes/no, one of a few values, text); a `type` column gives card
-                             types, each with its own back; `qty` the copies to print; `title`
-                             or `name` the title (else the first text column)
+                             yes/no, one of a few values, text); `id` names each card; a
+                             `type` column gives card types, each with its own back; `qty`
+                             the copies to print; `title` or `name` the title (else the
+                             first text column whose values all differ); `art` the artwork,
+                             copied from beside the sheet
     --from GAME              a copy of one of printkit's games
     (neither)                a small starter game to change
 
