@@ -291,3 +291,16 @@ def test_a_column_named_like_a_template_variable_is_a_field_of_its_own(tmp_path:
     assert result.exit_code == 0, result.output
     cards = yaml.safe_load((tmp_path / "maps/card_data/maps/cards/maps.yaml").read_text(encoding="utf-8"))
     assert cards[1] == {"id": "b", "type": "card", "title": "Rome", "card_field": "blue"}
+
+
+def test_an_import_into_a_game_whose_game_yaml_is_broken_names_its_line(quiz: Path) -> None:
+    game = quiz / "card_data/river_quiz/game.yaml"
+    text = game.read_text(encoding="utf-8")
+    game.write_text(text.replace("{type: integer,", "{type: integr,"), encoding="utf-8")
+    line = next(i for i, row in enumerate(game.read_text().splitlines(), 1) if row.startswith("  difficulty:"))
+    cards = quiz / "card_data/river_quiz/cards/river_quiz.yaml"
+    before = cards.read_bytes()
+    result = run("import", quiz.parent / "river_quiz.csv", "--game", "river_quiz")
+    assert result.exit_code == 1
+    assert f"card_data/river_quiz/game.yaml:{line}: river_quiz/-: fields.difficulty.type: " in result.output
+    assert cards.read_bytes() == before
