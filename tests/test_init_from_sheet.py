@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from openpyxl import Workbook
 
 from printkit.cli import main
+from printkit.designer.generated_layouts import layouts_folder
 
 HEADER = ["id", "type", "question", "answer", "category", "difficulty", "qty"]
 CATEGORIES = ["History", "Science", "Sport", "Geography"]
@@ -85,7 +86,7 @@ def test_a_csv_becomes_a_game_that_prints_every_field_of_every_card_in_its_copie
     assert game["card_types"] == {"question": {"label": "Question", "back": "question"},
                                   "bonus": {"label": "Bonus", "back": "bonus"}}
     assert game["backs"] == {"question": "Question cards", "bonus": "Bonus cards"}
-    assert sorted(p.name for p in (quiz / "templates/river_quiz").iterdir()) == [
+    assert sorted(p.name for p in (quiz / layouts_folder("river_quiz")).iterdir()) == [
         "back-bonus.yaml", "back-question.yaml", "bonus.yaml", "question.yaml"]
 
     result = run("build")
@@ -246,7 +247,7 @@ def test_an_art_column_copies_the_artwork_beside_the_sheet_and_prints_it(tmp_pat
     assert result.exit_code == 0, result.output
     game = tmp_path / "rivers/card_data/rivers"
     assert (game / "pictures/nile.png").read_bytes() == (tmp_path / "pictures/nile.png").read_bytes()
-    assert "kind: image" in (tmp_path / "rivers/templates/rivers/card.yaml").read_text()
+    assert "kind: image" in (tmp_path / "rivers" / layouts_folder("rivers") / "card.yaml").read_text()
     cards = yaml.safe_load((game / "cards/rivers.yaml").read_text(encoding="utf-8"))
     assert cards[0] == {"id": "nile", "type": "card", "title": "The Nile", "length": 6650, "art": "pictures/nile.png"}
     monkeypatch.chdir(tmp_path / "rivers")
@@ -263,7 +264,7 @@ def test_build_watch_rebuilds_only_the_declared_game_whose_files_changed(quiz: P
 
     paths = project_paths()
     cards = Path("card_data/river_quiz/cards/river_quiz.yaml")
-    template = Path("templates/river_quiz/question.yaml")
+    template = Path(layouts_folder("river_quiz")) / "question.yaml"
     assert games_to_rebuild({cards}, paths, ()) == ("river_quiz",)
     assert games_to_rebuild({template}, paths, ()) == ("river_quiz",)
     assert games_to_rebuild({cards}, paths, ("other_game",)) is None

@@ -22,6 +22,12 @@ import yaml
 
 from printkit.sheets.layout import TextRegion, fit_text
 
+def layouts_folder(game_id: str) -> str:
+    """Where ``printkit init`` writes a game's layout templates, relative to the project folder:
+    ``templates/<game_id>`` (the ``--templates`` layout every build reads today)."""
+    return f"templates/{game_id}"
+
+
 PALETTE = ("#284b63", "#7a1f1f", "#2f5d3a", "#5b3f86", "#8a5a00", "#1f5f6b", "#6b2f55", "#3d4a1f")
 """Band and back colours, one per card type in order (dark enough for white text)."""
 

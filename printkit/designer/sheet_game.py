@@ -12,7 +12,13 @@ from typing import Any
 from card_data.games import GAME_ID, game_ids
 from card_data.schema import POKER_HEIGHT_MM, POKER_WIDTH_MM
 from printkit.designer.game_yaml_text import game_yaml_text
-from printkit.designer.generated_layouts import PrintedField, back_template, front_template, title_height_mm
+from printkit.designer.generated_layouts import (
+    PrintedField,
+    back_template,
+    front_template,
+    layouts_folder,
+    title_height_mm,
+)
 from printkit.designer.sheet_inference import EMPTY, SheetGame, cell_value, slug_name, snake_name
 
 DEFAULT_CARD_TYPE = "card"
@@ -76,15 +82,14 @@ def game_files(game_id: str, sheet: SheetGame, header: Sequence[Any], rows: Sequ
                source: str, title: str | None = None) -> dict[str, str]:
     """The files of the declared game ``game_id`` that ``sheet`` (inferred from ``header`` and
     ``rows``) describes, as ``{path relative to the project folder: text}``:
-    ``card_data/<game_id>/game.yaml``, ``templates/<game_id>/<type>.yaml`` per card type
-    (``card.yaml`` without a type column) and ``templates/<game_id>/back-<back>.yaml`` per
-    back. ``source``: the sheet's file name; ``title``: the
+    ``card_data/<game_id>/game.yaml``, in :func:`layouts_folder` ``<type>.yaml`` per card type
+    (``card.yaml`` without a type column) and ``back-<back>.yaml`` per back. ``source``: the sheet's file name; ``title``: the
     game's (default from its id). Poker-size cards (63.5 x 88.9 mm)."""
     title = title or game_title(game_id)
     width, height = POKER_WIDTH_MM, POKER_HEIGHT_MM
     files = {f"card_data/{game_id}/game.yaml": game_yaml_text(game_id, title, sheet, source)}
     title_h = title_height_mm(_titles(sheet, header, rows), width - 8)
-    templates = f"templates/{game_id}"
+    templates = layouts_folder(game_id)
     art = "art" in sheet.columns.values()
     if sheet.card_types:
         for index, card_type in enumerate(sheet.card_types):

@@ -3,6 +3,8 @@
 front and back templates. A designer changes it into their own game; ``printkit init
 --from-sheet`` starts from their spreadsheet instead (:mod:`printkit.designer.sheet_game`)."""
 
+from printkit.designer.generated_layouts import layouts_folder
+
 STARTER_GAME = "my_game"
 """The starter game's id (its folder ``card_data/my_game/``)."""
 
@@ -12,7 +14,7 @@ STARTER_GAME_YAML = """\
 title: My Game
 card_size:
   name: poker
-backs:                                  # a deck each; templates/my_game/back-<name>.yaml prints its back
+backs:                                  # a deck each; the template back-<name>.yaml prints its back
   draw: Draw deck
 fields:                                 # every card has these, in the order players see them
   cost: {type: integer, required: true, min: 0, max: 20, label: Cost}
@@ -149,7 +151,7 @@ regions:
 STARTER_FILES = {
     f"card_data/{STARTER_GAME}/game.yaml": STARTER_GAME_YAML,
     f"card_data/{STARTER_GAME}/cards/cards.yaml": STARTER_CARDS_YAML,
-    f"templates/{STARTER_GAME}/card.yaml": STARTER_FRONT_YAML,
-    f"templates/{STARTER_GAME}/back-draw.yaml": STARTER_BACK_YAML,
+    f"{layouts_folder(STARTER_GAME)}/card.yaml": STARTER_FRONT_YAML,
+    f"{layouts_folder(STARTER_GAME)}/back-draw.yaml": STARTER_BACK_YAML,
 }
 """The starter game's files, by path in the project folder."""
