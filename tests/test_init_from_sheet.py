@@ -129,6 +129,12 @@ def test_an_xlsx_sheet_gives_the_same_game_as_the_csv(tmp_path: Path, monkeypatc
 
 
 def test_a_reimport_replaces_the_sheets_cards_and_reads_the_headers_as_written(quiz: Path) -> None:
+    cards_file = quiz / "card_data/river_quiz/cards/river_quiz.yaml"
+    written_by_init = cards_file.read_bytes()
+    result = run("import", quiz.parent / "river_quiz.csv", "--game", "river_quiz")
+    assert result.exit_code == 0, result.output
+    assert cards_file.read_bytes() == written_by_init  # init imports as import does
+
     rows = quiz_rows()
     rows[0][2] = "Which river is the longest?"
     del rows[1]
