@@ -5,6 +5,7 @@ so ``printkit --help`` stays quick."""
 
 from __future__ import annotations
 
+import shlex
 import sys
 import threading
 import traceback
@@ -14,7 +15,8 @@ import click
 
 from card_data.base_url import ConfigError, resolve_base_url
 from card_data.games import bundled_game_ids
-from printkit.command_line import check_output_folder
+from card_data.problems import ProblemsError
+from printkit.command_line import check_output_folder, report_problems
 from printkit.designer.project import (
     InitError,
     ProjectPaths,
@@ -22,6 +24,7 @@ from printkit.designer.project import (
     init_project,
     project_paths,
 )
+from printkit.designer.sheet_game import sheet_game_id
 from printkit.designer.shops import PRESETS
 from printkit.designer.watch import describe, timestamp, watch
 
@@ -113,25 +116,49 @@ def watch_build(ctx: click.Context, paths: ProjectPaths, stop: threading.Event |
 @click.argument("folder", type=click.Path(path_type=Path, file_okay=False))
 @click.option("--from", "from_game", type=click.Choice(bundled_game_ids()), default=None,
               help="Start from a copy of this bundled game (its cards, deck lists and templates).")
-def init_cmd(folder: Path, from_game: str | None) -> None:
+@click.option("--from-sheet", "from_sheet", type=click.Path(path_type=Path, dir_okay=False, exists=True),
+              default=None, metavar="FILE",
+              help="Start from your cards in a spreadsheet (.csv or .xlsx, row 1 naming the columns, a row "
+              "per card): a game declaring one field per column, templates printing them, the cards imported.")
+@click.option("--game", "game_id", default=None, metavar="ID",
+              help="The id of the game made --from-sheet (lower-case letters, digits and _). Default: from "
+              "the sheet's file name.")
+def init_cmd(folder: Path, from_game: str | None, from_sheet: Path | None, game_id: str | None) -> None:
     """Start a project in FOLDER: card data, deck lists and layout templates you own, and a
     printkit.toml that every printkit command run in FOLDER (or below it) uses.
 
-    Without --from: a minimal game with one example card (on Carpe Cras's card schema: every
-    game's cards are checked by a schema printkit ships, see the README).
+    \b
+    --from-sheet cards.csv   your game from your spreadsheet: game.yaml declares a field per
+                             column (type from its values: integer with bounds, number,
+                             yes/no, one of a few values, text); `id` names each card; a
+                             `type` column gives card types, each with its own back; `qty`
+                             the copies to print; `title` or `name` the title (else the
+                             first text column whose values all differ); `art` the artwork,
+                             copied from beside the sheet
+    --from GAME              a copy of one of printkit's games
+    (neither)                a small starter game to change
+
+    Problems in the sheet are printed as FILE:ROW: field: message, and then nothing is written.
     """
     try:
-        written = init_project(folder, from_game)
+        written = init_project(folder, from_game, from_sheet, game_id)
     except InitError as exc:
         raise click.UsageError(str(exc)) from None
+    except ProblemsError as exc:
+        report_problems(exc.problems, "Nothing was written.")
+        sys.exit(1)
     except OSError as exc:
         raise click.ClickException(str(exc)) from None
-    click.echo(f"Started a printkit project in {folder} ({len(written)} files"
-               f"{', from ' + from_game if from_game else ''}). Next:", err=True)
+    source = f", from {from_game}" if from_game else f", from {from_sheet.name}" if from_sheet else ""
+    click.echo(f"Started a printkit project in {folder} ({len(written)} files{source}). Next:", err=True)
     click.echo(f"  cd {folder}\n"
                "  printkit build --watch      # rebuilds output/ when you save a card or template\n"
                "  printkit preview            # every card on a local web page, refreshed on save\n"
                "  printkit export --preset tgc-poker", err=True)
+    if from_sheet is not None:
+        made = game_id or sheet_game_id(from_sheet)
+        click.echo(f"  printkit import {shlex.quote(str(from_sheet))} --game {made}   # after editing the sheet: its cards again",
+                   err=True)
 
 
 @click.command("export")
