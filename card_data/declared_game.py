@@ -17,8 +17,10 @@ them back.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
+from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal, Union
 
 from pydantic import (
@@ -26,6 +28,7 @@ from pydantic import (
     BeforeValidator,
     Field,
     Strict,
+    StringConstraints,
     TypeAdapter,
     ValidationError,
     create_model,
@@ -41,7 +44,8 @@ from card_data.field_declarations import (
 )
 from card_data.games import GAME_ID
 from card_data.problems import Problem
-from card_data.schema import Card, GameSpec
+from card_data.deck_rules import check_deck_rules
+from card_data.schema import Card, DeckEntry, DeckList, GameSpec
 from card_data.yaml_source import LineMap
 
 DEFAULT_MAX_LENGTH = 2000
@@ -81,8 +85,9 @@ def _item_annotation(kind: str, decl: FieldDeclaration) -> Any:
     low = decl.min if decl.min is not None else -DEFAULT_BOUND
     high = decl.max if decl.max is not None else DEFAULT_BOUND
     if kind in ("text", "rich_text"):
-        return Annotated[str, BeforeValidator(_number_as_text),
-                         Field(min_length=1, max_length=decl.max_length or DEFAULT_MAX_LENGTH)]
+        # The constraints first: the validator runs before them (a number, as text, is bounded too).
+        return Annotated[str, StringConstraints(min_length=1, max_length=decl.max_length or DEFAULT_MAX_LENGTH),
+                         BeforeValidator(_number_as_text)]
     if kind == "integer":
         return Annotated[int, Strict(), Field(ge=int(low), le=int(high))]
     if kind == "number":
@@ -151,10 +156,12 @@ class DeclaredCard(Card):
 @dataclass(frozen=True, eq=False)
 class DeclaredGameSpec(GameSpec):
     """A declared game's :class:`~card_data.schema.GameSpec`, with the ``game.yaml`` it was
-    made from (``info``). Pickled as that declaration and made again on unpickling (its
-    models are made at run time, so no import finds them)."""
+    made from (``info``) and the line of each deck kind's ``deck_rules`` in it (``rule_lines``,
+    kind -> line). Pickled as that declaration and made again on unpickling (its models are
+    made at run time, so no import finds them)."""
 
     info: DeclaredGameInfo | None = None
+    rule_lines: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_own_adapter", TypeAdapter(self.card_model))
@@ -164,15 +171,17 @@ class DeclaredGameSpec(GameSpec):
         return self._own_adapter  # type: ignore[attr-defined]
 
     def __reduce__(self) -> tuple:
-        return _rebuilt, (self.game_id, self.info)
+        return _rebuilt, (self.game_id, self.info.model_dump_json())
 
     def card_models(self) -> dict[str, type[DeclaredCard]]:
         """Card type -> its model, in declaration order."""
         return self._models  # type: ignore[attr-defined]
 
 
-def _rebuilt(game_id: str, info: DeclaredGameInfo) -> DeclaredGameSpec:
-    spec, problems = declared_spec(game_id, info)
+@lru_cache(maxsize=8)
+def _rebuilt(game_id: str, info_json: str) -> DeclaredGameSpec:
+    # Once per process and declaration: a worker receives the spec with each deck it draws.
+    spec, problems = declared_spec(game_id, DeclaredGameInfo.model_validate_json(info_json))
     assert spec is not None, problems  # it was made from the same declaration before
     return spec
 
@@ -210,8 +219,10 @@ def declared_spec(game_id: str, info: DeclaredGameInfo) -> tuple[DeclaredGameSpe
                 try:
                     default = TypeAdapter(annotation).validate_python(decl.default)
                 except ValidationError as exc:
-                    problems.append((at + ("default",), f"the default does not fit the field: "
-                                                        f"{exc.errors(include_url=False)[0]['msg']}"))
+                    wrong = (at + ("default",), f"the default does not fit the field: "
+                                                f"{exc.errors(include_url=False)[0]['msg']}")
+                    if wrong not in problems:  # a common field's, once, not once per card type
+                        problems.append(wrong)
                     continue
             fields[name] = (annotation | None, Field(default, title=label, json_schema_extra=extra))
         kind = (Literal[card_type], card_type) if info.card_types is None else (Literal[card_type], ...)
@@ -270,5 +281,39 @@ def declared_spec_of(game_id: str, data: Any, lines: LineMap, path: Path, known:
     except ValidationError as exc:
         return None, Problem.from_validation_error(exc, data=data, file=where, lines=lines, game=game_id)
     spec, wrong = declared_spec(game_id, info)
+    if spec is not None:
+        spec.rule_lines.update({kind: lines.line_for(("deck_rules", kind)) for kind in info.deck_rules or {}})
     return spec, [Problem(where, lines.line_for(loc), game_id, "-", ".".join(str(part) for part in loc), message)
                   for loc, message in wrong]
+
+
+def back_deck_problems(spec: DeclaredGameSpec, cards: Mapping[str, Card], decks: Mapping[str, DeckList],
+                       sources: Mapping[tuple[str, str], tuple[str, int]], game_yaml: Path) -> list[Problem]:
+    """The deck rules of each kind that names a back of the declared game (``deck_rules:
+    question:`` with ``backs: question:``) applied to that back's cards, each counted ``qty``
+    times (what the build prints), when no deck list is of that kind.
+
+    ``cards``: the game's valid cards; ``sources``: where each card is written (the loader's
+    ``("card", id) -> (file, line)``). A rule about the whole deck is a problem at the kind's
+    line of ``game.yaml``; one about a card, at that card (field ``qty``). Never raises.
+    """
+    info = spec.info
+    listed = {deck.kind for deck in decks.values()}
+    found: list[Problem] = []
+    for kind in info.deck_rules or {}:
+        if kind not in info.backs or kind in listed:
+            continue
+        entries = [DeckEntry(card=card.id, qty=card.qty) for card in cards.values()
+                   if card.back_kind() == kind and card.qty > 0]
+        deck = DeckList(id=kind, title=info.backs[kind], kind=kind, cards=entries)
+        why = f"(the cards with back '{kind}', each qty times, as no deck list is of kind '{kind}')"
+        for prob in check_deck_rules(info.deck_rules, deck, cards):
+            parts = prob.field.split(".")
+            if len(parts) == 3:
+                card_id = entries[int(parts[1])].card
+                file, line = sources.get(("card", card_id), (str(game_yaml), 1))
+                found.append(Problem(file, line, spec.game_id, card_id, "qty", f"{prob.message} {why}"))
+            else:
+                found.append(Problem(str(game_yaml), spec.rule_lines.get(kind, 1), spec.game_id, "-",
+                                     f"deck_rules.{kind}", f"{prob.message} {why}"))
+    return found

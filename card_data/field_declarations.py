@@ -15,8 +15,8 @@ from them), e.g.::
         fields:                      # this type's own extra fields, same format
           points: {type: integer, min: 1, max: 10, required: true}
 
-Every bound is explicit (:data:`MAX_FIELDS`, :data:`MAX_CARD_TYPES`, a field's ``max_length``
-and ``max_items``), so a declaration from someone else cannot make its cards unbounded.
+Every bound is explicit (:data:`MAX_FIELDS`, :data:`MAX_CARD_TYPES`, :data:`MAX_MODEL_FIELDS`,
+a field's ``max_length`` and ``max_items``), so a declaration from someone else cannot make its cards unbounded.
 What one declaration cannot judge alone (a reserved field name, a ``back`` that ``backs``
 does not name, a ``title_field`` naming no text field) is told by :func:`declaration_problems`.
 """
@@ -46,11 +46,20 @@ FIELD_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 RESERVED_FIELDS = frozenset({"id", "type", "title", "qty", "example", "assumed", "note", "art", "rulings"})
 """Fields every declared card has already (see :mod:`card_data.declared_game`)."""
 
+TEMPLATE_NAMES = frozenset({"card", "game", "game_id", "layout_words"})
+"""Names a card template gives something else (``printkit.build.card_context``): a field of
+one of these names could not be printed."""
+
 MAX_FIELDS = 200
 """Fields a declaration may list (common ones, and each card type's own)."""
 
 MAX_CARD_TYPES = 100
 """Card types a declared game may have."""
+
+MAX_MODEL_FIELDS = 2000
+"""Declared fields of all card types' models together (each type has every common field, and
+its own): each is made when the game loads, in every process that draws its cards, about
+0.5 ms a field."""
 
 DEFAULT_BOUND = 1_000_000
 """An integer or number field's values lie in ``-DEFAULT_BOUND..DEFAULT_BOUND`` unless it
@@ -196,7 +205,8 @@ class DeclaredGameInfo(GameInfo):
 def declaration_problems(info: DeclaredGameInfo) -> list[tuple[tuple, str]]:
     """What is wrong across a valid declaration, as ``[(location in game.yaml, message)]``
     (a location such as ``("fields", "title")``, for the caller to turn into a line): a field
-    name that is not a lower-case identifier or is reserved (:data:`RESERVED_FIELDS`), a card
+    name that is not a lower-case identifier or is reserved (:data:`RESERVED_FIELDS`,
+    :data:`TEMPLATE_NAMES`), a card
     type's field that a common field has already, a ``back`` not among ``backs``, more than
     :data:`MAX_FIELDS` fields in all, a ``title_field`` that names no common text field."""
     found: list[tuple[tuple, str]] = []
@@ -214,6 +224,12 @@ def declaration_problems(info: DeclaredGameInfo) -> list[tuple[tuple, str]]:
     total = sum(len(fields) for _, fields in places)
     if total > MAX_FIELDS:
         found.append((("fields",), f"{total} fields declared in all; a game may declare at most {MAX_FIELDS}"))
+    in_models = len(info.fields) * len(info.card_types or [None]) + total - len(info.fields)
+    if in_models > MAX_MODEL_FIELDS:
+        found.append((("card_types",), f"{len(info.fields)} fields of every card times {len(info.card_types or [])} "
+                                       f"card types, with their own, make {in_models} fields; at most "
+                                       f"{MAX_MODEL_FIELDS} (declare fewer card types, or move fields to the "
+                                       f"types that have them)"))
     for where, fields in places:
         for name in fields:
             if not isinstance(name, str) or not FIELD_NAME.fullmatch(name):
@@ -222,9 +238,13 @@ def declaration_problems(info: DeclaredGameInfo) -> list[tuple[tuple, str]]:
             elif name in RESERVED_FIELDS:
                 found.append((where + (name,), f"'{name}' is a field every card has already "
                                                f"({', '.join(sorted(RESERVED_FIELDS))}); choose another name"))
+            elif name in TEMPLATE_NAMES:
+                found.append((where + (name,), f"'{name}' names something else in a card template "
+                                               f"({', '.join(sorted(TEMPLATE_NAMES))}); choose another name"))
     types = info.type_names()
     for kind, rules in (info.deck_rules or {}).items():
-        named = [(("card_types", "only", i), t) for i, t in enumerate(rules.card_types.only)] if rules.card_types else []
+        only = rules.card_types.only if rules.card_types else []
+        named = [(("card_types", "only", i), t) for i, t in enumerate(only)]
         named += [(("counts", t), t) for t in rules.counts]
         named += [(("copies", "by_type", t), t) for t in (rules.copies.by_type if rules.copies else {})]
         for where, card_type in named:
@@ -237,6 +257,7 @@ def declaration_problems(info: DeclaredGameInfo) -> list[tuple[tuple, str]]:
             found.append((("title_field",), f"title_field '{info.title_field}' is not one of fields "
                                             f"(a field every card has)"))
         elif declared.type not in ("text", "rich_text", "one_of"):
-            found.append((("title_field",), f"title_field '{info.title_field}' is a {declared.type} field; "
+            article = "an" if declared.type[0] in "aeiou" else "a"
+            found.append((("title_field",), f"title_field '{info.title_field}' is {article} {declared.type} field; "
                                             f"a title is text (text, rich_text or one_of)"))
     return found

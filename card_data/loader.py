@@ -13,7 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from card_data.base_url import ConfigError
 from card_data.card_store import CardStore
-from card_data.declared_game import DeclaredGameSpec, declared_spec_of, file_problems
+from card_data.declared_game import DeclaredGameSpec, back_deck_problems, declared_spec_of, file_problems
 from card_data.deck_rules import DeckRules, deck_problems
 from card_data.games import registry, registry_problems
 from card_data.limits import (
@@ -96,7 +96,8 @@ class Game:
 
 @dataclass
 class Database:
-    """All games of a database directory, by game id (in the order of :func:`card_data.games.registry`)."""
+    """All games of a database directory, by game id: the registered ones in the order of
+    :func:`card_data.games.registry`, then the declared ones (:mod:`card_data.declared_game`) by id."""
 
     root: Path
     games: dict[str, Game]
@@ -412,6 +413,9 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | Non
                     col.pydantic(tpath, lines, (), "tables", exc, data=data)
             lost = lost or tables is None
 
+    if isinstance(spec, DeclaredGameSpec) and not lost:
+        col.problems += back_deck_problems(spec, cards, decks, sources, info_path)
+
     # Rules across records judge the whole set. With a record missing they would report the
     # gap it leaves (a reference card without its special card, a scoring set that is not
     # there, a table entry naming a card that did not load): not problems of their own, and
@@ -560,7 +564,9 @@ def check_database(root: Path | str | None = None, limits: Limits | None = None)
     theirs is one problem at its folder and is not read at all. A broken ``printkit.toml``
     is a problem too, and the default limits apply. A folder of a game that an installed
     distribution declares but that cannot be used is its
-    :func:`card_data.games.registry_problems` problem, at its ``game.yaml``.
+    :func:`card_data.games.registry_problems` problem, at its ``game.yaml``. Any other folder
+    whose ``game.yaml`` declares ``fields:`` is a declared game (:mod:`card_data.declared_game`),
+    its cards checked against that declaration; one that does not is a problem saying how.
     """
     root = Path(root) if root is not None else bundled_data_dir()
     specs = {game_id: entry.spec for game_id, entry in registry().items()}

@@ -43,14 +43,16 @@ from card_data.schema import Card, Printing
 PRINTINGS_FILE = "printings.yaml"
 """The file of a game's folder that holds its card versions."""
 
-UNPRINTED_FIELDS = frozenset({"id", "rulings", "note", "example", "assumed", "art"})
+UNPRINTED_FIELDS = frozenset({"id", "rulings", "note", "example", "assumed", "art", "qty"})
 """Card fields that are not part of a version.
 
 ``id`` names the card across versions; ``rulings`` and ``note`` are shown on the companion,
 never printed; ``example`` and ``assumed`` are marks about where the data came from, not
 rules; ``art`` is the illustration, and a new picture (or a moved file) changes nothing about
-how the card plays, so it is not an erratum. Everything else (title, type, text, stats, cost,
-whatever the game's schema adds) is printed and versioned.
+how the card plays, so it is not an erratum; ``qty`` (a declared game's copies to print) says
+how many of the card are printed, not what one says, so printing more or fewer is not an
+erratum either. Everything else (title, type, text, stats, cost, whatever the game's schema
+or ``game.yaml`` declares) is printed and versioned: a card moved to another card type is.
 """
 
 

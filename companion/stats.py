@@ -14,11 +14,13 @@ from typing import Any
 from flask_babel import gettext
 from pydantic import BaseModel
 
+from card_data.declared_game import field_type, players_see
 from card_data.schema import Card
 from companion.field_labels import translated_label
 
-#: Fields of every card shown elsewhere on the page (or not at all), never as stats.
-COMMON_FIELDS = frozenset({"id", "type", "title", "rulings", "example", "assumed", "note", "art"})
+#: Fields of every card shown elsewhere on the page (or not at all), never as stats; ``qty``
+#: is how many copies of a declared game's card print, not something players read.
+COMMON_FIELDS = frozenset({"id", "type", "title", "rulings", "example", "assumed", "note", "art", "qty"})
 
 #: Field names that hold a card's rules or flavour prose rather than a stat.
 PROSE_FIELD_NAMES = frozenset({
@@ -196,7 +198,9 @@ def _stat(name: str, label: str, value: Any, assumed: bool) -> Stat:
 
 
 def card_stats(card: Card) -> CardStats:
-    """Every field ``card`` sets, other than the common ones (:data:`COMMON_FIELDS`).
+    """Every field ``card`` sets, other than the common ones (:data:`COMMON_FIELDS`) and, of a
+    declared game's card (:mod:`card_data.declared_game`), its title field, its art fields and
+    the fields players do not see (``players_see: false``), each by its declared label.
 
     Unset fields (``None``, empty text or lists) are left out: the page shows the stats the
     card has. Fields named in ``card.assumed`` are flagged ``assumed``.
@@ -204,9 +208,11 @@ def card_stats(card: Card) -> CardStats:
     stats: list[Stat] = []
     prose: list[Stat] = []
     assumed = set(card.assumed)
+    title_field = getattr(type(card), "TITLE_FIELD", None)  # a declared game's: shown as the title
     for name, info in type(card).model_fields.items():
         value = getattr(card, name)
-        if name in COMMON_FIELDS or _is_empty(value):
+        if (name in COMMON_FIELDS or name == title_field or _is_empty(value) or not players_see(info)
+                or field_type(info) == "art"):
             continue
         stat = _stat(name, field_label(name, info.title), value, name in assumed)
         (prose if stat.kind == "prose" else stats).append(stat)

@@ -48,7 +48,7 @@ from printkit.components.kit import (
     KitSpec,
     catalog_jobs,
     choose_one_lists,
-    deck_jobs,
+    chosen_deck_jobs,
     left_out,
     load_kit,
     play_jobs,
@@ -75,7 +75,6 @@ from printkit.output_set import (
     same_bytes,
 )
 from printkit.sheets.cutfile import cut_svg
-from printkit.sheets.decklist import cards_for_deck, find_deck, game_for_deck
 from printkit.sheets.game_assets import game_asset_problems
 from printkit.sheets.imposition import (
     FoldImposition,
@@ -1001,17 +1000,11 @@ def _build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, g
         problems.append(Problem(str(db.root), 1, name, "-", "game", f"no such game (have: {', '.join(db.games)})"))
     deck_job: list[CardJob] | None = None
     if deck is not None and not problems:
-        target = selected[0] if len(games) == 1 else game_for_deck(db, deck)
-        if target is None:
-            problems.append(Problem(str(deck), 1, "-", "-", "deck",
-                                    "cannot tell which game this deck list belongs to; name the game too"))
-        else:
-            try:
-                deck_list = find_deck(target, deck)
-                deck_job = deck_jobs(target, deck_list.id, deck_list.title, cards_for_deck(target, deck))
-                selected = [target]
-            except DatabaseError as exc:
-                problems.extend(exc.problems)
+        try:
+            target, deck_job = chosen_deck_jobs(db, selected, games, deck)
+            selected = [target]
+        except DatabaseError as exc:
+            problems.extend(exc.problems)
     game_jobs: dict[str, list[CardJob]] = {}
     kits: dict[str, KitSpec] = {}
     for game in selected:

@@ -11,8 +11,9 @@ source (:func:`printing_sources`):
   loads through the registry (:mod:`card_data.games`): ``__init__.py`` (its title and the
   ``reference_values`` its reference cards print) and ``cards.py`` (``SPEC``, the card schema),
   and whatever they import, at module level or inside a function (e.g. ``cahrd/ranks.py``,
-  ``carpe_cras/tempo.py``). The scorekeeper's ``rules.py`` (``ENGINE``) is imported by the
-  companion only, so it is left out unless a printing module imports it;
+  ``carpe_cras/tempo.py``). The scorekeeper's ``rules`` (``ENGINE``: a module, or a package
+  whose ``__init__`` imports its modules) is imported by the companion only, so it is left out
+  unless a printing module imports it;
 - every other module of the repository that printkit's modules or those game modules import,
   directly or not (``card_data.loader``, ``card_data.schema``, ... and
   ``card_data.engine`` where a printing module uses its ``Words``).

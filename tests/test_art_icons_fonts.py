@@ -252,7 +252,7 @@ def blank_png(path: Path, w_px: int, h_px: int) -> Path:
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """`printkit init mygame`: one example card of carpe_cras, its `event` template with a
+    """`printkit init mygame`: the starter game's one example card, its `card` template with a
     57.5 x 34 mm art box."""
     folder = tmp_path / "mygame"
     result = CliRunner().invoke(main, ["init", str(folder)])
@@ -283,16 +283,16 @@ def _validate_with_peak_memory(project: Path) -> tuple[int, str, int]:
 def test_art_with_far_more_pixels_than_it_can_print_is_refused_unread(project: Path, w_px, h_px, says):
     says = says.format(toml=(project / "printkit.toml").resolve())  # the project's, where to raise it
     _, _, peak_without_art = _validate_with_peak_memory(project)
-    blank_png(project / "card_data/carpe_cras/art/big.png", w_px, h_px)
-    cards = project / "card_data/carpe_cras/cards/cards.yaml"
+    blank_png(project / "card_data/my_game/art/big.png", w_px, h_px)
+    cards = project / "card_data/my_game/cards/cards.yaml"
     edit(cards, "  title: First Card\n", "  title: First Card\n  art: art/big.png\n")
-    template = project / "templates/carpe_cras/event.yaml"
+    template = project / "templates/my_game/card.yaml"
     region_line = template.read_text().splitlines().index("  - name: art") + 1
 
     code, stderr, peak = _validate_with_peak_memory(project)
     assert code == 1, stderr
-    assert (f"card_data/carpe_cras/cards/cards.yaml:{art_line(cards, 'first-card')}: carpe_cras/first-card: art: "
-            f"{says} (template templates/carpe_cras/event.yaml:{region_line})") in stderr.splitlines(), stderr
+    assert (f"card_data/my_game/cards/cards.yaml:{art_line(cards, 'first-card')}: my_game/first-card: art: "
+            f"{says} (template templates/my_game/card.yaml:{region_line})") in stderr.splitlines(), stderr
     assert "Traceback" not in stderr
     decoded = w_px * h_px * 3
     more = peak - peak_without_art
@@ -300,8 +300,8 @@ def test_art_with_far_more_pixels_than_it_can_print_is_refused_unread(project: P
 
 
 def test_art_within_the_limit_for_its_box_is_taken(project: Path):
-    blank_png(project / "card_data/carpe_cras/art/fine.png", 2700, 1600)  # 1200 dpi in the 57.5 x 34 mm box
-    cards = project / "card_data/carpe_cras/cards/cards.yaml"
+    blank_png(project / "card_data/my_game/art/fine.png", 2700, 1600)  # 1200 dpi in the 57.5 x 34 mm box
+    cards = project / "card_data/my_game/cards/cards.yaml"
     edit(cards, "  title: First Card\n", "  title: First Card\n  art: art/fine.png\n")
     code, stderr, _ = _validate_with_peak_memory(project)
     assert code == 0, stderr

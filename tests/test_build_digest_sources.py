@@ -29,14 +29,26 @@ SHARED = ["card_data/__init__.py", "card_data/games/__init__.py", "card_data/loa
           "printkit/build.py", "printkit/build_cache.py", "printkit/code_sources.py"]
 
 
+def is_rules(name: str) -> bool:
+    """Whether the digest's file ``name`` is a scorekeeper's rule engine: a game's ``rules.py`` or
+    a module of its ``rules/`` package."""
+    return name.endswith("/rules.py") or "/rules/" in name
+
+
 def covered(game_id: str) -> set[str]:
     return {relative_name(p) for p in printing_sources(game_id)}
+
+
+def is_rules(name: str) -> bool:
+    """Whether ``name`` (as the digest names files) is a game's scorekeeper rules: its
+    ``rules.py``, or a module of its ``rules/`` package."""
+    return name.endswith("/rules.py") or "/rules/" in name
 
 
 def game_files(game_id: str) -> set[str]:
     """Every Python file of the game's own package, as the digest names them."""
     folder = Path(card_data.games.__file__).parent / game_id
-    return {relative_name(p) for p in folder.glob("*.py")}
+    return {relative_name(p) for p in folder.rglob("*.py")}
 
 
 @pytest.mark.parametrize("game_id", bundled_game_ids())
@@ -48,7 +60,7 @@ def test_a_games_digest_covers_its_schema_and_shared_code_not_other_games_nor_ru
     for other in bundled_game_ids():
         if other != game_id:
             assert not mine & game_files(other), other
-    assert not [name for name in mine if name.endswith("/rules.py")]
+    assert not [name for name in mine if is_rules(name)]
     # What the reference cards print is derived in these, so they must be covered.
     derived = {"cahrd": "card_data/games/cahrd/ranks.py", "carpe_cras": "card_data/games/carpe_cras/tempo.py"}
     if game_id in derived:
@@ -74,8 +86,9 @@ print(json.dumps(sorted(m.__file__ for m in list(sys.modules.values()) if getatt
 def test_every_repository_module_a_real_build_imports_is_covered(game_id, tmp_path):
     """A fresh process builds the whole kit of one game (decks, reference cards, extras): every
     module of the repository it then holds is in the game's digest, except the other games'
-    ``__init__``/``cards`` (the loader imports every game's schema to know every game's
-    folder, and validates each folder with its own); no rules engine is imported at all."""
+    ``__init__``/``cards`` and the modules of their own package these import (the loader
+    imports every game's schema to know every game's folder, and validates each folder with its
+    own); no rules engine is imported at all."""
     shutil.copytree(bundled_data_dir() / game_id, tmp_path / "data" / game_id)
     # The probe imports the copy of the code this test reads (the checkout under `python -m
     # pytest`, where an installed copy may also be on the path).
@@ -90,11 +103,11 @@ def test_every_repository_module_a_real_build_imports_is_covered(game_id, tmp_pa
         path = Path(file).resolve()
         if path.is_relative_to(root) and path.relative_to(root).parts[0] in OWN_PACKAGES:
             loaded.add(relative_name(path))
-    schemas_of_others = {f"card_data/games/{g}/{name}" for g in bundled_game_ids() if g != game_id
-                         for name in ("__init__.py", "cards.py")}
+    schemas_of_others = {name for g in bundled_game_ids() if g != game_id for name in covered(g)
+                         if name.startswith(f"card_data/games/{g}/")}
     assert f"card_data/games/{game_id}/cards.py" in loaded  # the probe saw the build's modules
     assert loaded - schemas_of_others <= covered(game_id)
-    assert not [name for name in loaded if name.endswith("/rules.py")]
+    assert not [name for name in loaded if is_rules(name)]
 
 
 DECKS = ["might-cunning-draw", "authority-zeal-draw", "might-cunning-agency", "authority-zeal-agency"]
@@ -156,7 +169,8 @@ def test_only_a_change_to_the_games_own_covered_code_re_renders_it(project, rend
     expected = snapshot(out)
     units = {f"deck:{d}" for d in DECKS} | {"unprinted", "reference", "extras"}
     for elsewhere in ["card_data/games/cahrd/cards.py", "card_data/games/cartisora/cards.py",
-                      f"card_data/games/{GAME}/rules.py", "card_data/games/cahrd/rules.py"]:
+                      f"card_data/games/{GAME}/rules/state.py", f"card_data/games/{GAME}/rules/events_effects.py",
+                      "card_data/games/cahrd/rules/state.py", "card_data/games/cahrd/rules/events_battle.py"]:
         edit_source(elsewhere)
         rendered_decks.clear()
         cache_hits.clear()

@@ -188,6 +188,7 @@ fields:
   size: {type: integer, default: 1000001}
   type: {type: text}
   Bad-Name: {type: text}
+  game: {type: text}
 card_types:
   hero: {back: spine}
 deck_rules:
@@ -200,15 +201,18 @@ deck_rules:
         assert any(t.startswith(f"{info}:{line}: pub_quiz/-: {fld}: ") for t in texts), (line, texts)
     # the rest once each field is well-formed
     fixed = info.read_text(encoding="utf-8").replace("min: 5, max: 1", "min: 1, max: 5")
-    fixed = fixed.replace("{type: one_of}", "{type: one_of, options: [red]}").replace("{type: list}", "{type: list, of: text}")
+    fixed = fixed.replace("{type: one_of}", "{type: one_of, options: [red]}")
+    fixed = fixed.replace("{type: list}", "{type: list, of: text}")
     info.write_text(fixed.replace("{type: text, min: 3}", "{type: text}"), encoding="utf-8")
     texts = problem_texts(tmp_path)
-    for line, fld, words in [(3, "title_field", "is a integer field"), (10, "fields.type", "every card has already"),
-                             (11, "fields.Bad-Name", "lower-case"), (13, "card_types.hero.back", "not one of backs"),
-                             (15, "deck_rules.main.card_types.only.0", "'villain' is not a card type")]:
+    for line, fld, words in [(3, "title_field", "is an integer field"), (10, "fields.type", "every card has already"),
+                             (11, "fields.Bad-Name", "lower-case"), (12, "fields.game", "in a card template"),
+                             (14, "card_types.hero.back", "not one of backs"),
+                             (16, "deck_rules.main.card_types.only.0", "'villain' is not a card type")]:
         assert any(t.startswith(f"{info}:{line}: pub_quiz/-: {fld}: ") and words in t for t in texts), (line, texts)
     info.write_text(fixed.replace("{type: text, min: 3}", "{type: text}").replace("  type: {type: text}\n", "")
-                    .replace("  Bad-Name: {type: text}\n", "").replace("spine", "front").replace("villain", "hero")
+                    .replace("  Bad-Name: {type: text}\n", "").replace("  game: {type: text}\n", "")
+                    .replace("spine", "front").replace("villain", "hero")
                     .replace("title_field: score\n", "title_field: name\n"), encoding="utf-8")
     texts = problem_texts(tmp_path)
     assert texts == [f"{info}:9: pub_quiz/-: fields.size.default: the default does not fit the field: "
@@ -231,3 +235,207 @@ def test_validate_command_reports_declared_game_problems(tmp_path):
     assert result.returncode == 1, result
     assert f"{folder / 'cards' / 'questions.yaml'}:5: pub_quiz/x: points: " in result.stdout + result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_deck_rules_of_a_back_check_its_cards_by_qty_without_deck_lists(tmp_path):
+    rules = "deck_rules:\n  question:\n    size: {min: 4}\n    copies: {max: 1}\n    card_types: {only: [question]}\n"
+    folder = write_game(tmp_path, GAME_YAML + rules)
+    info, cards = folder / "game.yaml", folder / "cards" / "questions.yaml"
+    texts = problem_texts(tmp_path)
+    # the question back's cards: wall 2 copies, moon 0 (not printed, not counted): 2 cards
+    assert texts == [
+        f"{cards}:1: pub_quiz/wall: qty: a question deck holds at most 1 copy of a card: "
+        f"'When did the Berlin wall fall?' appears 2 times (the cards with back 'question', each qty times, "
+        f"as no deck list is of kind 'question')",
+        f"{info}:21: pub_quiz/-: deck_rules.question: a question deck holds at least 4 cards (this one has 2) "
+        f"(the cards with back 'question', each qty times, as no deck list is of kind 'question')"], texts
+    # with a deck list of that kind, the deck list is what the rules judge
+    (folder / "decks").mkdir()
+    (folder / "decks" / "starter.yaml").write_text(
+        "id: starter\ntitle: Starter\nkind: question\ncards:\n  - {card: wall}\n  - {card: moon}\n"
+        "  - {card: gases}\n", encoding="utf-8")
+    texts = problem_texts(tmp_path)
+    deck = folder / "decks" / "starter.yaml"
+    assert [t.split(": ")[0] for t in texts] == [f"{deck}:4", f"{deck}:7"], texts
+    assert "at least 4 cards (this one has 3)" in texts[0] and "holds only question cards" in texts[1]
+
+
+def _templates(root: Path) -> Path:
+    """Front and back templates of the Pub Quiz game: each card prints its title and type, each
+    back the back's title."""
+    folder = root / "pub_quiz"
+    folder.mkdir(parents=True)
+    region = ("  - name: {name}\n    kind: text\n    x_mm: 5\n    y_mm: {y}\n    w_mm: 53.5\n    h_mm: 20\n"
+              "    text: \"{text}\"\n    size_pt: 10\n    min_size_pt: 5\n")
+    for card_type in ("question", "bonus"):
+        (folder / f"{card_type}.yaml").write_text(
+            "regions:\n" + region.format(name="title", y=6, text="{{ title }}")
+            + region.format(name="kind", y=40, text=f"{card_type.upper()} CARD"), encoding="utf-8")
+        (folder / f"back-{card_type}.yaml").write_text(
+            "regions:\n" + region.format(name="title", y=30, text="BACK OF {{ title }}"), encoding="utf-8")
+    return root
+
+
+def _build(data: Path, templates: Path, out: Path, jobs: int) -> subprocess.CompletedProcess:
+    return subprocess.run([str(PRINTKIT), "build", "--data", str(data), "--templates", str(templates),
+                           "--out", str(out), "--paper", "a4", "--duplex", "long", "--cards-only", "--jobs", str(jobs),
+                           "--base-url", "http://10.1.2.3:5000"], capture_output=True, text=True, timeout=300)
+
+
+def test_build_prints_each_card_qty_times_one_file_per_back(tmp_path):
+    import pdfplumber
+    from test_playable_kit import card_texts
+
+    data = tmp_path / "data"
+    write_game(data, cards_yaml=CARDS_YAML.replace("qty: 2", "qty: 11") + "- id: nova\n  type: bonus\n"
+               "  question: What is a nova?\n  answer: A star flaring\n  points: 1\n  qty: 2\n")
+    out = tmp_path / "out"
+    templates = _templates(tmp_path / "t")
+    result = _build(data, templates, out, jobs=1)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert sorted(p.name for p in (out / "pub_quiz").glob("*.pdf")) == ["bonus-cards.pdf", "question-cards.pdf"]
+    printed: dict[str, list[list[str]]] = {}
+    for name in ("question", "bonus"):
+        with pdfplumber.open(out / "pub_quiz" / f"{name}-cards.pdf") as doc:
+            printed[name] = [[" ".join(t.split()) for t in card_texts(page) if t.strip()] for page in doc.pages]
+    # 11 question cards (wall x11, moon x0): 9 a sheet, so 2 sheets of fronts, each followed by its backs
+    question = printed["question"]
+    assert [len(page) for page in question] == [9, 9, 2, 2]
+    assert sorted(question[0] + question[2]) == ["When did the Berlin wall fall? QUESTION CARD"] * 11
+    assert set(question[1] + question[3]) == {"BACK OF Question deck"}
+    # gases x1 and nova x2 on the bonus back, on one sheet
+    bonus = printed["bonus"]
+    assert [len(page) for page in bonus] == [3, 3]
+    assert sorted(bonus[0]) == ["Name three noble gases. BONUS CARD"] + ["What is a nova? BONUS CARD"] * 2
+    assert bonus[1] == ["BACK OF Bonus deck"] * 3
+    # the same input builds the same bytes again (a fresh output folder: nothing carried over)
+    again = tmp_path / "again"
+    assert _build(data, templates, again, jobs=2).returncode == 0
+    for name in ("question", "bonus"):
+        assert (again / "pub_quiz" / f"{name}-cards.pdf").read_bytes() == \
+            (out / "pub_quiz" / f"{name}-cards.pdf").read_bytes()
+    # built again into the same folder, nothing changed: nothing is drawn (its digest holds)
+    rerun = _build(data, templates, out, jobs=1)
+    assert rerun.returncode == 0 and "Nothing changed" in rerun.stdout + rerun.stderr, rerun
+
+
+def test_declared_game_code_digest_is_printkit_and_shared_code_only():
+    from printkit.code_sources import printing_sources, relative_name
+
+    names = {relative_name(p) for p in printing_sources("pub_quiz")}
+    assert "card_data/declared_game.py" in names and "card_data/field_declarations.py" in names
+    assert not any(name.startswith("card_data/games/") and name != "card_data/games/__init__.py" for name in names)
+
+
+def test_rulings_page_shows_declared_labels_and_only_what_players_see(tmp_path):
+    from companion import create_app
+
+    write_game(tmp_path, GAME_YAML.replace("label: Points", "label: Points won"))
+    app = create_app({"TESTING": True, "CARD_DATA_DIR": str(tmp_path),
+                      "DATABASE_URL": f"sqlite:///{tmp_path / 'companion.sqlite'}"})
+    response = app.test_client().get("/r/pub_quiz/gases")
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert "<h1>Name three noble gases.</h1>" in page
+    assert "Points won" in page and "Difficulty" in page
+    assert "Helium" not in page and "Answer" not in page  # players_see: false
+    assert "qty" not in page.lower().replace("quantity", "")
+
+
+def test_every_field_type_and_its_bounds(tmp_path):
+    game_yaml = """\
+title: Types
+backs: {plain: Plain}
+fields:
+  note_text: {type: text, max_length: 5}
+  rules: {type: rich_text}
+  weight: {type: number, min: 0, max: 2.5}
+  secret: {type: yes_no, default: false}
+  tags: {type: list, of: one_of, options: [a, b], max_items: 2}
+  scores: {type: list, of: integer, max: 9}
+  symbol: {type: icon}
+"""
+    folder = write_game(tmp_path, game_yaml, """\
+- id: good
+  title: Good
+  note_text: short
+  rules: Gain 1.
+  weight: 2
+  tags: [a, b]
+  scores: [1, 9]
+  symbol: star
+- id: bad
+  title: Bad
+  note_text: too long
+  weight: 3
+  secret: maybe
+  tags: [a, b, a]
+  scores: [10]
+  symbol: moon
+""", game_id="types")
+    (folder / "icons").mkdir()
+    (folder / "icons" / "star.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>", encoding="utf-8")
+    db, problems = check_database(tmp_path)
+    cards = folder / "cards" / "questions.yaml"
+    texts = [str(p) for p in problems]
+    for want in [f"{cards}:11: types/bad: note_text: String should have at most 5 characters",
+                 f"{cards}:12: types/bad: weight: Input should be less than or equal to 2.5",
+                 f"{cards}:13: types/bad: secret: Input should be a valid boolean",
+                 f"{cards}:14: types/bad: tags: List should have at most 2 items",
+                 f"{cards}:15: types/bad: scores.0: Input should be less than or equal to 9"]:
+        assert any(t.startswith(want) for t in texts), (want, "\n".join(texts))
+    assert len(texts) == 5, texts
+    # the bad card fixed but for its icon: told like missing art
+    cards.write_text(cards.read_text(encoding="utf-8").split("- id: bad")[0]
+                     + "- id: bad\n  title: Bad\n  symbol: moon\n", encoding="utf-8")
+    db, problems = check_database(tmp_path)
+    assert [str(p) for p in problems] == [f"{cards}:11: types/bad: symbol: icon not found: icons/moon.svg"]
+    good = check_database(tmp_path)[0].games["types"].cards["good"]
+    assert (good.weight, good.secret, good.tags, good.scores, good.symbol) == (2.0, False, ["a", "b"], [1, 9], "star")
+
+
+def test_a_declaration_too_big_to_make_is_refused_at_its_line(tmp_path):
+    fields = "".join(f"  f{i}: {{type: text}}\n" for i in range(21))
+    types = "".join(f"  t{i}: {{}}\n" for i in range(100))
+    folder = write_game(tmp_path, f"title: Big\nbacks: {{plain: Plain}}\nfields:\n{fields}card_types:\n{types}",
+                        cards_yaml="", game_id="big")
+    texts = problem_texts(tmp_path)
+    assert len(texts) == 1, texts
+    assert texts[0].startswith(f"{folder / 'game.yaml'}:25: big/-: card_types: 21 fields of every card times 100 "
+                               f"card types, with their own, make 2100 fields"), texts
+
+
+def test_watch_rebuilds_only_the_declared_game_whose_file_changed(tmp_path):
+    from printkit.designer.project import ProjectPaths, game_of
+
+    folder = write_game(tmp_path / "data")
+    paths = ProjectPaths(tmp_path / "data", tmp_path / "templates", tmp_path / "out")
+    assert game_of(folder / "cards" / "questions.yaml", paths) == "pub_quiz"
+    assert game_of(tmp_path / "templates" / "pub_quiz" / "question.yaml", paths) == "pub_quiz"
+    assert game_of(tmp_path / "templates" / "elsewhere" / "x.yaml", paths) is None
+
+
+def test_reference_cards_of_a_declared_game_print_from_its_data(tmp_path):
+    import pdfplumber
+
+    data = tmp_path / "data"
+    folder = write_game(data)
+    (folder / "reference.yaml").write_text(
+        "- id: how-to-play\n  title: How to play\n  template: reference-rules\n  sections:\n"
+        "    - heading: Asking\n      text: \"Read out {{ cards | length }} questions, e.g. {{ cards['wall'].title }}\"\n"
+        "      section: House rules\n", encoding="utf-8")
+    templates = _templates(tmp_path / "t")
+    (templates / "pub_quiz" / "reference-rules.yaml").write_text(
+        "regions:\n  - name: title\n    kind: text\n    x_mm: 4\n    y_mm: 4\n    w_mm: 55\n    h_mm: 8\n"
+        "    text: \"{{ title }}\"\n    size_pt: 10\n    min_size_pt: 6\n"
+        "  - name: body\n    kind: text\n    x_mm: 4\n    y_mm: 16\n    w_mm: 55\n    h_mm: 60\n"
+        "    text: \"{% for s in sections %}{{ s.heading }}: {{ s.text }}{% endfor %}\"\n"
+        "    size_pt: 8\n    min_size_pt: 6\n", encoding="utf-8")
+    out = tmp_path / "out"
+    result = subprocess.run([str(PRINTKIT), "build", "--data", str(data), "--templates", str(templates),
+                             "--out", str(out), "--paper", "a4", "--base-url", "http://10.1.2.3:5000", "--jobs", "1"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    with pdfplumber.open(out / "pub_quiz" / "reference-cards.pdf") as doc:
+        text = " ".join((doc.pages[0].extract_text() or "").split())
+    assert "How to play" in text and "Asking: Read out 3 questions, e.g. When did the Berlin wall fall?" in text, text

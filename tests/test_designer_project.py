@@ -135,10 +135,12 @@ def test_a_broken_printkit_toml_is_named_with_its_line(project: Path) -> None:
     assert re.search(r"printkit\.toml:\d+: printkit\.tempaltes: unknown key", result.output), result.output
 
 
-def test_init_without_from_is_a_minimal_game_with_one_example_card(tmp_path: Path, monkeypatch) -> None:
+def test_init_without_from_is_a_small_declared_game_of_its_own(tmp_path: Path, monkeypatch) -> None:
     folder = _init(tmp_path)
     monkeypatch.chdir(folder)
-    cards = (folder / "card_data/carpe_cras/cards/cards.yaml").read_text()
+    assert sorted(p.name for p in (folder / "card_data").iterdir()) == ["my_game"]
+    assert "fields:" in (folder / "card_data/my_game/game.yaml").read_text()
+    cards = (folder / "card_data/my_game/cards/cards.yaml").read_text()
     assert cards.count("- id:") == 1 and "example: true" in cards
     result = CliRunner().invoke(main, ["build"])
     assert result.exit_code == 0, result.output
@@ -146,6 +148,7 @@ def test_init_without_from_is_a_minimal_game_with_one_example_card(tmp_path: Pat
     assert pdfs, result.output
     text = "\n".join(_pdf_text_and_fills(p)[0] for p in pdfs)
     assert "First Card" in text and "EXAMPLE CARD" in text
+    assert not re.search(r"carpe|agency|might", text + " ".join(str(p) for p in folder.rglob("*")), re.I)
 
 
 

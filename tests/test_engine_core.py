@@ -220,7 +220,7 @@ def test_no_event_is_named_by_string_outside_its_class(game):
     engine = registry()[game].engine
     root = Path(__file__).resolve().parent.parent
     files = [*(root / "card_data" / "engine").glob("*.py"),
-             *(p for p in (root / "card_data" / "games" / game).glob("*.py") if p.name != "cards.py"),
+             *(p for p in (root / "card_data" / "games" / game).rglob("*.py") if p.name != "cards.py"),
              # exports.py writes other programs' formats (BG Stats' own "score" key), not events
              *(p for p in (root / "companion").rglob("*.py") if p.name != "exports.py"),
              *(root / "companion" / "templates").rglob("*.html"),

@@ -31,7 +31,7 @@ folder first on the import path, where its card_data/ is no Python package)."""
 # project folder; "" is the project folder itself).
 BAD_OUTS = [
     ("card_data", "card_data"),                  # the card data folder
-    ("card_data/carpe_cras", "card_data"),       # a game folder inside it
+    ("card_data/my_game", "card_data"),          # a game folder inside it
     ("templates", "templates"),                  # the templates folder
     (".", ""),                                   # the project folder
     ("..", ""),                                  # a folder holding the project
@@ -68,7 +68,7 @@ def _init(folder: Path, *args: str) -> Path:
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """`printkit init mygame` (the starter game, carpe_cras), with a docs/ folder of the
+    """`printkit init mygame` (the starter game, my_game), with a docs/ folder of the
     designer's and a link beside the project to its card data; the current folder inside it."""
     folder = _init(tmp_path / "mygame")
     (folder / "docs").mkdir()
@@ -147,7 +147,7 @@ def test_a_project_whose_own_out_is_among_the_sources_is_refused_naming_its_prin
 
 def test_even_a_build_into_the_sources_removes_no_file_it_did_not_write(project: Path) -> None:
     """The library below the commands' check: a build told to write into the card data and the
-    templates folders (the game folders hold game.yaml, event.yaml...) adds its files and
+    templates folders (the game folders hold game.yaml, card.yaml...) adds its files and
     deletes none of the designer's."""
     from printkit.build import BuildOptions, build
     from printkit.sheets.paper import paper_by_name
@@ -155,7 +155,7 @@ def test_even_a_build_into_the_sources_removes_no_file_it_did_not_write(project:
     before = tree(project)
     options = BuildOptions(paper=paper_by_name("letter"), base_url=BASE_URL)
     for out in (project / "card_data", project / "templates"):
-        result = build(project / "card_data", out, options, ["carpe_cras"], layouts_dir=project / "templates")
+        result = build(project / "card_data", out, options, ["my_game"], layouts_dir=project / "templates")
         assert not result.problems and result.written
     after = tree(project)
     assert {rel: sha for rel, sha in after.items() if rel in before} == before
@@ -199,8 +199,8 @@ def test_export_tts_calibration_and_site_change_no_file_they_did_not_write(proje
     folders they write to), each command writes its own named files and removes or changes no
     other; a file put into the companion's site folder survives the next export."""
     out = project / "output"
-    mine = {"notes.txt": b"print on the 300 g card stock\n", "carpe_cras/notes.txt": b"my notes\n",
-            "carpe_cras/cards/mine-front.png": b"my own card front", "tts/carpe_cras/mine.json": b"{}\n"}
+    mine = {"notes.txt": b"print on the 300 g card stock\n", "my_game/notes.txt": b"my notes\n",
+            "my_game/cards/mine-front.png": b"my own card front", "tts/my_game/mine.json": b"{}\n"}
     for rel, data in mine.items():
         (out / rel).parent.mkdir(parents=True, exist_ok=True)
         (out / rel).write_bytes(data)
@@ -218,5 +218,5 @@ def test_export_tts_calibration_and_site_change_no_file_they_did_not_write(proje
     after = tree(project)
     assert {rel: after.get(rel) for rel in before} == before
     assert (out / "site" / "CNAME").read_bytes() == b"cards.example.org\n"
-    assert (out / "calibration.pdf").is_file() and (out / "carpe_cras/cards/first-card-front.pdf").is_file()
-    assert (out / "tts/carpe_cras/draw-1.png").is_file() and (out / "site/index.html").is_file()
+    assert (out / "calibration.pdf").is_file() and (out / "my_game/cards/first-card-front.pdf").is_file()
+    assert (out / "tts/my_game/draw-1.png").is_file() and (out / "site/index.html").is_file()

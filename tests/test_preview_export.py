@@ -243,9 +243,9 @@ def test_a_poker_preset_warns_for_a_game_of_another_size(tmp_path: Path, monkeyp
     folder = tmp_path / "tarot"
     assert CliRunner().invoke(main, ["init", str(folder)]).exit_code == 0
     monkeypatch.chdir(folder)
-    _edit(folder / "card_data/carpe_cras/game.yaml", "name: poker", "name: tarot")
+    _edit(folder / "card_data/my_game/game.yaml", "name: poker", "name: tarot")
     result = CliRunner().invoke(main, ["export", "--preset", "tgc-poker"])
     assert result.exit_code == 0, result.output
     assert "not the 63.5 x 88.9 mm poker cards The Game Crafter poker deck prints" in result.output
-    image = Image.open(folder / "output/carpe_cras/tgc-poker/draw/fronts/first-card.png")
+    image = Image.open(folder / "output/my_game/tgc-poker/draw/fronts/first-card.png")
     assert image.size == (round((70 + 2 * 3.175) / 25.4 * 300), round((120 + 2 * 3.175) / 25.4 * 300))

@@ -1078,10 +1078,10 @@ def test_the_core_docs_worked_example_adds_an_event_in_one_class(game):
     import textwrap
 
     import card_data.engine.core as core
-    import card_data.games.cahrd.rules as rules
+    import card_data.games.cahrd.rules.events_turn as rules
 
-    example = re.search(r"would be, in ``card_data/games/cahrd/rules.py``.*?::\n\n(.*?)\n\nThe engine then",
-                        core.__doc__, re.S).group(1)
+    example = re.search(r"would be, in\s+``card_data/games/cahrd/rules/events_turn.py``.*?::\n\n(.*?)"
+                        r"\n\nThe engine then", core.__doc__, re.S).group(1)
     engine = copy.copy(rules.ENGINE)
     engine.events = dict(rules.ENGINE.events)
     namespace = {**vars(rules), "ENGINE": engine}

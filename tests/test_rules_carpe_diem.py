@@ -20,14 +20,9 @@ import scenarios_carpe_diem as scenario
 import card_data.games.carpe_diem.rules as cd
 from card_data.engine import Event, RuleError
 from card_data.games import registry
-from card_data.games.carpe_diem.cards import (
-    SCORING_CARDS_BY_PLAYERS,
-    SCORING_SET_PLAYERS,
-    Need,
-    Owned,
-    Ware,
-)
+from card_data.games.carpe_diem.cards import SCORING_CARDS_BY_PLAYERS, SCORING_SET_PLAYERS
 from card_data.games.carpe_diem.layout import lay_out
+from card_data.games.carpe_diem.requirements import Need, Owned, Ware
 from card_data.loader import load_database
 
 GAME = load_database().games["carpe_diem"]

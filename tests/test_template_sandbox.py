@@ -171,7 +171,7 @@ UNITS = {"template_characters": "1,000,000 characters", "template_seconds": "60 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """`printkit init mygame`: one example card of carpe_cras, its `event` template."""
+    """`printkit init mygame`: the starter game's one example card, its `card` template."""
     folder = tmp_path / "mygame"
     result = CliRunner().invoke(main, ["init", str(folder)])
     assert result.exit_code == 0, result.output
@@ -190,13 +190,13 @@ def test_a_template_bomb_is_a_problem_at_the_templates_line_from_validate_and_bu
     if key is not None:  # the project's printkit.toml, in which to raise it
         says += (f"; raise the limit: {key} under [printkit.limits] in {(project / 'printkit.toml').resolve()} "
                  f"(up to {UNITS[key]})")
-    template = project / "templates/carpe_cras/event.yaml"
+    template = project / "templates/my_game/card.yaml"
     edit(template, 'text: "{{ title }}"', f"text: {source!r}")
     region_line = template.read_text().splitlines().index("  - name: title") + 1
-    cards = project / "card_data/carpe_cras/cards/cards.yaml"
+    cards = project / "card_data/my_game/cards/cards.yaml"
     card_line = cards.read_text().splitlines().index("- id: first-card") + 1
-    want = (f"card_data/carpe_cras/cards/cards.yaml:{card_line}: carpe_cras/first-card: layout:title: template "
-            f"error: not allowed in a template: {says} (template templates/carpe_cras/event.yaml:{region_line})")
+    want = (f"card_data/my_game/cards/cards.yaml:{card_line}: my_game/first-card: layout:title: template "
+            f"error: not allowed in a template: {says} (template templates/my_game/card.yaml:{region_line})")
     for command in ("validate", "build"):
         run = _printkit(project, command)
         assert run.returncode == 1, run.stderr

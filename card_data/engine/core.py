@@ -16,8 +16,8 @@ A game plugs in with three things:
 - an :class:`Engine`: the game's id, title, player counts, options and set-up.
 
 Adding an event to a game is writing one class. For example, a C.A.H.R.D. rule "a player may
-concede the battle during their own turn" would be, in ``card_data/games/cahrd/rules.py``
-(``tests/test_rules_cahrd.py`` runs this example)::
+concede the battle during their own turn" would be, in
+``card_data/games/cahrd/rules/events_turn.py`` (``tests/test_rules_cahrd.py`` runs this example)::
 
     @ENGINE.event
     class Concede(CahrdEvent):
@@ -35,7 +35,7 @@ concede the battle during their own turn" would be, in ``card_data/games/cahrd/r
         def apply(self, state):
             if not state.turn_in_progress() or self.seat != state.initiative:
                 raise RuleError(RULE_ORDER, Words("only the initiative player concedes, in their turn"))
-            return _end_battle(state, 1 - self.seat, Words("%(name)s conceded", name=state.players[self.seat]))
+            return end_battle(state, 1 - self.seat, Words("%(name)s conceded", name=state.players[self.seat]))
 
         def describe(self, before, after):
             return Words("%(name)s conceded battle %(n)d", name=before.players[self.seat], n=before.battle_number)

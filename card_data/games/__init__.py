@@ -17,8 +17,8 @@ A game package holds:
   ``game_id`` is the game id);
 - its derived tables, computed once from the rules (e.g. ``carpe_cras/tempo.py``), used by
   the rule engine and by the printed reference cards alike;
-- ``rules.py`` (optional for an installed game): its scorekeeper's rule engine (``ENGINE``),
-  pure Python on :mod:`card_data.engine`;
+- ``rules.py``, or a ``rules/`` package of modules by concern (optional for an installed
+  game): its scorekeeper's rule engine (``ENGINE``), pure Python on :mod:`card_data.engine`;
 - ``__init__.py``: its ``TITLE``, optionally ``ORDER`` (an int: where menus and builds list
   it, lowest first; games without one come after those with one, by id) and
   ``reference_values(game)``, the derived values its reference cards may print.

@@ -28,14 +28,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from card_data.card_store import CardRefs
-from card_data.loader import Game
-from card_data.problems import Problem
+from card_data.declared_game import DeclaredGameSpec
+from card_data.loader import Database, Game
+from card_data.problems import DatabaseError, Problem
 from card_data.schema import Card, Slug
 from card_data.yaml_source import LineMap, YamlSyntaxError, load_yaml
+from printkit.sheets.decklist import cards_for_deck, find_deck, game_for_deck
 
 KIT_FILE = "kit.yaml"
 
@@ -153,12 +156,33 @@ def _check_ids(spec: KitSpec, game: Game, file: str, lines: LineMap) -> list[Pro
     return problems
 
 
+def copies(card: Card) -> int:
+    """How many copies of ``card`` a game prints when no deck list says: its ``qty`` (a declared
+    game's base field, 0-99; 0 prints none), else 1 (the bundled games' cards have no ``qty``).
+
+    Tabletop Simulator sheets and print-shop exports print each card this many times."""
+    return getattr(card, "qty", 1)
+
+
 def catalog_jobs(game: Game) -> list[CardJob]:
     """Every card of the game once, one file per back kind (in ``game.yaml``'s order of backs)."""
     by_kind: dict[str, list[str]] = {}
     for card_id, card in game.cards.items():
         by_kind.setdefault(card.back_kind(), []).append(card_id)
     return [CardJob(kind, kind, f"{title}: every card once", CardRefs(game.cards, by_kind[kind]))
+            for kind, title in game.info.backs.items() if by_kind.get(kind)]
+
+
+def copies_jobs(game: Game) -> list[CardJob]:
+    """Every card of the game as many times as it prints (:func:`copies`: a declared game's
+    ``qty``, 0 not printed; once for a game whose cards have none), copies side by side, one
+    job per back named after the back (``<back>-cards.pdf``, ``<back>-1.png`` ...), in
+    ``game.yaml``'s order of backs, titled with the back's title; a back none of whose cards
+    prints has no job."""
+    by_kind: dict[str, list[str]] = {}
+    for card_id, card in game.cards.items():
+        by_kind.setdefault(card.back_kind(), []).extend([card_id] * copies(card))
+    return [CardJob(kind, kind, title, CardRefs(game.cards, by_kind[kind]))
             for kind, title in game.info.backs.items() if by_kind.get(kind)]
 
 
@@ -172,6 +196,39 @@ def deck_jobs(game: Game, deck_id: str, title: str, cards: Sequence[Card]) -> li
                     CardRefs(game.cards, [cid for cid, k in kind_of if k == kind])) for kind in kinds]
 
 
+def chosen_deck_jobs(db: Database, selected: Sequence[Game], games: Sequence[str],
+                     deck: str | Path) -> tuple[Game, list[CardJob]]:
+    """The game and card jobs (:func:`deck_jobs`, the list's quantities) of a command's
+    ``--deck DECK``: a deck id or deck-list file of the one game named in ``games`` (``selected``
+    is what those names chose), else of the game it can be told to belong to
+    (:func:`~printkit.sheets.decklist.game_for_deck`). Raises :class:`DatabaseError` with the
+    problems (a deck no game can be told for, a bad file, an unknown deck id)."""
+    target = selected[0] if len(games) == 1 and selected else game_for_deck(db, deck)
+    if target is None:
+        raise DatabaseError([Problem(str(deck), 1, "-", "-", "deck",
+                                     "cannot tell which game this deck list belongs to; name the game too")])
+    deck_list = find_deck(target, deck)
+    return target, deck_jobs(target, deck_list.id, deck_list.title, cards_for_deck(target, deck))
+
+
+def decks_drawn(db: Database, selected: list[Game], games: Sequence[str], deck: str | Path | None,
+                problems: list[Problem]) -> tuple[list[Game], dict[str, list[CardJob]]]:
+    """What ``printkit tts`` and ``export --preset`` draw: ``(games, {game id: jobs})``: each of
+    ``selected`` with its :func:`copies_jobs`; or, given ``deck`` (``--deck``; ``games`` the
+    names given), its one game with :func:`chosen_deck_jobs`, and no game when ``problems`` (a
+    list, added to) holds any already or gets the deck's."""
+    if deck is None:
+        return selected, {game.game_id: copies_jobs(game) for game in selected}
+    if problems:
+        return [], {}
+    try:
+        target, jobs = chosen_deck_jobs(db, selected, games, deck)
+    except DatabaseError as exc:
+        problems.extend(exc.problems)
+        return [], {}
+    return [target], {target.game_id: jobs}
+
+
 def _deck_cards(game: Game, deck_id: str) -> CardRefs:
     return CardRefs(game.cards, [e.card for e in game.decks[deck_id].cards for _ in range(e.qty)])
 
@@ -181,11 +238,12 @@ def play_jobs(game: Game, spec: KitSpec) -> list[CardJob]:
     as one file (both ordered by back kind as ``game.yaml`` lists the backs, then by the game's
     order of deck lists), then ``extra_cards`` by card type.
 
-    A game with no deck lists and no extra cards gives :func:`catalog_jobs`. Assumes
+    A game with no deck lists and no extra cards gives :func:`catalog_jobs` (a declared game,
+    :func:`copies_jobs`: each card in its ``qty``). Assumes
     :func:`load_kit` found no problem with ``spec``.
     """
     if not game.decks and not spec.extra_cards:
-        return catalog_jobs(game)
+        return copies_jobs(game) if isinstance(game.spec, DeclaredGameSpec) else catalog_jobs(game)
     groups = {d: g for g in spec.choose_one for d in g.decks}
     jobs: list[CardJob] = []
     done: set[str] = set()
@@ -226,6 +284,9 @@ def choose_one_lists(game: Game, spec: KitSpec) -> list[tuple[ChooseOne, list[tu
 
 def left_out(game: Game, spec: KitSpec) -> list[tuple[Card, str]]:
     """Cards that no deck list or ``extra_cards`` entry holds, with why they are not printed
-    (``leave_out``'s reason, or that no deck list holds them)."""
+    (``leave_out``'s reason, or that no deck list holds them). In a game with neither, which
+    prints every card :func:`copies` times, those are the cards with ``qty: 0``."""
+    if not game.decks and not spec.extra_cards:
+        return [(c, spec.leave_out.get(c.id, "qty 0")) for c in game.cards.values() if not copies(c)]
     printed = {e.card for d in game.decks.values() for e in d.cards} | {e.card for e in spec.extra_cards}
     return [(c, spec.leave_out.get(c.id, "in no deck list")) for c in game.cards.values() if c.id not in printed]

@@ -46,7 +46,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from card_data.games import game_entry
+from card_data.games import registry
 from card_data.loader import Game
 from card_data.problems import DatabaseError, Problem
 from card_data.schema import GlossaryEntry, Slug
@@ -153,7 +153,9 @@ def glossary_text(entry: GlossaryEntry) -> str:
 def _base_context(game: Game) -> dict[str, Any]:
     ctx = {"game": game.info, "game_id": game.game_id, "cards": game.cards,
            "glossary": {e.id: e for e in game.glossary}, "decks": game.decks, "tables": game.tables}
-    ctx.update(game_entry(game.game_id).reference_values(game))
+    entry = registry().get(game.game_id)  # a declared game has no Python, so no derived values
+    if entry is not None:
+        ctx.update(entry.reference_values(game))
     return ctx
 
 

@@ -13,8 +13,18 @@ Files, under ``<out>/<game>/``:
   ``--format pdf``), with printkit's 3 mm bleed;
 - ``--preset tgc-poker`` / ``mpc-poker``: ``<preset>/<back kind>/fronts/<card-id>.png`` and
   ``<preset>/<back kind>/back.png``: a folder per deck as both shops take one deck (one back,
-  its faces) at a time, each face named by its card id (The Game Crafter names the cards
-  after the files).
+  its faces) at a time, named after the back (its name in the game's ``backs``), each face
+  named by its card id (The Game Crafter names the cards after the files). A card is there
+  as many times as it prints (:func:`printkit.components.kit.copies`: its ``qty``, else once):
+  ``<card-id>.png``, then ``<card-id>_2.png``, ``<card-id>_3.png`` ... (``_`` is never in a
+  card id), since both shops print one card per uploaded image unless told otherwise by hand,
+  so the folder holds exactly the deck to order; a card with ``qty: 0`` has no file there.
+  Each deck folder keeps a record of the files written (``.printkit-export-files.json``), so that the
+  next export removes copies it no longer makes (:mod:`printkit.designer.written_exports`).
+  The per-card export without a preset is every face once, whatever the quantities;
+- ``--deck DECK`` (a deck id or deck-list file, as ``printkit build --deck``): only that deck
+  list's cards, with a preset in the list's quantities, its folder named after the deck
+  (``<deck>``, or ``<deck>-<back kind>`` for a deck of several backs, as the build names files).
 
 Same input, same bytes: the PDFs are reproducible, pdfium renders deterministically and the
 PNGs carry no metadata but their resolution.
@@ -23,6 +33,7 @@ PNGs carry no metadata but their resolution.
 from __future__ import annotations
 
 import io
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -32,7 +43,9 @@ from card_data.loader import Game, check_database
 from card_data.problems import Problem
 from card_data.schema import Card
 from printkit.build import BLEED_MM, BuildOptions, GameLayouts, select_games
+from printkit.components.kit import decks_drawn
 from printkit.designer.shops import MM_PER_INCH, ShopPreset
+from printkit.designer.written_exports import write_deck_folders
 from printkit.sheets.imposition import Rect
 from printkit.sheets.layout import (
     BoxRegion,
@@ -198,6 +211,15 @@ class ExportResult:
     problems: list[Problem] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     faces: int = 0
+    removed: list[Path] = field(default_factory=list)
+    """Copies an earlier export with a preset wrote that this one does not make (see
+    :mod:`printkit.designer.written_exports`)."""
+
+
+def copy_stem(card_id: str, n: int) -> str:
+    """The file stem of copy ``n`` (from 1) of a card in a shop preset's folder: ``<card-id>``
+    for the first, ``<card-id>_<n>`` for the others (``_`` is never in a card id)."""
+    return card_id if n == 1 else f"{card_id}_{n}"
 
 
 def _decks(game: Game, card_ids: set[str] | None) -> list[tuple[str, list[Card]]]:
@@ -212,24 +234,30 @@ def _decks(game: Game, card_ids: set[str] | None) -> list[tuple[str, list[Card]]
 @limits_in_force()  # the project's: its artwork and templates are checked against them
 def export_cards(data_dir: Path | None, templates_dir: Path, out_dir: Path, base_url: str, games: Iterable[str] = (),
                  preset: ShopPreset | None = None, dpi: int = DEFAULT_DPI, formats: Iterable[str] = ("png",),
-                 card_ids: Iterable[str] = (), output: PdfOutput = RGB) -> ExportResult:
+                 card_ids: Iterable[str] = (), output: PdfOutput = RGB,
+                 deck: str | Path | None = None) -> ExportResult:
     """Export every card (or those of ``card_ids``) of the selected games (default all), one
     file per face, to ``out_dir/<game>/`` (layout in the module docstring).
 
     ``formats``: ``png`` (at ``dpi``; a preset's own dpi) and/or ``pdf`` (vector, single card).
     ``preset``: a shop's bleed, pixel size and folder layout; a game whose cards are not the
-    preset's size is exported at its own size with a warning. Returns an
+    preset's size is exported at its own size with a warning; with a preset each card is
+    exported once per copy it prints (a card's ``qty``, or the deck list's count). Returns an
     :class:`ExportResult`; on problems (database, templates, text that does not fit, an unknown
     card id) nothing is written. ``output``: the PDFs' colours and standard (RGB, CMYK or
     PDF/X-4); PNGs are always RGB, drawn from an RGB page, as the shops that take them ask.
-    Raises ``OSError`` if the output cannot be written.
+    ``deck``: only that deck list (a deck id or file; its game is the one game in ``games``, or
+    the one it can be told to belong to), in its quantities. Raises ``OSError`` if the output
+    cannot be written.
     """
     formats = tuple(dict.fromkeys(formats))
     wanted = set(card_ids) or None
+    games = tuple(games)
     db, problems = check_database(data_dir)
     selected, unknown = select_games(db, games)
     for name in unknown:
         problems.append(Problem(str(db.root), 1, name, "-", "game", f"no such game (have: {', '.join(db.games)})"))
+    selected, decks = decks_drawn(db, selected, games, deck, problems)
     if wanted is not None:
         known = {cid for g in selected for cid in g.cards}
         for cid in sorted(wanted - known):
@@ -241,6 +269,7 @@ def export_cards(data_dir: Path | None, templates_dir: Path, out_dir: Path, base
     options = BuildOptions(paper=paper_by_name("letter"), base_url=base_url, cmyk=output.cmyk, pdfx=output.pdfx)
     result = ExportResult()
     jobs: list[tuple[Game, Path, list[tuple[str, Face]]]] = []
+    deck_folders: list[Path] = []  # a preset's, each holding one deck's images and their record
     for game in selected:
         size = game.info.card_size
         if preset is not None and not preset.fits_size(size.width_mm, size.height_mm):
@@ -249,23 +278,54 @@ def export_cards(data_dir: Path | None, templates_dir: Path, out_dir: Path, base
                 f"{preset.trim_w_mm:g} x {preset.trim_h_mm:g} mm poker cards {preset.label} prints: the images "
                 f"are exported at the game's size with the shop's bleed, and will not match the shop's template")
         layouts = RebleedLayouts(game, options, templates_dir, problems, bleed_mm)
-        for kind, cards in _decks(game, wanted):
-            back = layouts.back(kind)
-            fronts = [(card.id, layouts.front(card)) for card in cards]
-            named: list[tuple[str, Face]] = []
-            if preset is None:
-                folder = out_dir / game.game_id / "cards"
-                for cid, face in fronts:
+        if preset is None:
+            groups = _decks(game, wanted) if deck is None else [
+                (job.kind, [game.cards[cid] for cid in dict.fromkeys(job.cards.ids) if wanted is None or cid in wanted])
+                for job in decks[game.game_id]]
+            for kind, cards in groups:
+                if not cards:
+                    continue
+                back = layouts.back(kind)
+                named: list[tuple[str, Face]] = []
+                for card in cards:
+                    face = layouts.front(card)
                     if face is not None and back is not None:
-                        named += [(f"{cid}-front", face), (f"{cid}-back", back)]
-            else:
-                folder = out_dir / game.game_id / preset.name / kind
-                named = [(f"fronts/{cid}", face) for cid, face in fronts if face is not None]
-                if back is not None:
-                    named.append(("back", back))
-            jobs.append((game, folder, named))
-        if preset is not None:
-            result.warnings += [str(w) for w in safe_area_warnings(game, layouts.used.values(), preset)]
+                        named += [(f"{card.id}-front", face), (f"{card.id}-back", back)]
+                jobs.append((game, out_dir / game.game_id / "cards", named))
+            continue
+        drawn: set[str] = set()
+        for job in decks[game.game_id]:
+            ids = [cid for cid in job.cards.ids if wanted is None or cid in wanted]
+            if not ids:
+                continue
+            drawn.update(ids)
+            back = layouts.back(job.kind)
+            faces = {cid: layouts.front(game.cards[cid]) for cid in dict.fromkeys(ids)}
+            copy: Counter[str] = Counter()
+            named = []
+            for cid in ids:
+                copy[cid] += 1
+                if faces[cid] is not None:
+                    named.append((f"fronts/{copy_stem(cid, copy[cid])}", faces[cid]))
+            if back is not None:
+                named.append(("back", back))
+            jobs.append((game, out_dir / game.game_id / preset.name / job.name, named))
+            deck_folders.append(out_dir / game.game_id / preset.name / job.name)
+        if deck is None and wanted is None:
+            # A back none of whose cards prints any more: the images of its last export go.
+            deck_folders += [folder for kind in game.info.backs
+                             if (folder := out_dir / game.game_id / preset.name / kind) not in deck_folders
+                             and folder.is_dir()]
+        for card in game.cards.values():
+            if card.id in drawn or (wanted is not None and card.id not in wanted):
+                continue
+            if deck is None:  # a card that prints no copy: laid out, so that its problems are reported
+                layouts.back(card.back_kind())
+                layouts.front(card)
+            if wanted is not None:
+                why = f"not in the deck list {deck}" if deck is not None else "qty 0"
+                result.warnings.append(f"{game.game_id}/{card.id}: {why}, so {preset.label} gets no file of it")
+        result.warnings += [str(w) for w in safe_area_warnings(game, layouts.used.values(), preset)]
     result.problems = sorted(problems)
     if problems:
         return result
@@ -297,7 +357,10 @@ def export_cards(data_dir: Path | None, templates_dir: Path, out_dir: Path, base
                     encoded[index] = png_bytes(images[index], dpi)
                 files[folder / f"{name}.png"] = encoded[index]
         result.faces += len(named)
-    for path, data in files.items():
-        write_atomically(path, data)
+    if preset is not None:
+        result.removed = write_deck_folders(files, deck_folders, complete=wanted is None)
+    else:
+        for path, data in files.items():
+            write_atomically(path, data)
     result.written = list(files)
     return result

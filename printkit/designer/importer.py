@@ -32,6 +32,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,11 +41,12 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from card_data.games import game_entry
+from card_data.games import game_entry, registry
 from card_data.limits import FileTooLarge
 from card_data.loader import Game, check_database
 from card_data.problems import Problem, field_path
-from card_data.schema import Card
+from card_data.schema import Card, GameSpec
+from printkit.designer.sheet_columns import declared_sheet
 from printkit.designer.sheet_reading import EMPTY, SheetError, cell_problem, parse_cell, read_sheet
 
 LIST_SEPARATOR = ";"
@@ -186,15 +188,19 @@ def _validate(adapter, builder: _RowBuilder, record: dict) -> tuple[Card | None,
 
 
 def rows_to_cards(game_id: str, file: str, header: Sequence[Any],
-                  rows: Iterable[tuple[int, Sequence[Any]]]) -> ImportResult:
+                  rows: Iterable[tuple[int, Sequence[Any]]], spec: GameSpec | None = None) -> ImportResult:
     """Validate spreadsheet rows as cards of ``game_id`` (see the module docstring for the
     convention). ``file`` names the spreadsheet in problems. Checks that every non-blank
     row has as many cells as ``header`` (a row that has not is one problem, ``FILE:ROW:
     row: has N cells, the header has M ...``, and is not read further), then every row
     against the game's schema, that ids are unique and that ``assumed`` names real fields.
+    ``spec``: the game's (a declared game's, whose columns and type cells may be spelled as
+    :mod:`printkit.designer.sheet_columns` says); default: the registered game's.
     Returns an :class:`ImportResult`; raises ``KeyError`` for an unknown game.
     """
-    adapter = game_entry(game_id).spec.card_adapter()
+    spec = spec if spec is not None else game_entry(game_id).spec
+    adapter = spec.card_adapter()
+    header, rows = declared_sheet(spec, header, list(rows))
     problems: list[Problem] = []
     columns: list[tuple[int, str, Loc]] = []
     seen_names: dict[str, int] = {}
@@ -277,6 +283,26 @@ def check_against_game(result: ImportResult, game: Game, file: str, replaces: Pa
         result.cards, result.rows = [], []
 
 
+def sheet_rows(path: Path) -> tuple[list[Any], list[tuple[int, list[Any]]], list[Problem]]:
+    """The header and rows of the spreadsheet ``path`` (see
+    :func:`~printkit.designer.sheet_reading.read_sheet`), or the one problem that stops it
+    from being read: an unreadable file or an empty one at row 1, a file over the byte limits
+    of :mod:`card_data.limits` at row 1 unread, a sheet that cannot be read from some row on
+    (too many rows or cells, an unreadable CSV row) at that row."""
+    file = str(path)
+    try:
+        header, rows = read_sheet(path)
+    except FileTooLarge as exc:
+        return [], [], [Problem(file, 1, field="file", message=exc.message)]
+    except SheetError as exc:
+        return [], [], [Problem(file, exc.row, field="row" if exc.row > 1 else "file", message=exc.message)]
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
+        return [], [], [Problem(file, 1, field="file", message=f"cannot read: {exc}")]
+    if not header:
+        return [], [], [Problem(file, 1, field="file", message="is empty (row 1 must name the columns)")]
+    return header, rows, []
+
+
 def import_sheet(path: Path, game_id: str, data_dir: Path | None = None,
                  replaces: Path | None = None) -> ImportResult:
     """Read and validate the spreadsheet ``path`` as cards of ``game_id``.
@@ -286,23 +312,29 @@ def import_sheet(path: Path, game_id: str, data_dir: Path | None = None,
     cards will be written to (its own ids are not clashes). Unreadable files give a problem
     at row 1, a file over the byte limits of :mod:`card_data.limits` at row 1 unread, a
     sheet that cannot be read from some row on (too many rows or cells, an unreadable CSV
-    row) at that row. Returns an :class:`ImportResult`; raises ``KeyError`` for an unknown game.
+    row) at that row. ``game_id`` is a registered game or a game declared in ``data_dir``
+    (whose game.yaml's problems are then the result's problems). Returns an
+    :class:`ImportResult`; raises ``KeyError`` for a game that is neither.
     """
     file = str(path)
-    try:
-        header, rows = read_sheet(path)
-    except FileTooLarge as exc:
-        return ImportResult([], [Problem(file, 1, field="file", message=exc.message)])
-    except SheetError as exc:
-        return ImportResult([], [Problem(file, exc.row, field="row" if exc.row > 1 else "file", message=exc.message)])
-    except (OSError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
-        return ImportResult([], [Problem(file, 1, field="file", message=f"cannot read: {exc}")])
-    if not header:
-        return ImportResult([], [Problem(file, 1, field="file", message="is empty (row 1 must name the columns)")])
-    result = rows_to_cards(game_id, file, header, rows)
+    header, rows, problems = sheet_rows(path)
+    if problems:
+        return ImportResult([], problems)
+    spec = registry()[game_id].spec if game_id in registry() else None
+    db = None
+    if spec is None:
+        db, problems = check_database(data_dir)
+        if game_id not in db.games:
+            mine = [p for p in problems if p.game == game_id]
+            if not mine:
+                raise KeyError(game_id)
+            return ImportResult([], mine)
+        spec = db.games[game_id].spec
+    result = rows_to_cards(game_id, file, header, rows, spec)
     if result.problems:
         return result
-    db, _ = check_database(data_dir)
+    if db is None:
+        db, _ = check_database(data_dir)
     game = db.games.get(game_id)
     if game is not None:
         check_against_game(result, game, file, replaces)
@@ -318,6 +350,9 @@ def card_record(card: Card) -> dict:
     example, assumed, note, art, rulings)."""
     data = card.model_dump(mode="json", exclude_defaults=True)
     data["type"] = card.type  # a Literal tag is its own default; the loader still needs it
+    title_field = getattr(card, "TITLE_FIELD", None)
+    if title_field and data.get("title") == data.get(title_field):
+        del data["title"]  # a declared game's title_field gives it
     order = [*HEAD_FIELDS, *(f for f in type(card).model_fields if f not in HEAD_FIELDS + TAIL_FIELDS), *TAIL_FIELDS]
     return {name: data[name] for name in order if name in data}
 
@@ -358,11 +393,13 @@ _CardDumper.add_representer(dict, _represent_dict)
 _CardDumper.add_representer(str, _represent_str)
 
 
-def cards_to_yaml(cards: Iterable[Card], source_name: str, game_id: str) -> str:
+def cards_to_yaml(cards: Iterable[Card], source_name: str, game_id: str, comment: str | None = None) -> str:
     """A card_data ``cards/*.yaml`` document for ``cards``: one block per card, blank lines
-    between cards, a comment naming the spreadsheet it came from."""
-    blocks = [f"# Imported from {source_name} by `printkit import --game {game_id}`;\n"
-              "# edit the spreadsheet and import it again rather than this file.\n"]
+    between cards, a comment naming the spreadsheet it came from (or ``comment``, lines)."""
+    if comment is None:
+        comment = (f"Imported from {source_name} by `printkit import {shlex.quote(source_name)} --game {game_id}`;\n"
+                   "edit the spreadsheet and import it again rather than this file.")
+    blocks = ["".join(f"# {line}\n" for line in comment.splitlines())]
     for card in cards:
         # The top level is a one-item list so that each card starts with "- id: ...".
         blocks.append(yaml.dump([card_record(card)], Dumper=_CardDumper, sort_keys=False, allow_unicode=True,

@@ -17,24 +17,24 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from card_data.base_url import CONFIG_FILE, ConfigError
 from card_data.games import bundled_game_ids, registry
-from card_data.loader import bundled_data_dir
+from card_data.loader import bundled_data_dir, check_database
+from card_data.problems import ProblemsError
 from card_data.project_folders import DEFAULT_DATA, DEFAULT_OUT, DEFAULT_TEMPLATES, Project, find_project
+from printkit.designer.importer import cards_to_yaml, import_sheet, sheet_rows
+from printkit.designer.sheet_game import GameIdError, check_game_id, game_files, sheet_game_id
+from printkit.designer.sheet_inference import infer_game
+from printkit.designer.starter_game import STARTER_FILES, STARTER_GAME
+from printkit.sheets.art import ArtError, resolve_inside
 from printkit.sheets.layout import LAYOUTS_DIR
 
 PRINT_TEMPLATES = "print"
 """``templates/print/``: the texts of the calibration and registration pages."""
-
-STARTER_SCHEMA = "carpe_cras"
-"""The card schema of a project started without ``--from``. Every game's cards are checked by
-a schema written in Python (``card_data/games/<game>/cards.py``), one per registered game, so
-a new game reuses one: Carpe Cras's, whose cards need only a title, a cost, an agency type and
-an ability, and which has no rules spanning records (a single card is a valid database)."""
-
 
 @dataclass(frozen=True)
 class ProjectPaths:
@@ -105,140 +105,6 @@ out = "{out}"              # where build, export and tts write
 # base_url = "http://192.168.1.20:5000"   # where the cards' QR codes point (see the README)
 """
 
-STARTER_GAME_YAML = """\
-# Your game: its name, its rulebook(s) and how its cards print. Cards are checked by Carpe
-# Cras's card schema (printkit's games each have one in Python; see the README, "Your own game").
-title: My Game
-rulebooks:
-  draft: my-rulebook (draft)
-card_size:
-  name: poker
-backs:
-  draw: Draw deck
-"""
-
-STARTER_CARDS_YAML = """\
-# One record per card. `type` picks the layout template templates/<game>/<type>.yaml;
-# `example: true` prints EXAMPLE CARD on it. Copy the record to add cards.
-- id: first-card
-  type: event
-  title: First Card
-  example: true
-  cost: 1
-  agency: [Might]
-  traits: [Opening]
-  ability: Draw 2 cards. Change this text in card_data/carpe_cras/cards/cards.yaml and rebuild.
-"""
-
-STARTER_FRONT_YAML = """\
-# The front of every `event` card. Millimetres from the trim's top-left corner; bleed 3 mm
-# (boxes may start at -3); text and QR codes stay 3 mm inside the trim. See templates/README.md.
-safe_margin_mm: 3
-background: "#f7f3ea"
-regions:
-  - {name: band, kind: box, x_mm: -3, y_mm: -3, w_mm: 69.5, h_mm: 16, fill: "#284b63"}
-  - name: title
-    kind: text
-    x_mm: 4
-    y_mm: 3.5
-    w_mm: 45
-    h_mm: 8
-    text: "{{ title }}"
-    font: bold
-    size_pt: 13
-    min_size_pt: 8
-    valign: middle
-    color: "#ffffff"
-  - name: cost
-    kind: text
-    x_mm: 49.5
-    y_mm: 3.5
-    w_mm: 10.5
-    h_mm: 8
-    text: "{{ cost }}"
-    font: bold
-    size_pt: 14
-    min_size_pt: 9
-    align: right
-    valign: middle
-    color: "#ffffff"
-  - name: art
-    kind: image
-    x_mm: 3
-    y_mm: 15
-    w_mm: 57.5
-    h_mm: 34
-    src: "{{ art or '' }}"
-  - name: traits
-    kind: text
-    x_mm: 4
-    y_mm: 50.5
-    w_mm: 55.5
-    h_mm: 4
-    text: "{{ traits | join(' · ') }}"
-    font: bold
-    size_pt: 7.5
-    min_size_pt: 6
-    color: "#284b63"
-    when: "traits"
-  - name: ability
-    kind: text
-    x_mm: 4
-    y_mm: 55.5
-    w_mm: 55.5
-    h_mm: 12
-    text: "{{ ability }}"
-    size_pt: 9
-    min_size_pt: 6
-    color: "#1a1a1a"
-  - {name: qr, kind: qr, x_mm: 45, y_mm: 69, size_mm: 15}   # 15 mm: 0.45 mm modules, read by every scanner
-  - name: footnote
-    kind: text
-    x_mm: 4
-    y_mm: 80
-    w_mm: 40
-    h_mm: 4
-    text: "EXAMPLE CARD"
-    size_pt: 6.5
-    min_size_pt: 6
-    color: "#6b6b6b"
-    when: "example"
-"""
-
-STARTER_BACK_YAML = """\
-# The back of every card of the `draw` deck (backs get game, game_id, kind and title).
-safe_margin_mm: 3
-background: "#284b63"
-regions:
-  - {name: frame, kind: box, x_mm: 4, y_mm: 4, w_mm: 55.5, h_mm: 80.9, stroke: "#f7f3ea", stroke_pt: 1, radius_mm: 3}
-  - name: game-title
-    kind: text
-    x_mm: 5
-    y_mm: 35
-    w_mm: 53.5
-    h_mm: 12
-    text: "{{ game.title | upper }}"
-    font: bold
-    size_pt: 18
-    min_size_pt: 9
-    align: center
-    valign: middle
-    color: "#f7f3ea"
-  - name: deck-title
-    kind: text
-    x_mm: 5
-    y_mm: 48
-    w_mm: 53.5
-    h_mm: 6
-    text: "{{ title }}"
-    size_pt: 10
-    min_size_pt: 7
-    align: center
-    valign: middle
-    color: "#f7f3ea"
-"""
-
-
 class InitError(Exception):
     """``printkit init`` cannot start a project there; the message says why."""
 
@@ -263,46 +129,145 @@ def _write(path: Path, text: str, written: list[Path]) -> None:
     written.append(path)
 
 
-def init_project(dest: Path, from_game: str | None = None) -> list[Path]:
+def _column_values(header: list, rows: list, column: str) -> list[str]:
+    index = [("" if raw is None else str(raw)).strip() for raw in header].index(column)
+    return [str(cells[index]).strip() for _, cells in rows if index < len(cells) and cells[index] is not None]
+
+
+def _copy_art(sheet_folder: Path, paths: list[str], game_folder: Path, written: list[Path]) -> None:
+    """Copy the artwork files a sheet's ``art`` column names, relative to the sheet's folder,
+    to the same paths in the new game's folder (where card data names its art). A path that
+    leads out of the sheet's folder, or names no file, is not copied: the import reports the
+    card's artwork missing, at its row."""
+    for src in dict.fromkeys(p for p in paths if p):
+        try:
+            source = resolve_inside(sheet_folder, src)
+            target = resolve_inside(game_folder, src)
+        except ArtError:
+            continue
+        if source.is_file() and not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+            written.append(target)
+
+
+def _sheet_game(stage: Path, sheet: Path, game_id: str, written: list[Path]) -> None:
+    """Write into ``stage`` the declared game ``game_id`` that ``sheet`` describes and its
+    cards, imported from it. Raises :class:`ProblemsError` (the sheet's ``FILE:ROW``
+    problems, or the written game's, which would be a bug)."""
+    header, rows, problems = sheet_rows(sheet)
+    game = infer_game(str(sheet), header, rows) if not problems else None
+    if game is not None:
+        problems = game.problems
+    if problems:
+        raise ProblemsError(problems)
+    for name, text in game_files(game_id, game, header, rows, sheet.name).items():
+        _write(stage / name, text, written)
+    art = next((column for column, name in game.columns.items() if name == "art"), None)
+    if art is not None:
+        _copy_art(sheet.parent, _column_values(header, rows, art), stage / DEFAULT_DATA / game_id, written)
+    cards_file = stage / DEFAULT_DATA / game_id / "cards" / f"{sheet.stem}.yaml"
+    result = import_sheet(sheet, game_id, stage / DEFAULT_DATA, replaces=cards_file)
+    if result.problems:
+        raise ProblemsError(result.problems)
+    _write(cards_file, cards_to_yaml(result.cards, sheet.name, game_id), written)
+
+
+def _starter_game(stage: Path, written: list[Path]) -> None:
+    """Write into ``stage`` printkit's starter game (:mod:`printkit.designer.starter_game`) and
+    check that it loads. Raises :class:`ProblemsError` if it does not (a bug of printkit's)."""
+    for name, text in STARTER_FILES.items():
+        _write(stage / name, text, written)
+    _, problems = check_database(stage / DEFAULT_DATA)
+    if problems:
+        raise ProblemsError(problems)
+
+
+def init_project(dest: Path, from_game: str | None = None, from_sheet: Path | None = None,
+                 game_id: str | None = None) -> list[Path]:
     """Start a project in ``dest`` (created if missing): a ``printkit.toml``, card data and
     layout templates the designer then owns.
 
     ``from_game`` (a bundled game id): a copy of the bundled ``card_data/<game>/`` (cards, deck
-    lists, glossary, reference cards, artwork) and ``templates/<game>/``. Without it: a minimal
-    game on the :data:`STARTER_SCHEMA` schema with one card marked ``example: true``, its
-    front and back templates. Either way ``templates/print/`` and the templates' README are
-    copied. Returns the files written. Raises :class:`InitError` when ``dest`` already holds a
-    ``printkit.toml``, ``card_data`` or ``templates``, or ``from_game`` is not a bundled game;
-    ``OSError`` when the files cannot be written.
+    lists, glossary, reference cards, artwork) and ``templates/<game>/``. ``from_sheet`` (a
+    ``.csv`` or ``.xlsx`` file): a game declared in its ``game.yaml``, one field per column
+    (see :mod:`printkit.designer.sheet_inference`), ``game_id`` (default: from the sheet's file
+    name), front and back templates printing every field, the sheet's cards imported into
+    ``card_data/<game_id>/cards/<sheet stem>.yaml`` and the artwork files its ``art`` column
+    names (relative to the sheet's folder, inside it) copied into the game's folder. Neither: printkit's small starter game
+    (:mod:`printkit.designer.starter_game`), declared in its game.yaml too. Either way
+    ``templates/print/`` and the templates' README are copied.
+
+    Everything is written in a folder beside ``dest`` first and moved into place once whole,
+    so nothing is left half made. Returns the files written. Raises :class:`InitError` when
+    ``dest`` already holds a ``printkit.toml``, ``card_data`` or ``templates``, ``from_game``
+    is not a bundled game, ``game_id`` cannot name a game of one's own, or the options do not
+    go together; :class:`~card_data.problems.ProblemsError` with the sheet's ``FILE:ROW``
+    problems; ``OSError`` when the files cannot be written.
     """
     if from_game is not None and from_game not in bundled_game_ids():
         raise InitError(f"no bundled game {from_game!r} (have: {', '.join(bundled_game_ids())})")
+    if from_game is not None and from_sheet is not None:
+        raise InitError("give either --from (a copy of one of printkit's games) or --from-sheet, not both")
+    if game_id is not None and from_sheet is None:
+        raise InitError("--game names the game made with --from-sheet")
     for name in (CONFIG_FILE, DEFAULT_DATA, DEFAULT_TEMPLATES):
         if (dest / name).exists():
             raise InitError(f"{dest / name} already exists; printkit init starts a new project in an "
                             "empty folder (or one without printkit.toml, card_data and templates)")
+    if from_sheet is not None:
+        try:
+            game_id = check_game_id(game_id) if game_id is not None else sheet_game_id(from_sheet)
+        except GameIdError as exc:
+            raise InitError(str(exc)) from None
+    parent = dest if dest.is_dir() else dest.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=".printkit-init-", dir=parent))
+    try:
+        staged = _stage_project(stage, from_game, from_sheet, game_id)
+        return _move_into(stage, dest, staged)
+    except ProblemsError as exc:
+        # Problems of files written here name where they would have been.
+        raise ProblemsError([p.at(file=p.file.replace(str(stage), str(dest), 1),
+                                  message=p.message.replace(str(stage), str(dest)))
+                             for p in exc.problems]) from None
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+def _stage_project(stage: Path, from_game: str | None, from_sheet: Path | None, game_id: str | None) -> list[Path]:
+    """Write a whole project into ``stage`` (see :func:`init_project`); the files written."""
     written: list[Path] = []
-    dest.mkdir(parents=True, exist_ok=True)
-    data, templates = dest / DEFAULT_DATA, dest / DEFAULT_TEMPLATES
+    data, templates = stage / DEFAULT_DATA, stage / DEFAULT_TEMPLATES
     bundled_templates = LAYOUTS_DIR.resolve()
     if from_game is not None:
         _copy_tree(bundled_data_dir() / from_game, data / from_game, written)
         _copy_tree(bundled_templates / from_game, templates / from_game, written)
+    elif from_sheet is not None:
+        _sheet_game(stage, from_sheet, game_id, written)
     else:
-        game = data / STARTER_SCHEMA
-        _write(game / "game.yaml", STARTER_GAME_YAML, written)
-        _write(game / "cards" / "cards.yaml", STARTER_CARDS_YAML, written)
-        (game / "decks").mkdir(parents=True, exist_ok=True)
-        _write(templates / STARTER_SCHEMA / "event.yaml", STARTER_FRONT_YAML, written)
-        _write(templates / STARTER_SCHEMA / "back-draw.yaml", STARTER_BACK_YAML, written)
+        _starter_game(stage, written)
     _copy_tree(bundled_templates / PRINT_TEMPLATES, templates / PRINT_TEMPLATES, written)
     for guide in ("README.md", "BOARDS.md"):
         if (bundled_templates / guide).is_file():
             shutil.copyfile(bundled_templates / guide, templates / guide)
             written.append(templates / guide)
-    _write(dest / CONFIG_FILE, CONFIG_TEXT.format(data=DEFAULT_DATA, templates=DEFAULT_TEMPLATES, out=DEFAULT_OUT),
+    _write(stage / CONFIG_FILE, CONFIG_TEXT.format(data=DEFAULT_DATA, templates=DEFAULT_TEMPLATES, out=DEFAULT_OUT),
            written)
+    if from_game is None:
+        (data / (game_id or STARTER_GAME) / "decks").mkdir(parents=True, exist_ok=True)
     return written
+
+
+def _move_into(stage: Path, dest: Path, staged: list[Path]) -> list[Path]:
+    """Move the project written in ``stage`` to ``dest`` (made, or an existing folder without a
+    project); the files' new paths."""
+    if not dest.exists():
+        stage.rename(dest)
+    else:
+        for child in sorted(stage.iterdir()):
+            child.rename(dest / child.name)
+    return [dest / path.relative_to(stage) for path in staged]
 
 
 def game_of(path: Path, paths: ProjectPaths) -> str | None:
@@ -317,7 +282,10 @@ def game_of(path: Path, paths: ProjectPaths) -> str | None:
             parts = resolved.relative_to(Path(os.path.abspath(root)).resolve()).parts
         except ValueError:
             continue
-        if len(parts) > 1 and parts[0] in registry():
+        # A registered game, or a declared one (a folder of the data holding a game.yaml).
+        declared = paths.data_dir is not None and (Path(paths.data_dir) / parts[0] / "game.yaml").is_file() \
+            if parts else False
+        if len(parts) > 1 and (parts[0] in registry() or declared):
             return parts[0]
     return None
 

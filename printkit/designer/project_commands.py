@@ -5,6 +5,7 @@ so ``printkit --help`` stays quick."""
 
 from __future__ import annotations
 
+import shlex
 import sys
 import threading
 import traceback
@@ -14,7 +15,8 @@ import click
 
 from card_data.base_url import ConfigError, resolve_base_url
 from card_data.games import bundled_game_ids
-from printkit.command_line import check_output_folder
+from card_data.problems import ProblemsError
+from printkit.command_line import check_output_folder, report_problems
 from printkit.designer.project import (
     InitError,
     ProjectPaths,
@@ -22,6 +24,7 @@ from printkit.designer.project import (
     init_project,
     project_paths,
 )
+from printkit.designer.sheet_game import sheet_game_id
 from printkit.designer.shops import PRESETS
 from printkit.designer.watch import describe, timestamp, watch
 
@@ -113,25 +116,49 @@ def watch_build(ctx: click.Context, paths: ProjectPaths, stop: threading.Event |
 @click.argument("folder", type=click.Path(path_type=Path, file_okay=False))
 @click.option("--from", "from_game", type=click.Choice(bundled_game_ids()), default=None,
               help="Start from a copy of this bundled game (its cards, deck lists and templates).")
-def init_cmd(folder: Path, from_game: str | None) -> None:
+@click.option("--from-sheet", "from_sheet", type=click.Path(path_type=Path, dir_okay=False, exists=True),
+              default=None, metavar="FILE",
+              help="Start from your cards in a spreadsheet (.csv or .xlsx, row 1 naming the columns, a row "
+              "per card): a game declaring one field per column, templates printing them, the cards imported.")
+@click.option("--game", "game_id", default=None, metavar="ID",
+              help="The id of the game made --from-sheet (lower-case letters, digits and _). Default: from "
+              "the sheet's file name.")
+def init_cmd(folder: Path, from_game: str | None, from_sheet: Path | None, game_id: str | None) -> None:
     """Start a project in FOLDER: card data, deck lists and layout templates you own, and a
     printkit.toml that every printkit command run in FOLDER (or below it) uses.
 
-    Without --from: a minimal game with one example card (on Carpe Cras's card schema: every
-    game's cards are checked by a schema printkit ships, see the README).
+    \b
+    --from-sheet cards.csv   your game from your spreadsheet: game.yaml declares a field per
+                             column (type from its values: integer with bounds, number,
+                             yes/no, one of a few values, text); `id` names each card; a
+                             `type` column gives card types, each with its own back; `qty`
+                             the copies to print; `title` or `name` the title (else the
+                             first text column whose values all differ); `art` the artwork,
+                             copied from beside the sheet
+    --from GAME              a copy of one of printkit's games
+    (neither)                a small starter game to change
+
+    Problems in the sheet are printed as FILE:ROW: field: message, and then nothing is written.
     """
     try:
-        written = init_project(folder, from_game)
+        written = init_project(folder, from_game, from_sheet, game_id)
     except InitError as exc:
         raise click.UsageError(str(exc)) from None
+    except ProblemsError as exc:
+        report_problems(exc.problems, "Nothing was written.")
+        sys.exit(1)
     except OSError as exc:
         raise click.ClickException(str(exc)) from None
-    click.echo(f"Started a printkit project in {folder} ({len(written)} files"
-               f"{', from ' + from_game if from_game else ''}). Next:", err=True)
+    source = f", from {from_game}" if from_game else f", from {from_sheet.name}" if from_sheet else ""
+    click.echo(f"Started a printkit project in {folder} ({len(written)} files{source}). Next:", err=True)
     click.echo(f"  cd {folder}\n"
                "  printkit build --watch      # rebuilds output/ when you save a card or template\n"
                "  printkit preview            # every card on a local web page, refreshed on save\n"
                "  printkit export --preset tgc-poker", err=True)
+    if from_sheet is not None:
+        made = game_id or sheet_game_id(from_sheet)
+        click.echo(f"  printkit import {shlex.quote(str(from_sheet))} --game {made}   # after editing the sheet: its cards again",
+                   err=True)
 
 
 @click.command("export")
@@ -148,6 +175,9 @@ def init_cmd(folder: Path, from_game: str | None) -> None:
 @click.option("--format", "formats", type=click.Choice(["png", "pdf"]), multiple=True,
               help="png (default) and/or pdf (vector, one card per file); repeat for both.")
 @click.option("--card", "card_ids", multiple=True, metavar="ID", help="Only this card (repeat for more).")
+@click.option("--deck", default=None, metavar="DECK",
+              help="Only this deck list (a deck id or a deck-list YAML file); with a preset, in its quantities, "
+              "in a folder named after the deck.")
 @click.option("--base-url", default=None, help="Where the cards' QR codes point; default as for build.")
 @click.option("--cmyk", is_flag=True, help="PDF colours as CMYK, FOGRA39 (PNG stays RGB, which both shops require).")
 @click.option("--pdfx", "--print-shop", "pdfx", is_flag=True,
@@ -155,7 +185,7 @@ def init_cmd(folder: Path, from_game: str | None) -> None:
               "converted too, TrimBox and BleedBox on every card. PNG stays RGB.")
 def export_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Path | None, out_dir: Path | None,
                preset: str | None, dpi: int | None, formats: tuple[str, ...], card_ids: tuple[str, ...],
-               base_url: str | None, cmyk: bool, pdfx: bool) -> None:
+               deck: str | None, base_url: str | None, cmyk: bool, pdfx: bool) -> None:
     """One file per card face for GAMES (default: all): PNG at --dpi or single-card PDFs, or a
     print shop's preset.
 
@@ -165,6 +195,10 @@ def export_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Pat
                           825 x 1125 px at 300 dpi (1/8 in bleed, safe area 1/8 in inside the trim)
     --preset mpc-poker:   <out>/<game>/mpc-poker/<deck back>/fronts/<card-id>.png and back.png,
                           822 x 1122 px at 300 dpi (36 px bleed, safe area 36 px inside the trim)
+
+    With a preset, a card with qty N (copies to print) has N files: <card-id>.png,
+    <card-id>_2.png ... (none for qty 0), so each folder holds the deck as ordered; with
+    --deck, the deck list's counts instead, in <preset>/<deck>/.
     """
     from printkit.designer.export import DEFAULT_DPI, export_cards
     from printkit.sheets.render import PdfOutput
@@ -177,7 +211,7 @@ def export_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Pat
     try:
         result = export_cards(paths.data_dir, paths.templates_dir, paths.out_dir, _base_url(base_url), games,
                               preset=shop, dpi=dpi or DEFAULT_DPI, formats=formats or ("png",), card_ids=card_ids,
-                              output=PdfOutput.of(cmyk, pdfx))
+                              output=PdfOutput.of(cmyk, pdfx), deck=deck)
     except OSError as exc:
         raise click.ClickException(str(exc)) from None
     for warning in result.warnings:
@@ -190,6 +224,8 @@ def export_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Pat
         sys.exit(1)
     for path in result.written:
         click.echo(str(path))
+    for path in result.removed:
+        click.echo(f"removed {path} (a copy this export no longer makes)", err=True)
     click.echo(f"Wrote {len(result.written)} files for {result.faces} card faces"
                f"{' (' + shop.label + ')' if shop else ''}.", err=True)
 

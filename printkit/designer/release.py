@@ -28,8 +28,9 @@ def release_cmd(games: tuple[str, ...], reason: str | None, data_dir: Path | Non
     """Record a new version of every card of GAMES (default: all) whose printed fields changed since
     its last version, in the game's printings.yaml; a card without one gets version 1.
 
-    Printed fields are everything a card prints except its artwork (see the README, "Errata:
-    card versions"). Prints one line per card, GAME/CARD-ID vN. A QR code printed after the
+    Printed fields are everything a card prints except its artwork; how many copies print (a
+    declared game's qty) is not one either (see the README, "Errata: card versions"); a card
+    moved to another card type is. Prints one line per card, GAME/CARD-ID vN. A QR code printed after the
     release opens that version's page; a player whose copy is older sees what changed, and why.
     """
     from card_data.loader import check_database

@@ -3,13 +3,14 @@
 Sources (``/work/shared/rules``): ``carpe-diem-summary.txt`` (the "summary") and
 ``carpe-diem-published-rules-notes.md`` (notes on the published 2018 rulebook, the "2018
 rulebook"). Numbers the rulebook prints only as icons (villa chimney points, banderole bar
-points) live in ``tables.yaml`` as data, each row saying whether its value is assumed.
+points) live in ``tables.yaml`` as data, each row saying whether its value is assumed. What a
+card asks for (wares, owned things, :class:`Need`) is in :mod:`.requirements`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from typing import Annotated, Literal
 
 from pydantic import (
@@ -22,79 +23,17 @@ from pydantic import (
 )
 
 from card_data.engine.wording import Words
+from card_data.games.carpe_diem.requirements import (
+    VILLA_THINGS,
+    WARES,
+    Need,
+    Owned,
+    added,
+    needs_line,
+    sets_owned,
+)
 from card_data.problems import Problem
 from card_data.schema import Card, DeckList, GameSpec, Strict
-
-Ware = Literal["grapes", "herbs", "chicken", "fish"]
-"""The four wares (summary, Components). Coins replace any ware on red cards only."""
-
-Owned = Literal[
-    "chimney",
-    "completed_villa",
-    "completed_merchant_dwelling",
-    "completed_baker_dwelling",
-    "completed_administrator_dwelling",
-    "completed_craftsman_dwelling",
-    "completed_landscape",
-    "completed_pond",
-    "completed_garden",
-    "market",
-    "bakery",
-    "fountain",
-]
-"""Things in a player's district a green card or a fountain card counts.
-
-``chimney`` counts chimneys in every villa, complete or not; the ``completed_*`` things
-count finished buildings and landscapes only (2018 rulebook, Scoring periods).
-"""
-
-Thing = Literal[Ware, Owned]
-
-WARES: frozenset[str] = frozenset(Ware.__args__)
-VILLA_THINGS: frozenset[str] = frozenset({"chimney", "completed_villa"})
-"""What C cards count (summary: "C cards = villa-related")."""
-
-_LABELS: dict[str, tuple[Words, Callable[[int], Words]]] = {
-    # (one, how many): the card's symbols in words; "×" as the cards count icons.
-    "grapes": (Words("grape"), lambda n: Words("%(n)d× grapes", n=n)),
-    "herbs": (Words("herb"), lambda n: Words("%(n)d× herbs", n=n)),
-    "chicken": (Words("chicken"), lambda n: Words("%(n)d× chickens", n=n)),
-    "fish": (Words("fish"), lambda n: Words("%(n)d× fish", n=n)),
-    "chimney": (Words("chimney"), lambda n: Words("%(n)d× chimneys", n=n)),
-    "completed_villa": (Words("completed villa"), lambda n: Words("%(n)d× completed villas", n=n)),
-    "completed_merchant_dwelling": (Words("completed merchant dwelling"),
-                                    lambda n: Words("%(n)d× completed merchant dwellings", n=n)),
-    "completed_baker_dwelling": (Words("completed baker dwelling"),
-                                 lambda n: Words("%(n)d× completed baker dwellings", n=n)),
-    "completed_administrator_dwelling": (Words("completed administrator dwelling"),
-                                         lambda n: Words("%(n)d× completed administrator dwellings", n=n)),
-    "completed_craftsman_dwelling": (Words("completed craftsman dwelling"),
-                                     lambda n: Words("%(n)d× completed craftsman dwellings", n=n)),
-    "completed_landscape": (Words("completed landscape"), lambda n: Words("%(n)d× completed landscapes", n=n)),
-    "completed_pond": (Words("completed pond"), lambda n: Words("%(n)d× completed ponds", n=n)),
-    "completed_garden": (Words("completed garden"), lambda n: Words("%(n)d× completed gardens", n=n)),
-    "market": (Words("market"), lambda n: Words("%(n)d× markets", n=n)),
-    "bakery": (Words("bakery"), lambda n: Words("%(n)d× bakeries", n=n)),
-    "fountain": (Words("fountain"), lambda n: Words("%(n)d× fountains", n=n)),
-}
-"""Owned thing or ware -> (its name for one, its name with a count) as requirements print them."""
-
-
-def added(pieces: Sequence[str]) -> str:
-    """``"a + b + c"``, kept translatable: a :class:`Words` (or the one piece) from a non-empty
-    sequence of pieces (Words or names)."""
-    if len(pieces) == 1:
-        return pieces[0]
-    return Words("%(first)s + %(rest)s", first=pieces[0], rest=added(pieces[1:]))
-
-
-def listed(pieces: Sequence[str]) -> str:
-    """``"a, b, c"``, kept translatable: a :class:`Words` (or the one piece) from a non-empty
-    sequence of pieces (Words or names)."""
-    if len(pieces) == 1:
-        return pieces[0]
-    return Words("%(first)s, %(rest)s", first=pieces[0], rest=listed(pieces[1:]))
-
 
 SCORING_SET_PLAYERS: dict[str, int] = {"scoring-2p": 2, "scoring-3p": 3, "scoring-4p": 4}
 """Deck list ``kind`` of a scoring set -> player count."""
@@ -106,26 +45,6 @@ SCORING_CARDS_BY_PLAYERS: dict[int, dict[str, int]] = {
 }
 """Scoring cards laid out per type, by player count (2018 rulebook, Set-up details)."""
 
-
-class Need(Strict):
-    """One item of a requirement: ``count`` of ``what`` (a ware, or a thing the player owns)."""
-
-    what: Thing
-    count: PositiveInt = 1
-
-    def label(self) -> Words:
-        """``"3× chimneys"``, or just ``"chicken"`` for a count of one."""
-        one, many = _LABELS[self.what]
-        return one if self.count == 1 else many(self.count)
-
-
-def _requirement_line(needs: list[Need]) -> str:
-    return added([n.label() for n in needs])
-
-
-def _sets_owned(needs: list[Need], have: Mapping[str, int]) -> int:
-    """Full sets of ``needs`` held in ``have`` (thing -> how many the player owns)."""
-    return min(have.get(n.what, 0) // n.count for n in needs)
 
 
 class Reward(Strict):
@@ -229,7 +148,7 @@ class ScoringCard(Card):
         still fulfil it once, ``tables.bread_to_fulfil_card``).
         """
         if self.colour == "green":
-            return _sets_owned(self.requirement, have)
+            return sets_owned(self.requirement, have)
         times = 0
         while sum(max(0, (times + 1) * n.count - have.get(n.what, 0)) for n in self.requirement) <= coins:
             times += 1
@@ -237,7 +156,7 @@ class ScoringCard(Card):
 
     def requirement_line(self) -> str:
         """Printed requirement, e.g. ``"chicken + grape + fish"`` or ``"3× chimneys"``."""
-        return _requirement_line(self.requirement)
+        return needs_line(self.requirement)
 
     def reward_line(self) -> str:
         """Printed reward, e.g. ``"5 ★"``."""
@@ -276,11 +195,11 @@ class FountainCard(Card):
 
     def final_vp(self, have: Mapping[str, int]) -> int:
         """VP at the final scoring: ``vp`` per full set of ``condition`` in ``have``."""
-        return self.vp * _sets_owned(self.condition, have)
+        return self.vp * sets_owned(self.condition, have)
 
     def condition_line(self) -> str:
         """Printed condition, e.g. ``"completed garden"``."""
-        return _requirement_line(self.condition)
+        return needs_line(self.condition)
 
     def glossary_text(self) -> str:
         """Symbols and rule text, for finding the glossary terms the card uses."""

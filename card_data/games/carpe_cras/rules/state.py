@@ -1,0 +1,246 @@
+"""A Carpe Cras table: its state, options and set-up, and :data:`ENGINE`, the engine its
+events register with (:mod:`.events_setup`, :mod:`.events_rounds`, :mod:`.events_effects`,
+:mod:`.events_tempo`)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from card_data.engine import (
+    Bounded,
+    Choice,
+    Counter,
+    Engine,
+    GameState,
+    Model,
+    Words,
+)
+from card_data.games.carpe_cras import BOOK, TITLE
+from card_data.games.carpe_cras.cards import AGENCY_DECK_SIZE
+from card_data.games.carpe_cras.rules.rulebook import (
+    CITY_SPACE_CAPACITY,
+    DEFAULT_STARTING_MORALE,
+    MAX_LANES,
+    MOST_STARTING_MORALE,
+    MOST_STAT,
+    PLAYER_COUNT,
+    RULE_GAIN_GLOSSARY,
+    RULE_GAIN_MAIN,
+    STARTING_LANES,
+)
+from card_data.games.carpe_cras.tempo import DIE_FACES, TempoCheck
+
+Lane = Annotated[int, Field(ge=1, le=MAX_LANES, title=Words("Lane"))]
+"""A lane number as players say it: 1 to 6 (lane 1 is the one the game starts with)."""
+Die = Annotated[int, Field(ge=1, le=DIE_FACES)]
+Stat = Bounded[0, MOST_STAT]
+"""A stat as entered: never negative (Glossary: Stats), at most :data:`MOST_STAT`."""
+FullCityAgency = Literal["bottom_of_deck", "sacrifice_unless_token"]
+Step_ = Literal["first_player", "round_start", "turns"]
+"""The game's own steps: ``first_player``: rolling for (and choosing) the starting player;
+``round_start``: waiting for the next round to start (before round 1, or after a round
+ended); ``turns``: a round is on."""
+
+STEP_LABELS = {"first_player": Words("Rolling for the starting player"), "round_start": Words("Round start"),
+               "turns": Words("Player actions")}
+
+
+class Options(Model):
+    """Table options.
+
+    Attributes:
+        full_city_agency: what happens to agency gained while all your city spaces are full:
+            ``"bottom_of_deck"`` (default; main text, Gaining agency) or
+            ``"sacrifice_unless_token"`` (Glossary: Gain Agency; the Token's holder sets it aside).
+        starting_morale: each city's morale at the start (Morale: 15, "possibly modified in
+            different game modes").
+    """
+
+    full_city_agency: FullCityAgency = Field(
+        default="bottom_of_deck", title=Words("Agency gained with all city spaces full"),
+        description=Words("bottom_of_deck: rulebook main text (Gaining agency), it goes to the bottom of the "
+                          "agency deck. sacrifice_unless_token: the glossary (Gain Agency), it is sacrificed "
+                          "unless you control the Carpe Cras Token."))
+    starting_morale: int = Field(default=DEFAULT_STARTING_MORALE, ge=1, le=MOST_STARTING_MORALE, title=Words("Starting morale"),
+                                 description=Words("%(morale)d in the standard game; other game modes may differ.",
+                                                   morale=DEFAULT_STARTING_MORALE))
+
+
+class TempoResult(Model):
+    """The last Tempo check entered: who rolled, both speeds, differential, roll, success."""
+
+    seat: int
+    check: TempoCheck
+    roller_speed: int
+    opposing_speed: int
+    differential: int
+    roll: int | None
+    succeeded: bool
+
+
+class State(GameState):
+    """A Carpe Cras table.
+
+    Attributes:
+        phase: ``setup`` until round 1 starts, then ``play``; ``over`` once a city's morale is 0.
+        step: the game's own step, see :data:`Step_`.
+        options: the table's :class:`Options`.
+        agency_deck_size: cards in a full agency deck (18, from the card schema).
+        mulligans: whether each seat has taken its mulligan.
+        first_player_rolls: each pair of dice entered, by seat, ties included.
+        low_roller: the seat that rolled low and chooses who starts, once known.
+        starting_seat: the seat that takes the first turn of round 1.
+        round: the current round (0 before round 1 starts).
+        lanes: lanes on the battlefield (1-6).
+        morale: each seat's morale.
+        city_agency: ``city_agency[seat][lane - 1]``: agency in that city space (0-3).
+        agency_set_aside: agency held beside the city (``sacrifice_unless_token`` only).
+        turn: seat to act (``None`` outside a round).
+        last_turn_passed: the last turn this round was a pass (a pass now ends the round).
+        passes: passes by each seat this round.
+        token_holder: seat holding the Carpe Cras Token (``None`` until someone takes it).
+        token_taken_round: the round in which the Token was last taken.
+        last_tempo: the last :class:`TempoRoll` entered.
+    """
+
+    score_label = Words("Morale")
+
+    step: Step_ = "first_player"
+    options: Options
+    agency_deck_size: int
+    mulligans: tuple[bool, ...]
+    first_player_rolls: tuple[tuple[int, int], ...] = ()
+    low_roller: int | None = None
+    starting_seat: int | None = None
+    round: int = 0
+    lanes: Annotated[int, Field(ge=1, le=MAX_LANES)] = STARTING_LANES
+    morale: tuple[int, ...]
+    city_agency: tuple[tuple[Annotated[int, Field(ge=0, le=CITY_SPACE_CAPACITY)], ...], ...]
+    agency_set_aside: tuple[int, ...]
+    turn: int | None = None
+    last_turn_passed: bool = False
+    passes: tuple[int, ...]
+    token_holder: int | None = None
+    token_taken_round: int | None = None
+    last_tempo: TempoResult | None = None
+
+    # -- where the game stands --
+
+    def scores(self) -> tuple[float, ...]:
+        """Each seat's morale."""
+        return tuple(float(m) for m in self.morale)
+
+    def winners(self) -> tuple[int, ...]:
+        """The seat whose city still has morale when the other's fell to 0 (Morale)."""
+        return tuple(seat for seat, m in enumerate(self.morale) if m > 0) if self.finished else ()
+
+    def rounds_played(self) -> int:
+        """Rounds started so far; the round in progress counts."""
+        return self.round
+
+    def summary(self) -> Words:
+        if self.finished:
+            loser = next(i for i, m in enumerate(self.morale) if m <= 0)
+            return Words("%(winner)s wins: %(loser)s's morale fell to 0", winner=self.players[other(loser)],
+                         loser=self.players[loser])
+        if self.step == "first_player":
+            return Words("Rolling for the starting player")
+        if self.step == "round_start":
+            return Words("Round %(round)d about to start", round=self.round + 1)
+        return Words("Round %(round)d, %(player)s's turn", round=self.round, player=self.players[self.turn])
+
+    def step_label(self) -> Words:
+        return STEP_LABELS[self.step]
+
+    # -- what the rules ask of the state --
+
+    @property
+    def city_space_capacity(self) -> int:
+        """Agency one city space holds (The battlefield)."""
+        return CITY_SPACE_CAPACITY
+
+    @property
+    def max_lanes(self) -> int:
+        """Lanes the battlefield can grow to (The battlefield)."""
+        return MAX_LANES
+
+    @property
+    def token_passer(self) -> int | None:
+        """The seat that took the Token this round and so passes all further turns, if any."""
+        return self.token_holder if self.token_taken_round == self.round and self.step == "turns" else None
+
+    def agency_in_deck(self, seat: int) -> int:
+        """Cards left in ``seat``'s agency deck: the deck less what is in the city or set aside."""
+        return self.agency_deck_size - sum(self.city_agency[seat]) - self.agency_set_aside[seat]
+
+    def lanes_with_room(self, seat: int) -> list[int]:
+        """Lane numbers (1-based) whose city space of ``seat`` holds fewer than 3 agency."""
+        return [i + 1 for i, n in enumerate(self.city_agency[seat]) if n < CITY_SPACE_CAPACITY]
+
+    def next_round_starter(self) -> int | None:
+        """Who takes the first turn of the next round (Round Start; see :mod:`card_data.games.carpe_cras.rules`)."""
+        if self.round == 0:
+            return self.starting_seat
+        if self.token_holder is not None:
+            return self.token_holder
+        return self.starting_seat
+
+    def may_act(self, seat: int) -> bool:
+        """Whether it is ``seat``'s turn and they may take an action other than a pass."""
+        return self.step == "turns" and self.turn == seat and self.token_passer != seat
+
+    def token_free(self) -> bool:
+        """Whether the Carpe Cras Token may still be claimed this round."""
+        return self.step == "turns" and self.token_taken_round != self.round
+
+    def lane_choices(self, seat: int) -> list[Choice]:
+        """The lanes where ``seat`` may place a gained agency, with what each holds."""
+        return [Choice(lane, Words("Lane %(lane)d", lane=lane),
+                       Words("%(count)d of %(most)d", count=self.city_agency[seat][lane - 1], most=CITY_SPACE_CAPACITY))
+                for lane in self.lanes_with_room(seat)]
+
+    def counters(self) -> list[Counter]:
+        """Each city's morale, one tap to lose or recover 1 (:class:`LoseMorale`,
+        :class:`RecoverMorale`), once round 1 has started."""
+        # Those events register with ENGINE, defined below: imported here, once both modules exist.
+        from card_data.games.carpe_cras.rules.events_effects import LoseMorale, RecoverMorale
+
+        if self.round == 0:
+            return []
+        return [Counter(label=Words("%(name)s's morale", name=name), value=self.morale[seat], seat=seat, step=1,
+                        minus=LoseMorale.offer(self, seat=seat, label=Words("%(name)s: −1 morale", name=name),
+                                               amount=1),
+                        plus=RecoverMorale.offer(self, seat=seat, label=Words("%(name)s: +1 morale", name=name),
+                                                 amount=1,
+                                                 ends_turn=False)
+                        if self.morale[seat] < self.options.starting_morale else None)
+                for seat, name in enumerate(self.players)]
+
+    def gain_rule(self) -> Words:
+        return RULE_GAIN_MAIN if self.options.full_city_agency == "bottom_of_deck" else RULE_GAIN_GLOSSARY
+
+
+def other(seat: int) -> int:
+    """The opponent's seat."""
+    return 1 - seat
+
+
+def set_up(players: tuple[str, ...], options: Options, game: object) -> State:
+    """A new table for two ``players``: one lane, empty cities, full morale (Pre-Game Setup).
+
+    ``game`` is the card database's Carpe Cras game (unused: the agency deck size comes from
+    the card schema).
+    """
+    seats = range(len(players))
+    return State(players=players, phase="setup", options=options, agency_deck_size=AGENCY_DECK_SIZE,
+                 mulligans=tuple(False for _ in seats), morale=tuple(options.starting_morale for _ in seats),
+                 city_agency=tuple((0,) * STARTING_LANES for _ in seats),
+                 agency_set_aside=tuple(0 for _ in seats), passes=tuple(0 for _ in seats))
+
+
+ENGINE: Engine[State] = Engine(
+    game_id="carpe_cras", title=TITLE, min_players=PLAYER_COUNT, max_players=PLAYER_COUNT,
+    options=Options, state=State, setup=set_up, rulebook=BOOK,
+    over_rule=Words("%(book)s, Morale: at 0 morale the game ends and the opponent wins", book=BOOK))
