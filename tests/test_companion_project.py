@@ -289,3 +289,28 @@ def test_the_declared_games_card_page_on_a_phone_has_no_axe_violation(project, e
         assert page.locator("h1").inner_text() == "Which mountain buried Pompeii?"
         assert axe_violations(page) == []
         context.close()
+
+
+def test_a_game_made_from_a_spreadsheet_has_a_site_with_no_trace_of_another_game(tmp_path, env, monkeypatch):
+    """`printkit init --from-sheet`, then `companion site` inside the project: a page for every
+    card and for every card's printed short code, and no page nor file name naming a word of
+    printkit's bundled games."""
+    from test_init_from_sheet import FOREIGN, quiz_rows, write_csv
+
+    from printkit.cli import main as printkit_cli
+
+    sheet = write_csv(tmp_path / "river_quiz.csv", quiz_rows())
+    made = CliRunner().invoke(printkit_cli, ["init", str(tmp_path / "quiz"), "--from-sheet", str(sheet)])
+    assert made.exit_code == 0, made.output
+    monkeypatch.chdir(tmp_path / "quiz")
+    result = CliRunner().invoke(companion_cli, ["site", "--base-url", BASE_URL])
+    assert result.exit_code == 0, result.output
+    site = tmp_path / "quiz" / "output" / "site"
+    ids = [row[0] for row in quiz_rows()]
+    assert sorted(p.name for p in (site / "r" / "river_quiz").iterdir() if p.is_dir()) == sorted([*ids, "rulings"])
+    assert len(list((site / "Q").iterdir())) == len(ids)
+    for card_id in ids:
+        assert (site / "Q" / card_code("river_quiz", card_id, None) / "index.html").is_file()
+    pages = [p for p in site.rglob("*") if p.is_file() and p.suffix in (".html", ".json")]
+    assert not [p for p in site.rglob("*") if FOREIGN.search(str(p.relative_to(site)))]
+    assert not [(p, FOREIGN.search(p.read_text()).group(0)) for p in pages if FOREIGN.search(p.read_text())]
