@@ -172,6 +172,15 @@ def test_a_broken_printkit_toml_is_refused_naming_its_line(project, served):
     assert f"{project / 'printkit.toml'}:3: printkit.base_urll: unknown key" in result.output
 
 
+def test_a_project_served_from_elsewhere_reads_within_its_own_limits(project, served, tmp_path):
+    with (project / "printkit.toml").open("a") as config:
+        config.write("[printkit.limits]\nfile_mb = 0.0001\n")  # 100 bytes: game.yaml is larger
+    result, app = served("--project", str(project), cwd=tmp_path)
+    assert result.exit_code == 1 and app is None
+    assert f"{project / 'card_data' / GAME / 'game.yaml'}:1:" in result.output
+    assert f"[printkit.limits] in {project / 'printkit.toml'}" in result.output
+
+
 def test_outside_a_project_the_bundled_games_are_served(served, tmp_path):
     result, app = served(cwd=tmp_path)
     assert result.exit_code == 0, result.output
