@@ -235,6 +235,7 @@ def test_the_printed_qr_addresses_open_the_card(client):
 
 
 def test_a_declared_game_is_not_offered_for_a_table(client):
+    assert "/tables/new" not in client.get("/").text  # no "Keep score" where no game keeps score
     choose = client.get("/tables/new")
     assert choose.status_code == 200
     assert "Pub Quiz Night" not in choose.text
@@ -323,3 +324,19 @@ def test_a_game_made_from_a_spreadsheet_has_a_site_with_no_trace_of_another_game
     pages = [p for p in site.rglob("*") if p.is_file() and p.suffix in (".html", ".json")]
     assert not [p for p in site.rglob("*") if FOREIGN.search(str(p.relative_to(site)))]
     assert not [(p, FOREIGN.search(p.read_text()).group(0)) for p in pages if FOREIGN.search(p.read_text())]
+
+
+def test_a_table_of_a_game_not_served_here_is_not_found_rather_than_a_crash(project, tmp_path):
+    """A scorekeeper database shared with a companion that served the bundled games: their
+    tables are not found on the project's companion (404), and its pages still work."""
+    database = {"TESTING": True, "WTF_CSRF_ENABLED": False, "DATABASE_URL": f"sqlite:///{tmp_path / 'shared.sqlite'}"}
+    bundled = create_app({**database, "CARD_DATA_DIR": None}).test_client()
+    made = bundled.post("/api/tables", json={"game": "cartisora", "players": ["Ann", "Bo"]})
+    assert made.status_code == 201
+    code, token = made.get_json()["code"], made.get_json()["token"]
+    ours = create_app({**database, "PROJECT_DIR": str(project)}).test_client()
+    assert ours.get(f"/api/tables/{code}").status_code == 404
+    assert ours.post(f"/api/tables/{code}/events", json={"type": "pass"}).status_code == 404
+    assert ours.get("/tables/join", query_string={"code": code}).status_code == 404
+    assert ours.get(f"/t/{token}").status_code == 404
+    assert ours.get(f"/r/{GAME}/{CARD}").status_code == 200
