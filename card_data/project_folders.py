@@ -24,6 +24,13 @@ DEFAULT_DATA = "card_data"
 DEFAULT_TEMPLATES = "templates"
 DEFAULT_OUT = "output"
 
+GAME_TEMPLATES = "templates"
+"""A game folder's sub-folder of print layouts: ``<game>/templates/*.yaml``."""
+
+GAME_TABLE_PAGE = "table.html"
+"""A bundled (or installed) game package's scorekeeper page, beside its data: the companion's,
+never printed nor copied into a project."""
+
 
 @dataclass(frozen=True)
 class Project:
@@ -52,6 +59,23 @@ def find_project(start: Path | None = None) -> Project | None:
                    root / str(table.get("data", DEFAULT_DATA)),
                    root / str(table.get("templates", DEFAULT_TEMPLATES)),
                    root / str(table.get("out", DEFAULT_OUT)))
+
+
+def game_templates_dir(game_folder: Path, templates_dir: Path | None = None) -> Path:
+    """The folder of one game's print layouts (``<card type>.yaml``, ``back-<back>.yaml``,
+    boards, tokens, reference cards): ``<templates_dir>/<game id>/`` when a templates folder is
+    given (``--templates``, ``templates`` in ``printkit.toml``) and holds a folder for the game
+    (a project laid out before games held their layouts), else ``<game_folder>/templates/``.
+
+    The game id is ``game_folder``'s name (a game's folder is named for it). The only place
+    that decides this: build, preview, export, tts and watch all ask here. The folder returned
+    need not exist (a game without layouts); nothing is created.
+    """
+    if templates_dir is not None:
+        own = Path(templates_dir) / Path(game_folder).name
+        if own.is_dir():
+            return own
+    return Path(game_folder) / GAME_TEMPLATES
 
 
 class OutFolderError(ValueError):
@@ -147,5 +171,5 @@ def check_out_folder(out_dir: Path, data_dir: Path, templates_dir: Path | None =
     raise OutFolderError(f"{named} {conflict}: output would mix with the sources; {advice}")
 
 
-__all__ = ["DEFAULT_DATA", "DEFAULT_OUT", "DEFAULT_TEMPLATES", "OutFolderError", "Project", "check_out_folder",
-           "find_project"]
+__all__ = ["DEFAULT_DATA", "DEFAULT_OUT", "DEFAULT_TEMPLATES", "GAME_TABLE_PAGE", "GAME_TEMPLATES", "OutFolderError", "Project",
+           "check_out_folder", "find_project", "game_templates_dir"]

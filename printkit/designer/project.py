@@ -2,10 +2,12 @@
 
 A project is a folder holding a ``printkit.toml`` and the files a designer owns:
 
-    printkit.toml            [printkit] data / templates / out (and base_url), see card_data.base_url
-    card_data/<game>/        game.yaml, cards/*.yaml, decks/*.yaml, ... (the ``--data`` layout)
-    templates/<game>/*.yaml  layout templates (the ``--templates`` layout), templates/print/*.yaml
-    output/                  what build, export and tts write
+    printkit.toml                 [printkit] data / templates / out (and base_url), see card_data.base_url
+    card_data/<game>/             one folder per game: game.yaml, cards/*.yaml, decks/*.yaml, ...
+                                  and templates/*.yaml, its layout templates (the ``--data`` layout)
+    templates/print/*.yaml        the calibration texts (the ``--templates`` folder); a project
+                                  made before games held their layouts has them in templates/<game>/
+    output/                       what build, export and tts write
 
 Any printkit command run in the project folder or below it uses the project's card data,
 templates and output folder (:func:`project_paths`); ``--data``, ``--templates`` and ``--out``
@@ -23,7 +25,15 @@ from pathlib import Path
 from card_data.base_url import CONFIG_FILE, ConfigError
 from card_data.games import bundled_game_ids, registry
 from card_data.loader import bundled_data_dir
-from card_data.project_folders import DEFAULT_DATA, DEFAULT_OUT, DEFAULT_TEMPLATES, Project, find_project
+from card_data.project_folders import (
+    DEFAULT_DATA,
+    DEFAULT_OUT,
+    DEFAULT_TEMPLATES,
+    GAME_TABLE_PAGE,
+    GAME_TEMPLATES,
+    Project,
+    find_project,
+)
 from printkit.sheets.layout import LAYOUTS_DIR
 
 PRINT_TEMPLATES = "print"
@@ -100,7 +110,7 @@ CONFIG_TEXT = """\
 # --templates and --out override them. Paths are relative to this file.
 [printkit]
 data = "{data}"            # card database: one folder per game (game.yaml, cards/, decks/)
-templates = "{templates}"  # layout templates: templates/<game>/*.yaml, templates/print/*.yaml
+templates = "{templates}"  # calibration texts (templates/print/*.yaml); a game's layouts are in its folder
 out = "{out}"              # where build, export and tts write
 # base_url = "http://192.168.1.20:5000"   # where the cards' QR codes point (see the README)
 """
@@ -118,7 +128,7 @@ backs:
 """
 
 STARTER_CARDS_YAML = """\
-# One record per card. `type` picks the layout template templates/<game>/<type>.yaml;
+# One record per card. `type` picks the layout template templates/<type>.yaml of this folder;
 # `example: true` prints EXAMPLE CARD on it. Copy the record to add cards.
 - id: first-card
   type: event
@@ -243,10 +253,14 @@ class InitError(Exception):
     """``printkit init`` cannot start a project there; the message says why."""
 
 
-def _copy_tree(source: Path, dest: Path, written: list[Path]) -> None:
-    """Copy ``source`` into ``dest`` (following the bundled templates' symlink), skipping caches."""
+def _copy_tree(source: Path, dest: Path, written: list[Path], skip_names: tuple[str, ...] = ()) -> None:
+    """Copy ``source`` into ``dest`` (following the bundled templates' symlink), skipping Python
+    (a bundled game's folder is its package; a project never runs its own Python), caches and
+    the files named in ``skip_names`` directly in ``source``."""
     for path in sorted(source.rglob("*")):
-        if "__pycache__" in path.parts or path.suffix == ".pyc":
+        if "__pycache__" in path.parts or path.suffix in (".py", ".pyc", ".pyo"):
+            continue
+        if path.parent == source and path.name in skip_names:
             continue
         target = dest / path.relative_to(source)
         if path.is_dir():
@@ -267,11 +281,12 @@ def init_project(dest: Path, from_game: str | None = None) -> list[Path]:
     """Start a project in ``dest`` (created if missing): a ``printkit.toml``, card data and
     layout templates the designer then owns.
 
-    ``from_game`` (a bundled game id): a copy of the bundled ``card_data/<game>/`` (cards, deck
-    lists, glossary, reference cards, artwork) and ``templates/<game>/``. Without it: a minimal
-    game on the :data:`STARTER_SCHEMA` schema with one card marked ``example: true``, its
-    front and back templates. Either way ``templates/print/`` and the templates' README are
-    copied. Returns the files written. Raises :class:`InitError` when ``dest`` already holds a
+    ``from_game`` (a bundled game id): a copy of the bundled game's folder into
+    ``card_data/<game>/`` (cards, deck lists, glossary, reference cards, artwork, its layout
+    templates in ``templates/``), without its Python and its scorekeeper page. Without it: a
+    minimal game on the :data:`STARTER_SCHEMA` schema with one card marked ``example: true``,
+    its front and back templates in its folder. Either way ``templates/print/`` and the
+    templates' README are copied. Returns the files written. Raises :class:`InitError` when ``dest`` already holds a
     ``printkit.toml``, ``card_data`` or ``templates``, or ``from_game`` is not a bundled game;
     ``OSError`` when the files cannot be written.
     """
@@ -286,15 +301,14 @@ def init_project(dest: Path, from_game: str | None = None) -> list[Path]:
     data, templates = dest / DEFAULT_DATA, dest / DEFAULT_TEMPLATES
     bundled_templates = LAYOUTS_DIR.resolve()
     if from_game is not None:
-        _copy_tree(bundled_data_dir() / from_game, data / from_game, written)
-        _copy_tree(bundled_templates / from_game, templates / from_game, written)
+        _copy_tree(bundled_data_dir() / from_game, data / from_game, written, skip_names=(GAME_TABLE_PAGE,))
     else:
         game = data / STARTER_SCHEMA
         _write(game / "game.yaml", STARTER_GAME_YAML, written)
         _write(game / "cards" / "cards.yaml", STARTER_CARDS_YAML, written)
         (game / "decks").mkdir(parents=True, exist_ok=True)
-        _write(templates / STARTER_SCHEMA / "event.yaml", STARTER_FRONT_YAML, written)
-        _write(templates / STARTER_SCHEMA / "back-draw.yaml", STARTER_BACK_YAML, written)
+        _write(game / GAME_TEMPLATES / "event.yaml", STARTER_FRONT_YAML, written)
+        _write(game / GAME_TEMPLATES / "back-draw.yaml", STARTER_BACK_YAML, written)
     _copy_tree(bundled_templates / PRINT_TEMPLATES, templates / PRINT_TEMPLATES, written)
     for guide in ("README.md", "BOARDS.md"):
         if (bundled_templates / guide).is_file():
@@ -306,12 +320,11 @@ def init_project(dest: Path, from_game: str | None = None) -> list[Path]:
 
 
 def game_of(path: Path, paths: ProjectPaths) -> str | None:
-    """The game a changed file belongs to (``<data>/<game>/...`` or ``<templates>/<game>/...``),
+    """The game a changed file belongs to (``<data>/<game>/...``, its layouts in
+    ``<data>/<game>/templates/`` among them, or an older project's ``<templates>/<game>/...``),
     or ``None`` when it concerns every game (``printkit.toml``, a file outside a game folder)."""
     resolved = path.resolve()
-    roots = [paths.templates_dir]
-    if paths.data_dir is not None:
-        roots.append(paths.data_dir)
+    roots = [paths.templates_dir, paths.data_dir if paths.data_dir is not None else bundled_data_dir()]
     for root in roots:
         try:
             parts = resolved.relative_to(Path(os.path.abspath(root)).resolve()).parts
