@@ -31,6 +31,21 @@ GAME_TABLE_PAGE = "table.html"
 """A bundled (or installed) game package's scorekeeper page, beside its data: the companion's,
 never printed nor copied into a project."""
 
+GAME_CODE_SUFFIXES = (".py", ".pyc", ".pyo")
+GAME_CODE_DIRS = ("__pycache__",)
+"""A bundled game's folder is its Python package too. Its Python and bytecode (files with these
+suffixes, folders with these names), like its :data:`GAME_TABLE_PAGE`, are not the game's data:
+what reads or digests a game folder as data leaves them out (see :func:`is_game_data`)."""
+
+
+def is_game_data(relative: Path) -> bool:
+    """Whether the file at ``relative`` (its path inside a game folder) is the game's data: not
+    its Python or bytecode (:data:`GAME_CODE_SUFFIXES`, :data:`GAME_CODE_DIRS`) nor its
+    scorekeeper page (:data:`GAME_TABLE_PAGE` directly in the folder)."""
+    relative = Path(relative)
+    return not (relative.suffix in GAME_CODE_SUFFIXES or any(part in GAME_CODE_DIRS for part in relative.parts)
+                or relative == Path(GAME_TABLE_PAGE))
+
 
 @dataclass(frozen=True)
 class Project:
@@ -171,5 +186,6 @@ def check_out_folder(out_dir: Path, data_dir: Path, templates_dir: Path | None =
     raise OutFolderError(f"{named} {conflict}: output would mix with the sources; {advice}")
 
 
-__all__ = ["DEFAULT_DATA", "DEFAULT_OUT", "DEFAULT_TEMPLATES", "GAME_TABLE_PAGE", "GAME_TEMPLATES", "OutFolderError", "Project",
-           "check_out_folder", "find_project", "game_templates_dir"]
+__all__ = ["DEFAULT_DATA", "DEFAULT_OUT", "DEFAULT_TEMPLATES", "GAME_CODE_DIRS", "GAME_CODE_SUFFIXES", "GAME_TABLE_PAGE",
+           "GAME_TEMPLATES", "OutFolderError", "Project",
+           "check_out_folder", "find_project", "game_templates_dir", "is_game_data"]

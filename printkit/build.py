@@ -32,15 +32,11 @@ from card_data.games import registry
 from card_data.limits import DEFAULT_LIMITS, Limits, current_limits, limits_in_force
 from card_data.loader import Database, Game, check_database
 from card_data.problems import DatabaseError, Problem
-from card_data.project_folders import game_templates_dir
+from card_data.project_folders import game_templates_dir, is_game_data
 from card_data.schema import Card
 from card_data.short_codes import card_code, short_url
 from card_data.translations import Translation, translated_card, untranslated_cards
 from printkit.build_cache import (
-    GAME_CODE_DIRS,
-    GAME_CODE_SUFFIXES,
-    GAME_DATA_SKIPS,
-    GAME_NOT_PRINTED,
     BuildCache,
     UnitRecord,
     code_digest,
@@ -359,6 +355,15 @@ def card_imposition(width_mm: float, height_mm: float, options: BuildOptions) ->
                        trims_within=marks.cut_area(*page) if marks else None)
 
 
+def _in_game_data(relative: Path) -> bool:
+    """Whether a file of a card database (its path relative to the database folder) is data:
+    the file of a game folder that :func:`card_data.project_folders.is_game_data` keeps, or a
+    file beside the game folders that is not Python (``card_data/games/__init__.py``)."""
+    if len(relative.parts) == 1:
+        return is_game_data(relative)
+    return is_game_data(Path(*relative.parts[1:]))
+
+
 def _build_key(data_dir: Path | None, layouts_dir: Path, options: BuildOptions, cache: BuildCache,
                **arguments) -> str:
     """A digest over everything a whole build reads: every file of the card database and of the
@@ -373,7 +378,7 @@ def _build_key(data_dir: Path | None, layouts_dir: Path, options: BuildOptions, 
     return json_digest({"code": code, "options": repr(options), "arguments": arguments,
                         "deck_file": cache.file_digest(Path(deck)) if deck else None,
                         # The bundled games' folders are their packages: their Python is in ``code``.
-                        "data": cache.tree_digest(data_root, **GAME_DATA_SKIPS),
+                        "data": cache.tree_digest(data_root, keep=_in_game_data),
                         "templates": cache.tree_digest(layouts_dir, (".pyc",), ("__pycache__",))})
 
 
@@ -868,8 +873,8 @@ class _Digests:
         if self._deck_assets is None:
             # Art, icons and fonts; the YAML of the game folder is read through the records.
             self._deck_assets = (
-                self.cache.tree_digest(self.game.folder, (".yaml", ".yml", ".md", *GAME_CODE_SUFFIXES),
-                                       ("cards", "decks", *GAME_CODE_DIRS), GAME_NOT_PRINTED),
+                self.cache.tree_digest(self.game.folder, (".yaml", ".yml", ".md"), ("cards", "decks"),
+                                       keep=is_game_data),
                 self.cache.tree_digest(self._folder, (".yaml", ".yml", ".md")))
         cards = [self._card(cid) for cid in job.cards.ids]
         names = sorted({card_type for _, card_type in cards} | {f"back-{job.kind}"})
@@ -882,7 +887,7 @@ class _Digests:
         """A digest over the game's whole folder and templates (reference cards and extras read
         every card, the glossary, deck lists and tables)."""
         if self._everything is None:
-            self._everything = (self.cache.tree_digest(self.game.folder, **GAME_DATA_SKIPS),
+            self._everything = (self.cache.tree_digest(self.game.folder, keep=is_game_data),
                                 self.cache.tree_digest(self._folder),
                                 self.cache.tree_digest(self.layouts_dir / "print"))
         return json_digest({**self.common, "unit": unit, "everything": self._everything, **extra})

@@ -22,14 +22,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from card_data.project_folders import GAME_TABLE_PAGE
 from printkit.code_sources import printing_sources, relative_name
 from printkit.output_set import read_record
 
@@ -67,19 +66,6 @@ def toolkit_digest() -> str:
             version = "-"
         lines.append(f"{name} {version}")
     return sha256_hex("\n".join(lines).encode())
-
-
-GAME_CODE_SUFFIXES = (".py", ".pyc", ".pyo")
-GAME_CODE_DIRS = ("__pycache__",)
-GAME_NOT_PRINTED = (GAME_TABLE_PAGE,)
-"""A game folder holds more than data: a bundled game's folder is its Python package. Its
-Python is the game's code (:func:`code_digest`, which follows imports, so that an edit to the
-scorekeeper's rules rebuilds nothing), and its scorekeeper page is the companion's; a digest of
-the folder as data (:data:`GAME_DATA_SKIPS`) leaves these out."""
-
-GAME_DATA_SKIPS = {"skip_suffixes": GAME_CODE_SUFFIXES, "skip_dirs": GAME_CODE_DIRS, "skip_names": GAME_NOT_PRINTED}
-"""The keyword arguments of :meth:`BuildCache.tree_digest` for a game folder (or a database
-root of game folders) digested as data."""
 
 
 def _source_bytes(path: Path) -> bytes:
@@ -189,19 +175,21 @@ class BuildCache:
         return digest
 
     def tree_digest(self, folder: Path, skip_suffixes: Iterable[str] = (), skip_dirs: Iterable[str] = (),
-                    skip_names: Iterable[str] = ()) -> str:
+                    keep: Callable[[Path], bool] | None = None) -> str:
         """A digest of every file below ``folder`` (names and contents), except files whose
-        suffix is in ``skip_suffixes`` or whose name is in ``skip_names``, and folders named in
-        ``skip_dirs``; ``"missing"`` if ``folder`` is not a folder."""
+        suffix is in ``skip_suffixes``, folders named in ``skip_dirs`` and, with ``keep``, the
+        files for whose path relative to ``folder`` it is false (a game folder digested as data:
+        ``keep=``:func:`card_data.project_folders.is_game_data`, as its Python is code, digested
+        by :func:`code_digest`); ``"missing"`` if ``folder`` is not a folder."""
         if not folder.is_dir():
             return "missing"
-        skip_suffixes, skip_dirs, skip_names = {s.lower() for s in skip_suffixes}, set(skip_dirs), set(skip_names)
+        skip_suffixes, skip_dirs = {s.lower() for s in skip_suffixes}, set(skip_dirs)
         entries = []
         for root, dirs, files in os.walk(folder):
             dirs[:] = sorted(d for d in dirs if d not in skip_dirs and not d.startswith("."))
             for name in sorted(files):
                 path = Path(root) / name
-                if path.suffix.lower() in skip_suffixes or name in skip_names:
+                if path.suffix.lower() in skip_suffixes or (keep is not None and not keep(path.relative_to(folder))):
                     continue
                 entries.append((str(path.relative_to(folder)), self.file_digest(path)))
         return json_digest(entries)

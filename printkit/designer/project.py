@@ -29,10 +29,10 @@ from card_data.project_folders import (
     DEFAULT_DATA,
     DEFAULT_OUT,
     DEFAULT_TEMPLATES,
-    GAME_TABLE_PAGE,
     GAME_TEMPLATES,
     Project,
     find_project,
+    is_game_data,
 )
 from printkit.sheets.layout import LAYOUTS_DIR
 
@@ -253,14 +253,12 @@ class InitError(Exception):
     """``printkit init`` cannot start a project there; the message says why."""
 
 
-def _copy_tree(source: Path, dest: Path, written: list[Path], skip_names: tuple[str, ...] = ()) -> None:
-    """Copy ``source`` into ``dest`` (following the bundled templates' symlink), skipping Python
-    (a bundled game's folder is its package; a project never runs its own Python), caches and
-    the files named in ``skip_names`` directly in ``source``."""
+def _copy_tree(source: Path, dest: Path, written: list[Path]) -> None:
+    """Copy the data of ``source`` into ``dest`` (following the bundled templates' symlink):
+    without a bundled game folder's Python, bytecode and scorekeeper page
+    (:func:`card_data.project_folders.is_game_data`; a project never runs its own Python)."""
     for path in sorted(source.rglob("*")):
-        if "__pycache__" in path.parts or path.suffix in (".py", ".pyc", ".pyo"):
-            continue
-        if path.parent == source and path.name in skip_names:
+        if not is_game_data(path.relative_to(source)):
             continue
         target = dest / path.relative_to(source)
         if path.is_dir():
@@ -301,7 +299,7 @@ def init_project(dest: Path, from_game: str | None = None) -> list[Path]:
     data, templates = dest / DEFAULT_DATA, dest / DEFAULT_TEMPLATES
     bundled_templates = LAYOUTS_DIR.resolve()
     if from_game is not None:
-        _copy_tree(bundled_data_dir() / from_game, data / from_game, written, skip_names=(GAME_TABLE_PAGE,))
+        _copy_tree(bundled_data_dir() / from_game, data / from_game, written)
     else:
         game = data / STARTER_SCHEMA
         _write(game / "game.yaml", STARTER_GAME_YAML, written)
