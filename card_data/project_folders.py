@@ -83,7 +83,8 @@ def game_templates_dir(game_folder: Path, templates_dir: Path | None = None) -> 
     (a project laid out before games held their layouts), else ``<game_folder>/templates/``.
 
     The game id is ``game_folder``'s name (a game's folder is named for it). The only place
-    that decides this: build, preview, export, tts and watch all ask here. The folder returned
+    that decides this: the build (cards, reference cards, boards, tokens), preview, export and
+    tts all ask here. The folder returned
     need not exist (a game without layouts); nothing is created.
     """
     if templates_dir is not None:
@@ -186,6 +187,6 @@ def check_out_folder(out_dir: Path, data_dir: Path, templates_dir: Path | None =
     raise OutFolderError(f"{named} {conflict}: output would mix with the sources; {advice}")
 
 
-__all__ = ["DEFAULT_DATA", "DEFAULT_OUT", "DEFAULT_TEMPLATES", "GAME_CODE_DIRS", "GAME_CODE_SUFFIXES", "GAME_TABLE_PAGE",
-           "GAME_TEMPLATES", "OutFolderError", "Project",
-           "check_out_folder", "find_project", "game_templates_dir", "is_game_data"]
+__all__ = ["DEFAULT_DATA", "DEFAULT_OUT", "DEFAULT_TEMPLATES", "GAME_CODE_DIRS", "GAME_CODE_SUFFIXES",
+           "GAME_TABLE_PAGE", "GAME_TEMPLATES", "OutFolderError", "Project", "check_out_folder", "find_project",
+           "game_templates_dir", "is_game_data"]

@@ -29,10 +29,10 @@ def table_page(game_id: str) -> str:
 
 def game_pages_loader() -> BaseLoader:
     """A loader of ``games/<game>/<file>`` from each registered game's package folder (every
-    game of :func:`card_data.games.registry`; a game without the file is a
-    ``TemplateNotFound`` when asked for)."""
+    game of :func:`card_data.games.registry` whose package is a folder with an ``__init__.py``;
+    a game without the file is a ``TemplateNotFound`` when asked for)."""
     folders = {game_id: FileSystemLoader(Path(entry.package.__file__).parent)
-               for game_id, entry in registry().items()}
+               for game_id, entry in registry().items() if getattr(entry.package, "__file__", None)}
     return PrefixLoader({PREFIX: PrefixLoader(folders)})
 
 

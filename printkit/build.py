@@ -192,8 +192,9 @@ class GameLayouts:
     """One game's layout templates, loaded on first use, and the faces they give its cards.
 
     The templates are those of ``folder``, the game's templates folder for the templates folder
-    ``layouts_dir`` (:func:`card_data.project_folders.game_templates_dir`). Every problem (a broken template, a card without one, text that does not fit) is
-    appended to ``problems`` as a :class:`Problem`; the methods then return ``None``.
+    ``layouts_dir`` (:func:`card_data.project_folders.game_templates_dir`). Every problem (a
+    broken template, a card without one, text that does not fit) is appended to ``problems``
+    as a :class:`Problem`; the methods then return ``None``.
     """
 
     def __init__(self, game: Game, options: BuildOptions, layouts_dir: Path, problems: list[Problem],

@@ -284,9 +284,9 @@ def init_project(dest: Path, from_game: str | None = None) -> list[Path]:
     templates in ``templates/``), without its Python and its scorekeeper page. Without it: a
     minimal game on the :data:`STARTER_SCHEMA` schema with one card marked ``example: true``,
     its front and back templates in its folder. Either way ``templates/print/`` and the
-    templates' README are copied. Returns the files written. Raises :class:`InitError` when ``dest`` already holds a
-    ``printkit.toml``, ``card_data`` or ``templates``, or ``from_game`` is not a bundled game;
-    ``OSError`` when the files cannot be written.
+    templates' README are copied. Returns the files written. Raises :class:`InitError` when
+    ``dest`` already holds a ``printkit.toml``, ``card_data`` or ``templates``, or
+    ``from_game`` is not a bundled game; ``OSError`` when the files cannot be written.
     """
     if from_game is not None and from_game not in bundled_game_ids():
         raise InitError(f"no bundled game {from_game!r} (have: {', '.join(bundled_game_ids())})")
