@@ -48,7 +48,9 @@ def make_database(game: str, n: int, root: Path) -> Path:
     src = bundled_data_dir() / game
     dst = root / "data" / game
     # Generated cards: the bundled ones' printed versions (printings.yaml) would name cards not there.
-    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("decks", "cards", "kit.yaml", "printings.yaml"))
+    # The game folder is its Python package too: a designer's copy holds its data and layouts only.
+    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("decks", "cards", "kit.yaml", "printings.yaml",
+                                                            "*.py", "__pycache__", "table.html"))
     originals = []
     for path in sorted((src / "cards").glob("*.yaml")):
         originals.extend(yaml.safe_load(path.read_text(encoding="utf-8")) or [])

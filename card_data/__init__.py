@@ -2,13 +2,16 @@
 
 Where a game lives:
 
-- ``card_data/<game>/``: its data (YAML): ``game.yaml`` (title, card size, backs, rulebook),
-  ``cards/*.yaml``, ``glossary.yaml``, ``decks/*.yaml``, ``tables.yaml`` (where the game has
-  one) and ``reference.yaml`` (what its printed reference cards say).
-- ``card_data/games/<game>/``: its knowledge in Python: ``cards.py`` (card schema and
-  deck rules), its derived tables, ``rules.py`` (the scorekeeper's rule engine). The one
-  registry of games is :mod:`card_data.games`.
-- ``templates/<game>/``: its print layouts (printkit's, not this package's).
+- ``card_data/games/<game>/``, one folder per game, the bundled database
+  (:func:`card_data.loader.bundled_data_dir`), holding
+  - its data (YAML): ``game.yaml`` (title, card size, backs, rulebook), ``cards/*.yaml``,
+    ``glossary.yaml``, ``decks/*.yaml``, ``tables.yaml`` (where the game has one) and
+    ``reference.yaml`` (what its printed reference cards say);
+  - ``templates/``: its print layouts (printkit reads them);
+  - its knowledge in Python, the folder being its package: ``cards.py`` (card schema and deck
+    rules), its derived tables, ``rules.py`` (the scorekeeper's rule engine);
+  - ``table.html``: its scorekeeper page (the companion's).
+  The one registry of games is :mod:`card_data.games`.
 
 Shared here: :mod:`.schema` (what every game's cards, rulings and decks have),
 :mod:`.engine` (the rule-engine core the games plug into), :mod:`.loader` (reads and

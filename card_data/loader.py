@@ -46,8 +46,9 @@ RESERVED_CARD_ID = "rulings"
 
 
 def bundled_data_dir() -> Path:
-    """The card database shipped inside the package (one folder per game)."""
-    return Path(str(resources.files("card_data")))
+    """The card database shipped inside the package: ``card_data/games/``, where each bundled
+    game's folder is its Python package, its data (and print layouts) beside its code."""
+    return Path(str(resources.files("card_data.games")))
 
 
 @dataclass

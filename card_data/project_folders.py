@@ -24,6 +24,28 @@ DEFAULT_DATA = "card_data"
 DEFAULT_TEMPLATES = "templates"
 DEFAULT_OUT = "output"
 
+GAME_TEMPLATES = "templates"
+"""A game folder's sub-folder of print layouts: ``<game>/templates/*.yaml``."""
+
+GAME_TABLE_PAGE = "table.html"
+"""A bundled (or installed) game package's scorekeeper page, beside its data: the companion's,
+never printed nor copied into a project."""
+
+GAME_CODE_SUFFIXES = (".py", ".pyc", ".pyo")
+GAME_CODE_DIRS = ("__pycache__",)
+"""A bundled game's folder is its Python package too. Its Python and bytecode (files with these
+suffixes, folders with these names), like its :data:`GAME_TABLE_PAGE`, are not the game's data:
+what reads or digests a game folder as data leaves them out (see :func:`is_game_data`)."""
+
+
+def is_game_data(relative: Path) -> bool:
+    """Whether the file at ``relative`` (its path inside a game folder) is the game's data: not
+    its Python or bytecode (:data:`GAME_CODE_SUFFIXES`, :data:`GAME_CODE_DIRS`) nor its
+    scorekeeper page (:data:`GAME_TABLE_PAGE` directly in the folder)."""
+    relative = Path(relative)
+    return not (relative.suffix in GAME_CODE_SUFFIXES or any(part in GAME_CODE_DIRS for part in relative.parts)
+                or relative == Path(GAME_TABLE_PAGE))
+
 
 @dataclass(frozen=True)
 class Project:
@@ -52,6 +74,24 @@ def find_project(start: Path | None = None) -> Project | None:
                    root / str(table.get("data", DEFAULT_DATA)),
                    root / str(table.get("templates", DEFAULT_TEMPLATES)),
                    root / str(table.get("out", DEFAULT_OUT)))
+
+
+def game_templates_dir(game_folder: Path, templates_dir: Path | None = None) -> Path:
+    """The folder of one game's print layouts (``<card type>.yaml``, ``back-<back>.yaml``,
+    boards, tokens, reference cards): ``<templates_dir>/<game id>/`` when a templates folder is
+    given (``--templates``, ``templates`` in ``printkit.toml``) and holds a folder for the game
+    (a project laid out before games held their layouts), else ``<game_folder>/templates/``.
+
+    The game id is ``game_folder``'s name (a game's folder is named for it). The only place
+    that decides this: the build (cards, reference cards, boards, tokens), preview, export and
+    tts all ask here. The folder returned
+    need not exist (a game without layouts); nothing is created.
+    """
+    if templates_dir is not None:
+        own = Path(templates_dir) / Path(game_folder).name
+        if own.is_dir():
+            return own
+    return Path(game_folder) / GAME_TEMPLATES
 
 
 class OutFolderError(ValueError):
@@ -147,5 +187,6 @@ def check_out_folder(out_dir: Path, data_dir: Path, templates_dir: Path | None =
     raise OutFolderError(f"{named} {conflict}: output would mix with the sources; {advice}")
 
 
-__all__ = ["DEFAULT_DATA", "DEFAULT_OUT", "DEFAULT_TEMPLATES", "OutFolderError", "Project", "check_out_folder",
-           "find_project"]
+__all__ = ["DEFAULT_DATA", "DEFAULT_OUT", "DEFAULT_TEMPLATES", "GAME_CODE_DIRS", "GAME_CODE_SUFFIXES",
+           "GAME_TABLE_PAGE", "GAME_TEMPLATES", "OutFolderError", "Project", "check_out_folder", "find_project",
+           "game_templates_dir", "is_game_data"]

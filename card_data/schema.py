@@ -114,7 +114,7 @@ class Card(Strict):
 
     Attributes:
         id: stable slug, unique within its game; the QR URL is ``<base>/r/<game>/<id>``.
-        type: card type; selects the layout template ``templates/<game>/<type>.yaml``.
+        type: card type; selects the layout template ``<game>/templates/<type>.yaml``.
         title: printed title.
         example: ``True`` for a card we invented to make a deck playable (not the publisher's).
         assumed: names of fields whose values the rulebook does not give (a real card whose
@@ -269,7 +269,7 @@ class GameInfo(Strict):
 
     ``backs`` maps a back kind (see :meth:`Card.back_kind`) to a title for that deck's back,
     e.g. ``{"draw": "Draw deck", "agency": "Agency deck"}``; each has a layout template
-    ``templates/<game>/back-<kind>.yaml``. ``fonts`` names the game's own font files
+    ``<game>/templates/back-<kind>.yaml``. ``fonts`` names the game's own font files
     (``regular``, ``bold``, ``italic``: TTF/OTF paths relative to the game's folder) for every
     card text; faces left out stay the bundled DejaVu Sans. ``designers``: the game's designers
     exactly as its rulebook credits them (the printed files name them as author; a game

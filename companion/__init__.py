@@ -63,6 +63,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         browse,
         catalog,
         errors,
+        game_pages,
         language,
         links,
         offline,
@@ -89,4 +90,5 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(api.bp)
         security.exempt_from_csrf(api.bp)  # the API has its own guard: JSON bodies, same-origin only
         app.register_blueprint(table_pages.bp)
+        game_pages.init_app(app)  # each game's own part of the table page, from its folder
     return app

@@ -28,6 +28,7 @@ from flask import Blueprint, Flask, current_app, send_from_directory
 
 from card_data.loader import Game
 from card_data.printings import printed_versions
+from card_data.project_folders import is_game_data
 from card_data.short_codes import printed_cards
 from companion.catalog import get_game_or_404
 from companion.links import page_url
@@ -116,7 +117,9 @@ def content_version(app: Flask, game: Game) -> str:
         digest = hashlib.sha256()
         for label, root in (("data", game.folder), ("templates", Path(app.root_path) / "templates"),
                             ("static", Path(app.static_folder))):
-            for path in sorted(p for p in Path(root).rglob("*") if p.is_file()):
+            # A bundled game's folder is its Python package too: its data only.
+            for path in sorted(p for p in Path(root).rglob("*")
+                               if p.is_file() and (label != "data" or is_game_data(p.relative_to(root)))):
                 digest.update(f"{label}/{path.relative_to(root).as_posix()}\0".encode())
                 digest.update(hashlib.sha256(path.read_bytes()).digest())
         versions[game.game_id] = digest.hexdigest()[:16]

@@ -32,6 +32,7 @@ from card_data.games import registry
 from card_data.limits import DEFAULT_LIMITS, Limits, current_limits, limits_in_force
 from card_data.loader import Database, Game, check_database
 from card_data.problems import DatabaseError, Problem
+from card_data.project_folders import game_templates_dir, is_game_data
 from card_data.schema import Card
 from card_data.short_codes import card_code, short_url
 from card_data.translations import Translation, translated_card, untranslated_cards
@@ -189,8 +190,10 @@ def card_context(game: Game, card: Card, translation: Translation | None = None)
 class GameLayouts:
     """One game's layout templates, loaded on first use, and the faces they give its cards.
 
-    Every problem (a broken template, a card without one, text that does not fit) is
-    appended to ``problems`` as a :class:`Problem`; the methods then return ``None``.
+    The templates are those of ``folder``, the game's templates folder for the templates folder
+    ``layouts_dir`` (:func:`card_data.project_folders.game_templates_dir`). Every problem (a
+    broken template, a card without one, text that does not fit) is appended to ``problems``
+    as a :class:`Problem`; the methods then return ``None``.
     """
 
     def __init__(self, game: Game, options: BuildOptions, layouts_dir: Path, problems: list[Problem],
@@ -198,6 +201,7 @@ class GameLayouts:
         self.game = game
         self.options = options
         self.layouts_dir = layouts_dir
+        self.folder = game_templates_dir(game.folder, layouts_dir)
         self.problems = problems
         self.warnings = warnings if warnings is not None else WarningLog()  # low-res art, dense QR codes
         self._layouts: dict[str, Layout | None] = {}
@@ -206,9 +210,10 @@ class GameLayouts:
         self.problems.append(Problem(file, line, self.game.game_id, card_id, fld, message))
 
     def layout(self, name: str, is_back: bool) -> Layout | None:
-        """The template ``templates/<game>/<name>.yaml``, or ``None`` if it is missing or broken."""
+        """The template ``<name>.yaml`` of the game's templates folder, or ``None`` if it is
+        missing or broken."""
         if name not in self._layouts:
-            path = self.layouts_dir / self.game.game_id / f"{name}.yaml"
+            path = self.folder / f"{name}.yaml"
             size = self.game.info.card_size
             self._layouts[name] = None
             if path.is_file():
@@ -222,7 +227,7 @@ class GameLayouts:
     def back(self, kind: str, title: str | None = None) -> Face | None:
         """The back shared by every card of ``kind`` (a key of ``backs`` in game.yaml, whose
         value is the back's ``title`` unless ``title`` is given)."""
-        path = self.layouts_dir / self.game.game_id / f"back-{kind}.yaml"
+        path = self.folder / f"back-{kind}.yaml"
         layout = self.layout(f"back-{kind}", True)
         if layout is None:
             if not path.is_file():
@@ -269,7 +274,7 @@ class GameLayouts:
         A game without that template gets its main deck's back template titled "Reference",
         so a reference card never carries a deck's name on its back.
         """
-        path = self.layouts_dir / self.game.game_id / f"back-{REFERENCE_BACK_KIND}.yaml"
+        path = self.folder / f"back-{REFERENCE_BACK_KIND}.yaml"
         kind = REFERENCE_BACK_KIND if path.is_file() else next(iter(self.game.info.backs))
         return self.back(kind, REFERENCE_BACK_TITLE)
 
@@ -282,7 +287,7 @@ class GameLayouts:
             return None
         layout = self.layout(card.type, False)
         if layout is None:
-            path = self.layouts_dir / self.game.game_id / f"{card.type}.yaml"
+            path = self.folder / f"{card.type}.yaml"
             if not path.is_file():
                 self._problem(file, line, card.id, "type", f"no layout template {path}")
             return None
@@ -350,6 +355,15 @@ def card_imposition(width_mm: float, height_mm: float, options: BuildOptions) ->
                        trims_within=marks.cut_area(*page) if marks else None)
 
 
+def _in_game_data(relative: Path) -> bool:
+    """Whether a file of a card database (its path relative to the database folder) is data:
+    the file of a game folder that :func:`card_data.project_folders.is_game_data` keeps, or a
+    file beside the game folders that is not Python (``card_data/games/__init__.py``)."""
+    if len(relative.parts) == 1:
+        return is_game_data(relative)
+    return is_game_data(Path(*relative.parts[1:]))
+
+
 def _build_key(data_dir: Path | None, layouts_dir: Path, options: BuildOptions, cache: BuildCache,
                **arguments) -> str:
     """A digest over everything a whole build reads: every file of the card database and of the
@@ -363,8 +377,8 @@ def _build_key(data_dir: Path | None, layouts_dir: Path, options: BuildOptions, 
     code = {game_id: code_digest(game_id) for game_id in registry()}
     return json_digest({"code": code, "options": repr(options), "arguments": arguments,
                         "deck_file": cache.file_digest(Path(deck)) if deck else None,
-                        # The bundled database is the card_data package: its Python is in ``code``.
-                        "data": cache.tree_digest(data_root, (".py", ".pyc"), ("__pycache__",)),
+                        # The bundled games' folders are their packages: their Python is in ``code``.
+                        "data": cache.tree_digest(data_root, keep=_in_game_data),
                         "templates": cache.tree_digest(layouts_dir, (".pyc",), ("__pycache__",))})
 
 
@@ -561,7 +575,7 @@ def _count(cards: Sequence[Card]) -> str:
 def _extra_kind(layouts_dir: Path, game: Game, file_name: str) -> str:
     """``board``, ``sheet``, ``tokens``, ``scorepad`` or ``other``: what an extra file is."""
     stem = file_name.removesuffix(".pdf")
-    folder = layouts_dir / game.game_id
+    folder = game_templates_dir(game.folder, layouts_dir)
     if (folder / f"board-{stem}.yaml").is_file():
         return "board"
     if (folder / f"sheet-{stem}.yaml").is_file():
@@ -829,7 +843,7 @@ class _Digests:
 
     def __init__(self, cache: BuildCache, game: Game, options: BuildOptions, layouts_dir: Path):
         self.cache, self.game, self.layouts_dir, self.options = cache, game, layouts_dir, options
-        folder = layouts_dir / game.game_id
+        folder = game_templates_dir(game.folder, layouts_dir)
         translation = build_translation(game, options)
         self.common = {"code": code_digest(game.game_id), "options": repr(options), "game": game.game_id,
                        "info": game.info.model_dump(mode="json"),
@@ -859,7 +873,8 @@ class _Digests:
         if self._deck_assets is None:
             # Art, icons and fonts; the YAML of the game folder is read through the records.
             self._deck_assets = (
-                self.cache.tree_digest(self.game.folder, (".yaml", ".yml", ".md"), ("cards", "decks")),
+                self.cache.tree_digest(self.game.folder, (".yaml", ".yml", ".md"), ("cards", "decks"),
+                                       keep=is_game_data),
                 self.cache.tree_digest(self._folder, (".yaml", ".yml", ".md")))
         cards = [self._card(cid) for cid in job.cards.ids]
         names = sorted({card_type for _, card_type in cards} | {f"back-{job.kind}"})
@@ -872,7 +887,8 @@ class _Digests:
         """A digest over the game's whole folder and templates (reference cards and extras read
         every card, the glossary, deck lists and tables)."""
         if self._everything is None:
-            self._everything = (self.cache.tree_digest(self.game.folder), self.cache.tree_digest(self._folder),
+            self._everything = (self.cache.tree_digest(self.game.folder, keep=is_game_data),
+                                self.cache.tree_digest(self._folder),
                                 self.cache.tree_digest(self.layouts_dir / "print"))
         return json_digest({**self.common, "unit": unit, "everything": self._everything, **extra})
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import metadata
@@ -174,10 +174,13 @@ class BuildCache:
         self._used_stats[key] = self._stat_digests[key] = [st.st_size, st.st_mtime_ns, digest]
         return digest
 
-    def tree_digest(self, folder: Path, skip_suffixes: Iterable[str] = (), skip_dirs: Iterable[str] = ()) -> str:
+    def tree_digest(self, folder: Path, skip_suffixes: Iterable[str] = (), skip_dirs: Iterable[str] = (),
+                    keep: Callable[[Path], bool] | None = None) -> str:
         """A digest of every file below ``folder`` (names and contents), except files whose
-        suffix is in ``skip_suffixes`` and folders named in ``skip_dirs``; ``"missing"`` if
-        ``folder`` is not a folder."""
+        suffix is in ``skip_suffixes``, folders named in ``skip_dirs`` and, with ``keep``, the
+        files for whose path relative to ``folder`` it is false (a game folder digested as data:
+        ``keep=``:func:`card_data.project_folders.is_game_data`, as its Python is code, digested
+        by :func:`code_digest`); ``"missing"`` if ``folder`` is not a folder."""
         if not folder.is_dir():
             return "missing"
         skip_suffixes, skip_dirs = {s.lower() for s in skip_suffixes}, set(skip_dirs)
@@ -186,7 +189,7 @@ class BuildCache:
             dirs[:] = sorted(d for d in dirs if d not in skip_dirs and not d.startswith("."))
             for name in sorted(files):
                 path = Path(root) / name
-                if path.suffix.lower() in skip_suffixes:
+                if path.suffix.lower() in skip_suffixes or (keep is not None and not keep(path.relative_to(folder))):
                     continue
                 entries.append((str(path.relative_to(folder)), self.file_digest(path)))
         return json_digest(entries)

@@ -21,8 +21,10 @@ DATA_OPTION = click.option("--data", "data_dir", type=click.Path(path_type=Path,
                            default=None, help="Card database folder (one sub-folder per game). Default: the project's "
                            "(printkit.toml here or above), else the bundled one.")
 TEMPLATES_OPTION = click.option("--templates", "templates_dir", type=click.Path(path_type=Path, file_okay=False),
-                                default=None, help="Layout templates folder (templates/<game>/*.yaml). Default: the "
-                                "project's (printkit.toml here or above), else the bundled one.")
+                                default=None, help="Templates folder: print/ (calibration texts) and, for a project "
+                                "laid out before games held their layouts, <game>/*.yaml (used instead of the game "
+                                "folder's templates/). Default: the project's (printkit.toml here or above), else the "
+                                "bundled one.")
 
 
 def _warn(warnings: list, problems: list = ()) -> None:

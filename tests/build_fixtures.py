@@ -9,6 +9,7 @@ import pytest
 
 import printkit.build as build_module
 from card_data.loader import bundled_data_dir
+from database_edits import GAME_CODE
 from printkit.sheets.layout import LAYOUTS_DIR
 
 GAME = "carpe_cras"  # four deck lists (two draw, two agency), reference cards, a board and tokens
@@ -16,9 +17,11 @@ GAME = "carpe_cras"  # four deck lists (two draw, two agency), reference cards, 
 
 @pytest.fixture()
 def project(tmp_path):
-    """A copy of the bundled Carpe Cras data and templates: ``(data dir, templates dir, out dir)``."""
+    """A copy of the bundled Carpe Cras folder (data and layouts, ``data/carpe_cras/templates/``,
+    without its Python) and of the bundled templates folder (``print/``):
+    ``(data dir, templates dir, out dir)``."""
     data, templates = tmp_path / "data", tmp_path / "templates"
-    shutil.copytree(bundled_data_dir() / GAME, data / GAME)
+    shutil.copytree(bundled_data_dir() / GAME, data / GAME, ignore=GAME_CODE)
     shutil.copytree(LAYOUTS_DIR, templates)
     return data, templates, tmp_path / "out"
 

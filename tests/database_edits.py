@@ -12,16 +12,31 @@ import shutil
 from pathlib import Path
 
 from card_data.loader import bundled_data_dir, check_database
+from card_data.project_folders import game_templates_dir
+
+
+GAME_CODE = shutil.ignore_patterns("*.py", "*.pyc", "__pycache__", "table.html")
+"""What a copy of a bundled game's folder leaves out (``copytree(..., ignore=GAME_CODE)``): its
+Python package and scorekeeper page, which a designer's card data folder never holds."""
 
 
 def copy_database(root: Path) -> Path:
-    """Copy every game folder of the bundled database (the folders holding a ``game.yaml``,
-    not the Python packages beside them) to ``root``; returns ``root``."""
+    """Copy every game folder of the bundled database (the folders holding a ``game.yaml``, not
+    ``card_data/games/__init__.py`` beside them), without their Python, to ``root``; returns ``root``."""
     root.mkdir(parents=True, exist_ok=True)
     for folder in sorted(bundled_data_dir().iterdir()):
         if (folder / "game.yaml").is_file():
-            shutil.copytree(folder, root / folder.name)
+            shutil.copytree(folder, root / folder.name, ignore=GAME_CODE)
     return root
+
+
+def copy_layouts(dest: Path, database) -> Path:
+    """Copy the layouts of every game of ``database`` (a :class:`card_data.loader.Database`) to
+    ``dest/<game>/``: a templates folder whose game folders come before the games' own
+    ``templates/`` (:func:`card_data.project_folders.game_templates_dir`). Returns ``dest``."""
+    for game in database.games.values():
+        shutil.copytree(game_templates_dir(game.folder), dest / game.game_id)
+    return dest
 
 
 def copy_game(root: Path, game: str) -> Path:
@@ -29,7 +44,7 @@ def copy_game(root: Path, game: str) -> Path:
 
     ``root`` is then a database holding that one game, ready for :func:`problem_lines`.
     """
-    shutil.copytree(bundled_data_dir() / game, root / game)
+    shutil.copytree(bundled_data_dir() / game, root / game, ignore=GAME_CODE)
     return root / game
 
 

@@ -286,13 +286,13 @@ def test_art_with_far_more_pixels_than_it_can_print_is_refused_unread(project: P
     blank_png(project / "card_data/my_game/art/big.png", w_px, h_px)
     cards = project / "card_data/my_game/cards/cards.yaml"
     edit(cards, "  title: First Card\n", "  title: First Card\n  art: art/big.png\n")
-    template = project / "templates/my_game/card.yaml"
+    template = project / "card_data/my_game/templates/card.yaml"
     region_line = template.read_text().splitlines().index("  - name: art") + 1
 
     code, stderr, peak = _validate_with_peak_memory(project)
     assert code == 1, stderr
     assert (f"card_data/my_game/cards/cards.yaml:{art_line(cards, 'first-card')}: my_game/first-card: art: "
-            f"{says} (template templates/my_game/card.yaml:{region_line})") in stderr.splitlines(), stderr
+            f"{says} (template card_data/my_game/templates/card.yaml:{region_line})") in stderr.splitlines(), stderr
     assert "Traceback" not in stderr
     decoded = w_px * h_px * 3
     more = peak - peak_without_art

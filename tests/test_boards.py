@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import math
 import re
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +18,8 @@ import yaml
 from pdf_measure import Box, box_of, mm
 
 from card_data.loader import load_database
+from card_data.project_folders import game_templates_dir
+from database_edits import copy_layouts
 from printkit.components.boards import render_extras
 from printkit.components.scorepad import PENALTY_BOX_STROKE_PT
 from printkit.components.tiling import (
@@ -408,7 +409,7 @@ def read_tokens(data: bytes) -> list[TokenMark]:
 
 
 def token_size(game: str, template: str) -> tuple[str, float]:
-    spec = yaml.safe_load((LAYOUTS_DIR / game / template).read_text())
+    spec = yaml.safe_load((game_templates_dir(DB.games[game].folder) / template).read_text())
     return spec["shape"], spec["size_mm"]
 
 
@@ -508,10 +509,9 @@ def test_reproducible_bytes(extras, paper):
 
 @pytest.fixture
 def layouts(tmp_path) -> Path:
-    """A copy of the bundled templates to break."""
-    dest = tmp_path / "templates"
-    shutil.copytree(LAYOUTS_DIR, dest)
-    return dest
+    """A copy of the bundled games' layouts to break, as a templates folder holding a folder per
+    game (``templates/<game>/``, which a game's layouts are taken from before its own folder's)."""
+    return copy_layouts(tmp_path / "templates", DB)
 
 
 def line_of(path: Path, needle: str) -> int:

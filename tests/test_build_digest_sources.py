@@ -188,3 +188,30 @@ def test_only_a_change_to_the_games_own_covered_code_re_renders_it(project, rend
         assert cache_hits == dict.fromkeys(units, False), own  # reference cards and extras too
     assert snapshot(out) == expected  # the same bytes, as nothing really changed
 
+
+
+def test_a_game_folder_is_digested_as_data_and_its_python_as_code(tmp_path, rendered_decks, cache_hits):
+    """A bundled game's folder is its Python package too (``card_data/games/<game>/``: data,
+    ``templates/``, ``cards.py``, the rules, ``table.html``, ``__pycache__``). Built from such a
+    folder, a change to its Python, bytecode or scorekeeper page re-renders nothing (Python is
+    digested as code, by its imports, above); a change to a layout in its ``templates/``
+    re-renders the decks that use it."""
+    data, templates, out = tmp_path / "data", tmp_path / "templates", tmp_path / "out"
+    shutil.copytree(bundled_data_dir() / GAME, data / GAME)  # as bundled: its Python and page included
+    shutil.copytree(Path(build_cache.__file__).resolve().parent / "layouts", templates)
+    assert (data / GAME / "cards.py").is_file() and (data / GAME / "table.html").is_file()
+    make((data, templates, out))
+    expected = snapshot(out)
+    (data / GAME / "cards.py").write_text("# edited\n", encoding="utf-8")
+    (data / GAME / "table.html").write_text("{# edited #}\n", encoding="utf-8")
+    (data / GAME / "__pycache__").mkdir(exist_ok=True)
+    (data / GAME / "__pycache__" / "cards.cpython-311.pyc").write_bytes(b"\0edited")
+    rendered_decks.clear()
+    cache_hits.clear()
+    make((data, templates, out))
+    assert rendered_decks == [] and all(cache_hits.values())
+    back = data / GAME / "templates" / "back-agency.yaml"
+    back.write_text(back.read_text(encoding="utf-8") + "\n# a changed template\n", encoding="utf-8")
+    make((data, templates, out))
+    assert sorted(rendered_decks) == ["authority-zeal-agency", "might-cunning-agency"]
+    assert snapshot(out) == expected

@@ -133,9 +133,10 @@ def _slot_of(box: Box, xs: list[float], ys: list[float]) -> tuple[int, int] | No
 
 def test_text_stays_inside_each_cards_safe_area(built):
     from card_data.yaml_source import load_yaml
-    from printkit.sheets.layout import LAYOUTS_DIR, LayoutSpec
+    from card_data.project_folders import game_templates_dir
+    from printkit.sheets.layout import LayoutSpec
 
-    card_templates = [LAYOUTS_DIR / g.game_id / f"{name}.yaml" for g in DB.games.values()
+    card_templates = [game_templates_dir(g.folder) / f"{name}.yaml" for g in DB.games.values()
                       for name in {c.type for c in g.cards.values()} | {f"back-{k}" for k in g.info.backs}]
     safe_mm = min(LayoutSpec.model_validate(load_yaml(p)[0]).safe_margin_mm for p in card_templates)
     checked = 0

@@ -14,9 +14,13 @@ import pytest
 from click.testing import CliRunner
 from waiting import wait_for
 
+from card_data.loader import bundled_data_dir
 from printkit.cli import main
 from printkit.designer.project import find_project, project_paths
 from printkit.sheets.layout import LAYOUTS_DIR
+
+BUNDLED_NUMBER = bundled_data_dir() / "cartisora/templates/number.yaml"
+"""The bundled Duels of Cartisora's number-card layout, in its game folder."""
 
 NEW_BAND = "#12ab34"
 OLD_BAND = "#7a1f1f"
@@ -58,13 +62,19 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_init_from_copies_the_game_and_writes_a_config(project: Path) -> None:
     assert (project / "printkit.toml").is_file()
-    assert (project / "card_data/cartisora/game.yaml").is_file()
-    assert sorted(p.name for p in (project / "card_data/cartisora/decks").glob("*.yaml")) == \
-        sorted(p.name for p in (LAYOUTS_DIR.parent.parent / "card_data/cartisora/decks").glob("*.yaml"))
-    assert (project / "templates/cartisora/number.yaml").read_bytes() == \
-        (LAYOUTS_DIR / "cartisora/number.yaml").read_bytes()
+    # The game's folder, data and layouts, file for file; not its Python nor its scorekeeper page.
+    bundled = bundled_data_dir() / "cartisora"
+    data = {p.relative_to(bundled).as_posix() for p in bundled.rglob("*") if p.is_file()
+            if p.suffix not in (".py", ".pyc") and p.name != "table.html"}
+    copied = project / "card_data/cartisora"
+    assert {p.relative_to(copied).as_posix() for p in copied.rglob("*") if p.is_file()} == data
+    assert {"game.yaml", "decks/brute.yaml", "templates/number.yaml", "templates/back-character.yaml"} <= data
+    assert all((copied / name).read_bytes() == (bundled / name).read_bytes() for name in data)
+    assert (bundled / "cards.py").is_file() and (bundled / "table.html").is_file()  # left behind
+    # The project's templates folder: the calibration texts and the guides, no game's layouts.
+    assert sorted(p.name for p in (project / "templates").iterdir()) == ["BOARDS.md", "README.md", "print"]
     assert (project / "templates/print/calibration.yaml").is_file()
-    found = find_project(project / "templates" / "cartisora")
+    found = find_project(project / "card_data" / "cartisora" / "templates")
     assert found is not None and found.root == project.resolve()
     paths = project_paths(cwd=project / "card_data")  # relative to the folder a command runs in
     assert (project / "card_data" / paths.data_dir).resolve() == (project / "card_data").resolve()
@@ -78,9 +88,9 @@ def test_init_refuses_a_folder_that_already_has_a_project(project: Path) -> None
 
 
 def test_edits_to_the_project_change_the_build(project: Path) -> None:
-    bundled_template = (LAYOUTS_DIR / "cartisora/number.yaml").read_bytes()
+    bundled_template = BUNDLED_NUMBER.read_bytes()
     _edit(project / "card_data/cartisora/cards/brute.yaml", "  title: Brute 3\n", "  title: Brute Zed\n")
-    _edit(project / "templates/cartisora/number.yaml", f'fill: "{OLD_BAND}"', f'fill: "{NEW_BAND}"')
+    _edit(project / "card_data/cartisora/templates/number.yaml", f'fill: "{OLD_BAND}"', f'fill: "{NEW_BAND}"')
 
     result = CliRunner().invoke(main, ["build", "cartisora", "--deck", "brute"])
     assert result.exit_code == 0, result.output
@@ -90,7 +100,7 @@ def test_edits_to_the_project_change_the_build(project: Path) -> None:
     assert "Brute Zed" in text and "Brute 3" not in text
     assert tuple(round(c, 3) for c in _rgb(NEW_BAND)) in fills
     # The bundled template is not what was edited, and nothing leaked into it.
-    assert (LAYOUTS_DIR / "cartisora/number.yaml").read_bytes() == bundled_template
+    assert BUNDLED_NUMBER.read_bytes() == bundled_template
 
 
 def test_a_problem_names_the_designers_file_from_a_sub_folder(project: Path, monkeypatch) -> None:
@@ -107,16 +117,37 @@ def test_a_problem_names_the_designers_file_from_a_sub_folder(project: Path, mon
 
 
 def test_a_template_problem_names_the_projects_template(project: Path) -> None:
+    _edit(project / "card_data/cartisora/templates/number.yaml", f'fill: "{OLD_BAND}"', 'fill: "green"')
+    result = CliRunner().invoke(main, ["validate"])
+    assert result.exit_code == 1
+    assert re.search(r"^card_data/cartisora/templates/number\.yaml:\d+: ", result.output, re.M), result.output
+    assert str(bundled_data_dir()) not in result.output and "site-packages" not in result.output
+
+
+def test_an_older_project_with_templates_per_game_still_builds_from_them(project: Path) -> None:
+    """A project made when layouts lived in ``templates/<game>/``: that folder is the game's
+    layouts, before the game folder's ``templates/``."""
+    (project / "card_data/cartisora/templates").rename(project / "templates/cartisora")
+    result = CliRunner().invoke(main, ["validate"])
+    assert result.exit_code == 0, result.output
     _edit(project / "templates/cartisora/number.yaml", f'fill: "{OLD_BAND}"', 'fill: "green"')
     result = CliRunner().invoke(main, ["validate"])
     assert result.exit_code == 1
-    assert "templates/cartisora/number.yaml:" in result.output
-    assert str(LAYOUTS_DIR) not in result.output and "site-packages" not in result.output
+    assert re.search(r"^templates/cartisora/number\.yaml:\d+: ", result.output, re.M), result.output
+    # Both there: the templates folder's wins, as an older project's layouts are the designer's.
+    (project / "card_data/cartisora/templates").mkdir()
+    (project / "card_data/cartisora/templates/number.yaml").write_bytes(BUNDLED_NUMBER.read_bytes())
+    result = CliRunner().invoke(main, ["validate"])
+    assert result.exit_code == 1
+    assert re.search(r"^templates/cartisora/number\.yaml:\d+: ", result.output, re.M), result.output
 
 
 def test_templates_and_data_options_override_the_project(project: Path, tmp_path: Path) -> None:
     empty = tmp_path / "no-templates"
     empty.mkdir()
+    result = CliRunner().invoke(main, ["validate", "--templates", str(empty)])
+    assert result.exit_code == 0, result.output  # no cartisora/ in it: the game folder's layouts
+    (empty / "cartisora").mkdir()
     result = CliRunner().invoke(main, ["validate", "--templates", str(empty)])
     assert result.exit_code == 1
     assert f"no layout template {empty}/cartisora/" in result.output
@@ -169,9 +200,9 @@ def test_build_watch_rebuilds_on_save_and_survives_a_broken_save(project: Path) 
         wait_for(lambda: pdf.is_file() and "Brute Zed" in _pdf_text_and_fills(pdf)[0], "the rebuilt PDF")
         good = pdf.read_bytes()
 
-        template = project / "templates/cartisora/number.yaml"
+        template = project / "card_data/cartisora/templates/number.yaml"
         _edit(template, f'fill: "{OLD_BAND}"', 'fill: "green"')
-        wait_for(lambda: "templates/cartisora/number.yaml:" in log.read_text(errors="replace"),
+        wait_for(lambda: "card_data/cartisora/templates/number.yaml:" in log.read_text(errors="replace"),
                   "the broken save's problem")
         assert proc.poll() is None, "the watcher stopped on a broken save"
         assert pdf.read_bytes() == good  # the previous output stays
@@ -182,3 +213,33 @@ def test_build_watch_rebuilds_on_save_and_survives_a_broken_save(project: Path) 
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_a_saved_layout_in_a_game_folder_rebuilds_that_game(project: Path) -> None:
+    """What ``--watch`` and ``preview`` rebuild: a layout saved in a game folder's templates/
+    (the project's, the bundled games' and an older project's templates/<game>/) is that
+    game's; the calibration texts are every game's."""
+    from printkit.designer.project import ProjectPaths
+    from printkit.designer.project_commands import games_to_rebuild, watched_roots
+
+    paths = project_paths()
+    assert games_to_rebuild({project / "card_data/cartisora/templates/number.yaml"}, paths, ()) == ("cartisora",)
+    assert games_to_rebuild({project / "templates/cartisora/number.yaml"}, paths, ()) == ("cartisora",)
+    assert games_to_rebuild({project / "card_data/cartisora/templates/number.yaml"}, paths, ("cahrd",)) is None
+    assert games_to_rebuild({project / "templates/print/calibration.yaml"}, paths, ("cartisora",)) == ("cartisora",)
+    bundled = ProjectPaths(None, LAYOUTS_DIR, project / "output")
+    assert bundled_data_dir() in watched_roots(bundled)
+    assert games_to_rebuild({bundled_data_dir() / "cahrd/templates/officer.yaml"}, bundled, ()) == ("cahrd",)
+
+
+def test_one_rule_decides_a_games_templates_folder(tmp_path: Path) -> None:
+    from card_data.project_folders import game_templates_dir
+
+    game, templates = tmp_path / "card_data/duel", tmp_path / "templates"
+    (game / "templates").mkdir(parents=True)
+    templates.mkdir()
+    assert game_templates_dir(game) == game / "templates"
+    assert game_templates_dir(game, templates) == game / "templates"  # no templates/duel/: the game's own
+    (templates / "duel").mkdir()
+    assert game_templates_dir(game, templates) == templates / "duel"  # an older project's layout
+    assert game_templates_dir(tmp_path / "card_data/other", templates) == tmp_path / "card_data/other/templates"

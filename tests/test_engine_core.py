@@ -223,7 +223,7 @@ def test_no_event_is_named_by_string_outside_its_class(game):
              *(p for p in (root / "card_data" / "games" / game).rglob("*.py") if p.name != "cards.py"),
              # exports.py writes other programs' formats (BG Stats' own "score" key), not events
              *(p for p in (root / "companion").rglob("*.py") if p.name != "exports.py"),
-             *(root / "companion" / "templates").rglob("*.html"),
+             *(root / "companion" / "templates").rglob("*.html"), *(root / "card_data" / "games").glob("*/table.html"),
              root / "companion" / "static" / "companion.js", *(root / "printkit").rglob("*.py")]
     pattern = re.compile(r"""["'](%s)["']""" % "|".join(map(re.escape, engine.events)))
     found = [f"{p.relative_to(root)}:{n}: {line.strip()}" for p in files

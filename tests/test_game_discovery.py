@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 import card_data.games as games
 from card_data.loader import bundled_data_dir, check_database
+from database_edits import GAME_CODE
 from printkit.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,10 +67,10 @@ def site(tmp_path, monkeypatch):
 
 
 def _copy_game_data(tmp_path: Path, game_id: str) -> tuple[Path, Path]:
-    """Data and templates folders holding the bundled Cartisora under the id ``game_id``."""
+    """Data and templates folders holding the bundled Cartisora under the id ``game_id`` (its
+    layouts in its folder's templates/, as in a project; the templates folder holds print/)."""
     data, templates = tmp_path / "data", tmp_path / "templates"
-    shutil.copytree(bundled_data_dir() / "cartisora", data / game_id)
-    shutil.copytree(ROOT / "templates" / "cartisora", templates / game_id)
+    shutil.copytree(bundled_data_dir() / "cartisora", data / game_id, ignore=GAME_CODE)
     shutil.copytree(ROOT / "templates" / "print", templates / "print")
     return data, templates
 

@@ -202,7 +202,7 @@ def test_deleting_the_cache_or_an_output_file_is_fine(project, rendered_decks):
 
 
 def test_the_base_url_an_option_or_a_template_invalidates_what_it_should(project, rendered_decks):
-    templates = project[1]
+    data = project[0]
     make(project)
     rendered_decks.clear()
     make(project, base_url="http://192.168.1.99:5000")  # every QR code changes
@@ -211,7 +211,7 @@ def test_the_base_url_an_option_or_a_template_invalidates_what_it_should(project
     make(project, base_url="http://192.168.1.99:5000", cmyk=True)
     assert sorted(rendered_decks) == sorted(DECKS + ["-unprinted"])
     rendered_decks.clear()
-    back = templates / GAME / "back-agency.yaml"
+    back = data / GAME / "templates" / "back-agency.yaml"
     back.write_text(back.read_text(encoding="utf-8") + "\n# a changed template\n", encoding="utf-8")
     make(project, base_url="http://192.168.1.99:5000", cmyk=True)
     assert sorted(rendered_decks) == ["authority-zeal-agency", "might-cunning-agency"]

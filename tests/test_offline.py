@@ -115,6 +115,28 @@ def test_the_version_changes_when_a_card_changes(data_copy):
     assert before != after
 
 
+def test_the_version_is_the_data_of_a_game_folder_not_its_python(data_copy):
+    """A bundled game's folder is its Python package too: bytecode written by another Python, an
+    edit to the rules or to the scorekeeper page leaves the rulings pages, and so the saved
+    copy's version, as they were; a changed glossary does not."""
+    import shutil
+
+    from card_data.loader import bundled_data_dir
+
+    folder = data_copy.root / GAME
+    for name in ("cards.py", "table.html"):
+        shutil.copyfile(bundled_data_dir() / GAME / name, folder / name)
+    before = data_copy.app().test_client().get(f"/r/{GAME}/offline.json").get_json()["version"]
+    (folder / "cards.py").write_text("# edited\n", encoding="utf-8")
+    (folder / "table.html").write_text("{# edited #}\n", encoding="utf-8")
+    (folder / "__pycache__").mkdir()
+    (folder / "__pycache__" / "cards.cpython-399.pyc").write_bytes(b"\0")
+    assert data_copy.app().test_client().get(f"/r/{GAME}/offline.json").get_json()["version"] == before
+    data_copy.add_glossary_entries(GAME, [{"id": "new-term", "term": "New term", "text": "A new entry.",
+                                             "section": "2019 rulebook, Setup"}])
+    assert data_copy.app().test_client().get(f"/r/{GAME}/offline.json").get_json()["version"] != before
+
+
 def test_pages_name_the_worker_and_the_game_page_its_manifest(client):
     page = client.get(f"/r/{GAME}/").get_data(as_text=True)
     assert '<meta name="companion-worker" content="/sw.js">' in page

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import io
 import math
-import shutil
 from pathlib import Path
 
 import pdfplumber
@@ -25,6 +24,7 @@ from click.testing import CliRunner
 from pdf_measure import box_of, mm
 
 from card_data.loader import load_database
+from database_edits import copy_layouts
 from printkit.build import card_qr_url
 from printkit.cli import main as printkit_cli
 from printkit.components.boards import render_extras
@@ -88,8 +88,7 @@ def test_every_games_tokens_fill_the_fewest_pages_their_areas_allow(extras):
 
 
 def test_more_tokens_than_a_page_holds_take_the_fewest_whole_pages(tmp_path):
-    layouts = tmp_path / "templates"
-    shutil.copytree(LAYOUTS_DIR, layouts)
+    layouts = copy_layouts(tmp_path / "templates", DB)
     path = layouts / "cahrd" / "token-lieutenant-defeat.yaml"
     path.write_text(path.read_text().replace('copies: "{{ tables.constants.lieutenants_defeated_to_win.value * 2 }}"',
                                              "copies: 70"))
@@ -104,8 +103,7 @@ def test_more_tokens_than_a_page_holds_take_the_fewest_whole_pages(tmp_path):
 
 
 def test_token_backs_land_behind_their_fronts_after_a_long_edge_flip(tmp_path):
-    layouts = tmp_path / "templates"
-    shutil.copytree(LAYOUTS_DIR, layouts)
+    layouts = copy_layouts(tmp_path / "templates", DB)
     path = layouts / "cartisora" / "token-bonus.yaml"
     path.write_text(path.read_text().replace("tokens:\n", 'back:\n  text: "Bonus"\n  fill: "#203040"\ntokens:\n', 1))
     paper = PAPERS["letter"]

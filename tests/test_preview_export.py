@@ -92,7 +92,7 @@ def test_preview_serves_cards_and_refreshes_on_save(project: Path) -> None:
         assert _near(image.convert("RGB").getpixel((image.width // 2, 2)), _rgb(OLD_BAND))
         version = json.loads(_get(base + "/version")[2])["version"]
 
-        _edit(project / "templates/cartisora/number.yaml", f'fill: "{OLD_BAND}"', f'fill: "{NEW_BAND}"')
+        _edit(project / "card_data/cartisora/templates/number.yaml", f'fill: "{OLD_BAND}"', f'fill: "{NEW_BAND}"')
         wait_for(lambda: json.loads(_get(base + "/version")[2])["version"] > version, "a rebuild")
         status, _, png2 = _get(base + "/card/cartisora/brute-3.png")
         image2 = Image.open(io.BytesIO(png2)).convert("RGB")
@@ -102,11 +102,11 @@ def test_preview_serves_cards_and_refreshes_on_save(project: Path) -> None:
         # A broken save: the problem is listed on the page (naming the project's file), the
         # last good card is still served.
         version = json.loads(_get(base + "/version")[2])["version"]
-        _edit(project / "templates/cartisora/number.yaml", f'fill: "{NEW_BAND}"', 'fill: "green"')
+        _edit(project / "card_data/cartisora/templates/number.yaml", f'fill: "{NEW_BAND}"', 'fill: "green"')
         wait_for(lambda: json.loads(_get(base + "/version")[2])["version"] > version, "a broken rebuild")
         page = _get(base + "/")[2].decode()
         assert "1 problem" in page
-        assert re.search(r"templates/cartisora/number\.yaml:\d+: ", page), page
+        assert re.search(r"card_data/cartisora/templates/number\.yaml:\d+: ", page), page
         assert _get(base + "/card/cartisora/brute-3.png")[2] == png2
 
         with pytest.raises(urllib.error.HTTPError) as missing:
@@ -221,7 +221,7 @@ def test_shop_preset_images_have_the_shops_size_and_names(project: Path, preset)
     for x in (0, front.width // 2, front.width - 1):
         assert _near(front.getpixel((x, 0)), _rgb(OLD_BAND))
     # Printkit's templates keep text 3 mm in; both shops ask a little more, and say so.
-    assert re.search(r"warning: templates/cartisora/number\.yaml:\d+: .*safe area is "
+    assert re.search(r"warning: card_data/cartisora/templates/number\.yaml:\d+: .*safe area is "
                      + re.escape(f"{preset.safe_mm:.3f}"), result.output)
 
 

@@ -3,7 +3,6 @@ targets, back offset, fold-over pairs, SVG cut files, paper and card sizes, CMYK
 
 from __future__ import annotations
 
-import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -449,11 +448,9 @@ def test_a_tarot_sized_game_prints_2_x_2_on_a4(tmp_path):
     assert refused.exit_code == 1
     assert "board-play-mat.yaml" in refused.output and "cannot hold a 70 x 120 mm card" in refused.output
     # With the mat left out (a designer would resize it), the cards impose 2 x 2.
-    layouts = tmp_path / "layouts"
-    shutil.copytree(LAYOUTS_DIR, layouts)
-    (layouts / "cartisora" / "board-play-mat.yaml").unlink()
+    (data / "cartisora" / "templates" / "board-play-mat.yaml").unlink()
     result = build(data, tmp_path / "out", BuildOptions(paper_by_name("a4"), BASE_URL), ["cartisora"],
-                   layouts_dir=layouts, catalog=True)
+                   layouts_dir=LAYOUTS_DIR, catalog=True)
     assert result.problems == []
     assert "cartisora character: 4 tarot cards per A4 sheet (2 x 2)" in [plan.summary() for plan in result.plans]
     with pdfplumber.open(tmp_path / "out" / "cartisora" / "character-cards.pdf") as doc:

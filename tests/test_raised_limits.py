@@ -77,7 +77,7 @@ characters a render may output, made in small parts (no one value is long)."""
 
 
 def test_a_template_output_the_default_refuses_is_taken_with_template_characters_raised(project: Path):
-    template = project / "templates/my_game/card.yaml"
+    template = project / "card_data/my_game/templates/card.yaml"
     edit(template, 'text: "{{ title }}"', f"text: {LONG_TITLE!r}")
     region_line = template.read_text().splitlines().index("  - name: title") + 1
     config = set_limits(project)
@@ -85,7 +85,7 @@ def test_a_template_output_the_default_refuses_is_taken_with_template_characters
     assert status == 1
     assert found == [f"card_data/my_game/cards/cards.yaml:3: my_game/first-card: layout:title: template error: "
                      f"not allowed in a template: output longer than 100000 characters; "
-                     f"{hint('template_characters', config)} (template templates/my_game/card.yaml:{region_line})",
+                     f"{hint('template_characters', config)} (template card_data/my_game/templates/card.yaml:{region_line})",
                      "1 problem found."]
 
     set_limits(project, template_characters="200_000")
@@ -102,7 +102,7 @@ def test_a_template_output_the_default_refuses_is_taken_with_template_characters
 
 
 def test_the_preview_honours_the_projects_limits(project: Path):
-    edit(project / "templates/my_game/card.yaml", 'text: "{{ title }}"', f"text: {LONG_TITLE!r}")
+    edit(project / "card_data/my_game/templates/card.yaml", 'text: "{{ title }}"', f"text: {LONG_TITLE!r}")
     config = set_limits(project)
     previews, problems = render_previews(project_paths(), BASE_URL)
     assert not previews and len(problems) == 1
@@ -117,14 +117,14 @@ def test_the_preview_honours_the_projects_limits(project: Path):
 def test_template_seconds_is_what_stops_a_render_and_its_message_names_it(project: Path):
     """Lowered to half a second, the configured value is what a render is stopped at (a loop of
     10**10 steps never ends by itself)."""
-    template = project / "templates/my_game/card.yaml"
+    template = project / "card_data/my_game/templates/card.yaml"
     loop = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"
     edit(template, 'text: "{{ title }}"', f"text: {loop!r}")
     config = set_limits(project, template_seconds=0.5)
     status, found = validate()
     assert status == 1
     assert (f"not allowed in a template: rendering took longer than 0.5 seconds; {hint('template_seconds', config)} "
-            f"(template templates/my_game/card.yaml:") in found[0], found
+            f"(template card_data/my_game/templates/card.yaml:") in found[0], found
 
 
 def test_the_builds_worker_processes_take_the_raised_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
@@ -134,7 +134,7 @@ def test_the_builds_worker_processes_take_the_raised_limits(tmp_path: Path, monk
     copy_game(data, "carpe_cras")
     shutil.copytree(LAYOUTS_DIR, templates)
     for back in ("back-draw", "back-agency"):  # drawn in every deck's task
-        edit(templates / "carpe_cras" / f"{back}.yaml", "{name: field, kind: box,",
+        edit(data / "carpe_cras" / "templates" / f"{back}.yaml", "{name: field, kind: box,",
              "{name: field, kind: box, when: \"(' ' * 150000)|length\",")
     pools = []
 
@@ -178,7 +178,7 @@ def one_bit_png(path: Path, w_px: int, h_px: int) -> Path:
 def test_art_the_defaults_refuse_is_taken_with_art_megapixels_and_art_dpi_raised(project: Path):
     """70 megapixels filling the card to its bleed (69.5 x 94.9 mm): over the 64 megapixels
     read anywhere, then over the 14.7 megapixels that box takes at 1200 dpi (it is 2617 dpi)."""
-    template = project / "templates/my_game/card.yaml"
+    template = project / "card_data/my_game/templates/card.yaml"
     edit(template, "    x_mm: 3\n    y_mm: 15\n    w_mm: 57.5\n    h_mm: 34\n    src:",
          "    x_mm: -3\n    y_mm: -3\n    w_mm: 69.5\n    h_mm: 94.9\n    src:")
     art = one_bit_png(project / "card_data/my_game/art/poster.png", 7160, 9777)

@@ -278,5 +278,5 @@ def test_a_section_too_long_for_a_whole_card_names_the_reference_card(data_copy)
     with pytest.raises(LayoutError) as exc:
         reference_faces(db.games["cahrd"], LAYOUTS_DIR)
     assert exc.value.field == "layout:body"
-    assert exc.value.file == str(LAYOUTS_DIR / "cahrd" / "reference-rules.yaml")
+    assert exc.value.file == str(data_copy.root / "cahrd" / "templates" / "reference-rules.yaml")
     assert "reference card cahrd/turn-1: text does not fit" in exc.value.message

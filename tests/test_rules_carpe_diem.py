@@ -882,7 +882,7 @@ def test_no_event_type_is_named_in_the_rules_or_the_page():
 
     root = Path(__file__).resolve().parent.parent
     files = [*(root / "card_data" / "games" / "carpe_diem").glob("*.py"),
-             root / "companion" / "templates" / "tables" / "carpe_diem.html"]
+             root / "card_data" / "games" / "carpe_diem" / "table.html"]
     pattern = re.compile(r"""["'](%s)["']""" % "|".join(ENGINE.events))
     assert [str(p) for p in files if pattern.search(p.read_text(encoding="utf-8"))] == []
 
@@ -977,7 +977,7 @@ def test_final_forms_offer_the_fountain_cards_and_frame_goals__final_scoring():
 def page(app):
     from companion.tables import seat_colours
 
-    template = app.jinja_env.get_template("tables/carpe_diem.html")
+    template = app.jinja_env.get_template("games/carpe_diem/table.html")
 
     def render(state: cd.State) -> str:
         table = SimpleNamespace(players=list(state.players), options=state.options.model_dump(), code="CARP",

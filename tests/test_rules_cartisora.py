@@ -940,7 +940,7 @@ def render(jinja, state: State) -> str:
                    post_url="/t/ABCD/events", colours=seat_colours("cartisora", list(state.players)))
     forms = jinja.from_string('{% from "tables/_moves.html" import moves_list %}'
                               '{{ moves_list(moves, post_url, 0, "/t/ABCD/preview") }}')
-    return jinja.get_template("tables/cartisora.html").render(**context) + forms.render(**context)
+    return jinja.get_template("games/cartisora/table.html").render(**context) + forms.render(**context)
 
 
 def test_page_renders_every_scenario_state(jinja, game):

@@ -54,9 +54,13 @@ def german():
 def table_messages(german):
     """The plain messages of the table templates (no placeholders) that German words
     differently: none of these may be left standing on a German page."""
-    found = extract_from_dir(str(ROOT / "companion/templates/tables"),
-                             method_map=[("**.html", "jinja2")], keywords={"_": None, "gettext": None,
-                                                                          "ngettext": (1, 2)})
+    keywords = {"_": None, "gettext": None, "ngettext": (1, 2)}
+    # The generic table pages, and each game's own (card_data/games/<game>/table.html).
+    found = [*extract_from_dir(str(ROOT / "companion/templates/tables"), method_map=[("**.html", "jinja2")],
+                               keywords=keywords),
+             *extract_from_dir(str(ROOT / "card_data/games"), method_map=[("*/table.html", "jinja2")],
+                               keywords=keywords)]
+    assert any(message == "Scoring sheet" for _file, _line, message, _comments, _context in found)  # Carpe Diem's
     plain = set()
     for _file, _line, message, _comments, _context in found:
         msgid = message if isinstance(message, str) else message[0]

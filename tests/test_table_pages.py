@@ -104,6 +104,20 @@ def test_a_refused_form_comes_back_with_the_rule_and_the_values_typed(client, ga
     assert body.lstrip().startswith("<section id=\"live\"") and words.lower() in body.lower()
 
 
+def test_each_games_part_of_the_page_is_the_table_html_in_its_folder(scorekeeper_app):
+    """A game is one folder: its scorekeeper page part is ``card_data/games/<game>/table.html``,
+    found by the companion's template loader, not among the companion's own templates."""
+    from pathlib import Path
+
+    from card_data.loader import bundled_data_dir
+    from companion.game_pages import table_page
+
+    for game in GAMES:
+        template = scorekeeper_app.jinja_env.get_template(table_page(game))
+        assert Path(template.filename).resolve() == (bundled_data_dir() / game / "table.html").resolve()
+    assert not list((Path(scorekeeper_app.root_path) / "templates").rglob(f"{GAMES[0]}*.html"))
+
+
 def test_join_by_code_and_wrong_codes(client):
     url = start_table(client, "cartisora")
     html = client.get(url).get_data(as_text=True)

@@ -4,7 +4,6 @@ template expression raises is a problem at the card's FILE:LINE naming its regio
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -97,13 +96,11 @@ def test_any_template_error_is_a_problem_not_a_traceback(tmp_path, source, says)
 
 
 def test_division_by_zero_in_a_bundled_template_names_the_card_and_region(tmp_path):
-    copy_game(tmp_path / "data", "cartisora")
-    templates = tmp_path / "templates"
-    shutil.copytree(LAYOUTS_DIR / "cartisora", templates / "cartisora")
-    number = templates / "cartisora" / "number.yaml"
+    game = copy_game(tmp_path / "data", "cartisora")
+    number = game / "templates" / "number.yaml"
     edit(number, 'text: "{{ title }}"', 'text: "{{ title }}{{ 1/0 }}"')
     region_line = number.read_text().splitlines().index("  - name: title") + 1
-    result = build(tmp_path / "data", None, OPTIONS, ["cartisora"], layouts_dir=templates)
+    result = build(tmp_path / "data", None, OPTIONS, ["cartisora"], layouts_dir=LAYOUTS_DIR)
     cards = tmp_path / "data" / "cartisora" / "cards" / "knight.yaml"
     line = cards.read_text().splitlines().index("- id: knight-2") + 1
     knight_2 = [str(p) for p in result.problems if p.card_id == "knight-2"]
@@ -190,13 +187,13 @@ def test_a_template_bomb_is_a_problem_at_the_templates_line_from_validate_and_bu
     if key is not None:  # the project's printkit.toml, in which to raise it
         says += (f"; raise the limit: {key} under [printkit.limits] in {(project / 'printkit.toml').resolve()} "
                  f"(up to {UNITS[key]})")
-    template = project / "templates/my_game/card.yaml"
+    template = project / "card_data/my_game/templates/card.yaml"
     edit(template, 'text: "{{ title }}"', f"text: {source!r}")
     region_line = template.read_text().splitlines().index("  - name: title") + 1
     cards = project / "card_data/my_game/cards/cards.yaml"
     card_line = cards.read_text().splitlines().index("- id: first-card") + 1
     want = (f"card_data/my_game/cards/cards.yaml:{card_line}: my_game/first-card: layout:title: template "
-            f"error: not allowed in a template: {says} (template templates/my_game/card.yaml:{region_line})")
+            f"error: not allowed in a template: {says} (template card_data/my_game/templates/card.yaml:{region_line})")
     for command in ("validate", "build"):
         run = _printkit(project, command)
         assert run.returncode == 1, run.stderr

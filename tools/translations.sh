@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The companion's interface catalogues: extract the marked messages of companion/ (code and
-# templates) into messages.pot, merge them into each language's messages.po, compile the .mo
+# templates, and each game's table.html in card_data/games/<game>/; see companion/babel.cfg) into messages.pot, merge them into each language's messages.po, compile the .mo
 # files the app reads. Run from the repository root after marking or changing interface text;
 # then translate what `pybabel update` left empty or fuzzy and run this again.
 # A new language: .venv/bin/pybabel init -i companion/translations/messages.pot -d companion/translations -l <code>

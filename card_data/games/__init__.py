@@ -23,10 +23,12 @@ A game package holds:
   it, lowest first; games without one come after those with one, by id) and
   ``reference_values(game)``, the derived values its reference cards may print.
 
-A game's data is the folder ``<game_id>/`` of the card database (YAML: the bundled
-``card_data/<game_id>/`` for a bundled game; an installed game has no bundled data, its data
-is in the project's card data folder, ``--data`` or ``printkit.toml``) and its print layouts
-``<templates>/<game_id>/``. card_data (the loader), printkit and companion all find games
+A game's data is the folder ``<game_id>/`` of the card database (YAML), its print layouts
+that folder's ``templates/``. A bundled game's package folder is its data folder too: the
+bundled database is this package's folder (``card_data/games/<game_id>/game.yaml`` beside
+``cards.py``), and the package's ``table.html`` is the companion's scorekeeper page of the
+game. An installed game has no bundled data: its data is in the project's card data folder
+(``--data`` or ``printkit.toml``). card_data (the loader), printkit and companion all find games
 here, through :func:`registry`, and nowhere else. Rule engines load on first use, so that a
 command that needs one game's schema does not import every engine; listing the games imports
 each bundled game's ``__init__`` only (for its ``ORDER``), and each installed game's

@@ -1,7 +1,7 @@
 """Boards, mats, tracking sheets, tokens and score pads: everything a game needs besides its cards.
 
 :func:`render_extras` is what ``printkit build`` calls for each game. It reads the game's
-templates (``templates/<game>/``, format in ``templates/BOARDS.md``):
+templates (``<game>/templates/``, format in ``templates/BOARDS.md``):
 
 - ``board-<name>.yaml`` -> ``<name>.pdf``: a board or mat (a layout template whose ``box``
   region ``board`` gives its size), tiled across the paper with an assembly page
@@ -27,6 +27,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field
 
 from card_data.loader import Game
+from card_data.project_folders import game_templates_dir
 from card_data.yaml_source import YamlSyntaxError, load_yaml
 from printkit.components.packing import LooseCard, draw_fold_pair, pack_into_area
 from printkit.components.scorepad import render_scorepad, scorepad_free_area
@@ -83,7 +84,7 @@ def place_loose_cards(game: Game, paper: Paper, layouts_dir: Path,
     Raises :class:`LayoutError` for a broken score pad template."""
     if not loose_cards:
         return None
-    folder = layouts_dir / game.game_id
+    folder = game_templates_dir(game.folder, layouts_dir)
     scorepad = folder / "scorepad.yaml"
     if scorepad.is_file():
         area = scorepad_free_area(scorepad, template_context(game), paper)
@@ -96,8 +97,9 @@ def place_loose_cards(game: Game, paper: Paper, layouts_dir: Path,
 def render_extras(game: Game, paper: Paper, layouts_dir: Path, scorepad_copies: int = 1,
                   output: PdfOutput = RGB, loose_cards: Sequence[LooseCard] = ()) -> dict[str, bytes]:
     """Every board, sheet, token sheet and score pad of ``game`` as ``{file name: PDF bytes}``
-    (e.g. ``{"battlefield-lane.pdf": ..., "tokens.pdf": ...}``), from the templates in
-    ``layouts_dir/<game>/``; a game without such templates gives ``{}``.
+    (e.g. ``{"battlefield-lane.pdf": ..., "tokens.pdf": ...}``), from the game's templates
+    folder for ``layouts_dir`` (:func:`card_data.project_folders.game_templates_dir`); a game
+    without such templates gives ``{}``.
 
     ``paper``: the sheet size; boards larger than it are tiled. ``scorepad_copies``: pages of
     score pad (at least 1). ``output``: RGB, CMYK or PDF/X-4 (see :class:`PdfOutput`). ``loose_cards``: single cards to
@@ -107,7 +109,7 @@ def render_extras(game: Game, paper: Paper, layouts_dir: Path, scorepad_copies: 
     fit, a card space smaller than the game's card, or a sheet that does not fit the paper.
     Raises ``ValueError`` if ``scorepad_copies`` < 1.
     """
-    folder = layouts_dir / game.game_id
+    folder = game_templates_dir(game.folder, layouts_dir)
     context = template_context(game)
     out: dict[str, bytes] = {}
     for path in sorted(folder.glob("board-*.yaml")):

@@ -1,6 +1,6 @@
 """Reference cards: rules summaries printed at card size, written from the card database.
 
-They print with a back of their own (``templates/<game>/back-reference.yaml``, back kind
+They print with a back of their own (``<game>/templates/back-reference.yaml``, back kind
 ``reference``), never a deck's, so a reference card cannot shuffle into a deck unnoticed.
 
 What goes on a game's reference cards is listed in ``card_data/<game>/reference.yaml`` (the
@@ -10,7 +10,7 @@ printed reference. The file is a YAML list of cards::
 
     - id: contests                     # slug; a card split over several pages gets -1, -2 ...
       title: Contests and bonus points # Jinja2
-      template: reference-rules        # templates/<game>/<template>.yaml, with a text region `body`
+      template: reference-rules        # <game>/templates/<template>.yaml, with a text region `body`
       for_each_deck: character         # optional: one card per deck list of this kind
       rest_of_glossary: false          # optional: append every glossary entry not on another card
       sections:
@@ -49,6 +49,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from card_data.games import registry
 from card_data.loader import Game
 from card_data.problems import DatabaseError, Problem
+from card_data.project_folders import game_templates_dir
 from card_data.schema import GlossaryEntry, Slug
 from card_data.yaml_source import LineMap, YamlSyntaxError, load_yaml
 from printkit.sheets.layout import (
@@ -70,7 +71,7 @@ REFERENCE_BLEED_MM = 3.0
 """Bleed around a reference card's trim; the same 3 mm as every other card (printkit.build)."""
 
 REFERENCE_BACK_KIND = "reference"
-"""The back kind of every reference card: ``templates/<game>/back-reference.yaml``."""
+"""The back kind of every reference card: ``<game>/templates/back-reference.yaml``."""
 REFERENCE_BACK_TITLE = "Reference"
 
 
@@ -118,7 +119,7 @@ class ReferenceCard:
         id: slug, unique among the game's reference cards (e.g. ``"knight-specials"``,
             ``"keywords-3"``).
         title: the card's title without its page number.
-        template: layout template name, ``templates/<game>/<template>.yaml``.
+        template: layout template name, ``<game>/templates/<template>.yaml``.
         context: Jinja2 variables for the template: ``title``, ``page`` and ``pages`` (1-based),
             ``sections`` (list of ``{"heading", "text", "section"}``), ``sources`` (the rulebook
             sections cited, sorted), ``game``, ``game_id``.
@@ -289,13 +290,15 @@ class _Pager:
 
 
 def _template_path(layouts_dir: Path, game: Game, template: str) -> Path:
-    return layouts_dir / game.game_id / f"{template}.yaml"
+    return game_templates_dir(game.folder, layouts_dir) / f"{template}.yaml"
 
 
 def reference_cards(game: Game, layouts_dir: Path = LAYOUTS_DIR, bleed_mm: float = REFERENCE_BLEED_MM
                     ) -> list[ReferenceCard]:
-    """The reference cards of ``game`` as ``card_data/<game>/reference.yaml`` lists them, in
-    file order (a card per deck for ``for_each_deck``; a card split over pages gives one per page).
+    """The reference cards of ``game`` as its ``reference.yaml`` lists them, in file order (a
+    card per deck for ``for_each_deck``; a card split over pages gives one per page), laid out
+    with the templates of the game's templates folder for ``layouts_dir``
+    (:func:`card_data.project_folders.game_templates_dir`).
 
     Returns an empty list when the game has no reference.yaml. Raises
     :class:`~card_data.problems.DatabaseError` listing every problem of reference.yaml

@@ -3,7 +3,7 @@ period (each with a penalty box to tick when the card is not met), the final sco
 and the total.
 
 Counts come from the card database's ``tables.yaml`` through the template
-(``templates/carpe_diem/scorepad.yaml``, format in ``templates/BOARDS.md``): the number of
+(``card_data/games/carpe_diem/templates/scorepad.yaml``, format in ``templates/BOARDS.md``): the number of
 scoring periods (``tables.phases.count``; summary, Turn Structure), the players
 (``tables.starting_vp``; 2018 rulebook, Set-up details) and the penalty
 (``tables.unmet_card_penalty.vp``; summary, Scoring / Victory Conditions).

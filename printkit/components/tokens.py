@@ -1,6 +1,6 @@
 """Punch-out token sheets: tokens as circles or squares with cut lines, their text from the card data.
 
-A token template (``templates/<game>/token-*.yaml``, see ``templates/BOARDS.md``) gives the
+A token template (``<game>/templates/token-*.yaml``, see ``templates/BOARDS.md``) gives the
 shape and size and groups of tokens; each group's ``text``/``caption`` are Jinja2 over the
 card database (``glossary``, ``cards``, ``tables``), optionally once per item of a
 ``for_each`` list. All of a game's tokens, whatever their shape and size, share its sheets

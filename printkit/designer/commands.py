@@ -88,7 +88,8 @@ def import_cmd(sheet: Path, game_id: str, out_file: Path | None, data_dir: Path 
 @click.argument("games", nargs=-1)
 @click.option("--data", "data_dir", type=click.Path(path_type=Path, file_okay=False), default=None, help=_DATA_HELP)
 @click.option("--templates", "templates_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
-              help="Layout templates folder (templates/<game>/*.yaml). Default: the project's, else the bundled one.")
+              help="Templates folder: an older project's <game>/*.yaml, used instead of the game folder's "
+                   "templates/. Default: the project's, else the bundled one.")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Where to write <out>/<game>/<kind>-<n>.png, .json and <kind>-back.png. "
               "Default: the project's output folder (else ./output), /tts.")

@@ -20,12 +20,15 @@ from typing import Any
 
 import yaml
 
+from card_data.project_folders import DEFAULT_DATA, GAME_TEMPLATES
 from printkit.sheets.layout import TextRegion, fit_text
+
 
 def layouts_folder(game_id: str) -> str:
     """Where ``printkit init`` writes a game's layout templates, relative to the project folder:
-    ``templates/<game_id>`` (the ``--templates`` layout every build reads today)."""
-    return f"templates/{game_id}"
+    ``card_data/<game_id>/templates`` (one game, one folder: see
+    :func:`card_data.project_folders.game_templates_dir`)."""
+    return f"{DEFAULT_DATA}/{game_id}/{GAME_TEMPLATES}"
 
 
 PALETTE = ("#284b63", "#7a1f1f", "#2f5d3a", "#5b3f86", "#8a5a00", "#1f5f6b", "#6b2f55", "#3d4a1f")

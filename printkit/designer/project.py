@@ -2,10 +2,12 @@
 
 A project is a folder holding a ``printkit.toml`` and the files a designer owns:
 
-    printkit.toml            [printkit] data / templates / out (and base_url), see card_data.base_url
-    card_data/<game>/        game.yaml, cards/*.yaml, decks/*.yaml, ... (the ``--data`` layout)
-    templates/<game>/*.yaml  layout templates (the ``--templates`` layout), templates/print/*.yaml
-    output/                  what build, export and tts write
+    printkit.toml                 [printkit] data / templates / out (and base_url), see card_data.base_url
+    card_data/<game>/             one folder per game: game.yaml, cards/*.yaml, decks/*.yaml, ...
+                                  and templates/*.yaml, its layout templates (the ``--data`` layout)
+    templates/print/*.yaml        the calibration texts (the ``--templates`` folder); a project
+                                  made before games held their layouts has them in templates/<game>/
+    output/                       what build, export and tts write
 
 Any printkit command run in the project folder or below it uses the project's card data,
 templates and output folder (:func:`project_paths`); ``--data``, ``--templates`` and ``--out``
@@ -25,7 +27,15 @@ from card_data.base_url import CONFIG_FILE, ConfigError
 from card_data.games import bundled_game_ids, registry
 from card_data.loader import bundled_data_dir, check_database
 from card_data.problems import ProblemsError
-from card_data.project_folders import DEFAULT_DATA, DEFAULT_OUT, DEFAULT_TEMPLATES, Project, find_project
+from card_data.project_folders import (
+    DEFAULT_DATA,
+    DEFAULT_OUT,
+    DEFAULT_TEMPLATES,
+    GAME_TEMPLATES,
+    Project,
+    find_project,
+    is_game_data,
+)
 from printkit.designer.importer import cards_to_yaml, import_sheet, sheet_rows
 from printkit.designer.sheet_game import GameIdError, check_game_id, game_files, sheet_game_id
 from printkit.designer.sheet_inference import infer_game
@@ -100,7 +110,7 @@ CONFIG_TEXT = """\
 # --templates and --out override them. Paths are relative to this file.
 [printkit]
 data = "{data}"            # card database: one folder per game (game.yaml, cards/, decks/)
-templates = "{templates}"  # layout templates: templates/<game>/*.yaml, templates/print/*.yaml
+templates = "{templates}"  # calibration texts (templates/print/*.yaml); a game's layouts are in its folder
 out = "{out}"              # where build, export and tts write
 # base_url = "http://192.168.1.20:5000"   # where the cards' QR codes point (see the README)
 """
@@ -110,9 +120,11 @@ class InitError(Exception):
 
 
 def _copy_tree(source: Path, dest: Path, written: list[Path]) -> None:
-    """Copy ``source`` into ``dest`` (following the bundled templates' symlink), skipping caches."""
+    """Copy the data of ``source`` into ``dest`` (following the bundled templates' symlink):
+    without a bundled game folder's Python, bytecode and scorekeeper page
+    (:func:`card_data.project_folders.is_game_data`; a project never runs its own Python)."""
     for path in sorted(source.rglob("*")):
-        if "__pycache__" in path.parts or path.suffix == ".pyc":
+        if not is_game_data(path.relative_to(source)):
             continue
         target = dest / path.relative_to(source)
         if path.is_dir():
@@ -188,8 +200,9 @@ def init_project(dest: Path, from_game: str | None = None, from_sheet: Path | No
     """Start a project in ``dest`` (created if missing): a ``printkit.toml``, card data and
     layout templates the designer then owns.
 
-    ``from_game`` (a bundled game id): a copy of the bundled ``card_data/<game>/`` (cards, deck
-    lists, glossary, reference cards, artwork) and ``templates/<game>/``. ``from_sheet`` (a
+    ``from_game`` (a bundled game id): a copy of the bundled game's folder into
+    ``card_data/<game>/`` (cards, deck lists, glossary, reference cards, artwork, its layout
+    templates in ``templates/``), without its Python and its scorekeeper page. ``from_sheet`` (a
     ``.csv`` or ``.xlsx`` file): a game declared in its ``game.yaml``, one field per column
     (see :mod:`printkit.designer.sheet_inference`), ``game_id`` (default: from the sheet's file
     name), front and back templates printing every field, the sheet's cards imported into
@@ -242,7 +255,6 @@ def _stage_project(stage: Path, from_game: str | None, from_sheet: Path | None, 
     bundled_templates = LAYOUTS_DIR.resolve()
     if from_game is not None:
         _copy_tree(bundled_data_dir() / from_game, data / from_game, written)
-        _copy_tree(bundled_templates / from_game, templates / from_game, written)
     elif from_sheet is not None:
         _sheet_game(stage, from_sheet, game_id, written)
     else:
@@ -271,12 +283,11 @@ def _move_into(stage: Path, dest: Path, staged: list[Path]) -> list[Path]:
 
 
 def game_of(path: Path, paths: ProjectPaths) -> str | None:
-    """The game a changed file belongs to (``<data>/<game>/...`` or ``<templates>/<game>/...``),
+    """The game a changed file belongs to (``<data>/<game>/...``, its layouts in
+    ``<data>/<game>/templates/`` among them, or an older project's ``<templates>/<game>/...``),
     or ``None`` when it concerns every game (``printkit.toml``, a file outside a game folder)."""
     resolved = path.resolve()
-    roots = [paths.templates_dir]
-    if paths.data_dir is not None:
-        roots.append(paths.data_dir)
+    roots = [paths.templates_dir, paths.data_dir if paths.data_dir is not None else bundled_data_dir()]
     for root in roots:
         try:
             parts = resolved.relative_to(Path(os.path.abspath(root)).resolve()).parts

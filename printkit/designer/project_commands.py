@@ -30,8 +30,9 @@ from printkit.designer.watch import describe, timestamp, watch
 
 _DATA_HELP = ("Card database folder (one sub-folder per game). Default: the project's (printkit.toml here or "
               "above), else the bundled one.")
-_TEMPLATES_HELP = ("Layout templates folder (templates/<game>/*.yaml). Default: the project's (printkit.toml here "
-                   "or above), else the bundled one.")
+_TEMPLATES_HELP = ("Templates folder: print/ (calibration texts) and, for a project laid out before games held "
+                   "their layouts, <game>/*.yaml (used instead of the game folder's templates/). Default: the "
+                   "project's (printkit.toml here or above), else the bundled one.")
 
 
 def _paths(data_dir: Path | None, templates_dir: Path | None, out_dir: Path | None = None) -> ProjectPaths:

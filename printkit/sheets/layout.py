@@ -1,4 +1,4 @@
-"""Layout templates: a card's look as named regions in millimetres (``templates/<game>/*.yaml``).
+"""Layout templates: a card's look as named regions in millimetres (a game folder's ``templates/*.yaml``).
 
 A template is loaded once into a :class:`Layout`; :func:`prepare_face` evaluates it for one
 card (Jinja2 text, conditions, text fitted by wrapping and shrinking) and returns a
@@ -49,7 +49,9 @@ from printkit.sheets.template_sandbox import CardSandbox, guard_filter, render_b
 from printkit.sheets.units import pt_from_mm
 
 LAYOUTS_DIR = Path(__file__).parent.parent / "layouts"
-"""The bundled templates (``printkit/layouts`` is the repository's top-level ``templates/``)."""
+"""The bundled templates folder (``printkit/layouts`` is the repository's top-level ``templates/``):
+``print/`` (calibration texts) and the format guides. A game's layouts are in its own folder
+(:func:`card_data.project_folders.game_templates_dir`)."""
 
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
 

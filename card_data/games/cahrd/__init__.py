@@ -1,7 +1,7 @@
 """C.A.H.R.D. (Combat Alliance History Retelling Division), Official Rulebook 1.0.
 
 - :mod:`.cards`: the card schema (officers, items, tactics, strategies), printed ranks and
-  the army and strategy deck rules; data in ``card_data/cahrd/`` (numbers in ``tables.yaml``).
+  the army and strategy deck rules; data beside it in this folder (numbers in ``tables.yaml``).
 - :mod:`.ranks`: what a printed rank counts as and the reserves a Recruitment Step brings,
   computed once: the rule engine's numbers and the reference cards' alike.
 - :mod:`.rules`: the scorekeeper's rule engine (grain, reserves, officers, zones, battles, the war).

@@ -1,6 +1,6 @@
 """Carpe Cras (Weis Guys Gaming, rulebook V1.0, August 2025).
 
-- :mod:`.cards`: the card schema and deck rules; data in ``card_data/carpe_cras/``.
+- :mod:`.cards`: the card schema and deck rules; data beside it in this folder.
 - :mod:`.tempo`: Tempo, stats and damage, computed from the rules once: the rule engine's
   helpers and the reference cards' tempo table.
 - :mod:`.rules`: the scorekeeper's rule engine (morale, agency, lanes, rounds, the Token).

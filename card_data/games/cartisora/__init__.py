@@ -1,7 +1,7 @@
 """Duels of Cartisora (2019 Analog Game Studios edition by default; 2017 Moshe-Tozer Games).
 
 - :mod:`.cards`: the card schema (number, boast, special, tag and token cards), structured
-  effects and the character-deck rules; data in ``card_data/cartisora/``.
+  effects and the character-deck rules; data beside it in this folder.
 - :mod:`.rules`: the scorekeeper's rule engine (contests, reactions, maneuvers, score piles,
   matches, draft and tag team).
 """
