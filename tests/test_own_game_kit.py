@@ -138,3 +138,22 @@ def test_every_printed_page_shows_only_this_game(kit: Path) -> None:
     for pdf in pdfs:
         for number, text in enumerate(pages_text(pdf), 1):
             assert not FOREIGN.search(text), (pdf.name, number, FOREIGN.search(text).group(0))
+
+
+def test_a_translation_of_the_title_field_prints_as_the_cards_title(kit: Path) -> None:
+    """``title_field: question``: a German question is the German card's title; a value that is
+    not text (the category, one of a list) is not translatable, told at the translation's line."""
+    translations = kit / "card_data" / GAME / "translations"
+    translations.mkdir()
+    (translations / "de.yaml").write_text("cards:\n  q-1:\n    question: Welcher Fluss ist Nummer 1?\n"
+                                          "    category: Geschichte\n", encoding="utf-8")
+    refused = run("validate")
+    assert refused.exit_code == 1
+    assert f"card_data/{GAME}/translations/de.yaml:4: {GAME}/q-1: category: unknown field" in refused.output
+    (translations / "de.yaml").write_text("cards:\n  q-1:\n    question: Welcher Fluss ist Nummer 1?\n",
+                                          encoding="utf-8")
+    built = run("build", "--lang", "de", "--jobs", "1")
+    assert built.exit_code == 0, built.output
+    first_page = pages_text(kit / "output" / "de" / GAME / "question-cards.pdf")[0]
+    assert "Welcher Fluss ist Nummer 1?" in first_page and "Which river is number 1?" not in first_page
+    assert "Which river is number 2?" in first_page
