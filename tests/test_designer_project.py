@@ -62,15 +62,18 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_init_from_copies_the_game_and_writes_a_config(project: Path) -> None:
     assert (project / "printkit.toml").is_file()
-    # The game's folder, data and layouts, file for file; not its Python nor its scorekeeper page.
+    # The game's folder, data and layouts, file for file; not its Python, its scorekeeper page nor
+    # the companion's catalogue of its words (translations/messages.pot, de/LC_MESSAGES/*.po, *.mo).
     bundled = bundled_data_dir() / "cartisora"
     data = {p.relative_to(bundled).as_posix() for p in bundled.rglob("*") if p.is_file()
-            if p.suffix not in (".py", ".pyc") and p.name != "table.html"}
+            if p.suffix not in (".py", ".pyc", ".po", ".mo", ".pot") and p.name != "table.html"}
     copied = project / "card_data/cartisora"
     assert {p.relative_to(copied).as_posix() for p in copied.rglob("*") if p.is_file()} == data
     assert {"game.yaml", "decks/brute.yaml", "templates/number.yaml", "templates/back-character.yaml"} <= data
     assert all((copied / name).read_bytes() == (bundled / name).read_bytes() for name in data)
     assert (bundled / "cards.py").is_file() and (bundled / "table.html").is_file()  # left behind
+    assert (bundled / "translations/de/LC_MESSAGES/messages.mo").is_file()
+    assert not (copied / "translations").exists() or not any((copied / "translations").rglob("*"))
     # The project's templates folder: the calibration texts and the guides, no game's layouts.
     assert sorted(p.name for p in (project / "templates").iterdir()) == ["BOARDS.md", "README.md", "print"]
     assert (project / "templates/print/calibration.yaml").is_file()
