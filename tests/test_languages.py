@@ -17,6 +17,9 @@ import datetime
 import gettext
 import io
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -156,6 +159,45 @@ def test_the_companion_serves_every_catalogues_german(app, name):
     with app.test_request_context():
         english = get_translations()
         assert all(english.ugettext(m.id) == m.id for m in catalogue if isinstance(m.id, str))
+
+
+def test_the_committed_catalogues_are_what_tools_translations_sh_makes():
+    """Every catalogue file (each .pot, .po and .mo) is byte for byte what the tool makes from
+    the sources as they are: nothing marked is left out, nothing stale left in."""
+    result = subprocess.run([sys.executable, str(ROOT / "tools/translations.py"), "--check"],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_message_a_second_game_starts_using_moves_to_the_shared_catalogue_with_its_german(tmp_path):
+    """Run on a copy of the repository where Carpe Diem's folder starts saying one of C.A.H.R.D.'s
+    messages: the tool first reports both catalogues as stale, then moves the message into the
+    shared catalogue, its German kept; every other message keeps its catalogue and its German."""
+    for folder in ("card_data", "companion", "tools"):
+        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    moving = "S counts as 10, as in battle and card effects"
+    copy_dirs = {name: tmp_path / folder.relative_to(ROOT) for name, folder in catalogues.catalogue_dirs().items()}
+
+    def german(name: str) -> dict[str, object]:
+        return {m.id if isinstance(m.id, str) else m.id[0]: m.string
+                for m in catalogues.read_catalogue(copy_dirs[name]) if m.id}
+
+    before = {name: german(name) for name in copy_dirs}
+    assert before["cahrd"][moving] == "S zählt als 10, wie im Kampf und bei Karteneffekten"
+    (tmp_path / "card_data/games/carpe_diem/extra_words.py").write_text(
+        f"from card_data.engine.wording import Words\n\nSAID = Words({moving!r})\n", encoding="utf-8")
+    tool = [sys.executable, str(tmp_path / "tools/translations.py")]
+    check = subprocess.run([*tool, "--check"], capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert check.returncode == 1
+    assert "companion/translations/de/LC_MESSAGES/messages.po" in check.stderr
+    assert "card_data/games/cahrd/translations/de/LC_MESSAGES/messages.mo" in check.stderr
+    subprocess.run(tool, check=True, capture_output=True, timeout=600, cwd=tmp_path)
+    after = {name: german(name) for name in copy_dirs}
+    assert after["shared"][moving] == before["cahrd"][moving]
+    assert moving not in after["cahrd"] and moving not in after["carpe_diem"]
+    before["shared"][moving] = before["cahrd"].pop(moving)
+    assert after == before
+    assert subprocess.run([*tool, "--check"], capture_output=True, timeout=600, cwd=tmp_path).returncode == 0
 
 
 def test_an_installed_games_catalogue_is_read_but_not_over_the_companions(tmp_path, monkeypatch):

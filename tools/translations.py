@@ -19,12 +19,14 @@ translation it had, before this run, in any catalogue. Languages: those of the s
 
 Options as ``pybabel extract --no-location --no-wrap --sort-output --omit-header`` and
 ``pybabel update --no-wrap --ignore-obsolete --no-fuzzy-matching --ignore-pot-creation-date``;
-compiled without fuzzy messages, as ``pybabel compile``.
+compiled without fuzzy messages, as ``pybabel compile``. ``--check``: write nothing, exit 1
+naming each file that is not as this run would write it (the tests run this).
 """
 
 from __future__ import annotations
 
 import copy
+import io
 import sys
 from pathlib import Path
 
@@ -146,16 +148,15 @@ def update(template: Catalog, po_path: Path, language: str, known: dict, fresh: 
     return catalog
 
 
-def write(path: Path, write_file) -> None:
-    """Write ``path`` through ``write_file(fh)``, replacing it only once it is complete."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    with partial.open("wb") as fh:
-        write_file(fh)
-    partial.replace(path)
+def as_bytes(write_file) -> bytes:
+    """What ``write_file(fh)`` writes, as bytes."""
+    buffer = io.BytesIO()
+    write_file(buffer)
+    return buffer.getvalue()
 
 
-def main() -> int:
+def catalogue_files() -> dict[Path, tuple[bytes, str]]:
+    """Every catalogue file as this run makes it: path -> (its bytes, a line to print about it)."""
     games = bundled_games()
     templates = {"shared": extract(ROOT, SHARED_MAPPING)}
     game_templates = {game_id: extract(folder, GAME_MAPPING) for game_id, (_, folder) in games.items()}
@@ -165,25 +166,52 @@ def main() -> int:
     langs = languages()
     known = {language: known_translations(dirs, language) for language in langs}
     shared_pos = {language: read(SHARED / language / "LC_MESSAGES" / f"{DOMAIN}.po", language) for language in langs}
-    for name, template in templates.items():
+    files = {}
+    for name, extracted in templates.items():
         folder = dirs[name]
-        if name != "shared" and not len(template) and not (folder / f"{DOMAIN}.pot").exists():
+        if name != "shared" and not len(extracted) and not (folder / f"{DOMAIN}.pot").exists():
             continue  # a game that says nothing to translate gets no catalogue
-        write(folder / f"{DOMAIN}.pot", lambda fh: write_po(fh, template, width=None, no_location=True,
-                                                            omit_header=True, sort_output=True))
-        with (folder / f"{DOMAIN}.pot").open("rb") as fh:
-            template = read_po(fh)  # as pybabel update reads it: sorted, no locations
+        pot = as_bytes(lambda fh: write_po(fh, extracted, width=None, no_location=True, omit_header=True,
+                                           sort_output=True))
+        files[folder / f"{DOMAIN}.pot"] = (pot, "")
+        template = read_po(io.BytesIO(pot))  # as pybabel update reads it: sorted, no locations
         for language in langs:
             po_path = folder / language / "LC_MESSAGES" / f"{DOMAIN}.po"
             title = games[name][0] if name in games else ""
             catalog = update(template, po_path, language, known[language],
                              new_catalogue(shared_pos[language], language, title))
-            write(po_path, lambda fh: write_po(fh, catalog, width=None, no_location=True, ignore_obsolete=True))
             translated = sum(1 for m in catalog if is_translated(m))
-            write(po_path.with_suffix(".mo"), lambda fh: write_mo(fh, catalog, use_fuzzy=False))
-            print(f"{po_path.relative_to(ROOT)}: {translated} of {len(catalog)} messages translated")
+            files[po_path] = (as_bytes(lambda fh: write_po(fh, catalog, width=None, no_location=True,
+                                                           ignore_obsolete=True)),
+                              f"{po_path.relative_to(ROOT)}: {translated} of {len(catalog)} messages translated")
+            files[po_path.with_suffix(".mo")] = (as_bytes(lambda fh: write_mo(fh, catalog, use_fuzzy=False)), "")
+    return files
+
+
+def main(argv: list[str]) -> int:
+    """Write every catalogue file (each replaced only once complete); with ``--check``, write
+    nothing and exit 1 naming the files that are not as this run would make them."""
+    check = "--check" in argv
+    files = catalogue_files()
+    stale = []
+    for path, (content, line) in files.items():
+        if path.is_file() and path.read_bytes() == content:
+            pass
+        elif check:
+            stale.append(path.relative_to(ROOT).as_posix())
+            continue
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            partial = path.with_name(path.name + ".partial")
+            partial.write_bytes(content)
+            partial.replace(path)
+        if line and not check:
+            print(line)
+    if stale:
+        print("not up to date (run tools/translations.sh): " + ", ".join(stale), file=sys.stderr)
+        return 1
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

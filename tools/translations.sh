@@ -9,9 +9,10 @@
 # by a game and the companion, stays in the shared catalogue, its translation kept).
 # Run from anywhere after marking or changing interface text; then translate what the update
 # left empty and run this again.
+# tools/translations.sh --check writes nothing and fails naming each file that is not up to date.
 # A new language: .venv/bin/pybabel init -i companion/translations/messages.pot -d companion/translations -l <code>
 # (the games' catalogues of that language are created by the next run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-.venv/bin/python}
-exec "$PYTHON" tools/translations.py
+exec "$PYTHON" tools/translations.py "$@"
