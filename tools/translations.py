@@ -30,7 +30,7 @@ import io
 import sys
 from pathlib import Path
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
@@ -108,11 +108,12 @@ def languages() -> list[str]:
 
 
 def read(path: Path, language: str) -> Catalog:
+    """The catalogue of ``language`` in the .po file at ``path``."""
     with path.open("rb") as fh:
         return read_po(fh, locale=language)
 
 
-def known_translations(dirs: dict[str, Path], language: str) -> dict[object, Catalog]:
+def known_translations(dirs: dict[str, Path], language: str) -> dict[tuple[str, str | None], Message]:
     """Message key -> its translated message, over every catalogue of ``language`` as it is now."""
     known = {}
     for folder in dirs.values():
