@@ -38,13 +38,25 @@ suffixes, folders with these names), like its :data:`GAME_TABLE_PAGE`, are not t
 what reads or digests a game folder as data leaves them out (see :func:`is_game_data`)."""
 
 
+GAME_TRANSLATIONS = "translations"
+GAME_TRANSLATION_SUFFIXES = (".yaml", ".yml")
+"""A game's data in other languages is ``translations/<lang>.yaml`` (what the loader reads).
+Anything else in that folder is the companion's gettext catalogue of a bundled game's words
+(``messages.pot``, ``<lang>/LC_MESSAGES/messages.po`` and ``.mo``): it is not printed, and a
+project's game has no catalogue the companion reads, so it is not the game's data either."""
+
+
 def is_game_data(relative: Path) -> bool:
-    """Whether the file at ``relative`` (its path inside a game folder) is the game's data: not
-    its Python or bytecode (:data:`GAME_CODE_SUFFIXES`, :data:`GAME_CODE_DIRS`) nor its
-    scorekeeper page (:data:`GAME_TABLE_PAGE` directly in the folder)."""
+    """Whether the file (or folder) at ``relative`` (its path inside a game folder) is the game's
+    data: not its Python or bytecode (:data:`GAME_CODE_SUFFIXES`, :data:`GAME_CODE_DIRS`), nor its
+    scorekeeper page (:data:`GAME_TABLE_PAGE` directly in the folder), nor the companion's
+    catalogue of its words (in :data:`GAME_TRANSLATIONS`, what is not a ``<lang>.yaml``)."""
     relative = Path(relative)
-    return not (relative.suffix in GAME_CODE_SUFFIXES or any(part in GAME_CODE_DIRS for part in relative.parts)
-                or relative == Path(GAME_TABLE_PAGE))
+    parts = relative.parts
+    catalogue = (len(parts) > 1 and parts[0] == GAME_TRANSLATIONS
+                 and not (len(parts) == 2 and relative.suffix in GAME_TRANSLATION_SUFFIXES))
+    return not (relative.suffix in GAME_CODE_SUFFIXES or any(part in GAME_CODE_DIRS for part in parts)
+                or relative == Path(GAME_TABLE_PAGE) or catalogue)
 
 
 @dataclass(frozen=True)
@@ -188,5 +200,5 @@ def check_out_folder(out_dir: Path, data_dir: Path, templates_dir: Path | None =
 
 
 __all__ = ["DEFAULT_DATA", "DEFAULT_OUT", "DEFAULT_TEMPLATES", "GAME_CODE_DIRS", "GAME_CODE_SUFFIXES",
-           "GAME_TABLE_PAGE", "GAME_TEMPLATES", "OutFolderError", "Project", "check_out_folder", "find_project",
-           "game_templates_dir", "is_game_data"]
+           "GAME_TABLE_PAGE", "GAME_TEMPLATES", "GAME_TRANSLATIONS", "GAME_TRANSLATION_SUFFIXES", "OutFolderError",
+           "Project", "check_out_folder", "find_project", "game_templates_dir", "is_game_data"]

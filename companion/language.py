@@ -1,9 +1,12 @@
 """The player's language: which one a page is in, and the switcher that remembers a choice.
 
-The interface is translated with gettext catalogues (Flask-Babel): ``companion/translations/
-<lang>/LC_MESSAGES/messages.po``, compiled to ``messages.mo`` beside it (both are committed;
-``tests/test_languages.py`` fails when a ``.mo`` is older than its ``.po`` or a message of the
-templates or code has no translation). A page's language is, in order:
+The interface is translated with gettext catalogues (Flask-Babel): the shared one,
+``companion/translations/<lang>/LC_MESSAGES/messages.po`` (the companion's own words and the
+engine core's), and each registered game's, ``<game folder>/translations/<lang>/LC_MESSAGES/
+messages.po`` (its rule engine's words, its scorekeeper page), each compiled to ``messages.mo``
+beside it (all committed; ``tests/test_languages.py`` fails when a ``.mo`` is older than its
+``.po`` or a message of the templates or code has no translation). The app reads them all as one
+(:func:`translation_directories`). A page's language is, in order:
 
 1. the language the player chose with the switcher (the ``lang`` cookie, a year long);
 2. the best match of the browser's ``Accept-Language`` among :data:`LANGUAGES`;
@@ -19,6 +22,7 @@ in code), then run ``tools/translations.sh`` (extract, update the catalogues, co
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -26,6 +30,7 @@ from flask import Blueprint, Flask, Response, abort, current_app, redirect, requ
 from flask_babel import Babel, get_locale, gettext
 
 from card_data.engine.wording import Words
+from card_data.games import registry
 
 #: Interface languages: code -> the language's name in itself (what the switcher shows).
 LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch"}
@@ -34,7 +39,32 @@ COOKIE = "lang"
 COOKIE_MAX_AGE_S = 365 * 24 * 3600
 
 bp = Blueprint("language", __name__)
-babel = Babel()
+
+
+SHARED_TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+"""The shared catalogue's folder (``<lang>/LC_MESSAGES/messages.mo`` below it)."""
+
+
+def translation_directories() -> list[Path]:
+    """The folders of every catalogue the companion reads, in the order Flask-Babel merges them:
+    each registered game's ``translations/`` holding a compiled catalogue (``<lang>/LC_MESSAGES/
+    messages.mo``), in registry order, then :data:`SHARED_TRANSLATIONS` last, so that a message
+    the shared catalogue has is always its translation (an installed game's catalogue cannot
+    change the companion's words). The bundled games' catalogues have no message in common
+    (``tools/translations.sh`` keeps a shared message in the shared catalogue).
+
+    A game found through :func:`card_data.games.registry` (bundled or installed), never listed
+    here; a namespace package (no folder) or a game without catalogues is left out.
+    """
+    folders = []
+    for entry in registry().values():
+        init_file = getattr(entry.package, "__file__", None)
+        if init_file is None:
+            continue
+        folder = Path(init_file).resolve().parent / "translations"
+        if any(folder.glob("*/LC_MESSAGES/messages.mo")):
+            folders.append(folder)
+    return [*folders, SHARED_TRANSLATIONS]
 
 
 def select_language() -> str:
@@ -108,10 +138,16 @@ def _vary(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """Install Flask-Babel with :func:`select_language`, the switcher's route (live server only)
-    and the template globals ``current_language()`` and ``languages``."""
+    """Install Flask-Babel with :func:`select_language` and every catalogue
+    (:func:`translation_directories`), the switcher's route (live server only) and the template
+    globals ``current_language()`` and ``languages``."""
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)
-    babel.init_app(app, locale_selector=select_language)
+    # Flask-Babel (4.x) reads ';'-separated folders and merges their catalogues, later ones winning.
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES",
+                          ";".join(str(folder) for folder in translation_directories()))
+    # One Babel per app: Flask-Babel caches the merged catalogues on the instance, and two apps
+    # in one process (tests, a project's companion beside the bundled one) may read different ones.
+    Babel(app, locale_selector=select_language)
     app.add_template_global(current_language, "current_language")
     app.add_template_global(LANGUAGES, "languages")
     app.add_template_filter(say, "say")

@@ -192,10 +192,10 @@ def test_only_a_change_to_the_games_own_covered_code_re_renders_it(project, rend
 
 def test_a_game_folder_is_digested_as_data_and_its_python_as_code(tmp_path, rendered_decks, cache_hits):
     """A bundled game's folder is its Python package too (``card_data/games/<game>/``: data,
-    ``templates/``, ``cards.py``, the rules, ``table.html``, ``__pycache__``). Built from such a
-    folder, a change to its Python, bytecode or scorekeeper page re-renders nothing (Python is
-    digested as code, by its imports, above); a change to a layout in its ``templates/``
-    re-renders the decks that use it."""
+    ``templates/``, ``cards.py``, the rules, ``table.html``, ``__pycache__``, the companion's
+    catalogue in ``translations/``). Built from such a folder, a change to its Python, bytecode,
+    scorekeeper page or catalogue re-renders nothing (Python is digested as code, by its imports,
+    above); a change to a layout in its ``templates/`` re-renders the decks that use it."""
     data, templates, out = tmp_path / "data", tmp_path / "templates", tmp_path / "out"
     shutil.copytree(bundled_data_dir() / GAME, data / GAME)  # as bundled: its Python and page included
     shutil.copytree(Path(build_cache.__file__).resolve().parent / "layouts", templates)
@@ -206,6 +206,10 @@ def test_a_game_folder_is_digested_as_data_and_its_python_as_code(tmp_path, rend
     (data / GAME / "table.html").write_text("{# edited #}\n", encoding="utf-8")
     (data / GAME / "__pycache__").mkdir(exist_ok=True)
     (data / GAME / "__pycache__" / "cards.cpython-311.pyc").write_bytes(b"\0edited")
+    for catalogue in ("translations/messages.pot", "translations/de/LC_MESSAGES/messages.po",
+                      "translations/de/LC_MESSAGES/messages.mo"):  # the companion's words, never printed
+        assert (data / GAME / catalogue).is_file()
+        (data / GAME / catalogue).write_bytes(b"# edited\n")
     rendered_decks.clear()
     cache_hits.clear()
     make((data, templates, out))

@@ -60,17 +60,34 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
+def test_init_from_copies_the_games_data_translations_not_the_companions_catalogue(tmp_path: Path) -> None:
+    """Carpe Diem's ``translations/`` holds its data in German (``de.yaml``, read by the loader)
+    and the companion's catalogue of its words (``de/LC_MESSAGES/messages.po``, ``.mo``,
+    ``messages.pot``): the project gets the first, byte for byte, and none of the second; it
+    validates."""
+    folder = _init(tmp_path, "--from", "carpe_diem")
+    bundled, copied = bundled_data_dir() / "carpe_diem" / "translations", folder / "card_data/carpe_diem/translations"
+    assert (bundled / "de/LC_MESSAGES/messages.mo").is_file() and (bundled / "messages.pot").is_file()
+    assert sorted(p.relative_to(copied).as_posix() for p in copied.rglob("*")) == ["de.yaml"]
+    assert (copied / "de.yaml").read_bytes() == (bundled / "de.yaml").read_bytes()
+    result = CliRunner().invoke(main, ["validate", "--data", str(folder / "card_data")])
+    assert result.exit_code == 0, result.output
+
+
 def test_init_from_copies_the_game_and_writes_a_config(project: Path) -> None:
     assert (project / "printkit.toml").is_file()
-    # The game's folder, data and layouts, file for file; not its Python nor its scorekeeper page.
+    # The game's folder, data and layouts, file for file; not its Python, its scorekeeper page nor
+    # the companion's catalogue of its words (translations/messages.pot, de/LC_MESSAGES/*.po, *.mo).
     bundled = bundled_data_dir() / "cartisora"
     data = {p.relative_to(bundled).as_posix() for p in bundled.rglob("*") if p.is_file()
-            if p.suffix not in (".py", ".pyc") and p.name != "table.html"}
+            if p.suffix not in (".py", ".pyc", ".po", ".mo", ".pot") and p.name != "table.html"}
     copied = project / "card_data/cartisora"
     assert {p.relative_to(copied).as_posix() for p in copied.rglob("*") if p.is_file()} == data
     assert {"game.yaml", "decks/brute.yaml", "templates/number.yaml", "templates/back-character.yaml"} <= data
     assert all((copied / name).read_bytes() == (bundled / name).read_bytes() for name in data)
     assert (bundled / "cards.py").is_file() and (bundled / "table.html").is_file()  # left behind
+    assert (bundled / "translations/de/LC_MESSAGES/messages.mo").is_file()
+    assert not (copied / "translations").exists()  # it held only the catalogue: no empty folder
     # The project's templates folder: the calibration texts and the guides, no game's layouts.
     assert sorted(p.name for p in (project / "templates").iterdir()) == ["BOARDS.md", "README.md", "print"]
     assert (project / "templates/print/calibration.yaml").is_file()

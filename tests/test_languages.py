@@ -1,7 +1,10 @@
 """In the player's language (issue 12, part 4): the companion's interface in English and German.
 
-- The German catalogue is complete (every message the code and templates mark has a German
-  translation, none fuzzy, placeholders kept) and the committed ``.mo`` is its compiled form.
+- The German catalogues, the shared one (companion/translations/) and each bundled game's
+  (card_data/games/<game>/translations/), are complete (every message the code and templates mark
+  has a German translation, none fuzzy, placeholders kept), each message in the one catalogue it
+  belongs to, each committed ``.mo`` the compiled form of its ``.po``; the companion serves them
+  all (every game the registry knows), the shared catalogue having the last word.
 - A page's language: the ``lang`` cookie (the switcher's), else ``Accept-Language``, else
   English; the switcher only redirects within the site and needs the form's CSRF token.
 - Dates and counts are written the language's way.
@@ -14,15 +17,17 @@ import datetime
 import gettext
 import io
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from babel.dates import format_date
-from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
-from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from bs4 import BeautifulSoup
+
+import catalogues
 
 from card_data.loader import load_database
 from card_data.ruling_records import all_rulings
@@ -30,9 +35,6 @@ from companion import create_app
 from companion.field_labels import KNOWN_LABELS
 
 ROOT = Path(__file__).resolve().parent.parent
-TRANSLATIONS = ROOT / "companion" / "translations"
-PO = TRANSLATIONS / "de" / "LC_MESSAGES" / "messages.po"
-MO = PO.with_suffix(".mo")
 GERMAN = {"Accept-Language": "de"}
 
 SHARED = "The two bonus tokens are awarded separately."
@@ -53,37 +55,34 @@ def lang_of(response) -> str:
 
 
 def german_catalogue():
-    with PO.open("rb") as fh:
-        return read_po(fh, locale="de")
+    """The shared German catalogue (the companion's own words)."""
+    return catalogues.read_catalogue(catalogues.SHARED)
 
 
-# ---- the catalogue -----------------------------------------------------------------------------
+# ---- the catalogues ----------------------------------------------------------------------------
+
+CATALOGUES = list(catalogues.catalogue_dirs())
+"""``"shared"`` (companion/translations/) and each bundled game's id (its folder's translations/)."""
+
 
 def marked_messages(under: str = "") -> set[str]:
-    """Every message id marked in ``companion/`` (code and templates) and the rule engines,
-    extracted as ``tools/translations.sh`` does: ``companion/babel.cfg``'s method map, the
-    default keywords, ``lazy_gettext`` and ``Words``. A plural message is named by its singular.
-    ``under``: only the messages of files under that folder (e.g. ``"companion/"``)."""
-    with (ROOT / "companion" / "babel.cfg").open() as fh:
-        method_map, options_map = parse_mapping_cfg(fh, "companion/babel.cfg")
-    keywords = {**DEFAULT_KEYWORDS, "lazy_gettext": None, "Words": None}
-    found = set()
-    for filename, _lineno, message, _comments, _context in extract_from_dir(
-            str(ROOT), method_map, options_map, keywords=keywords):
-        if filename.replace("\\", "/").startswith(under):
-            found.add(message if isinstance(message, str) else message[0])
-    return found
+    """Every message id marked in ``companion/`` (code and templates), the engine core and each
+    bundled game's folder (its rule engine, its table page), extracted as ``tools/translations.sh``
+    does. ``under``: only the messages of files under that folder (e.g. ``"companion/"``)."""
+    return set().union(*(catalogues.marked(name, under) for name in CATALOGUES))
 
 
 def test_every_marked_message_has_a_german_translation():
     marked = marked_messages()
     assert len(marked) > 150  # the extraction found the templates and the code
     assert {"All rulings, newest first", "Designer's answer: %(reference)s", "Men under command",
-            "The CSRF token is missing.", "%(num)s card"} <= marked
-    catalogue = german_catalogue()
+            "The CSRF token is missing.", "%(num)s card", "Scoring sheet"} <= marked
+    messages = {}
+    for folder in catalogues.catalogue_dirs().values():
+        messages.update({catalogues.msgid(m.id): m for m in catalogues.read_catalogue(folder) if m.id})
     missing, fuzzy = [], []
     for message_id in sorted(marked):
-        message = catalogue.get(message_id)
+        message = messages.get(message_id)
         if message is None:
             missing.append(message_id)
             continue
@@ -96,26 +95,136 @@ def test_every_marked_message_has_a_german_translation():
     assert fuzzy == [], f"fuzzy (unchecked) German for: {fuzzy}"
 
 
-def test_german_translations_keep_their_placeholders():
+def test_each_message_is_in_the_one_catalogue_it_belongs_to():
+    """A game's catalogue holds exactly the messages marked in its folder and nowhere else; the
+    shared one those of companion/ and the engine core, and those two games' folders both mark.
+    So no message has two translations."""
+    marked = {name: catalogues.marked(name) for name in CATALOGUES}
+    held = {name: {catalogues.msgid(m.id) for m in catalogues.read_catalogue(folder) if m.id}
+            for name, folder in catalogues.catalogue_dirs().items()}
+    games = [name for name in CATALOGUES if name != "shared"]
+    by_two_games = {message for game in games for message in marked[game]
+                    if sum(message in marked[other] for other in games) > 1}
+    assert by_two_games  # e.g. "%(first)s, %(rest)s": the check below is not vacuous
+    assert held["shared"] == marked["shared"] | by_two_games
+    for game in games:
+        others = set().union(marked["shared"], *(marked[other] for other in games if other != game))
+        assert held[game] == marked[game] - others, game
+        assert len(held[game]) > 100, game  # each game's rule engine speaks through its own catalogue
+    for name in CATALOGUES:
+        for other in CATALOGUES:
+            assert name == other or not held[name] & held[other], (name, other)
+
+
+@pytest.mark.parametrize("name", CATALOGUES)
+def test_german_translations_keep_their_placeholders(name):
     # Babel's own checks: %(name)s placeholders the same in msgid and msgstr, plural forms complete.
-    problems = [(message.id, [str(e) for e in errors]) for message, errors in german_catalogue().check()]
+    catalogue = catalogues.read_catalogue(catalogues.catalogue_dirs()[name])
+    problems = [(message.id, [str(e) for e in errors]) for message, errors in catalogue.check()]
     assert problems == []
 
 
-def test_the_committed_mo_is_the_compiled_po():
+@pytest.mark.parametrize("name", CATALOGUES)
+def test_the_committed_mo_is_the_compiled_po(name):
+    folder = catalogues.catalogue_dirs()[name]
     fresh = io.BytesIO()
-    write_mo(fresh, german_catalogue())
+    write_mo(fresh, catalogues.read_catalogue(folder))
     fresh.seek(0)
-    with MO.open("rb") as fh:
+    with catalogues.po_path(folder).with_suffix(".mo").open("rb") as fh:
         committed = gettext.GNUTranslations(fh)
     compiled = gettext.GNUTranslations(fresh)
     # The header entry ("") is metadata whose bytes differ between Babel releases; what the app
     # reads is every message and the plural rule, so those are compared.
     messages = {key: text for key, text in compiled._catalog.items() if key != ""}
     assert {key: text for key, text in committed._catalog.items() if key != ""} == messages, \
-        "messages.mo is stale: run tools/translations.sh"
+        f"{name}: messages.mo is stale: run tools/translations.sh"
     assert [committed.plural(n) for n in range(200)] == [compiled.plural(n) for n in range(200)], \
-        "messages.mo has another plural rule than messages.po"
+        f"{name}: messages.mo has another plural rule than messages.po"
+
+
+@pytest.mark.parametrize("name", CATALOGUES)
+def test_the_companion_serves_every_catalogues_german(app, name):
+    """In a German request the companion says every message of every catalogue (the shared one
+    and each game's, found through the registry) as that catalogue's .po translates it."""
+    from flask_babel import get_translations
+
+    catalogue = [m for m in catalogues.read_catalogue(catalogues.catalogue_dirs()[name]) if m.id]
+    with app.test_request_context(headers=GERMAN):
+        served = get_translations()
+        for message in catalogue:
+            if isinstance(message.id, str):
+                assert served.ugettext(message.id) == message.string, message.id
+            else:
+                assert [served.ungettext(*message.id, n) for n in (1, 2)] == list(message.string), message.id
+    with app.test_request_context():
+        english = get_translations()
+        assert all(english.ugettext(m.id) == m.id for m in catalogue if isinstance(m.id, str))
+
+
+def test_the_committed_catalogues_are_what_tools_translations_sh_makes():
+    """Every catalogue file (each .pot, .po and .mo) is byte for byte what the tool makes from
+    the sources as they are: nothing marked is left out, nothing stale left in."""
+    result = subprocess.run([sys.executable, str(ROOT / "tools/translations.py"), "--check"],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_message_a_second_game_starts_using_moves_to_the_shared_catalogue_with_its_german(tmp_path):
+    """Run on a copy of the repository where Carpe Diem's folder starts saying one of C.A.H.R.D.'s
+    messages: the tool first reports both catalogues as stale, then moves the message into the
+    shared catalogue, its German kept; every other message keeps its catalogue and its German."""
+    for folder in ("card_data", "companion", "tools"):
+        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    moving = "S counts as 10, as in battle and card effects"
+    copy_dirs = {name: tmp_path / folder.relative_to(ROOT) for name, folder in catalogues.catalogue_dirs().items()}
+
+    def german(name: str) -> dict[str, object]:
+        return {m.id if isinstance(m.id, str) else m.id[0]: m.string
+                for m in catalogues.read_catalogue(copy_dirs[name]) if m.id}
+
+    before = {name: german(name) for name in copy_dirs}
+    assert before["cahrd"][moving] == "S zählt als 10, wie im Kampf und bei Karteneffekten"
+    (tmp_path / "card_data/games/carpe_diem/extra_words.py").write_text(
+        f"from card_data.engine.wording import Words\n\nSAID = Words({moving!r})\n", encoding="utf-8")
+    tool = [sys.executable, str(tmp_path / "tools/translations.py")]
+    check = subprocess.run([*tool, "--check"], capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert check.returncode == 1
+    assert "companion/translations/de/LC_MESSAGES/messages.po" in check.stderr
+    assert "card_data/games/cahrd/translations/de/LC_MESSAGES/messages.mo" in check.stderr
+    subprocess.run(tool, check=True, capture_output=True, timeout=600, cwd=tmp_path)
+    after = {name: german(name) for name in copy_dirs}
+    assert after["shared"][moving] == before["cahrd"][moving]
+    assert moving not in after["cahrd"] and moving not in after["carpe_diem"]
+    before["shared"][moving] = before["cahrd"].pop(moving)
+    assert after == before
+    assert subprocess.run([*tool, "--check"], capture_output=True, timeout=600, cwd=tmp_path).returncode == 0
+
+
+def test_an_installed_games_catalogue_is_read_but_not_over_the_companions(tmp_path, monkeypatch):
+    """A registered game's catalogue (here a stand-in for an installed game) is merged into what
+    the companion serves; a message the shared catalogue also has keeps the shared translation."""
+    import types
+
+    from babel.messages.catalog import Catalog
+    from flask_babel import get_translations
+
+    import companion.language as language
+
+    package = tmp_path / "dice_game"
+    (package / "translations/de/LC_MESSAGES").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    own = Catalog(locale="de")
+    own.add("Roll the die", "Wirf den Würfel")
+    own.add("All rulings, newest first", "Falsch übersetzt")  # the shared catalogue's message
+    with (package / "translations/de/LC_MESSAGES/messages.mo").open("wb") as fh:
+        write_mo(fh, own)
+    entry = types.SimpleNamespace(package=types.SimpleNamespace(__file__=str(package / "__init__.py")))
+    monkeypatch.setattr(language, "registry", lambda: {"dice_game": entry})
+    assert language.translation_directories() == [package / "translations", language.SHARED_TRANSLATIONS]
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'c.sqlite'}"})
+    with app.test_request_context(headers=GERMAN):
+        assert get_translations().ugettext("Roll the die") == "Wirf den Würfel"
+        assert get_translations().ugettext("All rulings, newest first") == "Alle Regelklärungen, neueste zuerst"
 
 
 def test_every_field_label_of_the_bundled_games_has_words_to_translate(app):

@@ -51,7 +51,8 @@ def test_the_wheel_ships_every_package_game_data_and_template(tmp_path):
                    check=True, capture_output=True, timeout=600)
     shipped = set(zipfile.ZipFile(next((tmp_path / "dist").glob("*.whl"))).namelist())
     missing = {f"{p.replace('.', '/')}/__init__.py" for p in _repo_packages()} - shipped
-    for top, suffixes in (("card_data", (".yaml", ".md", ".png", ".svg", ".html")), ("templates", (".yaml",)),
+    for top, suffixes in (("card_data", (".yaml", ".md", ".png", ".svg", ".html", ".po", ".mo")),
+                          ("templates", (".yaml",)), ("companion/translations", (".po", ".mo")),
                           ("companion/templates", (".html",)), ("companion/migrations", (".py",)),
                           ("printkit/fonts", (".ttf",))):
         for path in (ROOT / top).rglob("*"):
@@ -59,9 +60,11 @@ def test_the_wheel_ships_every_package_game_data_and_template(tmp_path):
                 rel = path.relative_to(ROOT).as_posix()
                 missing |= {rel.replace("templates/", "printkit/layouts/", 1) if top == "templates" else rel} - shipped
     assert not missing, f"not in the wheel: {sorted(missing)[:20]}"
-    # A bundled game is one folder: its data, print layouts and scorekeeper page beside its code.
+    # A bundled game is one folder: its data, print layouts, scorekeeper page and the companion's
+    # catalogue of its words beside its code.
     game = "card_data/games/carpe_cras"
     assert {f"{game}/game.yaml", f"{game}/cards/agency.yaml", f"{game}/decks/might-cunning-draw.yaml",
             f"{game}/icons/might.svg", f"{game}/templates/unit.yaml", f"{game}/templates/back-draw.yaml",
-            f"{game}/table.html", f"{game}/cards.py"} <= shipped
+            f"{game}/table.html", f"{game}/cards.py", f"{game}/translations/de/LC_MESSAGES/messages.po",
+            f"{game}/translations/de/LC_MESSAGES/messages.mo"} <= shipped
     assert not {name for name in shipped if name.startswith("printkit/layouts/carpe_cras/")}

@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+import catalogues
 import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import read_mo
@@ -44,10 +45,14 @@ def client(scorekeeper_app):
 
 @pytest.fixture(scope="module")
 def german():
-    """The compiled German catalogue: msgid -> msgstr (plural msgids by their singular)."""
-    with (ROOT / "companion/translations/de/LC_MESSAGES/messages.mo").open("rb") as fh:
-        catalogue = read_mo(fh)
-    return {(m.id if isinstance(m.id, str) else m.id[0]): m.string for m in catalogue if m.id}
+    """The compiled German catalogues, the shared one and each bundled game's (the shared one
+    last, as the companion merges them): msgid -> msgstr (plural msgids by their singular)."""
+    german = {}
+    dirs = catalogues.catalogue_dirs()
+    for name in [*(n for n in dirs if n != "shared"), "shared"]:
+        with catalogues.po_path(dirs[name]).with_suffix(".mo").open("rb") as fh:
+            german.update({(m.id if isinstance(m.id, str) else m.id[0]): m.string for m in read_mo(fh) if m.id})
+    return german
 
 
 @pytest.fixture(scope="module")

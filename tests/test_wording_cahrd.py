@@ -6,11 +6,9 @@ data (players, card titles, deck ids) and bare numbers are exempt: they are said
 
 from __future__ import annotations
 
-from pathlib import Path
-
+import catalogues
 import pytest
 import scenarios_cahrd as scenario
-from babel.messages.pofile import read_po
 
 from card_data.engine import RuleError, Words
 from card_data.games.cahrd.rules import (
@@ -37,7 +35,6 @@ from card_data.games.cahrd.rules import (
 )
 from card_data.loader import load_database
 
-CATALOGUE = Path(__file__).resolve().parent.parent / "companion/translations/de/LC_MESSAGES/messages.po"
 RED, BLUE = 0, 1
 
 
@@ -48,10 +45,9 @@ def game():
 
 @pytest.fixture(scope="module")
 def german() -> dict[str, str]:
-    """The German catalogue: msgid -> msgstr, translated messages only."""
-    with CATALOGUE.open("rb") as fh:
-        catalogue = read_po(fh, locale="de")
-    return {m.id: m.string for m in catalogue if m.id and isinstance(m.id, str) and m.string}
+    """The German catalogues (the shared one and each bundled game's): msgid -> msgstr,
+    translated messages only."""
+    return {message_id: text for message_id, text in catalogues.german_po().items() if isinstance(message_id, str)}
 
 
 @pytest.fixture(scope="module")

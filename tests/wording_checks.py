@@ -5,20 +5,16 @@ have a German translation, and how it reads in German (as the companion's ``say(
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
-from babel.messages.pofile import read_po
-from babel.support import Translations
+from catalogues import german_mo, german_po
 
 from card_data.engine import Words
 
-TRANSLATIONS = Path(__file__).resolve().parents[1] / "companion" / "translations"
-
-with (TRANSLATIONS / "de" / "LC_MESSAGES" / "messages.po").open("rb") as _po:
-    GERMAN_PO = {m.id: m.string for m in read_po(_po, locale="de") if m.id and m.string}
-"""The German catalogue as written: template -> translation, translated messages only."""
-GERMAN_MO = Translations.load(str(TRANSLATIONS), ["de"])
-"""The compiled catalogue the companion reads."""
+GERMAN_PO = german_po()
+"""The German catalogues as written (the shared one and each bundled game's): template ->
+translation, translated messages only."""
+GERMAN_MO = german_mo()
+"""The compiled catalogues, merged as the companion reads them."""
 
 
 def untranslated(text: object, where: str, plain_ok: Callable[[str, str], bool]) -> Iterator[str]:

@@ -6,7 +6,9 @@ field's title, a rule error, a line of the table's history) is made with :class:
 message it was made from, so that the companion can say it in the page's language
 (:func:`companion.language.say`: the template looked up in the gettext catalogue, then filled).
 
-``pybabel extract`` finds the templates by the keyword ``Words`` (``companion/babel.cfg``).
+``tools/translations.sh`` finds the templates by the keyword ``Words``: the engine core's for
+the shared catalogue (``companion/babel.cfg``), each game's in its own folder for that game's
+catalogue (``companion/babel-game.cfg``, ``card_data/games/<game>/translations/``).
 """
 
 from __future__ import annotations

@@ -124,12 +124,11 @@ def _copy_tree(source: Path, dest: Path, written: list[Path]) -> None:
     without a bundled game folder's Python, bytecode and scorekeeper page
     (:func:`card_data.project_folders.is_game_data`; a project never runs its own Python)."""
     for path in sorted(source.rglob("*")):
-        if not is_game_data(path.relative_to(source)):
+        # A folder is made for the data files in it: none for one holding only what is not data
+        # (a game's translations/ holding only its catalogue, __pycache__).
+        if path.is_dir() or not is_game_data(path.relative_to(source)):
             continue
         target = dest / path.relative_to(source)
-        if path.is_dir():
-            target.mkdir(parents=True, exist_ok=True)
-            continue
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, target)
         written.append(target)
