@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import re
+import shlex
 from pathlib import Path
 
 import pdfplumber
@@ -311,3 +312,18 @@ def test_an_import_into_a_game_whose_game_yaml_is_broken_names_its_line(quiz: Pa
     assert result.exit_code == 1
     assert f"card_data/river_quiz/game.yaml:{line}: river_quiz/-: fields.difficulty.type: " in result.output
     assert cards.read_bytes() == before
+
+
+def test_the_import_command_init_shows_runs_as_written_inside_the_project(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    write_csv(tmp_path / "cards.csv", quiz_rows(4))
+    monkeypatch.chdir(tmp_path)
+    result = run("init", "kit", "--from-sheet", "cards.csv")
+    assert result.exit_code == 0, result.output
+    shown = re.search(r"^\s*printkit (import .*?)\s+#", result.output, re.M)
+    assert shown, result.output
+    assert "cd kit" in result.output
+    monkeypatch.chdir(tmp_path / "kit")
+    result = run(*shlex.split(shown.group(1)))
+    assert result.exit_code == 0, result.output
+    assert "Wrote 4 " in result.output
