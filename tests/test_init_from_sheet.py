@@ -327,3 +327,13 @@ def test_the_import_command_init_shows_runs_as_written_inside_the_project(tmp_pa
     result = run(*shlex.split(shown.group(1)))
     assert result.exit_code == 0, result.output
     assert "Wrote 4 " in result.output
+
+
+@pytest.mark.parametrize("preset", ["tgc-poker", "mpc-poker"])
+def test_a_game_just_made_from_a_sheet_exports_for_a_print_shop_without_a_safe_area_warning(
+        quiz: Path, preset: str) -> None:
+    result = run("export", "--preset", preset, "--card", "q-1", "--card", "q-5")
+    assert result.exit_code == 0, result.output
+    assert "safe area" not in result.output and "warning" not in result.output.lower(), result.output
+    assert sorted(p.name for p in (quiz / "output/river_quiz" / preset).rglob("*.png")) == [
+        "back.png", "back.png", "q-1.png", "q-5.png"]
