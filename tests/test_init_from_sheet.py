@@ -326,7 +326,7 @@ def test_the_import_command_init_shows_runs_as_written_inside_the_project(tmp_pa
     monkeypatch.chdir(tmp_path / "kit")
     result = run(*shlex.split(shown.group(1)))
     assert result.exit_code == 0, result.output
-    assert "Wrote 4 " in result.output
+    assert re.search(r"^Wrote 4 cards of cards to card_data/cards/cards/cards\.yaml$", result.output, re.M), result.output
 
 
 @pytest.mark.parametrize("preset", ["tgc-poker", "mpc-poker"])
