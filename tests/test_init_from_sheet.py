@@ -337,3 +337,18 @@ def test_a_game_just_made_from_a_sheet_exports_for_a_print_shop_without_a_safe_a
     assert "safe area" not in result.output and "warning" not in result.output.lower(), result.output
     assert sorted(p.name for p in (quiz / "output/river_quiz" / preset).rglob("*.png")) == [
         "back.png", "back.png", "q-1.png", "q-5.png"]
+
+
+def test_a_card_type_that_is_not_the_games_is_named_with_the_games_types(quiz: Path) -> None:
+    rows = quiz_rows()
+    rows[3][1] = "bonsu"  # row 5
+    rows[6][1] = ""  # row 8: no type
+    cards_file = quiz / "card_data/river_quiz/cards/river_quiz.yaml"
+    before = cards_file.read_bytes()
+    result = run("import", write_csv(quiz.parent / "river_quiz.csv", rows), "--game", "river_quiz")
+    assert result.exit_code == 1
+    assert re.search(r"river_quiz\.csv:5: type: 'bonsu' is not one of 'question', 'bonus'$", result.output,
+                     re.M), result.output
+    assert re.search(r"river_quiz\.csv:8: type: required field is missing$", result.output, re.M), result.output
+    assert "tag" not in result.output and "discriminator" not in result.output
+    assert cards_file.read_bytes() == before
