@@ -147,8 +147,10 @@ class DeclaredCard(Card):
         return self.BACK
 
     def glossary_text(self) -> str:
+        """The card's text fields that players see (the companion's search and glossary terms
+        read it: a ``players_see: false`` answer must not be found, nor its terms shown)."""
         return "\n".join(getattr(self, name) or "" for name, info in type(self).model_fields.items()
-                         if field_type(info) in ("text", "rich_text"))
+                         if field_type(info) in ("text", "rich_text") and players_see(info))
 
 
 @dataclass(frozen=True, eq=False)

@@ -276,6 +276,11 @@ def _read_cards(r: _Reader, data: Any, cards: Mapping[str, Card], known: Contain
             text = r.text(value, loc + (name,), rid, name)
             if text is not None:
                 fields[name] = text
+        # A declared game's title is its title field (game.yaml ``title_field``): translated
+        # with it, unless the translation gives the title itself.
+        title_field = getattr(type(card), "TITLE_FIELD", None)
+        if title_field in fields and "title" not in fields:
+            fields["title"] = fields[title_field]
         if fields and _fits_schema(r, card, fields, loc, rid):
             fields_out[card_id] = fields
     return fields_out

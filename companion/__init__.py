@@ -13,16 +13,22 @@ from typing import Any
 
 from flask import Flask
 
-from card_data.loader import bundled_data_dir
+from companion.card_source import card_source, served_base_url
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the companion app (Flask application factory).
 
     Config keys, besides Flask's own:
-        CARD_DATA_DIR: card database directory (str or Path); default the bundled database.
+        CARD_DATA_DIR: card database directory (str or Path); default: the card data of the
+            project found from ``PROJECT_DIR``, else the bundled database
+            (:mod:`companion.card_source`). After start it holds the folder served.
+        PROJECT_DIR: a project folder (holding ``printkit.toml``, or below one) whose games to
+            serve; default: the project found from the current folder up, if any. After start
+            it holds the project's folder, or ``None``.
         BASE_URL: public base URL the printed QR codes point at (e.g.
-            ``"https://example.org/cards"``), or ``None``; used for canonical links.
+            ``"https://example.org/cards"``), used for canonical links; default: the project's
+            (``$PRINTKIT_BASE_URL``, then ``printkit.toml``), else ``None``.
         DATABASE_URL: SQLAlchemy URL of the scorekeeper's database; default ``$DATABASE_URL``,
             else SQLite in the instance folder. The schema is created on start; existing
             tables are kept.
@@ -34,16 +40,23 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         LOOKUP_MAX_MISSES, LOOKUP_WINDOW_S, RATELIMIT_*: see :func:`companion.scorekeeper.init_app`.
 
     The card database is loaded once, here. Raises :class:`card_data.problems.DatabaseError`
-    listing every problem if it does not load cleanly.
+    listing every problem if it does not load cleanly, and
+    :class:`card_data.base_url.ConfigError` for a broken ``printkit.toml`` or a
+    ``PROJECT_DIR`` that is no project.
     """
     app = Flask(__name__)
     app.config.from_mapping(
-        CARD_DATA_DIR=str(bundled_data_dir()),
+        CARD_DATA_DIR=None,
+        PROJECT_DIR=None,
         BASE_URL=None,
         STATIC_EXPORT=False,
     )
     if config:
         app.config.update(config)
+    source = card_source(app.config["CARD_DATA_DIR"], app.config["PROJECT_DIR"])
+    app.config["CARD_DATA_DIR"] = str(source.data_dir)
+    app.config["PROJECT_DIR"] = str(source.project.root) if source.project is not None else None
+    app.config["BASE_URL"] = served_base_url(app.config["BASE_URL"], source)
 
     from companion import (
         api,

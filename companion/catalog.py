@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
+from pathlib import Path
 
 from flask import Flask, abort, current_app
 
-from card_data.loader import Database, Game, load_database
+from card_data.limits import configured_limits
+from card_data.loader import Database, Game, check_database
+from card_data.problems import DatabaseError
 from card_data.ruling_records import RulingRecord, all_rulings
 from card_data.schema import Card, DeckList
 
@@ -15,11 +18,18 @@ _EXTENSION_KEY = "companion.database"
 
 
 def init_app(app: Flask) -> None:
-    """Load ``app.config["CARD_DATA_DIR"]`` into the app.
+    """Load ``app.config["CARD_DATA_DIR"]`` into the app, within the limits of the
+    ``printkit.toml`` of ``app.config["PROJECT_DIR"]`` (the current folder's without one).
 
     Raises :class:`card_data.problems.DatabaseError` listing every problem of the database.
     """
-    app.extensions[_EXTENSION_KEY] = load_database(app.config["CARD_DATA_DIR"])
+    project_dir = app.config.get("PROJECT_DIR")
+    # A project served from elsewhere (--project) reads with the limits it raised for printkit.
+    limits = configured_limits(Path(project_dir)) if project_dir else None
+    database, problems = check_database(app.config["CARD_DATA_DIR"], limits)
+    if problems:
+        raise DatabaseError(problems)
+    app.extensions[_EXTENSION_KEY] = database
     app.add_template_global(get_games)
 
 

@@ -13,6 +13,7 @@ from card_data.loader import bundled_data_dir
 from card_data.problems import DatabaseError
 from card_data.project_folders import OutFolderError, check_out_folder
 from companion import create_app
+from companion.card_source import CardSource, card_source
 
 SIOCGIFADDR = 0x8915  # Linux ioctl: an interface's IPv4 address
 
@@ -88,7 +89,30 @@ def main() -> None:
 
 
 DATA_OPTION = click.option("--data", "data_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
-                           help="Card database directory (default: the bundled one).")
+                           help="Card database directory. Default: the project's (printkit.toml), else the "
+                                "bundled one.")
+PROJECT_OPTION = click.option("--project", "project_dir", type=click.Path(path_type=Path, file_okay=False),
+                              default=None, help="Project folder (holding printkit.toml) whose games to serve: its "
+                              "card data and base URL. Default: the project of the current folder (printkit.toml "
+                              "here or above), else the bundled games.")
+
+
+def source_or_exit(data_dir: Path | None, project_dir: Path | None) -> CardSource:
+    """The card data to serve (:func:`companion.card_source.card_source`); a broken
+    ``printkit.toml`` or a ``--project`` that is no project is a :class:`click.UsageError`
+    (exit 2) naming the file and line or the folder."""
+    try:
+        return card_source(data_dir, project_dir)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def served(data_dir: Path, project_dir: str | None) -> str:
+    """The line saying which card data an app serves (its ``CARD_DATA_DIR`` and
+    ``PROJECT_DIR``), e.g. ``Serving the games of /x/quiz/card_data (project /x/quiz).``"""
+    if data_dir == bundled_data_dir():
+        return "Serving the bundled games."
+    return f"Serving the games of {data_dir}" + (f" (project {project_dir})." if project_dir else ".")
 
 
 SERVER_THREADS = 32
@@ -126,22 +150,25 @@ def serve(app, host: str, port: int, threads: int = SERVER_THREADS, trusted_prox
               help="Serve with Flask's development server and its interactive debugger instead of waitress. "
                    "For development only: never on a shared network.")
 @DATA_OPTION
-@click.option("--base-url", default=None, help="Public base URL the printed QR codes use.")
+@PROJECT_OPTION
+@click.option("--base-url", default=None, help="Public base URL the printed QR codes use. Default: "
+              "$PRINTKIT_BASE_URL, then the project's printkit.toml.")
 def run(host: str | None, port: int, threads: int, trusted_proxy: str | None, debug: bool, data_dir: Path | None,
-        base_url: str | None) -> None:
+        project_dir: Path | None, base_url: str | None) -> None:
     """Serve the companion with waitress (a production WSGI server), or Flask's development
     server with --debug.
 
+    Run inside a project folder (or with --project), it serves that project's games.
     Exits 1, listing every problem, if the card database does not load.
     """
-    config: dict = {"BASE_URL": base_url}
-    if data_dir is not None:
-        config["CARD_DATA_DIR"] = str(data_dir)
     try:
-        app = create_app(config)
+        app = create_app({"BASE_URL": base_url, "CARD_DATA_DIR": data_dir, "PROJECT_DIR": project_dir})
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
     except DatabaseError as error:
         echo_problems(error)
         click.get_current_context().exit(1)
+    click.echo(served(Path(app.config["CARD_DATA_DIR"]), app.config["PROJECT_DIR"]))
     if host is None:
         host = "127.0.0.1" if debug else "0.0.0.0"
     for line in announce(host, port):
@@ -194,28 +221,37 @@ def _shown(url: str) -> str:
 
 @main.command("site")
 @DATA_OPTION
-@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("output/site"),
-              show_default=True)
+@PROJECT_OPTION
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Folder to write the site to. Default: site/ in the project's output folder, else output/site.")
 @click.option("--base-url", default=None, help="Where the site will be hosted (for canonical links); default "
               "as for `printkit build`: $PRINTKIT_BASE_URL, then printkit.toml.")
-def site_cmd(data_dir: Path | None, out_dir: Path, base_url: str | None) -> None:
+def site_cmd(data_dir: Path | None, project_dir: Path | None, out_dir: Path | None, base_url: str | None) -> None:
     """Write the rulings pages as static HTML, so QR codes work from any static web host.
 
+    Run inside a project folder (or with --project), it exports that project's games.
     Exits 1, listing every problem and writing nothing, if the card database does not load.
     """
     from companion.site import ExportError, export_site
 
+    source = source_or_exit(data_dir, project_dir)
     try:
-        base = resolve_base_url(base_url)
+        base = resolve_base_url(base_url, source.settings_dir)
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
+    named = config = None
+    if out_dir is None and source.project is not None:
+        out_dir = source.project.out_dir / "site"
+        named, config = f"the output folder {out_dir}", source.project.config
+    elif out_dir is None:
+        out_dir = Path("output/site")
     try:
         # Not over, into or around the card data or a project's sources (as printkit's commands).
-        check_out_folder(out_dir, data_dir if data_dir is not None else bundled_data_dir())
+        check_out_folder(out_dir, source.data_dir, named=named, config=config)
     except (OutFolderError, ConfigError) as exc:
         raise click.ClickException(str(exc)) from None
     try:
-        written = export_site(out_dir, data_dir, base_url=base.url)
+        written = export_site(out_dir, source.data_dir, base_url=base.url, project_dir=source.settings_dir)
     except DatabaseError as error:
         echo_problems(error)
         click.get_current_context().exit(1)

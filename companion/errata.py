@@ -13,6 +13,7 @@ from babel.dates import format_date
 from flask_babel import gettext
 from markupsafe import Markup, escape
 
+from card_data.declared_game import players_see
 from card_data.loader import Game
 from card_data.printings import CardVersion, printed_fields, same_fields
 from card_data.schema import Card, Printing
@@ -95,8 +96,22 @@ class Erratum:
     later: list[Printing]
 
 
-def _lines(fields: dict[str, Any], order: list[str]) -> list[tuple[str, str]]:
-    return [(field_label(name), field_text(fields.get(name))) for name in order if name in fields]
+def _lines(fields: dict[str, Any], order: list[str], card: Card) -> list[tuple[str, str]]:
+    return [(_label(card, name), field_text(fields.get(name))) for name in order if name in fields]
+
+
+def _label(card: Card, name: str) -> str:
+    """What the card's page calls the field ``name``: the schema's title (a declared game's
+    ``label``), else the name in words."""
+    info = type(card).model_fields.get(name)
+    return field_label(name, info.title if info is not None else None)
+
+
+def _players_see(card: Card, name: str) -> bool:
+    """Whether the card's page may show the field ``name`` (not a ``players_see: false``
+    field, such as a quiz card's answer); a field the schema no longer has was printed, so yes."""
+    info = type(card).model_fields.get(name)
+    return info is None or players_see(info)
 
 
 def erratum_for(game: Game, card: Card, version: int) -> Erratum | None:
@@ -129,16 +144,19 @@ def erratum_for(game: Game, card: Card, version: int) -> Erratum | None:
     now = printed_fields(card)
     if same_fields(printed.fields, now):
         return None
-    order = list(now) + [name for name in printed.fields if name not in now]
+    # What players may not see on the card's page stays off its erratum too (the reason says why
+    # the card changed).
+    order = [name for name in (*now, *(n for n in printed.fields if n not in now)) if _players_see(card, name)]
     changes = []
     for name in order:
         before, after = printed.fields.get(name), now.get(name)
         if same_fields({"v": before}, {"v": after}):
             continue
         old, new = field_text(before), field_text(after)
-        changes.append(FieldChange(field_label(name), old, new, word_diff(old, new)))
+        changes.append(FieldChange(_label(card, name), old, new, word_diff(old, new)))
     later = [p for p in game.printings.versions(card.id) if p.version > version]
-    return Erratum(printed, current, _lines(printed.fields, order), _lines(now, order), changes, later)
+    return Erratum(printed, current, _lines(printed.fields, order, card), _lines(now, order, card), changes,
+                   later)
 
 
 #: Babel locale of the long dates per interface language, where it is not the language itself:

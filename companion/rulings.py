@@ -12,6 +12,7 @@ from flask import Blueprint, abort, current_app, render_template, request
 from flask_babel import gettext
 from markupsafe import Markup, escape
 
+from card_data.field_declarations import DeclaredGameInfo
 from card_data.loader import Game
 from card_data.ruling_records import (
     all_rulings,
@@ -38,9 +39,12 @@ for _name, _value in TEMPLATE_GLOBALS.items():  # the card data in the player's 
 
 
 @bp.app_template_filter("type_label")
-def type_label(name: str) -> str:
-    """A card type or deck kind in words, in the page's language where
+def type_label(name: str, game: Game | None = None) -> str:
+    """A card type or deck kind in words: a declared game's own label for its card type
+    (``card_types: {bonus: {label: Bonus round}}``), else the name in the page's language where
     :mod:`companion.field_labels` has it: ``"basic_number"`` -> ``"Basic number"``."""
+    if game is not None and isinstance(game.info, DeclaredGameInfo) and name in game.info.type_names():
+        return game.info.type_label(name)
     return field_label(name)
 
 

@@ -43,6 +43,7 @@ def init_app(app: Flask) -> None:
     """
     store = TableStore(database_url(app))
     app.extensions[_SERVICE] = TableService(store, get_database_for(app))
+    app.add_template_global(keeps_score)
     app.extensions[_LIMITER] = MissLimiter(app, store.engine, client_id, app.config.get("LOOKUP_MAX_MISSES", 10),
                                            app.config.get("LOOKUP_WINDOW_S", 60.0))
 
@@ -54,6 +55,12 @@ def get_database_for(app: Flask):
 
 def service() -> TableService:
     return current_app.extensions[_SERVICE]
+
+
+def keeps_score() -> bool:
+    """Whether a game served here has a scorekeeper (a project of declared games has none:
+    the pages then offer no table)."""
+    return bool(service().engines)
 
 
 def client_id() -> str:

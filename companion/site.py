@@ -147,7 +147,8 @@ def _move_into_place(staging: Path, out_dir: Path) -> None:
     shutil.rmtree(previous, ignore_errors=True)
 
 
-def export_site(out_dir: Path, data_dir: Path | None = None, *, base_url: str | None = None) -> list[Path]:
+def export_site(out_dir: Path, data_dir: Path | None = None, *, base_url: str | None = None,
+                project_dir: Path | None = None) -> list[Path]:
     """Export the companion's pages as a static site in ``out_dir``.
 
     Writes ``index.html``, ``search/index.html`` (a client-side filter over all cards),
@@ -155,7 +156,8 @@ def export_site(out_dir: Path, data_dir: Path | None = None, *, base_url: str | 
     ``Q/<CODE>/index.html`` for each printed card version's short address, ``404.html``, ``static/``, and for reading offline the service worker ``sw.js`` and each
     game's ``r/<game>/offline.json`` (see :mod:`companion.offline`). Pages are rendered
     through the app, so they are the live pages with relative links. ``data_dir`` is the
-    card database (default: the bundled one).
+    card database and ``project_dir`` the project folder (default for both: the project of the
+    current folder, else the bundled database; see :mod:`companion.card_source`).
     ``base_url``, if given, is the site's public address (the printed QR codes' base URL):
     pages get canonical links under it, and ``404.html`` a ``<base>`` so that its links work
     at any depth. Without it, a script in ``404.html`` finds the site root from an address
@@ -179,6 +181,8 @@ def export_site(out_dir: Path, data_dir: Path | None = None, *, base_url: str | 
     config = {"STATIC_EXPORT": True, "BASE_URL": base_url, "PROPAGATE_EXCEPTIONS": True}
     if data_dir is not None:
         config["CARD_DATA_DIR"] = str(data_dir)
+    if project_dir is not None:
+        config["PROJECT_DIR"] = str(project_dir)
     app = create_app(config)
 
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -309,8 +309,11 @@ class TableService:
                                [Problem(field="game", message=Words("unknown game"))]) from None
 
     def find(self, key: str) -> TableRecord:
+        """The table whose link token or code is ``key``. Raises :class:`TableNotFound` if there
+        is none, or if its game keeps no score here: the database may be shared with a companion
+        that served other games (another project, the bundled ones)."""
         record = self.store.find(key)
-        if record is None:
+        if record is None or record.game not in self.engines:
             raise TableNotFound(key)
         return record
 
