@@ -9,7 +9,7 @@ killed), so every file's size on disk is checked before a byte of it is parsed:
 - one YAML file (cards, decks, game.yaml, glossary, rulings, printings, translations, kit.yaml,
   reference.yaml, layout templates; and a spreadsheet ``printkit import`` reads) may hold at
   most :data:`DEFAULT_FILE_MB` megabytes;
-- all the YAML files of one game together (see :func:`card_data.loader.game_data_files`) at
+- all the YAML files of one game together (see :func:`card_data.game_files.game_data_files`) at
   most :data:`DEFAULT_GAME_MB`.
 
 Both are far above real card data: the largest bundled file is 32 kB, the largest bundled game

@@ -2,44 +2,28 @@
 
 from __future__ import annotations
 
-import re
-from collections.abc import Container, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from card_data.base_url import ConfigError
+from card_data.card_ids import CardIds
 from card_data.card_store import CardStore
 from card_data.declared_game import DeclaredGameSpec, back_deck_problems, declared_spec_of, file_problems
-from card_data.deck_rules import DeckRules, deck_problems
+from card_data.deck_lists import read_deck_list
+from card_data.game_files import game_too_large
 from card_data.games import registry, registry_problems
-from card_data.limits import (
-    DEFAULT_LIMITS,
-    FileTooLarge,
-    Limits,
-    configured_limits,
-    game_too_large_message,
-    read_limited,
-)
-from card_data.printings import PRINTINGS_FILE, Printings
+from card_data.limits import DEFAULT_LIMITS, Limits, configured_limits
+from card_data.printings import PRINTINGS_FILE, Printings, read_printings
 from card_data.problems import DatabaseError, Problem
-from card_data.schema import (
-    Card,
-    DeckEntry,
-    DeckList,
-    GameInfo,
-    GameRuling,
-    GameSpec,
-    GlossaryEntry,
-    Printing,
-)
+from card_data.schema import Card, DeckList, GameInfo, GameRuling, GameSpec, GlossaryEntry
 from card_data.ruling_ids import Placement, WrittenRuling, assign_ruling_ids
 from card_data.short_codes import code_map
 from card_data.translations import Translation, read_translations
-from card_data.yaml_source import DuplicateKey, LineMap, YamlSyntaxError, YamlTooLarge, load_yaml
+from card_data.yaml_records import Collector, load_list, read_game_yaml, record_id
 
 RESERVED_CARD_ID = "rulings"
 """Not a card id: ``<base>/r/<game>/rulings`` is the game's list of rulings."""
@@ -104,145 +88,16 @@ class Database:
     games: dict[str, Game]
 
 
-class _Collector:
-    """Gathers problems for one game so they can all be reported together."""
-
-    def __init__(self, game_id: str, limits: Limits):
-        self.game_id = game_id
-        self.limits = limits  # of every file read for the game
-        self.problems: list[Problem] = []
-
-    def add(self, file: Path, line: int, record_id: str, fld: str, message: str) -> None:
-        self.problems.append(Problem(str(file), line, self.game_id, record_id or "-", fld, message))
-
-    def pydantic(self, file: Path, lines: LineMap, base: tuple, record_id: str, exc: ValidationError,
-                 data: Any = None) -> None:
-        self.problems += Problem.from_validation_error(exc, data=data, file=str(file), lines=lines, base=base,
-                                                       game=self.game_id, card_id=record_id or "-")
-
-
-def _read(path: Path, col: _Collector) -> tuple[Any, LineMap] | None:
-    duplicates: list[DuplicateKey] = []
-    try:
-        data, lines = load_yaml(path, duplicates, col.limits)
-    except YamlTooLarge as exc:
-        col.add(path, exc.line, "-", "file", exc.message)
-        return None
-    except YamlSyntaxError as exc:
-        col.add(path, exc.line, "-", "yaml", exc.message)
-        return None
-    except (OSError, UnicodeDecodeError) as exc:
-        col.add(path, 1, "-", "file", f"cannot read: {exc}")
-        return None
-    for dup in duplicates:
-        loc = dup.loc
-        record = data
-        if isinstance(data, list) and loc and isinstance(loc[0], int):
-            record, loc = data[loc[0]], loc[1:]
-        col.add(path, dup.line, _record_id(record), ".".join(str(part) for part in loc) or "-", dup.message)
-    return data, lines
-
-
-def _record_id(data: Any) -> str:
-    if isinstance(data, dict) and isinstance(data.get("id"), str):
-        return data["id"]
-    return "-"
-
-
-def _load_list(path: Path, col: _Collector, what: str) -> tuple[list[tuple[dict, LineMap, tuple]], bool]:
-    """Items of a YAML file holding a list of mappings, with their locations, and whether
-    that is every item of the file (``False`` if it could not be read or parsed, is not a
-    list, or holds something other than mappings)."""
-    read = _read(path, col)
-    if read is None:
-        return [], False
-    data, lines = read
-    if data is None:
-        return [], True
-    if not isinstance(data, list):
-        col.add(path, lines.line_for(()), "-", what, f"expected a list of {what}, got {type(data).__name__}")
-        return [], False
-    out = []
-    for i, item in enumerate(data):
-        if not isinstance(item, dict):
-            col.add(path, lines.line_for((i,)), "-", what, f"item {i + 1} is not a mapping")
-            continue
-        out.append((item, lines, (i,)))
-    return out, len(out) == len(data)
-
-
-class _CardIds:
-    """The card ids a game's card files define or might define: what a deck list may name
-    without being told its card is unknown.
-
-    ``card_id in ids`` is true for the id of every card record, whether or not the card
-    passed its schema (its own problems say what is wrong with it), and for every slug-like
-    word of a card file whose records could not all be read (it does not parse, or holds
-    something other than mappings with an id). An id defined in such a file is written in
-    it: only a YAML escape inside a quoted id, which nobody writes in a slug, could hide
-    it; so no deck entry is called unknown because a card file is broken, while an id
-    written nowhere (a typo in the deck list) is still reported in the same run. Skipping
-    the check for the whole game instead would hide those typos until the file is fixed.
-    A card file that cannot be read at all could hold any id.
-    """
-
-    _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-
-    def __init__(self, limits: Limits) -> None:
-        self.defined: set[str] = set()
-        self._words: set[str] = set()
-        self._anything = False
-        self._limits = limits
-
-    def add_text_of(self, path: Path) -> None:
-        """Count every slug-like word of ``path`` as a card id it might define."""
-        try:
-            self._words.update(self._WORD.findall(read_limited(path, self._limits).decode("utf-8", "replace")))
-        except (OSError, FileTooLarge):
-            self._anything = True
-
-    def __contains__(self, card_id: object) -> bool:
-        return self._anything or card_id in self.defined or card_id in self._words
-
-
-GAME_DATA_FILES = ("*.yaml", "cards/*.yaml", "decks/*.yaml", "translations/*.yaml")
-"""Where a game's YAML files are, relative to its folder (game.yaml, glossary, rulings, printings,
-tables, kit.yaml and reference.yaml beside it; card files, deck lists, translations)."""
-
-
-def game_data_files(folder: Path) -> list[tuple[Path, int]]:
-    """The YAML files of the game in ``folder`` (:data:`GAME_DATA_FILES`) with their sizes in
-    bytes on disk, in name order; files that cannot be looked at are left out (reading them
-    reports why)."""
-    out = []
-    for pattern in GAME_DATA_FILES:
-        for path in sorted(folder.glob(pattern)):
-            try:
-                if path.is_file():
-                    out.append((path, path.stat().st_size))
-            except OSError:
-                continue
-    return out
-
-
-def _game_too_large(folder: Path, game_id: str, limits: Limits) -> Problem | None:
-    """A problem if the game's YAML files hold more than ``limits.game_bytes`` together."""
-    files = game_data_files(folder)
-    total = sum(size for _, size in files)
-    if total <= limits.game_bytes:
-        return None
-    largest = sorted(files, key=lambda item: (-item[1], item[0]))[:3]
-    return Problem(str(folder), 1, game_id, "-", "data", game_too_large_message(total, largest, limits))
 
 
 def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | None, list[Problem]]:
-    too_large = _game_too_large(folder, spec.game_id, limits)
+    too_large = game_too_large(folder, spec.game_id, limits)
     if too_large is not None:
         return None, [too_large]  # unread: reading it is what the limit prevents
-    col = _Collector(spec.game_id, limits)
+    col = Collector(spec.game_id, limits)
     info_path = folder / "game.yaml"
     info = None
-    read = _read(info_path, col) if info_path.exists() and not isinstance(spec, DeclaredGameSpec) else None
+    read = read_game_yaml(info_path, col) if info_path.exists() and not isinstance(spec, DeclaredGameSpec) else None
     if isinstance(spec, DeclaredGameSpec):
         info = spec.info  # read (and its problems told) when its spec was made
     elif not info_path.exists():
@@ -258,7 +113,7 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | Non
     # Compact (card_store): a database of thousands of cards is not held as models.
     cards = CardStore(spec)
     sources: dict[tuple[str, str], tuple[str, int]] = {}
-    ids = _CardIds(limits)
+    ids = CardIds(limits)
     first_defined: dict[str, tuple[str, int]] = {}
     # A card, deck or tables record that did not load (see the rules across records below).
     lost = False
@@ -268,12 +123,12 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | Non
     written: list[WrittenRuling] = []  # every ruling, for their ids
     for path in sorted((folder / "cards").glob("*.yaml")):
         file_name = str(path)  # one string per file, not per card
-        items, complete = _load_list(path, col, "cards")
+        items, complete = load_list(path, col, "cards")
         if not complete or not all(isinstance(item.get("id"), str) for item, _, _ in items):
             ids.add_text_of(path)
         lost = lost or not complete
         for item, lines, base in items:
-            rid = _record_id(item)
+            rid = record_id(item)
             try:
                 card = adapter.validate_python(item)
             except ValidationError as exc:
@@ -329,33 +184,33 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | Non
     rulings: list[GameRuling] = []
     rpath = folder / "rulings.yaml"
     if rpath.exists():
-        for item, lines, base in _load_list(rpath, col, "rulings")[0]:
-            record_id = str(base[0] + 1)  # a ruling has no id: problems name its place in the file
+        for item, lines, base in load_list(rpath, col, "rulings")[0]:
+            place = str(base[0] + 1)  # a ruling has no id: problems name its place in the file
             try:
                 ruling = GameRuling.model_validate(item)
             except ValidationError as exc:
-                col.pydantic(rpath, lines, base, f"ruling-{record_id}", exc, data=item)
+                col.pydantic(rpath, lines, base, f"ruling-{place}", exc, data=item)
                 continue
             for k, named in enumerate(ruling.cards):
                 if named not in ids:
-                    col.add(rpath, lines.line_for(base + ("cards", k)), f"ruling-{record_id}", f"cards.{k}",
+                    col.add(rpath, lines.line_for(base + ("cards", k)), f"ruling-{place}", f"cards.{k}",
                             f"unknown card id '{named}'")
             sources[("ruling", str(len(rulings)))] = (str(rpath), lines.line_for(base))
             written.append(WrittenRuling((None, len(rulings)), ruling, str(rpath), lines.line_for(base + ("id",)),
-                                         f"ruling-{record_id}", "id"))
+                                         f"ruling-{place}", "id"))
             rulings.append(ruling)
     ruling_ids, id_problems = assign_ruling_ids(written)
     for w, message in id_problems:
         col.add(Path(w.file), w.line, w.record, w.field, message)
 
-    printings = _load_printings(folder / PRINTINGS_FILE, col, ids)
+    printings = read_printings(folder / PRINTINGS_FILE, col, ids)
 
     glossary: list[GlossaryEntry] = []
     gpath = folder / "glossary.yaml"
     if gpath.exists():
         seen: set[str] = set()
-        for item, lines, base in _load_list(gpath, col, "glossary entries")[0]:
-            rid = _record_id(item)
+        for item, lines, base in load_list(gpath, col, "glossary entries")[0]:
+            rid = record_id(item)
             if isinstance(item.get("id"), str):
                 if rid in seen:
                     col.add(gpath, lines.line_for(base + ("id",)), rid, "id", "duplicate glossary id")
@@ -379,7 +234,7 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | Non
     decks: dict[str, DeckList] = {}
     seen_decks: set[str] = set()
     for path in sorted((folder / "decks").glob("*.yaml")):
-        read = _read(path, col)
+        read = read_game_yaml(path, col)
         if read is None:
             lost = True
             continue
@@ -405,7 +260,7 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | Non
         if not tpath.exists():
             col.add(tpath, 1, "-", "tables.yaml", "file is missing")
         else:
-            read = _read(tpath, col)
+            read = read_game_yaml(tpath, col)
             if read is not None:
                 data, lines = read
                 try:
@@ -435,121 +290,6 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | Non
     return game, col.problems
 
 
-def _load_printings(path: Path, col: _Collector, ids: _CardIds) -> Printings:
-    """The game's ``printings.yaml`` (see :mod:`card_data.printings`), its problems added to
-    ``col``: a file that is not a mapping of card ids to lists, an unknown card id, a version
-    that fails the :class:`Printing` schema, versions not numbered 1, 2, 3... in order, an
-    erratum (version 2 on) without a reason, a date before the version it follows.
-    Versions with problems are left out; a game without the file is unversioned."""
-    if not path.exists():
-        return Printings()
-    printings = Printings(path)
-    read = _read(path, col)
-    if read is None:
-        return printings
-    data, lines = read
-    if data is None:
-        return printings
-    if not isinstance(data, dict):
-        col.add(path, lines.line_for(()), "-", "printings",
-                f"expected a mapping of card ids to their versions, got {type(data).__name__}")
-        return printings
-    for card_id, items in data.items():
-        rid = str(card_id)
-        if not isinstance(card_id, str) or card_id not in ids:
-            col.add(path, lines.line_for((card_id,)), rid, "-",
-                    f"unknown card id '{rid}': printed copies of it exist, but no card of the game has "
-                    f"it; keep the card (its id is in their QR codes), or remove its versions here if it "
-                    f"is withdrawn")
-            continue
-        if not isinstance(items, list) or not items:
-            col.add(path, lines.line_for((card_id,)), rid, "-", "expected a list of versions, oldest first")
-            continue
-        versions: list[Printing] = []
-        for i, item in enumerate(items):
-            where = (card_id, i)
-            try:
-                printing = Printing.model_validate(item)
-            except ValidationError as exc:
-                col.problems += Problem.from_validation_error(exc, data=item, file=str(path), lines=lines, base=where,
-                                                              game=col.game_id, card_id=rid, prefix=str(i))
-                break
-            if printing.version != i + 1:
-                col.add(path, lines.line_for(where + ("version",)), rid, f"{i}.version",
-                        f"version {printing.version} where {i + 1} was expected: a card's versions count "
-                        f"1, 2, 3... in order")
-                break
-            if printing.version > 1 and printing.reason is None:
-                col.add(path, lines.line_for(where), rid, f"{i}.reason",
-                        f"version {printing.version} is an erratum: give its reason")
-                break
-            if versions and printing.date < versions[-1].date:
-                col.add(path, lines.line_for(where + ("date",)), rid, f"{i}.date",
-                        f"{printing.date} is before version {versions[-1].version} ({versions[-1].date})")
-                break
-            versions.append(printing)
-        printings.cards[card_id] = tuple(versions)
-    return printings
-
-
-def read_deck_list(data: Any, lines: LineMap, file: str, spec: GameSpec, cards: dict[str, Card],
-                   known: Container[str] | None = None, deck_rules: DeckRules | None = None
-                   ) -> tuple[DeckList | None, list[Problem]]:
-    """Validate one deck list read from ``file``: the :class:`DeckList` schema, every card id
-    known, then the game's deck-building rules (``deck_rules`` from its ``game.yaml`` and
-    ``spec.check_deck``, see :func:`deck_problems`).
-
-    ``cards`` are the valid cards by id. ``known`` holds every id a card record defines or
-    might define (a card that failed its schema, an id written in a card file that did not
-    parse); only entries naming none of those are reported as unknown. Default: ``cards``.
-    The rules are applied to the entries whose card is in ``cards``; if that is not all of
-    them, rules about the deck as a whole (its size, how many of each kind) are left out, as
-    the missing entries would make them wrong, and a rule's message that names an entry's
-    position counts positions among the judged entries only. A deck that fails its schema
-    still has its well-formed entries' card ids checked.
-
-    Returns the deck (``None`` if the schema refused it) and every problem found, located as
-    ``FILE:LINE: game/deck-id: field: message``.
-    """
-    rid = _record_id(data)
-    known = cards if known is None else known
-
-    def unknown(entries: list[tuple[int, str]], deck_id: str) -> list[Problem]:
-        return [Problem(file, lines.line_for(("cards", i, "card")), spec.game_id, deck_id, f"cards.{i}.card",
-                        f"unknown card id '{card_id}'")
-                for i, card_id in entries if card_id not in known]
-
-    try:
-        deck = DeckList.model_validate(data if data is not None else {})
-    except ValidationError as exc:
-        problems = Problem.from_validation_error(exc, data=data, file=file, lines=lines, game=spec.game_id,
-                                                 card_id=rid)
-        raw = data.get("cards") if isinstance(data, dict) else None
-        entries = []
-        for i, item in enumerate(raw if isinstance(raw, list) else []):
-            try:
-                entries.append((i, DeckEntry.model_validate(item).card))
-            except ValidationError:
-                continue  # reported with the schema's problems
-        return None, problems + unknown(entries, rid)
-    problems = unknown([(i, entry.card) for i, entry in enumerate(deck.cards)], deck.id)
-    judged = [i for i, entry in enumerate(deck.cards) if entry.card in cards]
-    if len(judged) == len(deck.cards):
-        found = deck_problems(deck, spec, deck_rules, cards)
-    else:
-        found = []
-        part = deck.model_copy(update={"cards": [deck.cards[i] for i in judged]})
-        for prob in deck_problems(part, spec, deck_rules, cards):
-            parts = prob.field.split(".")
-            if parts[0] != "cards":
-                found.append(prob)
-            elif len(parts) > 1 and parts[1].isdigit():
-                parts[1] = str(judged[int(parts[1])])
-                found.append(prob.at(field=".".join(parts)))
-    for prob in found:
-        loc = tuple(int(part) if part.isdigit() else part for part in prob.field.split("."))
-        problems.append(prob.at(file=file, line=lines.line_for(loc), game=spec.game_id, card_id=deck.id))
-    return deck, problems
 
 
 def check_database(root: Path | str | None = None, limits: Limits | None = None) -> tuple[Database, list[Problem]]:
@@ -593,8 +333,8 @@ def check_database(root: Path | str | None = None, limits: Limits | None = None)
         if name in broken:
             problems.append(broken[name].at(file=str(root / name / "game.yaml"), line=1))
             continue
-        col = _Collector(name, limits)
-        read = _read(root / name / "game.yaml", col)
+        col = Collector(name, limits)
+        read = read_game_yaml(root / name / "game.yaml", col)
         if read is not None:
             spec, probs = declared_spec_of(name, *read, root / name / "game.yaml", list(specs))
             col.problems += probs

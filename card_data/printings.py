@@ -37,8 +37,12 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from pydantic import ValidationError
 
+from card_data.card_ids import CardIds
+from card_data.problems import Problem
 from card_data.schema import Card, Printing
+from card_data.yaml_records import Collector, read_game_yaml
 
 PRINTINGS_FILE = "printings.yaml"
 """The file of a game's folder that holds its card versions."""
@@ -233,3 +237,60 @@ def printed_versions(printings: Printings, card: Card) -> list[int]:
         return []
     numbers = [p.version for p in printings.versions(card.id)]
     return numbers if current.released else [*numbers, current.version]
+
+
+def read_printings(path: Path, col: Collector, ids: CardIds) -> Printings:
+    """The game's ``printings.yaml`` at ``path`` (the format above), its problems added to
+    ``col``: a file that is not a mapping of card ids to lists, an unknown card id, a version
+    that fails the :class:`Printing` schema, versions not numbered 1, 2, 3... in order, an
+    erratum (version 2 on) without a reason, a date before the version it follows.
+    Versions with problems are left out; a game without the file is unversioned."""
+    if not path.exists():
+        return Printings()
+    printings = Printings(path)
+    read = read_game_yaml(path, col)
+    if read is None:
+        return printings
+    data, lines = read
+    if data is None:
+        return printings
+    if not isinstance(data, dict):
+        col.add(path, lines.line_for(()), "-", "printings",
+                f"expected a mapping of card ids to their versions, got {type(data).__name__}")
+        return printings
+    for card_id, items in data.items():
+        rid = str(card_id)
+        if not isinstance(card_id, str) or card_id not in ids:
+            col.add(path, lines.line_for((card_id,)), rid, "-",
+                    f"unknown card id '{rid}': printed copies of it exist, but no card of the game has "
+                    f"it; keep the card (its id is in their QR codes), or remove its versions here if it "
+                    f"is withdrawn")
+            continue
+        if not isinstance(items, list) or not items:
+            col.add(path, lines.line_for((card_id,)), rid, "-", "expected a list of versions, oldest first")
+            continue
+        versions: list[Printing] = []
+        for i, item in enumerate(items):
+            where = (card_id, i)
+            try:
+                printing = Printing.model_validate(item)
+            except ValidationError as exc:
+                col.problems += Problem.from_validation_error(exc, data=item, file=str(path), lines=lines, base=where,
+                                                              game=col.game_id, card_id=rid, prefix=str(i))
+                break
+            if printing.version != i + 1:
+                col.add(path, lines.line_for(where + ("version",)), rid, f"{i}.version",
+                        f"version {printing.version} where {i + 1} was expected: a card's versions count "
+                        f"1, 2, 3... in order")
+                break
+            if printing.version > 1 and printing.reason is None:
+                col.add(path, lines.line_for(where), rid, f"{i}.reason",
+                        f"version {printing.version} is an erratum: give its reason")
+                break
+            if versions and printing.date < versions[-1].date:
+                col.add(path, lines.line_for(where + ("date",)), rid, f"{i}.date",
+                        f"{printing.date} is before version {versions[-1].version} ({versions[-1].date})")
+                break
+            versions.append(printing)
+        printings.cards[card_id] = tuple(versions)
+    return printings

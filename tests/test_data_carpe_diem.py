@@ -207,30 +207,41 @@ def test_four_player_set_with_two_a_cards(root):
     deck = root / "carpe_diem" / "decks" / "scoring-4p.yaml"
     text = edit(deck, "  - card: a-two-grapes\n", "")
     line = line_of(text, "cards:")
-    assert_reported(problem_lines(root), f"{deck}:{line}: carpe_diem/scoring-4p: cards:",
+    found = problem_lines(root)
+    # How many of each scoring type is the Python rule (cards.py); the set's size is game.yaml's.
+    assert_reported(found, f"{deck}:{line}: carpe_diem/scoring-4p: cards:",
                     "a 4-player scoring set needs 3 A cards, found 2")
+    assert_reported(found, f"{deck}:{line}: carpe_diem/scoring-4p: cards:",
+                    "a 4-player scoring set holds exactly 12 cards (this one has 11) [2018 rulebook, Set-up details]")
 
 
 def test_fountain_card_in_a_scoring_set(root):
     deck = root / "carpe_diem" / "decks" / "scoring-4p.yaml"
     text = edit(deck, "  - card: a-two-grapes", "  - card: fountain-gardens")
     line = line_of(text, "  - card: fountain-gardens")
-    assert_reported(problem_lines(root), f"{deck}:{line}: carpe_diem/scoring-4p: cards.2.card:",
-                    "scoring cards only")
+    found = problem_lines(root)
+    assert_reported(found, f"{deck}:{line}: carpe_diem/scoring-4p: cards.2.card:",
+                    "a 4-player scoring set holds only scoring cards ('fountain-gardens' is a fountain card) "
+                    "[2018 rulebook, Set-up details]")
+    assert len([p for p in found if f"{deck}:{line}:" in p]) == 1  # said once, by game.yaml's card_types
 
 
 def test_card_twice_in_a_set(root):
     deck = root / "carpe_diem" / "decks" / "scoring-2p.yaml"
     line = line_of(deck.read_text(encoding="utf-8"), "  - card: a-three-chickens")
     edit(deck, "  - card: a-three-chickens", "  - card: a-two-herbs")
-    assert_reported(problem_lines(root), f"{deck}:{line}: carpe_diem/scoring-2p: cards.1.card:", "already entry 0")
+    assert_reported(problem_lines(root), f"{deck}:{line}: carpe_diem/scoring-2p: cards.1.card:",
+                    "a 2-player scoring set holds at most 1 copy of a card: 'Two herbs' appears 2 times "
+                    "[2018 rulebook, Set-up details]")
 
 
 def test_quantity_above_one_in_a_set(root):
     deck = root / "carpe_diem" / "decks" / "scoring-2p.yaml"
     text = edit(deck, "  - card: a-two-herbs\n  - card: a-three-chickens\n", "  - card: a-two-herbs\n    qty: 2\n")
     line = line_of(text, "qty: 2")
-    assert_reported(problem_lines(root), f"{deck}:{line}: carpe_diem/scoring-2p: cards.0.qty:", "once")
+    assert_reported(problem_lines(root), f"{deck}:{line}: carpe_diem/scoring-2p: cards.0.qty:",
+                    "a 2-player scoring set holds at most 1 copy of a card: 'Two herbs' appears 2 times "
+                    "[2018 rulebook, Set-up details]")
 
 
 def test_unknown_card_id_in_a_set(root):
@@ -246,7 +257,8 @@ def test_unknown_deck_kind(root):
     text = edit(deck, "kind: scoring-2p", "kind: scoring-5p")
     found = problem_lines(root)
     assert_reported(found, f"{deck}:{line_of(text, 'kind:')}: carpe_diem/scoring-2p: kind:",
-                    "unknown deck kind 'scoring-5p'")
+                    "unknown deck kind 'scoring-5p' (this game's deck kinds, from deck_rules in game.yaml: "
+                    "'scoring-2p', 'scoring-3p', 'scoring-4p')")
     # With no two-player set left, the database check says so too.
     assert_reported(found, f"{root / 'carpe_diem' / 'game.yaml'}:1: carpe_diem/-: kind:",
                     "no scoring set for 2 players")

@@ -33,7 +33,7 @@ def test_every_bundled_deck_passes_its_games_data_rules():
     assert set(rules_of["carpe_cras"]) == {"draw", "agency"}
     assert set(rules_of["cahrd"]) == {"army", "strategy"}
     assert set(rules_of["cartisora"]) == {"character"}
-    assert rules_of["carpe_diem"] is None  # its scoring sets are checked in Python (see the report)
+    assert set(rules_of["carpe_diem"]) == {"scoring-2p", "scoring-3p", "scoring-4p"}
     for game in db.games.values():
         assert game.decks
         for deck in game.decks.values():
@@ -84,6 +84,31 @@ def test_cartisora_count_per_type_comes_from_game_yaml(data):
         f"{deck}:{line_of(deck.read_text(), 'cards:')}: cartisora/{deck.stem}: cards: "
         "a character deck holds exactly 8 basic number cards (this one has 7) [2019 rulebook, Setup]"
         for deck in decks]
+
+
+def test_carpe_diem_scoring_set_size_comes_from_game_yaml(data):
+    game_yaml = data / "carpe_diem" / "game.yaml"
+    edit(game_yaml, 'size: {exact: 8, rule: "2018 rulebook, Set-up details"}',
+         'size: {exact: 9, rule: "2018 rulebook, Set-up details"}')
+    deck = data / "carpe_diem" / "decks" / "scoring-2p.yaml"
+    assert problem_lines(data, within=data / "carpe_diem") == [
+        f"{deck}:{line_of(deck.read_text(), 'cards:')}: carpe_diem/scoring-2p: cards: "
+        "a 2-player scoring set holds exactly 9 cards (this one has 8) [2018 rulebook, Set-up details]"]
+
+
+def test_carpe_diem_card_listed_twice_is_one_problem_from_game_yaml_the_type_counts_from_python(data):
+    """The copy limit is game.yaml's (its message, once, at the second listing); how many cards
+    of each scoring type a set holds stays in Python (cards.py), which data cannot say."""
+    deck = data / "carpe_diem" / "decks" / "scoring-2p.yaml"
+    text = edit(deck, "  - card: b-chicken-grape-fish\n", "  - card: a-two-herbs\n")
+    line = line_of(text, "  - card: b-chicken-grape-herb-fish") - 1
+    assert sorted(problem_lines(data, within=data / "carpe_diem")) == sorted([
+        f"{deck}:{line_of(text, 'cards:')}: carpe_diem/scoring-2p: cards: "
+        "a 2-player scoring set needs 2 A cards, found 3",
+        f"{deck}:{line_of(text, 'cards:')}: carpe_diem/scoring-2p: cards: "
+        "a 2-player scoring set needs 2 B cards, found 1",
+        f"{deck}:{line}: carpe_diem/scoring-2p: cards.2.card: a 2-player scoring set holds at most 1 copy "
+        "of a card: 'Two herbs' appears 2 times [2018 rulebook, Set-up details]"])
 
 
 def test_a_game_without_a_deck_kind_rule_refuses_that_kind(data):

@@ -12,7 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from card_data.card_store import CardRefs
-from card_data.loader import Database, Game, read_deck_list
+from card_data.deck_lists import read_deck_list
+from card_data.loader import Database, Game
 from card_data.problems import DatabaseError, Problem
 from card_data.schema import DeckList
 from card_data.yaml_source import YamlSyntaxError, load_yaml

@@ -210,37 +210,27 @@ CarpeDiemCard = Annotated[ScoringCard | FountainCard, Field(discriminator="type"
 
 
 def check_deck(deck: DeckList, cards: Mapping[str, Card]) -> list[Problem]:
-    """Check a scoring set (``kind`` ``scoring-2p`` / ``scoring-3p`` / ``scoring-4p``).
+    """What ``deck_rules`` in ``card_data/games/carpe_diem/game.yaml`` cannot say about a
+    scoring set (``kind`` ``scoring-2p`` / ``scoring-3p`` / ``scoring-4p``): how many cards of
+    each scoring type it holds, by its player count (2018 rulebook, Set-up details: 2p 2A 2B 2C
+    2D; 3p 2A 3B 2C 3D; 4p 3A 3B 2C 4D). Its size, scoring cards only and each card once
+    (each record in our database is one printed card) are that data's.
 
-    A set holds scoring cards only, in exactly the per-type counts for its player count
-    (2018 rulebook, Set-up details: 2p 2A 2B 2C 2D; 3p 2A 3B 2C 3D; 4p 3A 3B 2C 4D). Each
-    record in our database is one printed card, so a set names each card once with qty 1.
-    Returns the rules broken (empty list if none); never raises.
+    ``cards`` maps every known card id to its card. Returns the rules broken (empty list if
+    none); never raises. A kind that is not a scoring set has no such counts.
     """
     players = SCORING_SET_PLAYERS.get(deck.kind)
     if players is None:
-        return [Problem(field="kind", message=f"unknown deck kind '{deck.kind}' "
-                                          f"(known: {', '.join(SCORING_SET_PLAYERS)})")]
-    problems: list[Problem] = []
+        return []
     counts: Counter[str] = Counter()
-    first_entry: dict[str, int] = {}
-    for i, entry in enumerate(deck.cards):
+    for entry in deck.cards:
         card = cards[entry.card]
-        if not isinstance(card, ScoringCard):
-            problems.append(Problem(field=f"cards.{i}.card", message=f"'{entry.card}' is a {card.type} card; "
-                                                   "a scoring set holds scoring cards only"))
-            continue
-        if entry.card in first_entry:
-            problems.append(Problem(field=f"cards.{i}.card", message=f"'{entry.card}' is already entry {first_entry[entry.card]}"))
-        first_entry.setdefault(entry.card, i)
-        if entry.qty != 1:
-            problems.append(Problem(field=f"cards.{i}.qty", message="a scoring set lays out each card once (qty 1)"))
-        counts[card.scoring_type] += entry.qty
-    for scoring_type, wanted in SCORING_CARDS_BY_PLAYERS[players].items():
-        if counts[scoring_type] != wanted:
-            problems.append(Problem(field="cards", message=f"a {players}-player scoring set needs {wanted} "
-                                                       f"{scoring_type} cards, found {counts[scoring_type]}"))
-    return problems
+        if isinstance(card, ScoringCard):  # another card is refused by card_types in game.yaml
+            counts[card.scoring_type] += entry.qty
+    return [Problem(field="cards", message=f"a {players}-player scoring set needs {wanted} "
+                                           f"{scoring_type} cards, found {counts[scoring_type]}")
+            for scoring_type, wanted in SCORING_CARDS_BY_PLAYERS[players].items()
+            if counts[scoring_type] != wanted]
 
 
 def check_database(cards: Mapping[str, Card], decks: Mapping[str, DeckList],
