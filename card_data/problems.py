@@ -22,6 +22,18 @@ _MESSAGES = {"missing": "required field is missing", "extra_forbidden": "unknown
 """pydantic's messages that read badly to a person who wrote the input, reworded."""
 
 
+def _message(err: Any) -> str:
+    """What is wrong, in the words of :data:`_MESSAGES`, else pydantic's; a card type (the
+    tag of a discriminated union) that is not one of the schema's, or none at all, is said as
+    for any other field rather than in pydantic's terms of tags and discriminators."""
+    ctx = err.get("ctx") or {}
+    if err["type"] == "union_tag_invalid" and "tag" in ctx:
+        return f"{ctx['tag']!r} is not one of {ctx.get('expected_tags', '')}"
+    if err["type"] == "union_tag_not_found":
+        return _MESSAGES["missing"]
+    return _MESSAGES.get(err["type"], err["msg"])
+
+
 @dataclass(frozen=True, order=True)
 class Problem:
     """One thing wrong with some input.
@@ -83,7 +95,7 @@ class Problem:
                 loc = loc + (str(err.get("ctx", {}).get("discriminator", "type")).strip("'"),)
             dotted = ".".join(str(p) for p in (prefix, *loc) if p != "") or "-"
             where = lines.line_for(base + loc) if lines is not None else line
-            problems.append(cls(file, where, game, card_id, dotted, _MESSAGES.get(err["type"], err["msg"])))
+            problems.append(cls(file, where, game, card_id, dotted, _message(err)))
         return problems
 
 

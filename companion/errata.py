@@ -14,6 +14,7 @@ from flask_babel import gettext
 from markupsafe import Markup, escape
 
 from card_data.declared_game import players_see
+from card_data.field_declarations import DeclaredGameInfo
 from card_data.loader import Game
 from card_data.printings import CardVersion, printed_fields, same_fields
 from card_data.schema import Card, Printing
@@ -96,8 +97,18 @@ class Erratum:
     later: list[Printing]
 
 
-def _lines(fields: dict[str, Any], order: list[str], card: Card) -> list[tuple[str, str]]:
-    return [(_label(card, name), field_text(fields.get(name))) for name in order if name in fields]
+def _lines(game: Game, fields: dict[str, Any], order: list[str], card: Card) -> list[tuple[str, str]]:
+    return [(_label(card, name), _text(game, name, fields.get(name))) for name in order if name in fields]
+
+
+def _text(game: Game, name: str, value: Any) -> str:
+    """:func:`field_text` of the printed field ``name``; a declared game's card type by its
+    declared label (``Bonus round``, as the card's page names it), not its name."""
+    info = game.info
+    if name == "type" and isinstance(info, DeclaredGameInfo) and isinstance(value, str) \
+            and value in info.type_names():
+        return info.type_label(value)
+    return field_text(value)
 
 
 def _label(card: Card, name: str) -> str:
@@ -146,17 +157,21 @@ def erratum_for(game: Game, card: Card, version: int) -> Erratum | None:
         return None
     # What players may not see on the card's page stays off its erratum too (the reason says why
     # the card changed).
-    order = [name for name in (*now, *(n for n in printed.fields if n not in now)) if _players_see(card, name)]
+    # A declared game's title is a copy of its title field (title_field): that field is shown,
+    # under its own label, and the title not again.
+    copied = "title" if getattr(type(card), "TITLE_FIELD", None) else None
+    order = [name for name in (*now, *(n for n in printed.fields if n not in now))
+             if _players_see(card, name) and name != copied]
     changes = []
     for name in order:
         before, after = printed.fields.get(name), now.get(name)
         if same_fields({"v": before}, {"v": after}):
             continue
-        old, new = field_text(before), field_text(after)
+        old, new = _text(game, name, before), _text(game, name, after)
         changes.append(FieldChange(_label(card, name), old, new, word_diff(old, new)))
     later = [p for p in game.printings.versions(card.id) if p.version > version]
-    return Erratum(printed, current, _lines(printed.fields, order, card), _lines(now, order, card), changes,
-                   later)
+    return Erratum(printed, current, _lines(game, printed.fields, order, card), _lines(game, now, order, card),
+                   changes, later)
 
 
 #: Babel locale of the long dates per interface language, where it is not the language itself:

@@ -285,6 +285,27 @@ def test_an_old_copys_erratum_shows_what_players_see_by_its_labels(project, env)
         assert hidden not in page
 
 
+def test_an_erratum_names_card_types_by_label_and_the_title_once_by_its_fields_label(project, env):
+    from card_data.loader import load_database
+    from card_data.printings import printed_fields
+
+    card = load_database(project / "card_data").games[GAME].cards[CARD]
+    old = {**printed_fields(card), "type": "bonus", "title": "Which volcano buried Pompeii?",
+           "question": "Which volcano buried Pompeii?", "points": 2}
+    (project / "card_data" / GAME / "printings.yaml").write_text(
+        yaml.safe_dump({CARD: [{"version": 1, "date": "2026-11-20", "fields": old}]}, sort_keys=False))
+    client = create_app({"TESTING": True, "PROJECT_DIR": str(project)}).test_client()
+    page = client.get(f"/r/{GAME}/{CARD}/1").text
+    erratum = page[page.index('class="erratum"'):page.index('class="erratum-versions"')]
+    assert re.search(r"<strong>Question:</strong>.*<del>volcano</del>.*<ins>mountain</ins>", erratum), erratum
+    assert re.search(r"<strong>Type:</strong>.*Bonus round.*Plain question", erratum), erratum
+    assert "Title" not in erratum
+    versions = page[page.index('class="erratum-versions"'):]
+    assert "<dt>Title</dt>" not in versions
+    assert "<dd>Bonus round</dd>" in versions and "<dd>Plain question</dd>" in versions
+    assert "<dd>bonus</dd>" not in versions and "<dd>question</dd>" not in versions
+
+
 def test_the_declared_games_card_page_on_a_phone_has_no_axe_violation(project, env, browser):
     from phones import PHONE, serving
     from test_accessibility import AXE, axe_violations

@@ -305,7 +305,7 @@ def test_no_men_under_command(tmp_path):
 def test_an_unknown_card_type(tmp_path):
     path, text = copy_and_edit(tmp_path, "cards/tactics.yaml", "- id: ambush\n  type: tactic\n", "- id: ambush\n  type: ploy\n")
     assert only_problem(tmp_path, path).startswith(f"{path}:{line_of(text, 'type: ploy')}: cahrd/ambush: type: "
-                                                   "Input tag 'ploy' found using 'type'")
+                                                   "'ploy' is not one of ")
 
 
 def test_an_unknown_field(tmp_path):

@@ -251,7 +251,7 @@ def test_unknown_card_type(data: Path):
     text = edit(cards, "- id: knight-5\n  type: number\n", "- id: knight-5\n  type: wizard\n")
     assert_reported(problem_lines(data.parent),
                     f"{cards}:{line_of(text, 'type: wizard')}: cartisora/knight-5: type: "
-                    "Input tag 'wizard'")
+                    "'wizard' is not one of 'reference', 'number'")
 
 
 def test_unknown_field(data: Path):
@@ -294,7 +294,7 @@ def test_unknown_effect_kind(data: Path):
                 "  effect: Forces a tie.\n  effects:\n  - kind: teleport\n")
     assert_reported(problem_lines(data.parent),
                     f"{cards}:{line_of(text, '- kind: teleport')}: cartisora/parry: effects.0.kind: "
-                    "Input tag 'teleport'")
+                    "'teleport' is not one of ")
 
 
 def test_unknown_edition(data: Path):

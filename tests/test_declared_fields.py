@@ -153,7 +153,7 @@ def test_card_data_problems_name_file_line_and_field(tmp_path):
         f"{cards}:15: pub_quiz/moon: colour: unknown field",
         f"{cards}:16: pub_quiz/sun: points: required field is missing",
         f"{cards}:24: pub_quiz/mars: category: Input should be 'History', 'Science' or 'Sport'",
-        f"{cards}:26: pub_quiz/venus: type: Input tag 'planet' found using 'type' does not match",
+        f"{cards}:26: pub_quiz/venus: type: 'planet' is not one of 'question'",
         f"{cards}:33: pub_quiz/pluto: picture: artwork file not found: art/pluto.png",
         f"{cards}:38: pub_quiz/comet: qty: Input should be less than or equal to 99",
         f"{cards}:42: pub_quiz/earth: answer: Value error, this is yes/no in YAML",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import re
+import shlex
 from pathlib import Path
 
 import pdfplumber
@@ -311,3 +312,43 @@ def test_an_import_into_a_game_whose_game_yaml_is_broken_names_its_line(quiz: Pa
     assert result.exit_code == 1
     assert f"card_data/river_quiz/game.yaml:{line}: river_quiz/-: fields.difficulty.type: " in result.output
     assert cards.read_bytes() == before
+
+
+def test_the_import_command_init_shows_runs_as_written_inside_the_project(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    write_csv(tmp_path / "cards.csv", quiz_rows(4))
+    monkeypatch.chdir(tmp_path)
+    result = run("init", "kit", "--from-sheet", "cards.csv")
+    assert result.exit_code == 0, result.output
+    shown = re.search(r"^\s*printkit (import .*?)\s+#", result.output, re.M)
+    assert shown, result.output
+    assert "cd kit" in result.output
+    monkeypatch.chdir(tmp_path / "kit")
+    result = run(*shlex.split(shown.group(1)))
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^Wrote 4 cards of cards to card_data/cards/cards/cards\.yaml$", result.output, re.M), result.output
+
+
+@pytest.mark.parametrize("preset", ["tgc-poker", "mpc-poker"])
+def test_a_game_just_made_from_a_sheet_exports_for_a_print_shop_without_a_safe_area_warning(
+        quiz: Path, preset: str) -> None:
+    result = run("export", "--preset", preset, "--card", "q-1", "--card", "q-5")
+    assert result.exit_code == 0, result.output
+    assert "safe area" not in result.output and "warning" not in result.output.lower(), result.output
+    assert sorted(p.name for p in (quiz / "output/river_quiz" / preset).rglob("*.png")) == [
+        "back.png", "back.png", "q-1.png", "q-5.png"]
+
+
+def test_a_card_type_that_is_not_the_games_is_named_with_the_games_types(quiz: Path) -> None:
+    rows = quiz_rows()
+    rows[3][1] = "bonsu"  # row 5
+    rows[6][1] = ""  # row 8: no type
+    cards_file = quiz / "card_data/river_quiz/cards/river_quiz.yaml"
+    before = cards_file.read_bytes()
+    result = run("import", write_csv(quiz.parent / "river_quiz.csv", rows), "--game", "river_quiz")
+    assert result.exit_code == 1
+    assert re.search(r"river_quiz\.csv:5: type: 'bonsu' is not one of 'question', 'bonus'$", result.output,
+                     re.M), result.output
+    assert re.search(r"river_quiz\.csv:8: type: required field is missing$", result.output, re.M), result.output
+    assert "tag" not in result.output and "discriminator" not in result.output
+    assert cards_file.read_bytes() == before

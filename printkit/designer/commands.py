@@ -81,7 +81,9 @@ def import_cmd(sheet: Path, game_id: str, out_file: Path | None, data_dir: Path 
         write_atomically(out, cards_to_yaml(result.cards, sheet.name, game_id).encode("utf-8"))
     except OSError as exc:
         raise click.ClickException(str(exc)) from None
-    click.echo(f"Wrote {len(result.cards)} {game_id} cards to {out}")
+    count = len(result.cards)
+    # "of GAME": a game named after its sheet is often "cards" ("Wrote 4 cards cards to" read wrong).
+    click.echo(f"Wrote {count} card{'s' if count != 1 else ''} of {game_id} to {out}")
 
 
 @click.command("tts")

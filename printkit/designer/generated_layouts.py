@@ -36,7 +36,10 @@ PALETTE = ("#284b63", "#7a1f1f", "#2f5d3a", "#5b3f86", "#8a5a00", "#1f5f6b", "#6
 
 PAPER = "#f7f3ea"
 INK = "#1a1a1a"
-SAFE_MM = 3.0
+SAFE_MM = 3.5
+"""How far text and the QR code keep inside the trim: beyond the safe areas of the print shops'
+presets (The Game Crafter 3.175 mm, MakePlayingCards 3.05 mm; :mod:`printkit.designer.shops`), so
+``printkit export --preset`` of a game just made from a sheet warns of nothing."""
 QR_MM = 15.0
 BAND_MM = 10.0
 """How far the coloured band reaches down from the trim's top edge."""
@@ -105,6 +108,12 @@ def field_lines(fields: Iterable[PrintedField], separator: str) -> str:
     return separator.join(parts)
 
 
+def inner_width_mm(width_mm: float) -> float:
+    """The width of a front's title and text regions on a card ``width_mm`` wide (mm): the trim
+    less :data:`SAFE_MM` and 1 mm more on each side."""
+    return width_mm - 2 * (SAFE_MM + 1)
+
+
 def title_height_mm(titles: Sequence[str], width_mm: float) -> float:
     """The least of :data:`TITLE_HEIGHTS_MM` in which each of ``titles`` prints at
     :data:`TITLE_READABLE_PT` or more in a bold region ``width_mm`` wide (the largest when one
@@ -136,7 +145,7 @@ def front_regions(width_mm: float, height_mm: float, type_label: str, band: str,
     colour ``band``, title (``title_h_mm`` tall), with ``art`` the card's artwork
     (:data:`ART_SHARE` of the card's height), the text fields, the short fields beside the QR
     code. ``fields``: what the card prints besides its title, in order."""
-    inner_w = width_mm - 2 * (SAFE_MM + 1)
+    inner_w = inner_width_mm(width_mm)
     short = [f for f in fields if f.type in SHORT_TYPES]
     beside_qr, rest = short[:MAX_SHORT_LINES], short[MAX_SHORT_LINES:]
     body = [f for f in fields if f.type not in SHORT_TYPES] + rest
@@ -172,7 +181,7 @@ def front_regions(width_mm: float, height_mm: float, type_label: str, band: str,
 
 def back_regions(width_mm: float, height_mm: float, paper: str = PAPER) -> list[dict[str, Any]]:
     """A back's regions: a frame, the game's title and the deck's (``title``) in the middle."""
-    inner_w = width_mm - 2 * (SAFE_MM + 1)
+    inner_w = inner_width_mm(width_mm)
     middle = height_mm / 2
     return [
         {"name": "frame", "kind": "box", "x_mm": _mm(SAFE_MM + 1), "y_mm": _mm(SAFE_MM + 1), "w_mm": _mm(inner_w),
@@ -217,8 +226,8 @@ def front_template(width_mm: float, height_mm: float, type_name: str, type_label
     card type's place in game.yaml (its colour)."""
     comment = (f"The front of every `{type_name}` card ({width_mm:g} x {height_mm:g} mm; millimetres from the "
                "trim's top-left corner,\n"
-               "bleed 3 mm, text and QR code 3 mm inside the trim). Written by printkit init: move, resize and "
-               "restyle\n"
+               f"bleed 3 mm, text and QR code {SAFE_MM:g} mm inside the trim). Written by printkit init: move, "
+               "resize and restyle\n"
                "freely (templates/README.md). Each text shrinks to fit, down to its min_size_pt; a text that "
                "still does not\nfit is a problem naming the card.")
     return template_text(comment, PAPER, front_regions(width_mm, height_mm, type_label, colour(index), fields,

@@ -5,6 +5,7 @@ so ``printkit --help`` stays quick."""
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 import threading
@@ -158,8 +159,18 @@ def init_cmd(folder: Path, from_game: str | None, from_sheet: Path | None, game_
                "  printkit export --preset tgc-poker", err=True)
     if from_sheet is not None:
         made = game_id or sheet_game_id(from_sheet)
-        click.echo(f"  printkit import {shlex.quote(str(from_sheet))} --game {made}   # after editing the sheet: its cards again",
-                   err=True)
+        click.echo(f"  printkit import {shlex.quote(_path_from(folder, from_sheet))} --game {made}"
+                   "   # after editing the sheet: its cards again", err=True)
+
+
+def _path_from(folder: Path, path: Path) -> str:
+    """``path`` as written from inside ``folder``, where the commands shown after ``init``
+    run (``cards.csv`` beside the project is ``../cards.csv``); absolute when no relative path
+    leads there (another drive on Windows)."""
+    try:
+        return os.path.relpath(path.resolve(), folder.resolve())
+    except ValueError:
+        return str(path.resolve())
 
 
 @click.command("export")

@@ -16,6 +16,7 @@ from printkit.designer.generated_layouts import (
     PrintedField,
     back_template,
     front_template,
+    inner_width_mm,
     layouts_folder,
     title_height_mm,
 )
@@ -88,7 +89,7 @@ def game_files(game_id: str, sheet: SheetGame, header: Sequence[Any], rows: Sequ
     title = title or game_title(game_id)
     width, height = POKER_WIDTH_MM, POKER_HEIGHT_MM
     files = {f"card_data/{game_id}/game.yaml": game_yaml_text(game_id, title, sheet, source)}
-    title_h = title_height_mm(_titles(sheet, header, rows), width - 8)
+    title_h = title_height_mm(_titles(sheet, header, rows), inner_width_mm(width))
     templates = layouts_folder(game_id)
     art = "art" in sheet.columns.values()
     if sheet.card_types:
