@@ -157,3 +157,23 @@ def test_a_translation_of_the_title_field_prints_as_the_cards_title(kit: Path) -
     first_page = pages_text(kit / "output" / "de" / GAME / "question-cards.pdf")[0]
     assert "Welcher Fluss ist Nummer 1?" in first_page and "Which river is number 1?" not in first_page
     assert "Which river is number 2?" in first_page
+
+
+def test_a_deck_list_of_one_back_leaves_the_other_backs_printed_by_qty(kit: Path) -> None:
+    """A designer adds a deck list of question cards: it prints in its counts, and the bonus
+    cards, which no deck list holds, still print in their quantities (not "in no deck list")."""
+    decks = kit / "card_data" / GAME / "decks"
+    decks.mkdir(exist_ok=True)
+    (decks / "starter.yaml").write_text("id: starter\ntitle: Starter questions\nkind: question\ncards:\n"
+                                        "  - {card: q-1, qty: 2}\n  - {card: q-2}\n", encoding="utf-8")
+    built = run("build", "--jobs", "1")
+    assert built.exit_code == 0, built.output
+    out = kit / "output" / GAME
+    assert sorted(p.name for p in out.glob("*.pdf")) == ["bonus-cards.pdf", "print-this.pdf", "starter-cards.pdf"]
+    bonus_copies = sum(row[6] for row in quiz_rows() if row[1] == "bonus")
+    assert sum(text.count("Which river is number") for text in pages_text(out / "bonus-cards.pdf")) == bonus_copies
+    assert sum(text.count("Which river is number") for text in pages_text(out / "starter-cards.pdf")) == 3
+    index = " ".join(pages_text(out / "print-this.pdf"))
+    assert f"Bonus cards: {bonus_copies} cards" in index and "Starter questions: 3 cards" in index
+    not_printed = set(re.findall(r"Which river is number (\d+)\?: in no deck list", index))
+    assert not_printed == {str(i) for i in range(3, 30) if i % 5}, index

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -239,8 +239,10 @@ def play_jobs(game: Game, spec: KitSpec) -> list[CardJob]:
     order of deck lists), then ``extra_cards`` by card type.
 
     A game with no deck lists and no extra cards gives :func:`catalog_jobs` (a declared game,
-    :func:`copies_jobs`: each card in its ``qty``). Assumes
-    :func:`load_kit` found no problem with ``spec``.
+    :func:`copies_jobs`: each card in its ``qty``). In a declared game with deck lists, a back
+    whose cards no deck list or extra card holds prints by ``qty`` too (:func:`qty_backs`): a
+    prompt deck list leaves the response cards printed. Assumes :func:`load_kit` found no
+    problem with ``spec``.
     """
     if not game.decks and not spec.extra_cards:
         return copies_jobs(game) if isinstance(game.spec, DeclaredGameSpec) else catalog_jobs(game)
@@ -273,7 +275,24 @@ def play_jobs(game: Game, spec: KitSpec) -> list[CardJob]:
     for card_type, ids in extras.items():
         name = card_type if card_type not in taken else f"{card_type}-extra"
         jobs += deck_jobs(game, name, f"{card_type.replace('-', ' ').capitalize()} cards", CardRefs(game.cards, ids))
+    taken = {j.name for j in jobs}
+    by_qty = qty_backs(game, spec)
+    for job in copies_jobs(game):
+        if job.kind in by_qty:
+            jobs.append(job if job.name not in taken else replace(job, name=f"{job.name}-copies"))
     return jobs
+
+
+def qty_backs(game: Game, spec: KitSpec) -> set[str]:
+    """The backs of a declared game (see :mod:`card_data.declared_game`) that print their cards
+    by ``qty`` beside its deck lists: those of which no deck list or ``extra_cards`` entry
+    holds a card. Empty for a game without deck lists (all of it prints by ``qty``) and for a
+    game with a Python schema (its kit says what prints)."""
+    if not isinstance(game.spec, DeclaredGameSpec) or (not game.decks and not spec.extra_cards):
+        return set()
+    held = {e.card for d in game.decks.values() for e in d.cards} | {e.card for e in spec.extra_cards}
+    covered = {game.cards[card_id].back_kind() for card_id in held if card_id in game.cards}
+    return set(game.info.backs) - covered
 
 
 def choose_one_lists(game: Game, spec: KitSpec) -> list[tuple[ChooseOne, list[tuple[str, list[str]]]]]:
@@ -289,4 +308,7 @@ def left_out(game: Game, spec: KitSpec) -> list[tuple[Card, str]]:
     if not game.decks and not spec.extra_cards:
         return [(c, spec.leave_out.get(c.id, "qty 0")) for c in game.cards.values() if not copies(c)]
     printed = {e.card for d in game.decks.values() for e in d.cards} | {e.card for e in spec.extra_cards}
-    return [(c, spec.leave_out.get(c.id, "in no deck list")) for c in game.cards.values() if c.id not in printed]
+    by_qty = qty_backs(game, spec)
+    return [(c, spec.leave_out.get(c.id, "qty 0" if c.back_kind() in by_qty else "in no deck list"))
+            for c in game.cards.values()
+            if c.id not in printed and not (c.back_kind() in by_qty and copies(c))]
