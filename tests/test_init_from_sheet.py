@@ -352,3 +352,20 @@ def test_a_card_type_that_is_not_the_games_is_named_with_the_games_types(quiz: P
     assert re.search(r"river_quiz\.csv:8: type: required field is missing$", result.output, re.M), result.output
     assert "tag" not in result.output and "discriminator" not in result.output
     assert cards_file.read_bytes() == before
+
+
+def test_a_column_of_one_value_stays_text_so_the_next_pack_imports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every card of a first sheet is of the "Base" pack: that is no choice yet, so ``pack`` is
+    text, and a later sheet with a second pack imports without touching game.yaml."""
+    header = [*HEADER, "pack"]
+    rows = [[*row, "Base"] for row in quiz_rows(8)]
+    result = run("init", tmp_path / "quiz", "--from-sheet", write_csv(tmp_path / "river_quiz.csv", rows, header))
+    assert result.exit_code == 0, result.output
+    game = yaml.safe_load((tmp_path / "quiz/card_data/river_quiz/game.yaml").read_text(encoding="utf-8"))
+    assert game["fields"]["pack"]["type"] == "text"
+    monkeypatch.chdir(tmp_path / "quiz")
+    rows[0][-1] = "Family"
+    again = run("import", write_csv(tmp_path / "river_quiz.csv", rows, header), "--game", "river_quiz")
+    assert again.exit_code == 0, again.output
+    cards = yaml.safe_load((tmp_path / "quiz/card_data/river_quiz/cards/river_quiz.yaml").read_text(encoding="utf-8"))
+    assert [c["pack"] for c in cards][:2] == ["Family", "Base"]

@@ -17,7 +17,7 @@ Row 1 names the columns; each further row is a card. A column becomes:
                widened (:func:`widened`: 1-5 gives 0-5, 3-7 gives 0-10)
   number       every value a number, some with decimals; bounds likewise
   yes_no       every value yes/no/true/false (any case)
-  one_of       at most :data:`MAX_OPTIONS` distinct values of at most :data:`MAX_OPTION_CHARS`
+  one_of       2 to :data:`MAX_OPTIONS` distinct values of at most :data:`MAX_OPTION_CHARS`
                characters, each used twice on average (a category, a colour)
   text         anything else
   ===========  =======================================================================
@@ -221,7 +221,9 @@ def infer_field(name: str, header: str, values: list[Any], rows: int) -> Inferre
     if values and all(t.lower() in _YES | _NO for t in texts):
         return InferredField(name, "yes_no", label, header, required, seen="yes/no in the sheet")
     distinct = list(dict.fromkeys(texts))
-    if (values and len(distinct) <= MAX_OPTIONS and len(values) >= 2 * len(distinct)
+    # One value is no choice yet (every card of the first pack): a one_of of it would refuse
+    # the next pack's cards, so it stays text.
+    if (values and 2 <= len(distinct) <= MAX_OPTIONS and len(values) >= 2 * len(distinct)
             and all(len(t) <= MAX_OPTION_CHARS and "\n" not in t for t in distinct)):
         return InferredField(name, "one_of", label, header, required, options=tuple(distinct),
                                 seen=f"{len(distinct)} value{'s' if len(distinct) != 1 else ''} in the sheet")
