@@ -8,6 +8,7 @@ from pathlib import Path
 
 from flask import Flask, abort, current_app
 
+from card_data.games import registry
 from card_data.limits import configured_limits
 from card_data.loader import Database, Game, check_database
 from card_data.problems import DatabaseError
@@ -31,11 +32,19 @@ def init_app(app: Flask) -> None:
         raise DatabaseError(problems)
     app.extensions[_EXTENSION_KEY] = database
     app.add_template_global(get_games)
+    app.add_template_global(serves_printkits_games)
 
 
 def get_database() -> Database:
     """The current app's card database (needs an app context)."""
     return current_app.extensions[_EXTENSION_KEY]
+
+
+def serves_printkits_games() -> bool:
+    """Whether any game served is one of printkit's (bundled or installed, with our rulings and
+    glossary): only then does the footer say whose words those are. A designer's own game
+    (declared in its game.yaml) has the designer's rulings, not ours."""
+    return any(game_id in registry() for game_id in get_database().games)
 
 
 def get_games() -> list[Game]:

@@ -361,3 +361,13 @@ def test_a_table_of_a_game_not_served_here_is_not_found_rather_than_a_crash(proj
     assert ours.get("/tables/join", query_string={"code": code}).status_code == 404
     assert ours.get(f"/t/{token}").status_code == 404
     assert ours.get(f"/r/{GAME}/{CARD}").status_code == 200
+
+
+def test_the_footer_claims_our_own_words_only_where_printkits_games_are_served(client):
+    """The footer says the rulings are ours and cite the rulebook: true of printkit's games, not
+    of a designer's game, whose rulings are the designer's."""
+    claim = "Rulings and glossary in our own words"
+    assert claim not in client.get("/").text
+    assert claim not in client.get(f"/r/{GAME}/{CARD}").text
+    bundled = create_app({"TESTING": True}).test_client()
+    assert claim in bundled.get("/").text
