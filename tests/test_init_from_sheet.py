@@ -234,6 +234,10 @@ def test_the_game_id_comes_from_the_sheet_name_unless_given(tmp_path: Path) -> N
     result = run("init", tmp_path / "c", "--from-sheet", sheet, "--game", "my_quiz")
     assert result.exit_code == 0, result.output
     assert (tmp_path / "c/card_data/my_quiz/cards/carpe_cras.yaml").is_file()
+    assert "from the sheet's name" not in result.output
+    result = run("init", tmp_path / "d", "--from-sheet", write_csv(tmp_path / "cards.csv", quiz_rows(3)))
+    assert result.exit_code == 0, result.output
+    assert "Game id 'cards', from the sheet's name (--game ID chooses another" in result.output
 
 
 def test_an_art_column_copies_the_artwork_beside_the_sheet_and_prints_it(tmp_path: Path,

@@ -152,7 +152,12 @@ def init_cmd(folder: Path, from_game: str | None, from_sheet: Path | None, game_
     except OSError as exc:
         raise click.ClickException(str(exc)) from None
     source = f", from {from_game}" if from_game else f", from {from_sheet.name}" if from_sheet else ""
-    click.echo(f"Started a printkit project in {folder} ({len(written)} files{source}). Next:", err=True)
+    click.echo(f"Started a printkit project in {folder} ({len(written)} files{source}).", err=True)
+    if from_sheet is not None and game_id is None:
+        # The id names the game's folder, its QR addresses and its title: say where it came from.
+        click.echo(f"Game id '{sheet_game_id(from_sheet)}', from the sheet's name (--game ID chooses another; "
+                   f"the title is in card_data/{sheet_game_id(from_sheet)}/game.yaml).", err=True)
+    click.echo("Next:", err=True)
     click.echo(f"  cd {folder}\n"
                "  printkit build --watch      # rebuilds output/ when you save a card or template\n"
                "  printkit preview            # every card on a local web page, refreshed on save\n"
