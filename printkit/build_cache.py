@@ -1,7 +1,7 @@
 """The incremental build's memory: what each output unit was made from, kept in the output folder.
 
 A *unit* is a group of output files rendered together: one deck (a
-:class:`printkit.build.SheetWriter` job: its PDF(s) and SVG cut files), a game's reference
+:class:`printkit.deck_files.SheetWriter` job: its PDF(s) and SVG cut files), a game's reference
 cards, its extras (boards, tokens, score pad), or the check of the cards a kit does not
 print. Before rendering a unit the build computes a digest over everything that goes into it:
 card records, ``game.yaml``, the templates, the game's fonts, icons and art, the build options

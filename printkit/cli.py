@@ -260,7 +260,8 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | Non
 
         watch_build(click.get_current_context(), paths)
         return
-    from printkit.build import BuildOptions, build, plan_summaries
+    from printkit.build import BuildOptions, build
+    from printkit.deck_files import plan_summaries
     from printkit.sheets.imposition import margin_note
     from printkit.sheets.registration_marks import SILHOUETTE_TYPE_1
 

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-import printkit.build as build_module
+import printkit.build_workers as build_workers
 from card_data.loader import bundled_data_dir
 from database_edits import GAME_CODE
 from printkit.sheets.layout import LAYOUTS_DIR
@@ -30,11 +30,11 @@ def project(tmp_path):
 def rendered_decks(monkeypatch):
     """The names of the decks laid out and drawn (in this process), in order."""
     names: list[str] = []
-    real = build_module.render_deck
+    real = build_workers.render_deck
 
     def counting(task, progress=None):
         names.append(task.job.name)
         return real(task, progress)
 
-    monkeypatch.setattr(build_module, "render_deck", counting)
+    monkeypatch.setattr(build_workers, "render_deck", counting)
     return names

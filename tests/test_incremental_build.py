@@ -14,7 +14,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-import printkit.build as build_module
+import printkit.build_workers as build_workers
 from printkit.build import BuildOptions, build
 from printkit.build_cache import CACHE_FILE, toolkit_digest
 from printkit.sheets.paper import paper_by_name
@@ -58,8 +58,8 @@ def test_a_parallel_build_gives_the_serial_builds_bytes(project, tmp_path, monke
         pools.append(method)
         return multiprocessing.get_context(method)
 
-    monkeypatch.setattr(build_module, "_pool_context", context)
-    monkeypatch.setattr(build_module, "PARALLEL_MIN_CARDS", 0)  # the bundled decks are small
+    monkeypatch.setattr(build_workers, "_pool_context", context)
+    monkeypatch.setattr(build_workers, "PARALLEL_MIN_CARDS", 0)  # the bundled decks are small
     # As in a fresh process: only what the workers and the drawing register themselves.
     monkeypatch.setattr("printkit.sheets.icons._ICONS", {})
     parallel = make(project, tmp_path / "parallel", jobs=2)  # first: this process has laid nothing out

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from database_edits import copy_game, edit
 from PIL import Image as PILImage
 
-import printkit.build as build_module
+import printkit.build_workers as build_workers
 from card_data.limit_keys import LIMIT_KEYS
 from card_data.limits import DEFAULT_LIMITS, Limits
 from printkit.build import BuildOptions, build
@@ -142,8 +142,8 @@ def test_the_builds_worker_processes_take_the_raised_limits(tmp_path: Path, monk
         pools.append("spawn")
         return multiprocessing.get_context("spawn")
 
-    monkeypatch.setattr(build_module, "_pool_context", spawn)
-    monkeypatch.setattr(build_module, "PARALLEL_MIN_CARDS", 0)  # the bundled decks are small
+    monkeypatch.setattr(build_workers, "_pool_context", spawn)
+    monkeypatch.setattr(build_workers, "PARALLEL_MIN_CARDS", 0)  # the bundled decks are small
     monkeypatch.chdir(tmp_path)
     options = BuildOptions(paper_by_name("letter"), BASE_URL)
 

@@ -68,7 +68,7 @@ from printkit.sheets.template_sandbox import render_bounded, template_error_mess
 REFERENCE_FILE = "reference.yaml"
 BODY_REGION = "body"
 REFERENCE_BLEED_MM = 3.0
-"""Bleed around a reference card's trim; the same 3 mm as every other card (printkit.build)."""
+"""Bleed around a reference card's trim; the same 3 mm as every other card (printkit.build_options)."""
 
 REFERENCE_BACK_KIND = "reference"
 """The back kind of every reference card: ``<game>/templates/back-reference.yaml``."""

@@ -43,7 +43,9 @@ from PIL import Image
 from card_data.limits import limits_in_force
 from card_data.loader import Game, check_database
 from card_data.problems import Problem
-from printkit.build import BuildOptions, GameLayouts, select_games
+from printkit.build import select_games
+from printkit.build_options import BuildOptions
+from printkit.card_faces import GameLayouts
 from printkit.components.kit import CardJob, decks_drawn
 from printkit.sheets.imposition import Rect
 from printkit.sheets.layout import LAYOUTS_DIR, Face

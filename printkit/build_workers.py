@@ -1,0 +1,261 @@
+"""Laying out and drawing a build's decks, in this process or a pool of worker processes.
+
+A deck is a picklable :class:`DeckTask` that :func:`render_deck` turns into its files, the
+same bytes in whichever process draws it; :func:`run_decks` spreads a build's tasks over the
+:class:`Workers` when it pays, and :class:`BuildWarnings` merges every deck's warnings in the
+order a serial build meets them.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Self
+
+from card_data.card_store import CardStore
+from card_data.limits import DEFAULT_LIMITS, Limits, limits_in_force
+from card_data.loader import Game
+from card_data.problems import Problem
+from printkit.build_options import BuildOptions
+from printkit.card_faces import GameLayouts
+from printkit.components.kit import CardJob
+from printkit.deck_files import SheetWriter
+from printkit.output_set import Spooled
+from printkit.sheets.layout import Face, WarningLog
+
+Progress = Callable[[int], None]
+
+
+class BuildWarnings(WarningLog):
+    """The build's warnings in the order a serial build meets them, whichever process laid the
+    faces out: each entry remembers whether it is said once per build (``entries``: ``(once,
+    problem)``), so a worker's or a cached unit's warnings merge as if logged here."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: list[tuple[bool, Problem]] = []
+        self._once_fields: set[str] = set()
+
+    def add(self, face: Face | None, file: str, line: int, game: str, card_id: str) -> None:
+        if face is None:
+            return
+        for w in face.warnings:
+            if w.once:
+                self.merge([(True, Problem(str(face.layout.path), face.layout.region_line(w.field.split(":")[-1]),
+                                           game, "-", w.field, w.message))])
+            else:
+                self.merge([(False, Problem(file, line, game, card_id, w.field, w.message))])
+
+    def merge(self, entries: Iterable[tuple[bool, Problem]]) -> None:
+        """Add entries recorded elsewhere; a once-per-build warning already said is dropped."""
+        for once, problem in entries:
+            if once:
+                if problem.field in self._once_fields:
+                    continue
+                self._once_fields.add(problem.field)
+            self.items.append(problem)
+            self.entries.append((once, problem))
+
+
+@dataclass(frozen=True)
+class DeckTask:
+    """One deck (a :class:`~printkit.deck_files.SheetWriter` job) to lay out and, with ``draw``, draw; picklable, so
+    a worker process can take it. ``check_only`` cards are laid out for their problems only
+    (the cards a kit does not print). ``limits``: what its artwork and templates are checked
+    against (the build's, put in force in whichever process lays the deck out)."""
+
+    game: Game
+    job: CardJob
+    options: BuildOptions
+    layouts_dir: Path
+    draw: bool
+    check_only: bool = False
+    limits: Limits = DEFAULT_LIMITS
+
+
+@dataclass
+class DeckOutcome:
+    """What :func:`render_deck` made: ``files`` (``{file name: bytes}``, or :class:`Spooled` once the build spooled them; empty unless drawn
+    without problems), the ``problems`` and ``warnings`` (``(once, problem)``) met, and the
+    ``sheets`` of fronts drawn."""
+
+    files: dict[str, bytes | Spooled]
+    problems: list[Problem]
+    warnings: list[tuple[bool, Problem]]
+    sheets: int = 0
+
+
+def render_deck(task: DeckTask, progress: Progress | None = None) -> DeckOutcome:
+    """Lay out every card of ``task.job`` and draw its sheets (the same bytes in any process).
+
+    Drawing stops at the deck's first problem, but every card is still laid out so that all
+    problems are reported in one run, within ``task.limits``. Raises ``ValueError`` if the
+    cards do not fit the paper.
+    """
+    with limits_in_force(task.limits):
+        return _render_deck(task, progress)
+
+
+def _render_deck(task: DeckTask, progress: Progress | None) -> DeckOutcome:
+    game, job, options = task.game, task.job, task.options
+    problems: list[Problem] = []
+    warnings = BuildWarnings()
+    layouts = GameLayouts(game, options, task.layouts_dir, problems, warnings)
+    if task.check_only:
+        for card in job.cards:
+            layouts.front(card)
+        return DeckOutcome({}, problems, warnings.entries)
+    back = layouts.back(job.kind)
+    writer = SheetWriter(game, job.kind, back, options, job.name) if (task.draw and back and not problems) else None
+    for card in job.cards:
+        face = layouts.front(card)
+        if writer is not None and face is not None and not problems:
+            drawn = writer.add(face)
+            if progress and drawn:
+                progress(drawn)
+    if writer is None or problems:
+        return DeckOutcome({}, problems, warnings.entries)
+    files, drawn = writer.files()
+    if progress and drawn:
+        progress(drawn)
+    return DeckOutcome(files, problems, warnings.entries, writer.sheets)
+
+
+PARALLEL_MIN_CARDS = 150
+"""Below this many cards to lay out, a build stays in one process: starting workers would cost
+more than it saves."""
+
+
+def _pool_context():
+    import multiprocessing
+
+    # fork starts a worker in milliseconds with printkit already imported; elsewhere (macOS,
+    # Windows) fork is unsafe or missing and spawn re-imports. Both give the same bytes.
+    return multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+
+
+def _for_worker(task: DeckTask) -> DeckTask:
+    """``task`` with its game knowing only the job's cards (records and sources): what laying
+    them out reads, and much less to send to a worker than a database of thousands of cards."""
+    game, ids = task.game, set(task.job.cards.ids)
+    sources = {key: game.sources[key] for cid in ids for key in (("card", cid), ("art", cid))
+               if key in game.sources}
+    cards = game.cards.subset(ids) if isinstance(game.cards, CardStore) else {i: game.cards[i] for i in ids}
+    return replace(task, game=replace(game, cards=cards, glossary=[], decks={}, sources=sources,
+                                      printings=game.printings.subset(ids)),
+                   job=replace(task.job, cards=task.job.cards.over(cards)))
+
+
+EARLY_WORKERS_CARD_BYTES = 256 << 10
+"""Card files (YAML) of at least this many bytes, about 300 cards: the build starts its
+workers before loading them (see :class:`Workers`)."""
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    """A worker's initializer: on Linux, the worker ends when the build's process dies (even by
+    ``kill -9``) instead of waiting for work forever; elsewhere nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent_pid:  # died before the line above
+        os._exit(1)
+
+
+class Workers:
+    """A build's worker processes (``jobs`` of them; none for ``jobs`` 1), started on demand.
+
+    A big database's build starts them before loading it (:data:`EARLY_WORKERS_CARD_BYTES`): a
+    forked process starts as big as its parent (its resident pages are counted again), so
+    workers forked after loading 10,000 cards would each start with them; forked first, each
+    holds printkit's code and the cards of the deck it is sent, whatever the size of the
+    database. Use as a context manager (the processes end with it, or with the build's process).
+    """
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self.pool = None
+
+    def start(self) -> None:
+        """Start the processes now (no-op for one job, or if processes cannot be started)."""
+        if self.jobs <= 1 or self.pool is not None:
+            return
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            self.pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=_pool_context(),
+                                            initializer=_die_with_parent, initargs=(os.getpid(),))
+            self.pool.submit(int).result()  # a fork pool starts all its processes at its first task
+        except (OSError, BrokenProcessPool):
+            self.shutdown()
+
+    def shutdown(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+            self.pool = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
+
+
+def run_decks(tasks: list[DeckTask], workers: Workers, progress: Progress | None,
+              on_outcome: Callable[[int, DeckOutcome], None] | None = None) -> list[DeckOutcome]:
+    """Every task's outcome, in ``tasks``' order: in ``workers``' processes when they are
+    started and there are several decks and enough cards, else one after the other here.
+    ``on_outcome(i, outcome)`` is called as each arrives (e.g. to spool its files rather than
+    hold them)."""
+    cards = [len(t.job.cards) for t in tasks]
+    outcomes: list[DeckOutcome | None] = [None] * len(tasks)
+    drawing = [i for i, t in enumerate(tasks) if not t.check_only]
+    if len(tasks) > 1 and sum(cards) >= PARALLEL_MIN_CARDS:
+        workers.start()
+    if workers.pool is not None and len(tasks) > 1 and sum(cards) >= PARALLEL_MIN_CARDS:
+        from concurrent.futures import FIRST_COMPLETED, wait
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            # Largest first, so that the last deck to finish is a small one.
+            order = sorted(range(len(tasks)), key=lambda i: -cards[i])
+            running: dict = {}
+            while order or running:
+                # A few tasks ahead of the workers, not all: each holds its cards' records and
+                # its outcome its files, so memory stays the same for any number of decks.
+                while order and len(running) < 2 * workers.jobs:
+                    i = order.pop(0)
+                    running[workers.pool.submit(render_deck, _for_worker(tasks[i]))] = i
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    i = running.pop(future)
+                    outcomes[i] = future.result()
+                    if on_outcome is not None:
+                        on_outcome(i, outcomes[i])
+                    if progress and not tasks[i].check_only:
+                        progress(cards[i])
+            return [o for o in outcomes if o is not None]
+        except BrokenProcessPool:
+            # A worker died (out of memory, killed) or processes cannot be started here: the
+            # decks not yet done are drawn in this process instead, to the same bytes.
+            pass
+    failed = any(o.problems for o in outcomes if o is not None)
+    for i, task in enumerate(tasks):
+        if outcomes[i] is not None:
+            continue
+        if failed and task.draw:
+            task = replace(task, draw=False)  # one process: stop drawing at the first problem
+        outcome = render_deck(task, progress if i in drawing else None)
+        failed = failed or bool(outcome.problems)
+        outcomes[i] = outcome
+        if on_outcome is not None:
+            on_outcome(i, outcome)
+    return [o for o in outcomes if o is not None]
