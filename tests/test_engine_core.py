@@ -226,6 +226,14 @@ def test_no_event_is_named_by_string_outside_its_class(game):
              *(root / "companion" / "templates").rglob("*.html"), *(root / "card_data" / "games").glob("*/table.html"),
              root / "companion" / "static" / "companion.js", *(root / "printkit").rglob("*.py")]
     pattern = re.compile(r"""["'](%s)["']""" % "|".join(map(re.escape, engine.events)))
+    # A package's __all__ names its own Python names (C.A.H.R.D.'s function set_up is spelt as
+    # its SetUp event's stored name): not an event named by string. Blanked, lines kept.
+    exports = re.compile(r"^__all__\s*=\s*\[.*?\]", re.S | re.M)
+
+    def lines(p: Path) -> list[str]:
+        text = exports.sub(lambda m: "\n" * m.group(0).count("\n"), p.read_text(encoding="utf-8"))
+        return text.splitlines()
+
     found = [f"{p.relative_to(root)}:{n}: {line.strip()}" for p in files
-             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if pattern.search(line)]
+             for n, line in enumerate(lines(p), 1) if pattern.search(line)]
     assert not found, "\n".join(found)
