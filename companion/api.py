@@ -23,13 +23,13 @@ import sys
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, redirect, request, url_for
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from werkzeug.exceptions import HTTPException
 
 from card_data.engine import MAX_SEATS, Outcome, RuleError
 from card_data.problems import InvalidInput, Problem
-from companion.exports import bgstats_play_file, results_csv
+from companion.exports import bgstats_import_url, bgstats_play, results_csv, time_zone
 from companion.openapi import EVENT_BODY, ApiDescription
 from companion.scorekeeper import find_table_or_abort, service
 from companion.security import (
@@ -371,12 +371,37 @@ def export_csv(code: str):
     return _export(code, "csv", lambda v: Response(results_csv(v, v.engine.title), mimetype="text/csv"))
 
 
-@bp.get("/tables/<code>/export.bgsplay")
-@API.operation("get", "/tables/<code>/export.bgsplay", params=CODE, operation_id="exportBgStats",
-               summary="Result as a BG Stats play file (finished games)",
-               errors={**LOOKUP_ERRORS, 409: "The game is not finished."})
+TZ = {"tz": "The phone's IANA time zone (e.g. Europe/Berlin) for the play's date; the server's zone when absent."}
+BGSTATS_ERRORS = {**LOOKUP_ERRORS, 400: "An unknown time zone (tz).", 409: "The game is not finished."}
+
+
+def _zone():
+    """The ``tz`` query parameter as a time zone (``None``: the server's); 400 if unknown."""
+    try:
+        return time_zone(request.args.get("tz"))
+    except ValueError as error:
+        abort(_error(400, str(error)))
+
+
+@bp.get("/tables/<code>/export.bgstats.json")
+@API.operation("get", "/tables/<code>/export.bgstats.json", params={**CODE, **TZ}, operation_id="exportBgStats",
+               summary="Result as a BG Stats play (finished games), in BG Stats' documented import format",
+               errors=BGSTATS_ERRORS)
 def export_bgstats(code: str):
-    return _export(code, "bgsplay", lambda v: jsonify(bgstats_play_file(v, v.engine.title)))
+    zone = _zone()
+    return _export(code, "bgstats.json", lambda v: jsonify(bgstats_play(v, v.engine.title, zone)))
+
+
+@bp.get("/tables/<code>/bgstats")
+@API.operation("get", "/tables/<code>/bgstats", params={**CODE, **TZ}, operation_id="openInBgStats", status=303,
+               response_media="text/html", summary="Redirect to BG Stats' import link for the play (finished games)",
+               errors=BGSTATS_ERRORS)
+def open_in_bgstats(code: str):
+    zone = _zone()
+    view = service().view_record(find_table_or_abort(code, api=True))
+    if not view.outcome.finished:
+        return _error(409, "the game is not finished yet")
+    return redirect(bgstats_import_url(bgstats_play(view, view.engine.title, zone)), 303)
 
 
 @bp.get("/openapi.json")

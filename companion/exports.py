@@ -1,11 +1,17 @@
-"""A finished table's result as CSV and as a BG Stats play file (JSON)."""
+"""A finished table's result as CSV and as a BG Stats play (JSON, in BG Stats' documented import
+format: see :data:`BGSTATS_FORMAT`)."""
 
 from __future__ import annotations
 
 import csv
 import io
-from datetime import timedelta
+import json
+import unicodedata
+import uuid
+from datetime import datetime, tzinfo
 from typing import Any
+from urllib.parse import quote, urlencode
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from companion.tables import TableView
 
@@ -41,46 +47,145 @@ def results_csv(view: TableView, game_title: str) -> str:
     return out.getvalue()
 
 
-def bgstats_play_file(view: TableView, game_title: str) -> dict[str, Any]:
-    """The play in the shape of a BG Stats play file (``about``, ``players``, ``games``,
-    ``locations``, ``plays`` with ``playerScores`` referring to players by id), which the BG
-    Stats app opens with "open in"/import. Seat order and the winners come from the outcome;
-    ``rounds`` from the game's own count (:meth:`~card_data.engine.core.GameState.rounds_played`);
-    ``durationMin`` is the table's start to its last entry in whole minutes (at least 1)."""
+BGSTATS_FORMAT = ("Push plays to BG Stats from other apps or websites",
+                  "https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/")
+"""The document the BG Stats play follows (title, address): BG Stats' only published import
+format, the JSON a ``createPlay`` link carries (:data:`BGSTATS_IMPORT_URL`)."""
+BGSTATS_IMPORT_URL = "https://app.bgstatsapp.com/createPlay.html"
+"""Opened with ``?data=`` and the play as URL-encoded JSON, BG Stats (3.3.2 or later) shows its
+import dialog (same document)."""
+SOURCE_NAME = "printkit companion"
+UUID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "urn:printkit:companion:bgstats")
+"""The namespace of the export's uuid5 ids: the same table, game or player name always gets
+the same id, so BG Stats remembers a match made once and knows a play it already has. Never
+change it: every id exported before would change with it."""
+MOST_ZONE_NAME_CHARS = 64
+"""The longest time zone name taken (IANA names are at most ~30 characters)."""
+
+
+def time_zone(name: str | None) -> tzinfo | None:
+    """The IANA time zone ``name`` (``Europe/Berlin``, as a phone's ``Intl`` says it), or
+    ``None`` for none given (the server's own zone is then used). Raises ``ValueError`` naming
+    the field for a name that is too long or unknown."""
+    if not name:
+        return None
+    if len(name) > MOST_ZONE_NAME_CHARS:
+        raise ValueError(f"tz: a time zone name has at most {MOST_ZONE_NAME_CHARS} characters")
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"tz: unknown time zone {name!r} (an IANA name such as Europe/Berlin)") from None
+
+
+def server_zone_name() -> str:
+    """The server's own time zone as it is called now (``"UTC"``, ``"CET"``): the zone of a
+    play's date when the phone sent none."""
+    return datetime.now().astimezone().tzname() or "UTC"
+
+
+def bgstats_play(view: TableView, game_title: str, zone: tzinfo | None = None) -> dict[str, Any]:
+    """A finished table's play in BG Stats' documented import format (the document is
+    :data:`BGSTATS_FORMAT`: "Push plays to BG Stats from other apps or websites",
+    https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/).
+
+    Shape: ``sourceName``, ``sourcePlayId``, ``playDate`` (``"YYYY-MM-DD HH:MM:SS"``, the first
+    entry's time in ``zone``, else in the server's zone), ``durationMin`` (first entry to the
+    entry that ended the game, whole minutes, at least 1), ``board``, ``comments`` (the outcome,
+    the rounds played, the table's code),
+    ``game`` (``name``, ``highestWins``, ``noPoints``, ``sourceGameId``) and ``players`` in seat
+    order (``name``, ``score`` as a number, ``winner``, ``rank`` (1 = best, ties share),
+    ``startPlayer``, ``role``, ``sourcePlayerId``). Ids are uuid5 strings
+    (:data:`UUID_NAMESPACE`): the play's from the table (code and start time), the game's from
+    its id, a player's from the name, so two exports are identical and BG Stats matches a
+    player across tables. The start player is the engine's (:meth:`GameState.start_seat`,
+    first known state in play order); a game without one (simultaneous play) marks none."""
     o = view.outcome
-    played = view.record.created_at.strftime("%Y-%m-%d %H:%M:%S")
-    players = [{"id": seat + 1, "name": name, "isAnonymous": False, "modificationDate": played}
-               for seat, name in enumerate(view.record.players)]
-    game = {"id": 1, "name": game_title, "modificationDate": played, "cooperative": False,
-            "highestWins": True, "noPoints": not o.scores, "usesTeams": False,
-            "sourceGameId": view.record.game}
-    scores = [{"playerRefId": seat + 1, "score": _number(o.scores[seat]) if seat < len(o.scores) else "",
-               "winner": seat in o.winners, "seatOrder": seat + 1, "startPlayer": seat == 0, "newPlayer": False}
-              for seat in range(len(view.record.players))]
-    return {
-        "about": "A play exported by the printkit companion, for Board Game Stats.",
-        "players": players,
-        "locations": [],
-        "games": [game],
-        "plays": [{
-            "playDate": played,
-            "entryDate": played,
-            "gameRefId": 1,
-            "ignored": False,
-            "manualWinner": False,
-            "rounds": view.state.rounds_played(),
-            "durationMin": _minutes(view.duration),
-            "board": "",
-            "comments": f"{o.summary} (table {view.record.code})",
-            "playerScores": scores,
-        }],
+    record = view.record
+    players = list(record.players)
+    scores = [_score(o.scores[seat]) if seat < len(o.scores) else None for seat in range(len(players))]
+    highest_wins = getattr(view.state, "highest_wins", True)
+    start = start_seat(view)
+    started = view.first_entry_at or record.created_at
+    ended = view.finished_at or started
+    play: dict[str, Any] = {
+        "sourceName": SOURCE_NAME,
+        "sourcePlayId": _uuid("table", record.code, record.created_at.isoformat()),
+        "playDate": _local(started, zone).strftime("%Y-%m-%d %H:%M:%S"),
+        "durationMin": max(1, round((ended - started).total_seconds() / 60)),
+        "board": "",
+        "comments": _comments(view),
+        "game": {"name": game_title, "highestWins": highest_wins, "noPoints": not o.scores,
+                 "sourceGameId": _uuid("game", record.game)},
+        "players": [],
     }
+    for seat, name in enumerate(players):
+        player: dict[str, Any] = {"name": name, "winner": seat in o.winners,
+                                  "rank": _rank(seat, scores, o.winners, highest_wins),
+                                  "startPlayer": seat == start, "role": "",
+                                  "sourcePlayerId": _uuid("player", _same_name(name))}
+        if scores[seat] is not None:
+            player["score"] = scores[seat]
+        play["players"].append(player)
+    return play
 
 
-def _minutes(duration: timedelta | None) -> int:
-    if duration is None:
-        return 0
-    return max(1, round(duration.total_seconds() / 60))
+def bgstats_import_url(play: dict[str, Any]) -> str:
+    """The link that opens ``play`` (:func:`bgstats_play`) in BG Stats' import dialog."""
+    data = json.dumps(play, ensure_ascii=False, separators=(",", ":"))
+    return f"{BGSTATS_IMPORT_URL}?{urlencode({'data': data}, quote_via=quote)}"
+
+
+def start_seat(view: TableView) -> int | None:
+    """The seat that took the game's first turn: the first answer of
+    :meth:`~card_data.engine.core.GameState.start_seat` over the table's states in play order
+    (``None`` for a game without a start player)."""
+    for state in view.states():
+        seat = state.start_seat()
+        if seat is not None:
+            return seat
+    return None
+
+
+def _rank(seat: int, scores: list[float | int | None], winners: tuple[int, ...], highest_wins: bool) -> int:
+    """1 for a winner; else 1 + the players ahead (winners, then better scores): ties share."""
+    if seat in winners:
+        return 1
+    mine = scores[seat]
+
+    def ahead(other: int) -> bool:
+        theirs = scores[other]
+        if other in winners:
+            return True
+        if mine is None or theirs is None:
+            return False
+        return theirs > mine if highest_wins else theirs < mine
+
+    return 1 + sum(1 for other in range(len(scores)) if other != seat and ahead(other))
+
+
+def _comments(view: TableView) -> str:
+    # the documented format has no field for rounds: they go in the play's comments
+    rounds = view.state.rounds_played()
+    played = f"; rounds played: {rounds}" if rounds else ""
+    return f"{view.outcome.summary}{played} (table {view.record.code})"
+
+
+def _local(moment: datetime, zone: tzinfo | None) -> datetime:
+    # astimezone() without a zone uses the server's rules for that very moment (summer time included)
+    return moment.astimezone(zone) if zone is not None else moment.astimezone()
+
+
+def _uuid(*parts: str) -> str:
+    return str(uuid.uuid5(UUID_NAMESPACE, "\x1f".join(parts)))
+
+
+def _same_name(name: str) -> str:
+    """A name as BG Stats' matching would see it: "Ann", " ann " and "ANN" are one player."""
+    return unicodedata.normalize("NFC", " ".join(name.split())).casefold()
+
+
+def _score(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
 
 
 def _number(value: Any) -> str:

@@ -90,7 +90,9 @@ class ApiDescription:
         out: dict[str, Any] = {"summary": op.summary, "operationId": op.operation_id}
         parameters = [{"name": name, "in": "path", "required": True, "description": text,
                        "schema": {"type": "integer" if name == "seq" else "string"}}
-                      for name, text in op.params.items() if name not in HEADERS]
+                      for name, text in op.params.items() if name not in HEADERS and name not in QUERY]
+        parameters += [{"name": name, "in": "query", "required": False, "description": op.params[name],
+                        "schema": {"type": "string"}} for name in QUERY if name in op.params]
         parameters += [{"name": name, "in": "header", "required": False, "description": op.params[name],
                         "schema": {"type": "string"}} for name in HEADERS if name in op.params]
         if parameters:
@@ -116,6 +118,8 @@ class ApiDescription:
 
 HEADERS = ("If-Match", "If-None-Match")
 """The request headers an operation's ``params`` may describe (all others are path parameters)."""
+QUERY = ("tz",)
+"""The optional query parameters an operation's ``params`` may describe."""
 
 
 def _hoist(schema: dict[str, Any], prefix: str, components: dict[str, Any]) -> dict[str, Any]:

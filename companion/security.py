@@ -32,8 +32,11 @@ MAX_CONTENT_LENGTH = 64 * 1024
 MAX_JSON_DEPTH = 32
 """Deepest nesting of arrays and objects in a JSON body; real events nest three levels at most."""
 
+# form-action: a form may also lead to BG Stats' import link ("Open in BG Stats" is a form that the
+# server redirects there; browsers hold a form's redirects to form-action too).
 CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                           "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
+                           "object-src 'none'; base-uri 'self'; form-action 'self' https://app.bgstatsapp.com; "
+                           "frame-ancestors 'none'")
 SECURITY_HEADERS = {
     # No inline script or style: injected markup (a player's name, say) cannot run anything.
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,

@@ -46,6 +46,7 @@ from werkzeug.exceptions import NotFound
 from card_data.engine import Engine, Move, RuleError
 from card_data.engine.forms import derive_field
 from card_data.problems import InvalidInput
+from companion.exports import server_zone_name
 from companion.language import say
 from companion.scorekeeper import find_table_or_abort, service
 from companion.tables import PLAYER_COLOURS, StaleVersion, TableView, seat_colours, whole_number
@@ -237,6 +238,7 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
         preview_url=url_for("table_pages.preview", token=record.token),
         join_url=table_url, join_qr=join_qr_svg(table_url),
         rematch=service().find(record.rematch_token) if record.rematch_token else None,
+        server_time_zone=server_zone_name(),
     )
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import cached_property
@@ -192,9 +192,27 @@ class TableView:
         return self._fold.events[self._fold.order[-1]].created_at
 
     @property
+    def first_entry_at(self) -> datetime | None:
+        """When the table's first entry was made, undone or not (``None`` before any)."""
+        first = next(iter(self._fold.events.values()), None)
+        return first.created_at if first is not None else None
+
+    @property
     def duration(self) -> timedelta | None:
         """How long the game took, from the table's start to its end (``None`` while it goes on)."""
         return self.finished_at - self.started_at if self.finished_at else None
+
+    def states(self) -> Iterator[BaseModel]:
+        """The new table's state, then the state after each entry that counts, in play order
+        (replayed lazily: a caller that stops early replays little; it stops before an entry
+        that could not be applied, as the table does)."""
+        state = self._fold.checkpoints[0]
+        yield state
+        for seq in self._fold.order:
+            if self.problem is not None and seq == self.problem.seq:
+                return
+            state = self.engine.step(state, self._fold.events[seq].payload).state
+            yield state
 
     @cached_property
     def history(self) -> list[HistoryLine]:

@@ -174,6 +174,8 @@ class GameState(Model):
 
     score_label: ClassVar[str] = Words("Score")
     """What :meth:`scores` counts, e.g. ``Words("Morale")``."""
+    highest_wins: ClassVar[bool] = True
+    """Whether a higher number in :meth:`scores` is better (play logs such as BG Stats' ``highestWins``)."""
 
     players: tuple[str, ...]
     phase: Phase
@@ -204,6 +206,13 @@ class GameState(Model):
         """Rounds played so far, as the game counts them (for play logs such as BG Stats'
         ``rounds``); 0 for a game without rounds."""
         return 0
+
+    def start_seat(self) -> int | None:
+        """The seat that takes the game's first turn, once this state knows it (play logs'
+        start player): ``None`` until then, and always for a game without one (simultaneous
+        play). A game that forgets it later says it in the states where it is known: a
+        caller takes the first answer of the states in play order."""
+        return None
 
     def seat_choices(self) -> tuple[tuple[int, str], ...]:
         """``(seat, name)`` of every player, for forms."""

@@ -256,3 +256,15 @@
   document.addEventListener("htmx:afterSettle", markAll);
   markAll();
 })();
+
+// A form with an <input data-time-zone> (the BG Stats export) sends the phone's time zone as it
+// goes, so the play's date is the phone's; set at submit, since the live part's morph would
+// reset a value filled in earlier. Without this the server says which zone it used.
+document.addEventListener("submit", function (event) {
+  "use strict";
+  var field = event.target.querySelector && event.target.querySelector("input[data-time-zone]");
+  if (!field) return;
+  try {
+    field.value = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+  } catch (e) { field.value = ""; /* no Intl: the server's zone */ }
+}, true);

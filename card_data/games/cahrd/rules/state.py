@@ -169,6 +169,12 @@ class State(GameState):
         """Battles fought to their end: the war's rounds (C.A.H.R.D. has turns, not rounds)."""
         return len(self.results)
 
+    def start_seat(self) -> int | None:
+        """Whose turn the war's first turn is (Set Up 5: "Decide who goes first"): known while
+        the first battle's first turn is on; a later state has forgotten it (see
+        :meth:`GameState.start_seat`)."""
+        return self.initiative if self.battle_number == 1 and self.turn == 1 else None
+
     def summary(self) -> str:
         """``"Battle 2; battles won: Red 1 – Blue 0"``, or once the war is over ``"Red wins the
         war, Red 2 – Blue 0 (Blue could not draw)"`` / ``"The war is drawn, ..."``."""

@@ -140,6 +140,11 @@ class State(GameState):
         """Rounds started so far; the round in progress counts."""
         return self.round
 
+    def start_seat(self) -> int | None:
+        """The starting player the low roller chose (Set Up: "the low roller chooses the
+        starting player"), once chosen."""
+        return self.starting_seat
+
     def summary(self) -> Words:
         if self.finished:
             loser = next(i for i, m in enumerate(self.morale) if m <= 0)

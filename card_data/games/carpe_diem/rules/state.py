@@ -235,6 +235,10 @@ class State(GameState):
         """Whether the tie-breaker in use favours the disc furthest ahead."""
         return self.board.tables.tie_breaker.winner == "furthest_ahead_on_banderole_bar"
 
+    def start_seat(self) -> int | None:
+        """Seat 0: the table seats the start player first (:attr:`players`)."""
+        return 0
+
     def rounds_played(self) -> int:
         """Rounds played to their end: ``rounds_per_phase`` for each phase before this one (a
         phase always has all its rounds at the table, even when players skip to its end with
