@@ -180,7 +180,7 @@ def _uuid(*parts: str) -> str:
 
 
 def _same_name(name: str) -> str:
-    """A name as BG Stats' matching would see it: "Ann", " ann " and "ANN" are one player."""
+    """One player however the name was typed at a table: "Ann", " ann " and "ANN" get one id."""
     return unicodedata.normalize("NFC", " ".join(name.split())).casefold()
 
 
