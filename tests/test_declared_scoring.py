@@ -284,4 +284,4 @@ def test_a_declared_game_page_is_in_german(client):
     part = BeautifulSoup(html, "html.parser").select_one("#declared-game").text
     assert "Punktestand" in part and "Runde 1" in part
     moves = BeautifulSoup(html, "html.parser").select_one("#live").text
-    assert "Nächste Runde" in moves and "Das Spiel beenden" in moves
+    assert "Nächste Runde" in moves and "Spiel beenden" in moves and "Ann: Zähler ändern" in moves

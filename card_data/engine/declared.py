@@ -100,7 +100,7 @@ class DeclaredState(GameState):
     def summary(self) -> str:
         if self.finished:
             winners = self.winners()
-            names = Words(", ").join(self.players[s] for s in winners)
+            names = ", ".join(self.players[s] for s in winners)
             counter = self.counter_label(self.rules.winner_counter())
             best = int(self.scores()[winners[0]]) if winners else 0
             if len(winners) == 1:
@@ -188,8 +188,8 @@ class AdjustCounter(DeclaredEvent):
         index = state.counter_names().index(self.counter)
         row = tuple(after if i == index else v for i, v in enumerate(state.values[self.seat]))
         changed = state.evolve(values=tuple(row if s == self.seat else v for s, v in enumerate(state.values)))
-        line = Words("%(name)s: %(counter)s %(by)s, now %(value)d", name=name, counter=label,
-                     by=f"{self.by:+d}".replace("-", "−"), value=after)
+        signed = ("−" if self.by < 0 else "+") + str(abs(self.by))
+        line = Words("%(name)s: %(counter)s %(by)s, now %(value)d", name=name, counter=label, by=signed, value=after)
         reaches = state.rules.end.reaches
         if reaches is not None and reaches.counter == self.counter and _reached(decl.start, reaches.value, after):
             changed = changed.evolve(phase="over", ended="reached")
