@@ -212,7 +212,8 @@ def declaration_problems(info: DeclaredGameInfo) -> list[tuple[tuple, str]]:
     name that is not a lower-case identifier or is reserved (:data:`RESERVED_FIELDS`,
     :data:`TEMPLATE_NAMES`), a card
     type's field that a common field has already, a ``back`` not among ``backs``, more than
-    :data:`MAX_FIELDS` fields in all, a ``title_field`` that names no common text field."""
+    :data:`MAX_FIELDS` fields in all, a ``title_field`` that names no common text field, and
+    what :func:`card_data.scoring_declarations.scoring_problems` finds in ``scoring:``."""
     found: list[tuple[tuple, str]] = []
     places = [(("fields",), info.fields)]
     for type_name, declared in (info.card_types or {}).items():

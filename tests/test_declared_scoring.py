@@ -285,3 +285,30 @@ def test_a_declared_game_page_is_in_german(client):
     assert "Punktestand" in part and "Runde 1" in part
     moves = BeautifulSoup(html, "html.parser").select_one("#live").text
     assert "Nächste Runde" in moves and "Spiel beenden" in moves and "Ann: Zähler ändern" in moves
+
+
+def test_an_entry_is_corrected_through_its_own_form_and_the_page_stays_live(client):
+    made = client.post(f"/tables/new/{GAME}", data={"players[]": ["Ann", "Bo"]})
+    url = made.headers["Location"]
+    tap(client, client.get(url).text, "Ann: Points +2")
+    tap(client, client.get(url).text, "Bo: Points +1")
+    html = client.get(url).text
+    version = BeautifulSoup(html, "html.parser").select_one("#live")["data-version"]
+    assert client.get(f"{url}/live?v={version}").status_code == 204  # nothing changed since
+    link = BeautifulSoup(html, "html.parser").select("a.correct-link")[-1]["href"]  # the oldest entry: Ann +2
+    form = next(f for f in BeautifulSoup(client.get(link).text, "html.parser").select("form")
+                if "Save correction" in f.text)
+    data = {i["name"]: i.get("value", "") for i in form.select("input[name]") if i.get("type") == "hidden"}
+    selected = {s["name"]: s.select_one("option[selected]")["value"] for s in form.select("select[name]")}
+    assert selected == {"seat": "0", "counter": "points"}
+    assert form.select_one('input[name="by"]')["value"] == "2"
+    assert form.select_one('input[name="by"]')["max"] == "20"  # the declared bound, on the form
+    assert client.post(link, data={**data, **selected, "by": "4"}).status_code == 303
+    html = client.get(url).text
+    assert "Ann: Points +4, now 4" in html and "(corrected)" in html
+    assert client.get(f"{url}/live?v={version}").status_code == 200
+    # A correction out of the declared bounds is refused, changing nothing.
+    link = BeautifulSoup(html, "html.parser").select("a.correct-link")[-1]["href"]  # the correction itself
+    refused = client.post(link, data={**data, **selected, "by": "25"})
+    assert refused.status_code == 303 and "Not saved:" in client.get(refused.headers["Location"]).text
+    assert "Ann: Points +4, now 4" in client.get(url).text
