@@ -312,3 +312,33 @@ def test_an_entry_is_corrected_through_its_own_form_and_the_page_stays_live(clie
     refused = client.post(link, data={**data, **selected, "by": "25"})
     assert refused.status_code == 303 and "Not saved:" in client.get(refused.headers["Location"]).text
     assert "Ann: Points +4, now 4" in client.get(url).text
+
+
+def test_a_declared_game_is_played_to_its_end_on_a_phone(tmp_path, monkeypatch, browser):
+    """Chromium at 390 x 844: a table started from the page and played with the counters'
+    buttons (htmx on) to the end; axe finds nothing on the finished page."""
+    from phones import PHONE, serving
+    from test_accessibility import AXE, axe_violations
+
+    project = make_project(tmp_path / "quiz")
+    app = create_app({"TESTING": True, "PROJECT_DIR": str(project),
+                      "DATABASE_URL": f"sqlite:///{tmp_path / 'companion.sqlite'}"})
+    with serving(app) as server:
+        context = browser.new_context(**PHONE)
+        context.add_init_script(path=AXE)
+        page = context.new_page()
+        page.goto(f"{server}/tables/new/{GAME}")
+        names = page.locator('input[name="players[]"]')
+        names.nth(0).fill("Ann")
+        names.nth(1).fill("Bo")
+        page.get_by_role("button", name="Start the table").click()
+        page.wait_for_url(f"{server}/t/*")
+        assert page.locator("#dg-scores").is_visible()
+        for expected in (2, 4):
+            page.get_by_role("button", name="Ann: Points +2").click()
+            page.locator("#dg-scores tbody tr").first.get_by_text(str(expected)).wait_for()
+        page.get_by_role("button", name="Ann: Points +1").click()
+        page.locator("#result").wait_for()
+        assert "Ann wins with 5 Points" in page.locator("#result").inner_text()
+        assert axe_violations(page) == []
+        context.close()
