@@ -342,3 +342,24 @@ def test_a_declared_game_is_played_to_its_end_on_a_phone(tmp_path, monkeypatch, 
         assert "Ann wins with 5 Points" in page.locator("#result").inner_text()
         assert axe_violations(page) == []
         context.close()
+
+
+def test_a_game_yaml_from_a_sheet_ends_with_a_scoring_example_that_works_uncommented(tmp_path):
+    from click.testing import CliRunner
+
+    from printkit.cli import main
+
+    sheet = tmp_path / "quiz.csv"
+    sheet.write_text("id,question,answer\nq-1,Which river?,Nile\nq-2,Which sea?,Baltic\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["init", str(tmp_path / "p"), "--from-sheet", str(sheet)])
+    assert result.exit_code == 0, result.output
+    game_yaml = tmp_path / "p" / "card_data" / "quiz" / "game.yaml"
+    text = game_yaml.read_text(encoding="utf-8")
+    db, problems = check_database(tmp_path / "p" / "card_data")
+    assert problems == [] and db.games["quiz"].info.scoring is None  # commented out: no table
+    example = text[text.index("# scoring:"):]
+    game_yaml.write_text(text.replace(example, re.sub(r"(?m)^# ?", "", example)), encoding="utf-8")
+    db, problems = check_database(tmp_path / "p" / "card_data")
+    assert problems == []
+    scoring = db.games["quiz"].info.scoring
+    assert scoring.end.reaches.value == 10 and scoring.counters["points"].steps == [1, 5]
