@@ -317,9 +317,14 @@ class TableService:
     def find(self, key: str) -> TableRecord:
         """The table whose link token or code is ``key``. Raises :class:`TableNotFound` if there
         is none, or if its game keeps no score here: the database may be shared with a companion
-        that served other games (another project, the bundled ones)."""
+        that served other games (another project, the bundled ones), or a declared game's
+        ``scoring:`` may have changed since to seat another number of players."""
         record = self.store.find(key)
         if record is None or record.game not in self.engines:
+            raise TableNotFound(key)
+        engine = self.engines[record.game]
+        if not engine.min_players <= len(record.players) <= engine.max_players:
+            # A declared game whose game.yaml now seats other counts: the table cannot be set up again.
             raise TableNotFound(key)
         return record
 

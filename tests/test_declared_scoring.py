@@ -363,3 +363,31 @@ def test_a_game_yaml_from_a_sheet_ends_with_a_scoring_example_that_works_uncomme
     assert problems == []
     scoring = db.games["quiz"].info.scoring
     assert scoring.end.reaches.value == 10 and scoring.counters["points"].steps == [1, 5]
+
+
+def test_a_table_outlives_an_edit_of_its_games_scoring(tmp_path):
+    """The designer edits game.yaml after tables were played: an entry the new declaration no
+    longer reads is reported on the table (undo or correct it); a table the declaration no
+    longer seats is not found, never an error page."""
+    project = make_project(tmp_path / "quiz")
+    config = {"TESTING": True, "PROJECT_DIR": str(project), "WTF_CSRF_ENABLED": False,
+              "DATABASE_URL": f"sqlite:///{tmp_path / 'companion.sqlite'}"}
+    apps = [create_app(config)]
+    client = apps[0].test_client()
+    tables = [client.post("/api/tables", json={"game": GAME, "players": players}).get_json()
+              for players in (["Ann", "Bo"], ["Ann", "Bo", "Cy"])]
+    for table in tables:
+        client.post(f"/api/tables/{table['code']}/events",
+                    json={"type": "adjust_counter", "seat": 0, "counter": "jokers", "by": -1})
+    game_yaml = project / "card_data" / GAME / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("{min: 2, max: 4,", "{min: 2, max: 2,")
+                         .replace("jokers: {label: Jokers, start: 1, min: 0, max: 1}", "lives: {start: 3, max: 3}"))
+    apps.append(create_app(config))
+    client = apps[1].test_client()
+    two, three = tables
+    page = client.get(f"/t/{two['token']}")
+    assert page.status_code == 200 and "could not be applied" in page.text
+    assert client.get(f"/t/{three['token']}").status_code == 404
+    assert client.get(f"/api/tables/{three['code']}").status_code == 404
+    for app in apps:
+        app.extensions["companion.tables"].store.dispose()
