@@ -101,6 +101,23 @@ def test_the_table_may_end_the_game_by_hand_and_the_lowest_may_win():
     assert engine.outcome(state).winners == (0,)
 
 
+def test_turns_pass_clockwise_and_a_counter_falling_to_its_end_value_ends_the_game():
+    data = {"counters": {"lives": {"start": 3, "max": 3}}, "rounds": "turn",
+            "end": {"reaches": {"counter": "lives", "value": 0}, "after_rounds": 2, "by_hand": False}}
+    engine = declared_engine("duel", "Duel", ScoringDeclaration.model_validate(data))
+    assert list(engine.events) == ["adjust_counter", "next_turn"]
+    state = engine.new_state(["Ann", "Bo"], {}, None)
+    assert state.summary() == "Round 1: Ann's turn"
+    state, lines = play(engine, state, {"type": "next_turn"}, {"type": "next_turn"})
+    assert lines == ["Bo's turn", "Round 2 begins: Ann's turn"]
+    state, lines = play(engine, state, point(1, -2, "lives"), point(1, -1, "lives"))
+    assert lines[-1] == "Bo: Lives −1, now 0: the game is over"
+    assert engine.outcome(state).winners == (0,) and engine.outcome(state).summary == "Ann wins with 3 Lives"
+    state = engine.new_state(["Ann", "Bo"], {}, None)
+    state, lines = play(engine, state, *[{"type": "next_turn"}] * 4)
+    assert lines[-1] == "Round 2 is over: the game is over" and engine.outcome(state).winners == (0, 1)
+
+
 def test_every_entry_is_checked_against_the_declared_bounds():
     engine = quiz_engine()
     state = engine.new_state(["Ann", "Bo"], {}, None)
