@@ -57,6 +57,8 @@ class DeclaredState(GameState):
 
     rules: ClassVar[ScoringDeclaration]
     rule_source: ClassVar[str] = "game.yaml"
+    adjust_event: ClassVar[type[AdjustCounter]]
+    """The engine's :class:`AdjustCounter` class (its counters' buttons are its forms)."""
 
     values: tuple[tuple[int, ...], ...]
     round: int = 1
@@ -136,14 +138,14 @@ class DeclaredState(GameState):
                         step=step))
         return out
 
-    adjust_event: ClassVar[type[AdjustCounter]]
-
 
 class DeclaredEvent(Event):
     """Base of a declared game's events: the rule they cite is the game's declaration."""
 
     @classmethod
     def rule(cls, state: DeclaredState, what: str) -> str:
+        """The rule a refusal cites: the game's declaration, saying ``what`` it declares
+        (e.g. ``"Pub Quiz Night, game.yaml scoring: Points goes from 0 to 20"``)."""
         return Words("%(game)s, %(file)s scoring: %(what)s", game=cls.engine.title, file=state.rule_source, what=what)
 
 
