@@ -141,7 +141,7 @@ def test_the_counters_buttons_are_fixed_moves_offered_only_within_the_bounds():
     state = engine.new_state(["Ann", "Bo"], {}, None)
     counters = state.counters()
     assert [(c.label, c.seat, c.step) for c in counters if c.seat == 0] == [
-        ("Points, by 1", 0, 1), ("Points, by 2", 0, 2), ("Jokers", 0, 1)]
+        ("Ann's Points, by 1", 0, 1), ("Ann's Points, by 2", 0, 2), ("Ann's Jokers", 0, 1)]
     first = counters[0]
     assert first.minus is None and first.plus.fixed == {"seat": 0, "counter": "points", "by": 1}
     jokers = counters[2]

@@ -129,8 +129,10 @@ class DeclaredState(GameState):
                 decl = self.rules.counters[name]
                 value = self.value(seat, name)
                 for step in decl.steps:
-                    label = self.counter_label(name) if len(decl.steps) == 1 else Words(
-                        "%(counter)s, by %(step)d", counter=self.counter_label(name), step=step)
+                    label = Words("%(name)s's %(counter)s", name=self.players[seat], counter=self.counter_label(name)) \
+                        if len(decl.steps) == 1 else Words("%(name)s's %(counter)s, by %(step)d",
+                                                           name=self.players[seat], counter=self.counter_label(name),
+                                                           step=step)
                     out.append(Counter(
                         label=label, value=value, seat=seat,
                         minus=adjust.tap(self, seat, name, -step) if value - step >= decl.min else None,
