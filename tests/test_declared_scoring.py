@@ -299,7 +299,12 @@ def test_a_declared_game_page_is_in_german(client):
     made = client.post(f"/tables/new/{GAME}", data={"players[]": ["Ann", "Bo"]})
     html = client.get(made.headers["Location"], headers={"Accept-Language": "de"}).text
     part = BeautifulSoup(html, "html.parser").select_one("#declared-game").text
-    assert "Punktestand" in part and "Runde 1" in part
+    assert "Punktestand" in part and "Runde 1" in part and "Das Spiel endet nach Runde 3." in part
+    for english in ("Scoreboard", "The game ends", "wins", "Round", "Player"):
+        assert english not in part
+    tap(client, html, "Ann: Points +2")
+    html = client.get(made.headers["Location"], headers={"Accept-Language": "de"}).text
+    assert "Ann: Points +2, jetzt 2" in html  # the history line; "Points" is the designer's own word
     moves = BeautifulSoup(html, "html.parser").select_one("#live").text
     assert "Nächste Runde" in moves and "Spiel beenden" in moves and "Ann: Zähler ändern" in moves
 
