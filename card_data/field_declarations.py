@@ -30,6 +30,7 @@ from pydantic import Field, model_validator
 
 from card_data.model_base import Slug, Strict
 from card_data.schema import GameInfo
+from card_data.scoring_declarations import ScoringDeclaration, scoring_problems
 
 FieldType = Literal["text", "rich_text", "integer", "number", "yes_no", "one_of", "list", "art", "icon"]
 """What a declared field holds: text, text with the game's icon markup, a bounded whole
@@ -172,12 +173,15 @@ class DeclaredGameInfo(GameInfo):
         card_types: card type -> its declaration; ``None``: every card is of type ``card``.
         title_field: the common text field a card's title is; ``None``: each card gives
             ``title``.
+        scoring: its scorekeeping (:mod:`card_data.scoring_declarations`); ``None``: the
+            game keeps no score (the companion offers no table for it).
     """
 
     rulebooks: dict[str, str] = {}
     fields: Annotated[FieldDeclarations, Field(min_length=1)]
     card_types: Annotated[dict[Slug, CardTypeDeclaration], Field(min_length=1, max_length=MAX_CARD_TYPES)] | None = None
     title_field: str | None = None
+    scoring: ScoringDeclaration | None = None
 
     def type_names(self) -> list[str]:
         """The card types, in declaration order (``["card"]`` without ``card_types``)."""
@@ -208,7 +212,8 @@ def declaration_problems(info: DeclaredGameInfo) -> list[tuple[tuple, str]]:
     name that is not a lower-case identifier or is reserved (:data:`RESERVED_FIELDS`,
     :data:`TEMPLATE_NAMES`), a card
     type's field that a common field has already, a ``back`` not among ``backs``, more than
-    :data:`MAX_FIELDS` fields in all, a ``title_field`` that names no common text field."""
+    :data:`MAX_FIELDS` fields in all, a ``title_field`` that names no common text field, and
+    what :func:`card_data.scoring_declarations.scoring_problems` finds in ``scoring:``."""
     found: list[tuple[tuple, str]] = []
     places = [(("fields",), info.fields)]
     for type_name, declared in (info.card_types or {}).items():
@@ -260,4 +265,6 @@ def declaration_problems(info: DeclaredGameInfo) -> list[tuple[tuple, str]]:
             article = "an" if declared.type[0] in "aeiou" else "a"
             found.append((("title_field",), f"title_field '{info.title_field}' is {article} {declared.type} field; "
                                             f"a title is text (text, rich_text or one_of)"))
+    if info.scoring is not None:
+        found.extend(scoring_problems(info.scoring))
     return found

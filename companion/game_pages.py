@@ -22,8 +22,16 @@ PREFIX = "games"
 """The first part of a game page's template name; no folder of ``companion/templates`` has it."""
 
 
+DECLARED_TABLE_PAGE = "tables/_declared_game.html"
+"""The scorekeeper page of every declared game (one whose ``game.yaml`` declares ``scoring:``,
+no registered package): drawn from its engine's state alone."""
+
+
 def table_page(game_id: str) -> str:
-    """The template name of ``game_id``'s scorekeeper page, e.g. ``games/cahrd/table.html``."""
+    """The template name of ``game_id``'s scorekeeper page, e.g. ``games/cahrd/table.html``
+    (:data:`DECLARED_TABLE_PAGE` for a game that is not registered: a declared game)."""
+    if game_id not in registry():
+        return DECLARED_TABLE_PAGE
     return f"{PREFIX}/{game_id}/{GAME_TABLE_PAGE}"
 
 

@@ -58,8 +58,8 @@ def service() -> TableService:
 
 
 def keeps_score() -> bool:
-    """Whether a game served here has a scorekeeper (a project of declared games has none:
-    the pages then offer no table)."""
+    """Whether a game served here has a scorekeeper (a project whose declared games declare no
+    ``scoring:`` has none: the pages then offer no table)."""
     return bool(service().engines)
 
 

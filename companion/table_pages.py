@@ -295,7 +295,7 @@ def new_table(game: str):
     error = rule = None
     status = 200
     players = [""] * engine.max_players
-    colours = seat_colours(game, engine.max_players)
+    colours = seat_colours(game, engine.max_players, own=getattr(engine, "player_colours", None))
     if request.method == "POST":
         players = request.form.getlist("players[]")
         chosen = request.form.getlist("colours[]")

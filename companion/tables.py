@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import cached_property
@@ -32,6 +32,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from card_data.engine import Engine, Outcome, RuleError, Step, Words
+from card_data.engine.declared import declared_engines
+from card_data.engine.seats import PLAYER_COLOURS
 from card_data.games import registry
 from card_data.loader import Database
 from card_data.problems import InvalidInput, Problem
@@ -252,7 +254,8 @@ class TableView:
     @property
     def colours(self) -> list[str]:
         """Each player's colour by seat (tables from before colours get the defaults)."""
-        return list(self.record.colours) or seat_colours(self.record.game, self.record.players)
+        return list(self.record.colours) or seat_colours(self.record.game, self.record.players,
+                                                         own=getattr(self.engine, "player_colours", None))
 
     def as_json(self, with_history: bool = False) -> dict[str, Any]:
         data = {
@@ -274,15 +277,14 @@ class TableView:
 
 MAX_PLAYER_NAME = 40
 """Longest player name (characters): it has to fit a phone's score line."""
-PLAYER_COLOURS = ("blue", "red", "green", "yellow", "purple", "orange", "black", "white")
-"""The colours players may take (names the page's CSS knows), in the order seats get them by
-default."""
 
 
-def seat_colours(game: str, players: int | list[str], chosen: list[str] | None = None) -> list[str]:
+def seat_colours(game: str, players: int | list[str], chosen: list[str] | None = None,
+                 own: Sequence[str] | None = None) -> list[str]:
     """One colour per seat: ``chosen`` where given; else a player named after a colour takes
-    it ("Red"); the others the game's own colours (its package's ``PLAYER_COLOURS``, e.g. Carpe
-    Cras's Blue and Red), then :data:`PLAYER_COLOURS` in order, each colour once. ``players``:
+    it ("Red"); the others the game's own colours (``own``, by default its package's
+    ``PLAYER_COLOURS``, e.g. Carpe Cras's Blue and Red; a declared game's are its engine's
+    ``player_colours``), then :data:`PLAYER_COLOURS` in order, each colour once. ``players``:
     the names by seat, or how many. Raises :class:`InvalidInput` for an unknown or repeated
     colour."""
     names = list(players) if isinstance(players, list) else [""] * players
@@ -295,7 +297,9 @@ def seat_colours(game: str, players: int | list[str], chosen: list[str] | None =
     if len(set(chosen)) != len(chosen):
         raise InvalidInput(Words("each player takes a different colour"),
                            [Problem(field="colours", message=Words("repeated"))])
-    own = getattr(registry()[game].package, "PLAYER_COLOURS", ())
+    if own is None:
+        entry = registry().get(game)
+        own = getattr(entry.package, "PLAYER_COLOURS", ()) if entry is not None else ()
     named = {seat: name.strip().lower() for seat, name in enumerate(names)
              if seat >= len(chosen) and name.strip().lower() in PLAYER_COLOURS}
     taken = set(chosen) | set(named.values())
@@ -313,6 +317,8 @@ class TableService:
         self.store = store
         self.db = db
         self.engines = {gid: e.engine for gid, e in registry().items() if gid in db.games}
+        # A declared game keeps score when its game.yaml declares scoring: (no Python of its own).
+        self.engines.update(declared_engines(db.games))
         self._folds: OrderedDict[int, TableFold] = OrderedDict()
         self._lock = Lock()
 
@@ -329,9 +335,14 @@ class TableService:
     def find(self, key: str) -> TableRecord:
         """The table whose link token or code is ``key``. Raises :class:`TableNotFound` if there
         is none, or if its game keeps no score here: the database may be shared with a companion
-        that served other games (another project, the bundled ones)."""
+        that served other games (another project, the bundled ones), or a declared game's
+        ``scoring:`` may have changed since to seat another number of players."""
         record = self.store.find(key)
         if record is None or record.game not in self.engines:
+            raise TableNotFound(key)
+        engine = self.engines[record.game]
+        if not engine.min_players <= len(record.players) <= engine.max_players:
+            # A declared game whose game.yaml now seats other counts: the table cannot be set up again.
             raise TableNotFound(key)
         return record
 
@@ -465,7 +476,8 @@ class TableService:
         opts = engine.parse_options(options or {})
         engine.new_state(players, opts, self.db.games[game])  # refuses an impossible set-up now
         record = self.store.create_table(game, players, opts.model_dump(mode="json"),
-                                         seat_colours(game, players, colours))
+                                         seat_colours(game, players, colours,
+                                                      own=getattr(engine, "player_colours", None)))
         return self.view_record(record)
 
     def rematch(self, key: str) -> TableRecord:

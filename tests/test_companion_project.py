@@ -2,8 +2,8 @@
 ``--project DIR``) and ``companion site`` of a project show that project's games and nothing of
 another game, for a declared game (fields, card types and backs in ``game.yaml``, no Python):
 its fields by their labels, only those players see, its cards found by search and by their
-printed QR codes (``/Q/<CODE>`` and ``/r/<game>/<card>``). A declared game keeps no score, so
-it is not offered for a table.
+printed QR codes (``/Q/<CODE>`` and ``/r/<game>/<card>``). A declared game without ``scoring:``
+keeps no score, so it is not offered for a table (with it: tests/test_declared_scoring.py).
 """
 
 from __future__ import annotations

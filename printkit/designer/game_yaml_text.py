@@ -112,4 +112,22 @@ def game_yaml_text(game_id: str, title: str, sheet: SheetGame, source: str) -> s
     lines.append("# deck_rules:")
     for name, copies in ([(t.name, t.copies) for t in backs] or [(slug_name(game_id), sheet.copies)])[:3]:
         lines += [f"#   {name}:", f"#     size: {{exact: {copies}}}", "#     copies: {max: 3}"]
+    lines += SCORING_EXAMPLE
     return "\n".join(lines) + "\n"
+
+
+SCORING_EXAMPLE = [
+    "# A scorekeeper at the companion's table (uncomment to use; see the README, \"Keeping score\"):",
+    "# scoring:",
+    _commented("#   players: {min: 2, max: 6}", "how many play; colours: [red, blue] for the first seats"),
+    _commented("#   counters:", "each player's numbers, in the order the table shows them"),
+    _commented("#     points: {label: Points, start: 0, min: 0, max: 99, steps: [1, 5]}", "a tap adds or takes 1 or 5"),
+    _commented("#   rounds: round", "or turn (whose turn is shown), or leave it out"),
+    _commented("#   end:", "any of these ends the game"),
+    _commented("#     reaches: {counter: points, value: 10}", "first to 10 points"),
+    _commented("#     after_rounds: 8", "or after round 8"),
+    _commented("#     by_hand: true", "or when the table says so"),
+    _commented("#   winner: {counter: points, wins: highest}", "or lowest; tied players share the win"),
+]
+"""The commented ``scoring:`` example every game.yaml from a sheet ends with (see
+:mod:`card_data.scoring_declarations`)."""
