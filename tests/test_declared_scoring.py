@@ -99,6 +99,7 @@ def test_the_table_may_end_the_game_by_hand_and_the_lowest_may_win():
     state, lines = play(engine, state, point(0, 4, "penalties"), point(1, 7, "penalties"), {"type": "end_game"})
     assert lines[-1] == "The game was ended by hand"
     assert engine.outcome(state).winners == (0,)
+    assert not state.highest_wins  # what play logs (BG Stats' highestWins) are told
 
 
 def test_turns_pass_clockwise_and_a_counter_falling_to_its_end_value_ends_the_game():

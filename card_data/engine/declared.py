@@ -276,6 +276,7 @@ def _engine(game_id: str, title: str, scoring_json: str) -> DeclaredEngine:
     class State(DeclaredState):
         rules: ClassVar[ScoringDeclaration] = scoring
         score_label: ClassVar[str] = labels[scoring.winner_counter()]
+        highest_wins: ClassVar[bool] = scoring.winner.wins == "highest"
 
     def set_up(players: tuple[str, ...], options: DeclaredOptions, game: Any) -> State:
         start = tuple(c.start for c in scoring.counters.values())
