@@ -28,7 +28,9 @@
     });
     var status = document.querySelector("[data-filter-status]");
     if (status && (wanted.length || game)) {
-      status.textContent = shown + (shown === 1 ? " card matches." : " cards match.");
+      // The page's words (in its language), else English.
+      var said = status.getAttribute(shown === 1 ? "data-one" : "data-other") || (shown === 1 ? "{num} card matches." : "{num} cards match.");
+      status.textContent = said.replace("{num}", shown);
     }
   }
 
