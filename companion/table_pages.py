@@ -412,6 +412,7 @@ def preview(token: str):
     the rules refuse it (for the page to show under the form as it is filled in)."""
     record = find_table_or_abort(token, api=False)
     view = service().view_record(record)
+    speak_data_of(record.game)
     try:
         line = view.engine.step(view.state, event_from_form(request.form, view.engine)).line
     except RuleError as exc:

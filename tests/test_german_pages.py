@@ -214,6 +214,9 @@ def test_a_card_the_german_data_translates_is_said_in_german(german_client, bund
     code = table_code(german_client, url)
     new_page = german_client.get(url).get_data(as_text=True)
     assert german_title in new_page and english_title not in new_page
+    fountain = next(e for e in scenario("carpe_diem").EVENTS if e.get("fountain_card") == "fountain-gardens")
+    preview = german_client.post(f"{url}/preview", data={k: str(v) for k, v in fountain.items()})
+    assert preview.status_code == 200 and german_title in preview.get_data(as_text=True)
     for event in scenario("carpe_diem").EVENTS:
         german_client.post(f"/api/tables/{code}/events", json=event)
     page = BeautifulSoup(german_client.get(url).get_data(as_text=True), "html.parser")
