@@ -26,11 +26,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, Response, abort, current_app, redirect, request
+from flask import Blueprint, Flask, Response, abort, current_app, g, has_request_context, redirect, request
 from flask_babel import Babel, get_locale, gettext
 
 from card_data.engine.wording import Words
 from card_data.games import registry
+from companion import time_zone
 
 #: Interface languages: code -> the language's name in itself (what the switcher shows).
 LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch"}
@@ -92,12 +93,21 @@ def current_language() -> str:
     return str(get_locale() or DEFAULT_LANGUAGE)
 
 
+DATA_WORDS = "companion_data_words"
+"""Key in :data:`flask.g` of the page's ``{printed text: translated text}``: the card titles and
+texts of the page's game that its data translates into the page's language (set by
+:func:`companion.translated_data.speak_data_of`)."""
+
+
 def say(text: Any) -> Any:
     """``text`` in the page's language: a :class:`~card_data.engine.wording.Words` from a rule
     engine or the table service is looked up in the catalogue by its English template and
-    filled with its params (themselves said in turn); any other value is returned as it is
-    (a plain ``str`` stays as written). Also the template filter ``say``."""
+    filled with its params (themselves said in turn); a plain ``str`` that is a card title or
+    text the page's game data translates (:data:`DATA_WORDS`) is its translation; any other
+    value is returned as it is. Also the template filter ``say``."""
     if not isinstance(text, Words):
+        if isinstance(text, str) and has_request_context():
+            return g.get(DATA_WORDS, {}).get(text, text)
         return text
     if not text.params:
         return gettext(text.template)
@@ -138,7 +148,8 @@ def _vary(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """Install Flask-Babel with :func:`select_language` and every catalogue
+    """Install Flask-Babel with :func:`select_language`, the phone's time zone
+    (:mod:`companion.time_zone`) and every catalogue
     (:func:`translation_directories`), the switcher's route (live server only) and the template
     globals ``current_language()`` and ``languages``."""
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)
@@ -147,7 +158,8 @@ def init_app(app: Flask) -> None:
                           ";".join(str(folder) for folder in translation_directories()))
     # One Babel per app: Flask-Babel caches the merged catalogues on the instance, and two apps
     # in one process (tests, a project's companion beside the bundled one) may read different ones.
-    Babel(app, locale_selector=select_language)
+    Babel(app, locale_selector=select_language, timezone_selector=time_zone.select_time_zone)
+    time_zone.init_app(app)
     app.add_template_global(current_language, "current_language")
     app.add_template_global(LANGUAGES, "languages")
     app.add_template_filter(say, "say")

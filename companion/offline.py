@@ -1,8 +1,9 @@
 """Offline at the table: a service worker keeps a game's rulings pages on the phone.
 
 - ``/sw.js`` serves ``static/sw.js``, the worker. Served from the site's root it may control
-  any page below it; the pages register it for ``/r/`` and for ``/Q/`` only
-  (``static/offline.js``), so the table pages, which must be live, never go through it.
+  any page below it; the pages register it for ``/r/``, for ``/Q/`` and for the root
+  (``static/offline.js``); it answers only for the pages it keeps (below), so the table pages,
+  which must be live, always come from the network.
 - ``/r/<game>/offline.json`` is the game's offline manifest (:func:`offline_manifest`): every
   URL a player needs with no network (the game page, each card's page, the game's other
   rulings pages, the static files they use), the page each of the game's short card codes
@@ -10,9 +11,19 @@
   saved page) and a version that changes when any of them may have changed. "Save this game for offline" on the game page asks the worker to fetch it and
   cache every URL it lists under a cache named after the game and that version.
 
-The static export (:mod:`companion.site`) writes both as files (``sw.js`` at the site's root,
-``r/<game>/offline.json``), with URLs relative to the manifest, so a static HTTPS host gives
-the same offline pages.
+- ``/offline.json`` is the site's own manifest (:func:`site_manifest`): the start page, a search
+  page that searches in the phone (``/search/offline``: every card listed, ``static/companion.js``
+  filters them by the address's ``?q=&game=``, as on the static export's search page) and the
+  static files. The worker saves them when it is installed and again with each game saved, so the
+  installed app opens offline to its start page, and a search with no network is answered by
+  that page (the search's own address kept, so the phone filters by it). The pages register the
+  worker for the site's root too; it answers only for the start page, the search, ``r/``, ``Q/``
+  and the static files, never for a table.
+
+The static export (:mod:`companion.site`) writes all three as files (``sw.js`` and
+``offline.json`` at the site's root, ``r/<game>/offline.json``), with URLs relative to the
+manifest, so a static HTTPS host gives the same offline pages (its search page already searches
+in the phone).
 
 Browsers run service workers only in a secure context (HTTPS, or ``http://localhost``); over
 plain ``http://192.168...`` on the home network the game page says that saving for offline is
@@ -24,13 +35,13 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from flask import Blueprint, Flask, current_app, send_from_directory
+from flask import Blueprint, Flask, current_app, render_template, send_from_directory
 
 from card_data.loader import Game
 from card_data.printings import printed_versions
 from card_data.project_folders import is_game_data
 from card_data.short_codes import printed_cards
-from companion.catalog import get_game_or_404
+from companion.catalog import all_cards, get_database, get_game_or_404
 from companion.links import page_url
 from companion.short_links import target_endpoint
 
@@ -59,6 +70,45 @@ def manifest(game: str):
     response = current_app.json.response(offline_manifest(get_game_or_404(game)))
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+@bp.get("/offline.json")
+def site_manifest_route():
+    """The site's offline manifest (see :func:`site_manifest`)."""
+    response = current_app.json.response(site_manifest())
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/search/offline")
+def offline_search():
+    """The search page a phone keeps for searching with no network: every card, filtered in the
+    browser by the address's ``?q=&game=`` (``static/companion.js``); without JavaScript, the
+    whole list. Rulings are not searched here: it links each game's rulings page."""
+    return render_template("search.html", query="", game_id="", hits=all_cards(), ruling_hits=[],
+                           filter_in_browser=True)
+
+
+def offline_search_url() -> str:
+    """The page that searches in the phone, in the request's link style: ``/search/offline``
+    live; in a static export its own search page, which already does."""
+    if current_app.config.get("STATIC_EXPORT"):
+        return page_url("browse.search")
+    return page_url("offline.offline_search")
+
+
+def site_manifest() -> dict:
+    """``{"version": str, "urls": [start page, search page, static files...], "search": url}``:
+    what the worker keeps so that the installed app opens with no network (the start page) and
+    searches (``search``, the page :func:`offline_search_url` gives, answering every search
+    address offline). URLs in the request's link style; ``version`` (16 hex characters) changes
+    with the templates, the static files and the card data of every game."""
+    app = current_app._get_current_object()
+    search = offline_search_url()
+    urls = [page_url("browse.index"), search, *(page_url("static", filename=name) for name in asset_files(app))]
+    listed = [content_version(app, game) for game in get_database().games.values()] + urls
+    version = hashlib.sha256("\n".join(listed).encode()).hexdigest()[:16]
+    return {"version": version, "urls": urls, "search": search}
 
 
 def game_page_endpoints(app: Flask) -> tuple[list[str], list[str]]:

@@ -48,11 +48,11 @@ def site_paths(app: Flask) -> list[str]:
     """URL paths of every page of the site: index, search, each game, each card, each
     version of a card a printed QR code may carry (``/r/<game>/<card-id>/<version>``), each
     printed card version's short address (``/Q/<CODE>``); and for offline reading
-    (:mod:`companion.offline`) the service worker ``/sw.js`` and each game's
+    (:mod:`companion.offline`) the service worker ``/sw.js``, the site's ``/offline.json`` and each game's
     ``/r/<game>/offline.json``."""
     with app.app_context():
         games = get_database().games.values()
-        paths = ["/", "/search", "/sw.js"]
+        paths = ["/", "/search", "/sw.js", "/offline.json"]
         for game in games:
             paths.append(f"/r/{game.game_id}/")
             paths.append(f"/r/{game.game_id}/rulings")  # unfiltered: a static host cannot filter

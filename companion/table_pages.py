@@ -50,6 +50,7 @@ from companion.exports import server_zone_name
 from companion.language import say
 from companion.scorekeeper import find_table_or_abort, service
 from companion.tables import PLAYER_COLOURS, StaleVersion, TableView, seat_colours, whole_number
+from companion.translated_data import speak_data_of
 
 bp = Blueprint("table_pages", __name__)
 
@@ -217,6 +218,7 @@ def _qr_svg(url: str) -> str:
 
 def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
     record, engine, state = view.record, view.engine, view.state
+    speak_data_of(record.game)
     seat, chosen = viewer_seat(record)
     everyone = engine.allowed(state)
     mine = engine.allowed(state, seat) if seat is not None else everyone
@@ -309,6 +311,7 @@ def new_table(game: str):
         except InvalidInput as exc:
             error, status = in_words(exc), 400
         colours = chosen or colours
+    speak_data_of(game)
     fields = [dataclasses.replace(derive_field(engine.options_model, name, None),
                                   default=request.form.get(name, info.default))
               for name, info in engine.options_model.model_fields.items()]
@@ -354,6 +357,7 @@ def history(token: str):
     of the page lists only the newest :data:`HISTORY_SHOWN`)."""
     record = find_table_or_abort(token, api=False)
     view = service().view_record(record)
+    speak_data_of(record.game)
     return render_template("tables/history.html", view=view, table=record, engine=view.engine,
                            colours=view.colours, history=list(reversed(view.history)), entries=view.entries,
                            problem=view.problem)
@@ -410,6 +414,7 @@ def preview(token: str):
     the rules refuse it (for the page to show under the form as it is filled in)."""
     record = find_table_or_abort(token, api=False)
     view = service().view_record(record)
+    speak_data_of(record.game)
     try:
         line = view.engine.step(view.state, event_from_form(request.form, view.engine)).line
     except RuleError as exc:
@@ -446,6 +451,7 @@ def correct(token: str, seq: int):
     refusal = Refusal(**{**kept, "changes": tuple(kept["changes"])}) if kept else None
     payload = refusal.values if refusal and refusal.values else line.payload
     move = filled_form(event_class, service().state_before(record, seq), payload, gettext("Save correction"))
+    speak_data_of(record.game)
     return render_template("tables/correct.html", view=view, table=record, line=line, move=move, refusal=refusal,
                            version=record.version)
 

@@ -12,14 +12,14 @@ These functions are template globals (registered by :mod:`companion.rulings`); e
 
 from __future__ import annotations
 
-from flask import current_app
+from flask import current_app, g
 
 from card_data.loader import Game
 from card_data.ruling_records import RulingRecord
 from card_data.schema import Card, GlossaryEntry
 from card_data.translations import DATA_LANGUAGE, Translation, find_translation
 from companion.catalog import get_database
-from companion.language import current_language
+from companion.language import DATA_WORDS, current_language
 
 
 def data_translation(game: Game) -> Translation | None:
@@ -65,6 +65,24 @@ def translation_language(game: Game) -> str:
     data's own language."""
     translation = data_translation(game)
     return translation.language if translation is not None else DATA_LANGUAGE
+
+
+def speak_data_of(game_id: str) -> None:
+    """Let :func:`~companion.language.say` put ``game_id``'s card titles and texts in the page's
+    language where the game's data translates them (a table page: the engines say a card by the
+    title and text printed on it). Nothing changes for a page in the data's language, a game
+    without a translation into it, or an unknown game."""
+    game = get_database().games.get(game_id)
+    translation = data_translation(game) if game is not None else None
+    words: dict[str, str] = {}
+    if translation is not None:
+        for card in game.cards.values():
+            fields = translation.printed_fields(card.id)
+            for field in ("title", "text"):
+                printed = getattr(card, field, None)
+                if isinstance(printed, str) and printed and fields.get(field):
+                    words[printed] = fields[field]
+    setattr(g, DATA_WORDS, words)
 
 
 TEMPLATE_GLOBALS = {

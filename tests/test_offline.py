@@ -471,3 +471,75 @@ def test_the_offline_note_says_when_the_phone_is_offline(browser, server):
     page.goto(f"{server}/r/{GAME}/")
     expect(page.locator("#offline-copy")).to_have_count(0)
     context.close()
+
+
+# --- The start page and search, for the installed app (issue 20) --------------------------------
+
+def test_the_site_manifest_lists_the_start_page_the_offline_search_and_the_static_files(client, bundled):
+    response = client.get("/offline.json")
+    assert response.status_code == 200 and response.headers["Cache-Control"] == "no-cache"
+    manifest = response.get_json()
+    assert re.fullmatch(r"[0-9a-f]{16}", manifest["version"])
+    assert manifest["urls"][:2] == ["/", "/search/offline"] and manifest["search"] == "/search/offline"
+    for name in ("companion.css", "companion.js", "offline.js", "pico/pico.min.css"):
+        assert f"/static/{name}" in manifest["urls"], name
+    for url in manifest["urls"]:
+        assert client.get(url).status_code == 200, url
+    # The offline search page lists every card of every game, for the phone to filter.
+    page = client.get("/search/offline").get_data(as_text=True)
+    listed = re.findall(r'<li data-search="[^"]*" data-game="([^"]+)"', page)
+    assert len(listed) == sum(len(game.cards) for game in bundled.games.values())
+    assert "data-filter-list" in page and 'data-one="{num} card matches."' in page
+
+
+def test_the_export_holds_the_site_manifest(site):
+    manifest = json.loads((site / "offline.json").read_text(encoding="utf-8"))
+    assert manifest["urls"][:2] == ["index.html", "search/index.html"] and manifest["search"] == "search/index.html"
+    for url in manifest["urls"]:
+        assert not urlsplit(url).scheme and not url.startswith("/"), url
+        assert (site / url).resolve().is_file(), url
+
+
+WAIT_FOR_SITE_WORKER = WAIT_FOR_SHORT_WORKER
+"""The same wait, for the worker registered for the site's root (active once its install,
+which saves the start page and search, is done)."""
+
+
+def test_the_installed_app_opens_offline_to_its_start_page_and_searches(browser, server, bundled):
+    """A phone that opened the start page once (as when installing the app): with the network
+    cut, the start page opens from the phone's copy, a search lists the matching cards (filtered
+    in the phone), and a table page is not answered from a copy (it needs the companion)."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(f"{server}/")
+    assert page.evaluate(WAIT_FOR_SITE_WORKER, f"{server}/")
+    title = bundled.games[GAME].info.title
+
+    context.set_offline(True)
+    page.goto(f"{server}/")
+    expect(page.get_by_role("link", name=title).first).to_be_visible()
+    expect_saved_copy(page)
+
+    parry = bundled.games[GAME].cards["parry"].title
+    page.goto(f"{server}/search?q=parry")
+    expect(page.locator("h1")).not_to_have_text("Not saved for offline")
+    expect_saved_copy(page)
+    shown = page.locator("[data-filter-list] li:visible")
+    expect(shown.filter(has_text=parry).first).to_be_visible()
+    brutal = bundled.games[GAME].cards["brutal-strike"].title
+    expect(shown.filter(has_text=brutal)).to_have_count(0)  # listed, but hidden: no match
+    assert page.locator("[data-filter-list] li", has_text=brutal).count() > 0
+    assert 0 < shown.count() < 20
+    expect(page.locator("form.search input[name=q]")).to_have_value("parry")
+    expect(page.locator("[data-filter-status]")).to_have_text(re.compile(r"^\d+ cards? match"))
+    # Searching again from the saved page, with no network: the same page filters the new words.
+    page.locator("form.search input[name=q]").fill("brutal strike")
+    page.locator("form.search button").click()
+    page.wait_for_url(re.compile(r"/search\?.*q=brutal"))
+    expect(shown.filter(has_text=brutal).first).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "offline-search.png"), full_page=True)
+
+    # A table must be live: the worker leaves it to the network, which is not there.
+    with pytest.raises(Exception, match="ERR_INTERNET_DISCONNECTED"):
+        page.goto(f"{server}/tables/new")
+    context.close()

@@ -28,7 +28,9 @@
     });
     var status = document.querySelector("[data-filter-status]");
     if (status && (wanted.length || game)) {
-      status.textContent = shown + (shown === 1 ? " card matches." : " cards match.");
+      // The page's words (in its language), else English.
+      var said = status.getAttribute(shown === 1 ? "data-one" : "data-other") || (shown === 1 ? "{num} card matches." : "{num} cards match.");
+      status.textContent = said.replace("{num}", shown);
     }
   }
 
@@ -167,12 +169,16 @@
 
   // How long the game has gone on, kept current, in the page's language (Intl).
   var lang = document.documentElement.lang || "en";
+  var clock = null;
+  try { clock = new Intl.DateTimeFormat(lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }); } catch (e) { clock = null; }
   var ago = window.Intl && Intl.RelativeTimeFormat ? new Intl.RelativeTimeFormat(lang, { numeric: "always", style: "short" }) : null;
   function tick() {
     document.querySelectorAll("time[data-started]").forEach(function (el) {
       var started = new Date(el.getAttribute("data-started"));
       var minutes = Math.max(0, Math.floor((Date.now() - started.getTime()) / 60000));
       el.setAttribute("title", ago ? ago.format(-minutes, "minute") : minutes + " min ago");
+      // The phone's own clock time (the server wrote UTC if it did not know the phone's zone yet).
+      if (clock) el.textContent = clock.format(started);
     });
   }
   tick();
@@ -268,3 +274,15 @@ document.addEventListener("submit", function (event) {
     field.value = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
   } catch (e) { field.value = ""; /* no Intl: the server's zone */ }
 }, true);
+
+// The phone's time zone, for the times the server writes (companion/time_zone.py): kept in a
+// cookie the server reads on the next page; without JavaScript the pages say their times are UTC.
+(function () {
+  "use strict";
+  var zone = "";
+  try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return; }
+  if (!/^[A-Za-z0-9_+\-\/]{1,64}$/.test(zone)) return;  // an IANA name: nothing a cookie must escape
+  var cookie = "tz=" + zone;
+  if ((" " + document.cookie + ";").indexOf(" " + cookie + ";") !== -1) return;
+  document.cookie = cookie + "; path=/; max-age=31536000; samesite=lax" + (location.protocol === "https:" ? "; secure" : "");
+})();

@@ -1,6 +1,7 @@
 // Offline at the table (see companion/offline.py and static/sw.js).
 // - On a rulings page (under r/), register the service worker, which keeps the pages a player
-//   opens and answers from those copies when there is no network.
+//   opens and answers from those copies when there is no network; on those, the start page and
+//   search, register it for the site's root too (it keeps the start page and search there).
 // - A page answered from a saved copy (the worker adds <meta name="companion-saved-at">) says so
 //   at the top, with the time it was saved.
 // - The game page's "Save this game for offline" asks the worker to save every page of the game;
@@ -45,6 +46,15 @@
   // for that scope too, sends a phone with no network on to the card's saved page.
   var shortScope = workerUrl ? new URL("Q/", workerUrl).href : null;
   var inScope = scope !== null && window.location.href.indexOf(scope) === 0;
+  // The start page and search are kept by the same worker registered for the site's root (it
+  // answers there for those pages only, never for a table): rulings pages and those register it.
+  var siteScope = workerUrl ? new URL("./", workerUrl).href : null;
+  var rest = siteScope !== null && window.location.href.indexOf(siteScope) === 0
+    ? window.location.pathname.slice(new URL(siteScope).pathname.length) : null;
+  var sitePage = rest !== null && /^(index\.html)?$|^search(\/|\/index\.html|\/offline)?$/.test(rest);
+  if (supported && (inScope || sitePage)) {
+    navigator.serviceWorker.register(workerUrl, {scope: siteScope}).catch(function () { /* pages need the network */ });
+  }
 
   function when(iso) {
     var date = new Date(iso);

@@ -8,6 +8,11 @@
 // - a card's short address (Q/<CODE>, what printed QR codes open; the pages register the worker
 //   for Q/ too): from the network (a redirect to the card's page), and with no network a
 //   redirect to the card's page in the saved game that knows the code (the manifest's codes).
+// - the start page and search (the pages register it for the site's root too): it keeps the
+//   site's own manifest (offline.json: the start page, a search page that filters in the phone,
+//   the static files) when it is installed and with each game saved; with no network a search
+//   address is answered by that search page, which filters by the address. Any other page (a
+//   table) is left to the network.
 // Every copy it keeps carries the header SAVED_AT (ISO time) so a page can say how old it is.
 "use strict";
 
@@ -22,8 +27,57 @@ var SCOPE_BASE = new URL("./", self.location.href).href;  // the site's root: sw
 var STATIC_BASE = new URL("static/", SCOPE_BASE).href;
 var SHORT_BASE = new URL("Q/", SCOPE_BASE).href;           // printed cards' short addresses
 var CODES_KEY = SHORT_BASE + "?codes";                     // in a game's cache: its codes' pages
+var SITE_CACHE = PREFIX + "site";                          // the start page, search, static files
+var SITE_MANIFEST = new URL("offline.json", SCOPE_BASE).href;
+var SEARCH_PATHS = ["search", "search/", "search/index.html"].map(function (path) {
+  return new URL(path, SCOPE_BASE).pathname;
+});
 
-self.addEventListener("install", function () { self.skipWaiting(); });
+self.addEventListener("install", function (event) {
+  self.skipWaiting();
+  // Best effort: a worker that could not save the start page still keeps the game pages.
+  event.waitUntil(saveSite().catch(function () {}));
+});
+
+// Save the site's own pages (offline.json: start page, search page, static files) in SITE_CACHE,
+// the manifest itself under its own address so the search page can be found offline.
+function saveSite() {
+  var savedAt = new Date().toISOString();
+  return fetch(SITE_MANIFEST, {cache: "no-store"}).then(function (response) {
+    if (!response.ok) throw new Error("the site's list of pages answered HTTP " + response.status);
+    return response.clone().json().then(function (manifest) {
+      return caches.open(SITE_CACHE).then(function (cache) {
+        return Promise.all(manifest.urls.map(function (url) {
+          var href = new URL(url, SITE_MANIFEST).href;
+          return fetch(href, {cache: "no-cache"}).then(function (page) {
+            if (!page.ok) throw new Error(href + " answered HTTP " + page.status);
+            return stamped(page, savedAt);
+          }).then(function (copy) { return cache.put(href, copy); });
+        })).then(function () { return cache.put(SITE_MANIFEST, response); });
+      });
+    });
+  });
+}
+
+// A search address (search?q=...): the saved search page that filters in the phone, or null.
+function savedSearch(href) {
+  var url = new URL(href);
+  if (SEARCH_PATHS.indexOf(url.pathname) === -1) return Promise.resolve(null);
+  return caches.open(SITE_CACHE).then(function (cache) { return cache.match(SITE_MANIFEST); }).then(function (response) {
+    return response ? response.json() : null;
+  }).then(function (manifest) {
+    return manifest && manifest.search ? newestCopy(new URL(manifest.search, SITE_MANIFEST).href) : null;
+  });
+}
+
+// Pages this worker answers for: rulings (r/), short addresses (Q/), the start page and search.
+function keptPage(href) {
+  var url = new URL(href);
+  var root = new URL(SCOPE_BASE).pathname;
+  var rest = url.pathname.indexOf(root) === 0 ? url.pathname.slice(root.length) : null;
+  if (rest === null) return false;
+  return rest === "" || rest === "index.html" || /^(r|Q)\//.test(rest) || /^search(\/|\/index\.html|\/offline)?$/.test(rest);
+}
 
 self.addEventListener("activate", function (event) {
   // A new worker version drops the pages cache of older ones; saved games stay until replaced.
@@ -156,6 +210,8 @@ function networkFirst(event, isPage) {
     }
     function fallBack(networkAnswer) {
       return newestCopy(request.url).then(function (copy) {
+        return copy || (isPage ? savedSearch(request.url) : null);
+      }).then(function (copy) {
         if (copy) return isPage ? markedPage(copy).then(answer) : answer(copy);
         return (isPage ? savedTarget(request.url) : Promise.resolve(null)).then(function (target) {
           if (target) return answer(Response.redirect(target, 302));
@@ -167,6 +223,8 @@ function networkFirst(event, isPage) {
     }
     var timer = setTimeout(function () {
       newestCopy(request.url).then(function (copy) {
+        return copy || (isPage ? savedSearch(request.url) : null);
+      }).then(function (copy) {
         return copy || (isPage ? savedTarget(request.url) : null);
       }).then(function (found) { if (found) fallBack(null); });
     }, NETWORK_WAIT_MS);
@@ -189,7 +247,7 @@ self.addEventListener("fetch", function (event) {
   var request = event.request;
   if (request.method !== "GET" || request.url.indexOf(SCOPE_BASE) !== 0) return;
   if (request.mode === "navigate") {
-    event.respondWith(networkFirst(event, true));
+    if (keptPage(request.url)) event.respondWith(networkFirst(event, true));
   } else if (request.url.indexOf(STATIC_BASE) === 0) {
     event.respondWith(networkFirst(event, false));
   }
@@ -232,6 +290,8 @@ function saveGame(manifestHref, port) {
       var record = {game: manifest.game, title: manifest.title, version: manifest.version,
                     savedAt: savedAt, pages: urls.length};
       return chain.then(function () {
+        return saveSite().catch(function () { /* the game's pages are what was asked for */ });
+      }).then(function () {
         return cache.put(CODES_KEY, new Response(JSON.stringify(codes), {headers: {"Content-Type": "application/json"}}));
       }).then(function () {
         return cache.put(savedRecordKey(manifestHref), new Response(JSON.stringify(record),

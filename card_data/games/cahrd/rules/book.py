@@ -15,6 +15,10 @@ ANY_ARMY = "any"
 CardKind = Literal["officer", "item", "tactic", "strategy"]
 
 
+S_RANK_LABELS = {"highest_printed_rank": Words("Highest printed rank"), "s_rank_value": Words("S rank value")}
+"""What the new-table form calls each reading of a CHM of S in the Recruitment Step."""
+
+
 class Options(Model):
     """Table options.
 
@@ -41,10 +45,10 @@ class Options(Model):
                                       "defeating_player": Words("Defeating player")}})
     s_rank_in_recruitment: SRankInRecruitment = Field(
         DEFAULT_S_RANK_IN_RECRUITMENT, title=Words("A CHM of S in the Recruitment Step"),
-        description=Words("highest_printed_rank: %(highest)s; s_rank_value: %(s10)s (Glossary of Terms: Stats)",
-                          highest=S_RANK_READINGS["highest_printed_rank"], s10=S_RANK_READINGS["s_rank_value"]),
-        json_schema_extra={"labels": {"highest_printed_rank": Words("Highest printed rank"),
-                                      "s_rank_value": Words("S rank value")}})
+        description=Words("%(highest_label)s: %(highest)s; %(s10_label)s: %(s10)s (Glossary of Terms: Stats)",
+                          highest_label=S_RANK_LABELS["highest_printed_rank"], highest=S_RANK_READINGS["highest_printed_rank"],
+                          s10_label=S_RANK_LABELS["s_rank_value"], s10=S_RANK_READINGS["s_rank_value"]),
+        json_schema_extra={"labels": S_RANK_LABELS})
 
 
 # ---- the card data, copied once --------------------------------------------------------------

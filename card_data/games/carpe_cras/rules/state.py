@@ -38,6 +38,9 @@ Die = Annotated[int, Field(ge=1, le=DIE_FACES)]
 Stat = Bounded[0, MOST_STAT]
 """A stat as entered: never negative (Glossary: Stats), at most :data:`MOST_STAT`."""
 FullCityAgency = Literal["bottom_of_deck", "sacrifice_unless_token"]
+FULL_CITY_AGENCY_LABELS = {"bottom_of_deck": Words("Bottom of the agency deck"),
+                           "sacrifice_unless_token": Words("Sacrificed unless you hold the Token")}
+"""What the new-table form calls each reading (the help says which rulebook text each follows)."""
 Step_ = Literal["first_player", "round_start", "turns"]
 """The game's own steps: ``first_player``: rolling for (and choosing) the starting player;
 ``round_start``: waiting for the next round to start (before round 1, or after a round
@@ -60,9 +63,11 @@ class Options(Model):
 
     full_city_agency: FullCityAgency = Field(
         default="bottom_of_deck", title=Words("Agency gained with all city spaces full"),
-        description=Words("bottom_of_deck: rulebook main text (Gaining agency), it goes to the bottom of the "
-                          "agency deck. sacrifice_unless_token: the glossary (Gain Agency), it is sacrificed "
-                          "unless you control the Carpe Cras Token."))
+        description=Words("%(bottom)s: rulebook main text (Gaining agency), it goes to the bottom of the agency "
+                          "deck. %(sacrifice)s: the glossary (Gain Agency), it is sacrificed unless you control "
+                          "the Carpe Cras Token.", bottom=FULL_CITY_AGENCY_LABELS["bottom_of_deck"],
+                          sacrifice=FULL_CITY_AGENCY_LABELS["sacrifice_unless_token"]),
+        json_schema_extra={"labels": FULL_CITY_AGENCY_LABELS})
     starting_morale: int = Field(default=DEFAULT_STARTING_MORALE, ge=1, le=MOST_STARTING_MORALE, title=Words("Starting morale"),
                                  description=Words("%(morale)d in the standard game; other game modes may differ.",
                                                    morale=DEFAULT_STARTING_MORALE))
