@@ -53,10 +53,12 @@ class Series:
 class Chart:
     """One tracked number over a game: its ``label`` (:class:`~card_data.engine.Words`),
     ``entries`` (for each point, the number of the entry after which it stands, as the history
-    numbers entries; 0 for the new table) and one :class:`Series` per player."""
+    numbers entries; 0 for the new table), ``positions`` (for each point, how many entries
+    counted by then: where it stands left to right) and one :class:`Series` per player."""
 
     label: Said
     entries: tuple[int, ...]
+    positions: tuple[int, ...]
     series: tuple[Series, ...]
 
     def rows(self) -> list[tuple[int, tuple[float, ...]]]:
@@ -101,15 +103,17 @@ def _build(view: TableView) -> list[Chart]:
         series = tuple(Series(seat, name, colours[seat] if seat < len(colours) else "",
                               tuple(values[i][seat] if seat < len(values[i]) else math.nan for i in keep))
                        for seat, name in enumerate(players))
-        charts.append(Chart(first.label, tuple(entries[i] for i in keep), series))
+        charts.append(Chart(first.label, tuple(entries[i] for i in keep), tuple(keep), series))
     return charts
 
 
 def _kept(values: list[tuple[float, ...]]) -> list[int]:
-    """The points to draw: the first, the last and every one where a value changed, thinned
-    evenly to :data:`MAX_CHART_POINTS`."""
+    """The points to draw: the first, the last, every one where a value changed and the one
+    before it (so a line between two points is what the game did), thinned evenly to
+    :data:`MAX_CHART_POINTS`."""
     last = len(values) - 1
-    kept = [i for i in range(len(values)) if i in (0, last) or values[i] != values[i - 1]]
+    changed = [i for i in range(1, len(values)) if values[i] != values[i - 1]]
+    kept = sorted({0, last, *changed, *(i - 1 for i in changed)})
     if len(kept) > MAX_CHART_POINTS:
         step = (len(kept) - 1) / (MAX_CHART_POINTS - 1)
         kept = [kept[round(n * step)] for n in range(MAX_CHART_POINTS)]
@@ -147,7 +151,7 @@ def chart_svg(chart: Chart, chart_id: str, title: str) -> Markup:
     count = len(chart.entries)
 
     def x(i: int) -> float:
-        return LEFT + plot_w * i / max(count - 1, 1)
+        return LEFT + plot_w * chart.positions[i] / max(chart.positions[-1], 1)
 
     def y(v: float) -> float:
         return TOP + plot_h * (high - v) / (high - low)
