@@ -105,7 +105,7 @@ def statistics(games: list[PastGame]) -> tuple[list[Tally], list[Tally], list[Ta
     """``(players, players by game, games)``: per player name over all games (games and wins
     only: scores of different games do not add up), per player name and game (games, wins,
     average and best score), and per game (``player`` empty: games played, average and best
-    score of every seat). Each sorted by most wins, then most games, then name."""
+    score of every seat). Each sorted by game title, then most wins, most games and name."""
     overall: dict[str, Tally] = {}
     by_game: dict[tuple[str, str], Tally] = {}
     per_game: dict[str, Tally] = {}
@@ -123,7 +123,7 @@ def statistics(games: list[PastGame]) -> tuple[list[Tally], list[Tally], list[Ta
                 table.scores.append(g.scores[seat])
 
     def order(tallies) -> list[Tally]:
-        return sorted(tallies, key=lambda t: (-t.wins, -t.games, t.title.casefold(), t.player.casefold()))
+        return sorted(tallies, key=lambda t: (t.title.casefold(), -t.wins, -t.games, t.player.casefold()))
 
     return order(overall.values()), order(by_game.values()), order(per_game.values())
 
