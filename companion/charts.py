@@ -158,7 +158,7 @@ def chart_svg(chart: Chart, chart_id: str, title: str) -> Markup:
 
     svg = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "viewBox": f"0 0 {WIDTH} {HEIGHT}",
                              "class": "chart", "role": "img", "aria-labelledby": f"{chart_id}-title",
-                             "id": chart_id, "focusable": "false"})
+                             "id": chart_id})
     ET.SubElement(svg, "title", {"id": f"{chart_id}-title"}).text = title
     grid = ET.SubElement(svg, "g", {"class": "chart-axes"})
     for tick in ticks:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from threading import Lock
 
 from flask import Blueprint, Response, jsonify, render_template
 
@@ -20,7 +22,7 @@ from card_data.engine.wording import Said
 from companion import exports
 from companion.exports import spreadsheet_safe
 from companion.scorekeeper import service
-from companion.tables import TableService
+from companion.tables import TableService, TableView
 
 bp = Blueprint("past_games", __name__)
 
@@ -53,7 +55,7 @@ class PastGame:
     started: datetime
     finished: datetime
     duration: timedelta
-    view: object = None
+    view: TableView | None = None
 
     @property
     def minutes(self) -> int:
@@ -61,22 +63,43 @@ class PastGame:
         return max(1, round(self.duration.total_seconds() / 60))
 
 
+_known: OrderedDict[tuple[str, int], PastGame | None] = OrderedDict()
+"""Each table version looked at (its token and version): its past game, or ``None`` while it
+is not finished. A table is folded again only when its version changed, so the pages cost one
+query once the tables are known, however often they are asked for."""
+_known_lock = Lock()
+
+
 def finished_games(tables: TableService, newest: int = TABLES_SCANNED) -> list[PastGame]:
     """The finished games among the ``newest`` tables of ``tables``' store whose game this server
-    keeps score for, the last finished first. A table whose log cannot be folded is left out."""
+    keeps score for, the last finished first. A table whose log has an entry that cannot be
+    applied is left out."""
     games = []
     for record in tables.store.newest(newest):
         if record.game not in tables.engines:
             continue
-        view = tables.view_record(record)
-        if not view.outcome.finished or view.problem is not None or view.finished_at is None:
-            continue
-        o = view.outcome
-        games.append(PastGame(record.game, view.engine.title, tuple(record.players), tuple(view.colours),
-                              tuple(o.scores), o.score_label, tuple(o.winners), o.summary, view.started_at,
-                              view.finished_at, view.duration, view))
+        key = (record.token, record.version)
+        with _known_lock:
+            known = key in _known
+            game = _known.get(key)
+        if not known:
+            game = _past_game(tables.view_record(record))
+            with _known_lock:
+                _known[key] = game
+                while len(_known) > 2 * TABLES_SCANNED:
+                    _known.popitem(last=False)
+        if game is not None:
+            games.append(game)
     games.sort(key=lambda g: g.finished, reverse=True)
     return games
+
+
+def _past_game(view: TableView) -> PastGame | None:
+    if not view.outcome.finished or view.problem is not None or view.finished_at is None:
+        return None
+    o, record = view.outcome, view.record
+    return PastGame(record.game, view.engine.title, tuple(record.players), tuple(view.colours), tuple(o.scores),
+                    o.score_label, tuple(o.winners), o.summary, view.started_at, view.finished_at, view.duration, view)
 
 
 @dataclass

@@ -132,3 +132,15 @@ def test_no_finished_game_yet(scorekeeper_app):
     assert "No game on this server has finished yet." in client.get("/tables/stats").get_data(as_text=True)
     assert read_csv(client.get("/tables/stats.csv")) == []
     assert client.get("/tables/past.bgsplay").status_code == 404  # until exports.py writes many plays
+
+
+def test_a_table_is_listed_once_it_finishes_and_left_out_once_undone(scorekeeper_app):
+    tables = scorekeeper_app.extensions["companion.tables"]
+    client = scorekeeper_app.test_client()
+    events = scenario("carpe_cras").EVENTS
+    token = play(scorekeeper_app, "carpe_cras", ["Zed", "Yan"], START, 5, upto=len(events) - 1)
+    assert "Zed" not in client.get("/tables/past").get_data(as_text=True)
+    tables.act(token, events[-1])
+    assert "Zed" in client.get("/tables/past").get_data(as_text=True)
+    tables.undo(token)
+    assert "Zed" not in client.get("/tables/past").get_data(as_text=True)
