@@ -95,7 +95,7 @@ def test_statistics_in_german(client):
     assert soup.h1.get_text() == "Statistik"
     assert ["Red", "Carpe Cras", "2", "1", "7,5", "15"] in cells(soup.select_one("#stats-by-game"))
     past = client.get("/tables/past", headers={"Accept-Language": "de"}).get_data(as_text=True)
-    assert "Vergangene Partien" in past and "47 min" in past
+    assert "Vergangene Partien" in past and "47 Min." in past
 
 
 def read_csv(response) -> list[dict]:
