@@ -98,7 +98,7 @@ def _build(view: TableView) -> list[Chart]:
     players, colours = view.record.players, view.colours
     charts = []
     for index, first in enumerate(points[0]):
-        values = [p[index].values for p in points]
+        values = [p[index].values if index < len(p) else () for p in points]  # a number missing: a gap
         keep = _kept(values)
         series = tuple(Series(seat, name, colours[seat] if seat < len(colours) else "",
                               tuple(values[i][seat] if seat < len(values[i]) else math.nan for i in keep))

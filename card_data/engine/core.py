@@ -204,7 +204,8 @@ class GameState(Model):
     def tracked(self) -> tuple[Tracked, ...]:
         """The numbers each player has that a picture of the game follows over its entries, each
         with one value per seat: by default the :meth:`scores` under :attr:`score_label`. A game
-        with more to follow (e.g. C.A.H.R.D.'s grain) adds its own."""
+        with more to follow (e.g. C.A.H.R.D.'s grain) adds its own, the same ones in the same
+        order in every state of a game."""
         return (Tracked(self.score_label, tuple(float(s) for s in self.scores())),)
 
     def rounds_played(self) -> int:
