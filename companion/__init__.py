@@ -62,11 +62,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         api,
         browse,
         catalog,
+        charts,
         errors,
         game_pages,
         language,
         links,
         offline,
+        past_games,
         rulings,
         scorekeeper,
         security,
@@ -90,5 +92,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(api.bp)
         security.exempt_from_csrf(api.bp)  # the API has its own guard: JSON bodies, same-origin only
         app.register_blueprint(table_pages.bp)
+        charts.init_app(app)
+        app.register_blueprint(past_games.bp)
         game_pages.init_app(app)  # each game's own part of the table page, from its folder
     return app

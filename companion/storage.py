@@ -289,6 +289,13 @@ class TableStore:
                 row = conn.execute(select(game_tables).where(game_tables.c.code == key.upper())).first()
         return _record(row) if row is not None else None
 
+    def newest(self, limit: int) -> list[TableRecord]:
+        """The ``limit`` most recently started tables, newest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(game_tables).order_by(game_tables.c.created_at.desc(), game_tables.c.id.desc())
+                                .limit(limit)).all()
+        return [_record(row) for row in rows]
+
     def set_rematch(self, table_id: int, token: str) -> str:
         """Record that a rematch of table ``table_id`` started at ``token``, unless one already
         did; returns the rematch's token (the first one recorded)."""

@@ -251,6 +251,19 @@ class TableView:
         text = self._fold.texts.get(e.seq) or _inactive_text(self.engine, e)
         return HistoryLine(e.seq, e.payload, e.status, e.corrects, text, e.created_at.isoformat())
 
+    def replay(self) -> Iterator[tuple[EventRecord | None, BaseModel]]:
+        """The new table's state (with ``None``), then each entry that counts, in play order, with
+        the state after it: the fold's own entries applied again by the engine, up to the entry
+        it could not apply (see :attr:`problem`)."""
+        state = self._fold.checkpoints[0]
+        yield None, state
+        for seq in self._fold.order:
+            if self.problem is not None and seq == self.problem.seq:
+                return
+            row = self._fold.events[seq]
+            state = self.engine.apply(state, row.payload)
+            yield row, state
+
     @property
     def colours(self) -> list[str]:
         """Each player's colour by seat (tables from before colours get the defaults)."""

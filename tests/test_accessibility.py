@@ -118,6 +118,10 @@ def tour(page, base: str, tables: dict):
         yield f"{game} finished, rematch taken"
         page.goto(f"{base}/t/{made['fresh']}")
         yield f"{game} fresh table"
+    page.goto(f"{base}/tables/past")
+    yield "past games"
+    page.goto(f"{base}/tables/stats")
+    yield "statistics"
     page.goto(f"{base}/r/cartisora/brutal-strik")
     yield "not found"
 

@@ -78,6 +78,7 @@ from pydantic import (
 from card_data.engine.bounds import unbounded_numbers
 from card_data.engine.forms import Counter, Move, offer
 from card_data.engine.seats import SEAT
+from card_data.engine.tracked import Tracked
 from card_data.engine.wording import Said, Words
 from card_data.problems import InvalidInput, Problem
 
@@ -201,6 +202,13 @@ class GameState(Model):
     def counters(self) -> list[Counter]:
         """The numbers players change by hand most, with their −/+ moves (none by default)."""
         return []
+
+    def tracked(self) -> tuple[Tracked, ...]:
+        """The numbers each player has that a picture of the game follows over its entries, each
+        with one value per seat: by default the :meth:`scores` under :attr:`score_label`. A game
+        with more to follow (e.g. C.A.H.R.D.'s grain) adds its own, the same ones in the same
+        order in every state of a game."""
+        return (Tracked(self.score_label, tuple(float(s) for s in self.scores())),)
 
     def rounds_played(self) -> int:
         """Rounds played so far, as the game counts them (for play logs such as BG Stats'

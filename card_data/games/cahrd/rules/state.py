@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Literal
 
 from card_data.engine import Counter, GameState, Model, Move, Words
+from card_data.engine.tracked import Tracked
 from card_data.engine.wording import Said
 from card_data.games.cahrd.ranks import S_RANK_READINGS, recruitment_reserves
 from card_data.games.cahrd.rules.book import CardBook, CardKind, Constants, Options
@@ -164,6 +165,10 @@ class State(GameState):
         wins = self.wins()
         best = max(wins)
         return (wins.index(best),) if self.finished and wins.count(best) == 1 else ()
+
+    def tracked(self) -> tuple[Tracked, ...]:
+        """Battles won, and each army's grain in the current battle (what ends a battle at 0)."""
+        return (*super().tracked(), Tracked(Words("Grain"), tuple(float(a.grain) for a in self.armies)))
 
     def rounds_played(self) -> int:
         """Battles fought to their end: the war's rounds (C.A.H.R.D. has turns, not rounds)."""
