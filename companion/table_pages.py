@@ -227,6 +227,7 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
     return dict(
         view=view, table=record, state=state, outcome=view.outcome, engine=engine, version=record.version,
         problem=view.problem,
+        board=state.scoreboard(),
         seat=seat, seat_chosen=chosen, my_moves=mine, other_moves=others, counters=state.counters(),
         colours=view.colours,
         history=view.recent(HISTORY_SHOWN), entries=view.entries, last_seq=view.undo_seq,
@@ -359,9 +360,12 @@ def history(token: str):
 
 @bp.get("/t/<token>/live")
 def live(token: str):
-    """The live part of the page, or 204 (the page keeps what it has) if nothing changed since ``v``."""
+    """The live part of the page, or 204 (the page keeps what it has) if nothing changed since ``v``
+    (a finished table's page asks with ``r=0`` until it shows a rematch: starting one changes
+    no entry, so not the version)."""
     record = find_table_or_abort(token, api=False)
-    if request.args.get("v") == str(record.version):
+    rematch_unseen = request.args.get("r") == "0" and record.rematch_token is not None
+    if request.args.get("v") == str(record.version) and not rematch_unseen:
         return Response(status=204)
     return _live(service().view_record(record))
 
@@ -385,9 +389,27 @@ def choose_seat(token: str):
     record = find_table_or_abort(token, api=False)
     seat = whole_number(request.form.get("seat"), len(record.players) - 1)
     value = str(seat) if seat is not None else WHOLE_TABLE
-    response = redirect(url_for("table_pages.table", token=record.token), 303)
+    return _remember_seat(redirect(url_for("table_pages.table", token=record.token), 303), record, value)
+
+
+def _remember_seat(response: Response, record, value: str) -> Response:
+    """``response`` setting this phone's seat cookie for ``record`` to ``value`` (a seat number
+    or :data:`WHOLE_TABLE`)."""
     response.set_cookie(_seat_cookie(record), value, max_age=60 * 60 * 24 * 30, samesite="Lax", httponly=True,
                         path=url_for("table_pages.table", token=record.token))
+    return response
+
+
+def _to_rematch(record, fresh) -> Response:
+    """A redirect to the rematch ``fresh`` of ``record`` that keeps who this phone is: the seat
+    of the same name there ("I am Ann" stays Ann), or the whole table; nothing if it said
+    nothing (or its player is not at the new table)."""
+    response = redirect(url_for("table_pages.table", token=fresh.token), 303)
+    seat, chosen = viewer_seat(record)
+    if seat is not None and record.players[seat] in fresh.players:
+        return _remember_seat(response, fresh, str(fresh.players.index(record.players[seat])))
+    if chosen:
+        return _remember_seat(response, fresh, WHOLE_TABLE)
     return response
 
 
@@ -399,7 +421,17 @@ def rematch(token: str):
         fresh = service().rematch(record.token)
     except RuleError as exc:
         return _refuse(record, Refusal.of(exc, None))
-    return redirect(url_for("table_pages.table", token=fresh.token), 303)
+    return _to_rematch(record, fresh)
+
+
+@bp.get("/t/<token>/rematch")
+def follow_rematch(token: str):
+    """Go to the rematch another phone started at this table, as the same player (see
+    :func:`_to_rematch`); back to this table if there is none (yet)."""
+    record = find_table_or_abort(token, api=False)
+    if not record.rematch_token:
+        return redirect(url_for("table_pages.table", token=record.token), 303)
+    return _to_rematch(record, service().find(record.rematch_token))
 
 
 @bp.post("/t/<token>/preview")
