@@ -6,7 +6,8 @@
   players the game takes), and in the middle of a game, the scoreboard is wholly on the
   first screen, without scrolling, with JavaScript on and off; the page has no axe violation.
 - A rematch reaches every phone on the finished table (a link on the page, also brought by
-  the live update), and each phone following it is at the new table as the same player.
+  the live update and said to screen readers), and each phone following it is at the new
+  table as the same player (with JavaScript off too).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 from bs4 import BeautifulSoup
 from phones import PHONE, api, new_table
 
-from card_data.engine import Scoreboard
+from card_data.engine import GameState, Scoreboard
 from card_data.games import registry
 from card_data.loader import bundled_data_dir, load_database
 
@@ -79,8 +80,6 @@ def test_every_state_of_a_game_gives_a_scoreboard_of_its_own_numbers(game, datab
 
 def test_the_default_scoreboard_is_the_scores_and_a_bad_one_is_refused(database):
     state = next(states("carpe_diem", database))
-    from card_data.engine import GameState
-
     default = GameState.scoreboard(state)
     assert default.columns == ("VP",) and default.values == ((8.0,), (9.0,)) and default.line == state.summary()
     assert default.rows() == [(0, "VP", 8.0), (1, "VP", 9.0)]
@@ -124,7 +123,7 @@ def test_the_scoreboard_comes_before_the_moves_and_the_history_in_german_too(cli
     rows = [[cell.get_text(" ", strip=True) for cell in tr.find_all(["th", "td"])] for tr in board.select("tbody tr")]
     assert rows == [["Red (am Zug)", "0", "4.000"], ["Blue", "0", "4.000"]]
     assert board.select_one('tr[aria-current="true"]').th.get_text(" ", strip=True).startswith("Red")
-    assert page.select_one("#turn strong").get_text() .startswith("Schlacht 1, Zug 3: Red · ")
+    assert page.select_one("#turn strong").get_text().startswith("Schlacht 1, Zug 3: Red · ")
 
 
 def choose(client, table: dict, seat) -> None:
