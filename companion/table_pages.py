@@ -14,7 +14,8 @@ the table changed is refused, saying what changed, with its values kept; so two 
 tapping the same button at once record it once. Undo also names the entry it undoes.
 
 Each phone may say who it is ("I am Red", a cookie per table): its moves come first, the
-other players' one tap away.
+other players' one tap away. A rematch is offered on the finished table to every phone there,
+and following it keeps who the phone is.
 """
 
 from __future__ import annotations
@@ -408,7 +409,7 @@ def _to_rematch(record, fresh) -> Response:
     seat, chosen = viewer_seat(record)
     if seat is not None and record.players[seat] in fresh.players:
         return _remember_seat(response, fresh, str(fresh.players.index(record.players[seat])))
-    if chosen:
+    if seat is None and chosen:
         return _remember_seat(response, fresh, WHOLE_TABLE)
     return response
 
