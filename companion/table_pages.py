@@ -14,7 +14,8 @@ the table changed is refused, saying what changed, with its values kept; so two 
 tapping the same button at once record it once. Undo also names the entry it undoes.
 
 Each phone may say who it is ("I am Red", a cookie per table): its moves come first, the
-other players' one tap away.
+other players' one tap away. A rematch is offered on the finished table to every phone there,
+and following it keeps who the phone is.
 """
 
 from __future__ import annotations
@@ -230,6 +231,7 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
     return dict(
         view=view, table=record, state=state, outcome=view.outcome, engine=engine, version=record.version,
         problem=view.problem,
+        board=state.scoreboard(),
         seat=seat, seat_chosen=chosen, my_moves=mine, other_moves=others, counters=state.counters(),
         colours=view.colours,
         history=view.recent(HISTORY_SHOWN), entries=view.entries, last_seq=view.undo_seq,
@@ -365,9 +367,12 @@ def history(token: str):
 
 @bp.get("/t/<token>/live")
 def live(token: str):
-    """The live part of the page, or 204 (the page keeps what it has) if nothing changed since ``v``."""
+    """The live part of the page, or 204 (the page keeps what it has) if nothing changed since ``v``
+    (a finished table's page asks with ``r=0`` until it shows a rematch: starting one changes
+    no entry, so not the version)."""
     record = find_table_or_abort(token, api=False)
-    if request.args.get("v") == str(record.version):
+    rematch_unseen = request.args.get("r") == "0" and record.rematch_token is not None
+    if request.args.get("v") == str(record.version) and not rematch_unseen:
         return Response(status=204)
     return _live(service().view_record(record))
 
@@ -391,9 +396,27 @@ def choose_seat(token: str):
     record = find_table_or_abort(token, api=False)
     seat = whole_number(request.form.get("seat"), len(record.players) - 1)
     value = str(seat) if seat is not None else WHOLE_TABLE
-    response = redirect(url_for("table_pages.table", token=record.token), 303)
+    return _remember_seat(redirect(url_for("table_pages.table", token=record.token), 303), record, value)
+
+
+def _remember_seat(response: Response, record, value: str) -> Response:
+    """``response`` setting this phone's seat cookie for ``record`` to ``value`` (a seat number
+    or :data:`WHOLE_TABLE`)."""
     response.set_cookie(_seat_cookie(record), value, max_age=60 * 60 * 24 * 30, samesite="Lax", httponly=True,
                         path=url_for("table_pages.table", token=record.token))
+    return response
+
+
+def _to_rematch(record, fresh) -> Response:
+    """A redirect to the rematch ``fresh`` of ``record`` that keeps who this phone is: the seat
+    of the same name there ("I am Ann" stays Ann), or the whole table; nothing if it said
+    nothing (or its player is not at the new table)."""
+    response = redirect(url_for("table_pages.table", token=fresh.token), 303)
+    seat, chosen = viewer_seat(record)
+    if seat is not None and record.players[seat] in fresh.players:
+        return _remember_seat(response, fresh, str(fresh.players.index(record.players[seat])))
+    if seat is None and chosen:
+        return _remember_seat(response, fresh, WHOLE_TABLE)
     return response
 
 
@@ -405,7 +428,17 @@ def rematch(token: str):
         fresh = service().rematch(record.token)
     except RuleError as exc:
         return _refuse(record, Refusal.of(exc, None))
-    return redirect(url_for("table_pages.table", token=fresh.token), 303)
+    return _to_rematch(record, fresh)
+
+
+@bp.get("/t/<token>/rematch")
+def follow_rematch(token: str):
+    """Go to the rematch another phone started at this table, as the same player (see
+    :func:`_to_rematch`); back to this table if there is none (yet)."""
+    record = find_table_or_abort(token, api=False)
+    if not record.rematch_token:
+        return redirect(url_for("table_pages.table", token=record.token), 303)
+    return _to_rematch(record, service().find(record.rematch_token))
 
 
 @bp.post("/t/<token>/preview")

@@ -77,6 +77,7 @@ from pydantic import (
 
 from card_data.engine.bounds import unbounded_numbers
 from card_data.engine.forms import Counter, Move, offer
+from card_data.engine.scoreboard import Scoreboard, scoreboard
 from card_data.engine.seats import SEAT
 from card_data.engine.tracked import Tracked
 from card_data.engine.wording import Said, Words
@@ -209,6 +210,12 @@ class GameState(Model):
         with more to follow (e.g. C.A.H.R.D.'s grain) adds its own, the same ones in the same
         order in every state of a game."""
         return (Tracked(self.score_label, tuple(float(s) for s in self.scores())),)
+
+    def scoreboard(self) -> Scoreboard:
+        """What the table's first screen shows: by default each seat's :meth:`scores` under
+        :attr:`score_label`, and :meth:`summary` as the line. Games override it to show more
+        (e.g. grain beside battles won) or to say whose turn it is."""
+        return scoreboard([self.score_label], [[score] for score in self.scores()], self.summary())
 
     def rounds_played(self) -> int:
         """Rounds played so far, as the game counts them (for play logs such as BG Stats'

@@ -124,7 +124,10 @@
     var result = document.querySelector("#live #result[data-summary]");
     return result ? result.getAttribute("data-summary") : null;
   }
-  function changes(before, after, wasFinished) {
+  function rematchNow() {
+    return !!document.querySelector("#live #rematch-link");
+  }
+  function changes(before, after, wasFinished, hadRematch) {
     var said = [];
     Object.keys(after).sort(function (a, b) { return a - b; }).forEach(function (seq) {
       var li = after[seq], text = li.getAttribute("data-text"), status = li.getAttribute("data-status");
@@ -134,6 +137,7 @@
     });
     var finished = finishedNow();
     if (finished && !wasFinished) said.push(say("data-game-over", "{summary}", finished));
+    if (rematchNow() && !hadRematch) said.push(say("data-rematch", "", ""));
     return said;
   }
   function snapshot() {
@@ -144,13 +148,14 @@
   var shown = snapshot();
   var shownFinished = finishedNow();
   var shownVersion = live.getAttribute("data-version");
+  var shownRematch = rematchNow();  // a rematch started changes no entry: not the version
   document.addEventListener("htmx:afterSettle", function (event) {
     var current = document.getElementById("live");
     if (!current) return;
     var version = current.getAttribute("data-version");
-    if (version !== shownVersion) {
+    if (version !== shownVersion || rematchNow() !== shownRematch) {
       var config = event.detail && event.detail.requestConfig;
-      var said = announcer && config && config.verb === "get" ? changes(shown, historyNow(), shownFinished) : [];
+      var said = announcer && config && config.verb === "get" ? changes(shown, historyNow(), shownFinished, shownRematch) : [];
       if (said.length) {
         // The log holds the latest news only (what was said before is in the history); lines
         // added are read out, lines taken away are not.
@@ -163,6 +168,7 @@
       }
       shown = snapshot();
       shownFinished = finishedNow();
+      shownRematch = rematchNow();
       shownVersion = version;
     }
   });

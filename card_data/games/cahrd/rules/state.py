@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Literal
 
 from card_data.engine import Counter, GameState, Model, Move, Words
+from card_data.engine.scoreboard import Scoreboard, scoreboard
 from card_data.engine.tracked import Tracked
 from card_data.engine.wording import Said
 from card_data.games.cahrd.ranks import S_RANK_READINGS, recruitment_reserves
@@ -195,6 +196,18 @@ class State(GameState):
         return (Words("%(player)s wins the war, %(score)s (%(reason)s)", player=self.players[winners[0]],
                       score=score, reason=reason) if winners
                 else Words("The war is drawn, %(score)s (%(reason)s)", score=score, reason=reason))
+
+    def scoreboard(self) -> Scoreboard:
+        """Battles won and grain per army; the battle, the turn and who has the initiative, and
+        the step (the war's result once it is over)."""
+        line = self.summary() if self.finished else (
+            Words("Battle %(n)d, turn %(turn)d: %(player)s · %(step)s", n=self.battle_number, turn=self.turn,
+                  player=self.players[self.initiative], step=self.step_label())
+            if self.turn_in_progress() and self.initiative is not None
+            else Words("Battle %(n)d: %(step)s", n=self.battle_number, step=self.step_label()))
+        turn = self.initiative if self.turn_in_progress() and not self.finished else None
+        return scoreboard([self.score_label, Words("Grain")],
+                          [[won, army.grain] for won, army in zip(self.wins(), self.armies)], line, turn)
 
     def wins(self) -> tuple[int, ...]:
         """Battles won by each seat so far."""

@@ -17,6 +17,7 @@ from card_data.engine import (
     Model,
     Words,
 )
+from card_data.engine.scoreboard import Scoreboard, scoreboard
 from card_data.games.carpe_cras import BOOK, TITLE
 from card_data.games.carpe_cras.cards import AGENCY_DECK_SIZE
 from card_data.games.carpe_cras.rules.rulebook import (
@@ -160,6 +161,11 @@ class State(GameState):
         if self.step == "round_start":
             return Words("Round %(round)d about to start", round=self.round + 1)
         return Words("Round %(round)d, %(player)s's turn", round=self.round, player=self.players[self.turn])
+
+    def scoreboard(self) -> Scoreboard:
+        """Each city's morale; the round and whose turn it is (:meth:`summary`)."""
+        turn = self.turn if self.step == "turns" and not self.finished else None
+        return scoreboard([self.score_label], [[m] for m in self.morale], self.summary(), turn)
 
     def step_label(self) -> Words:
         return STEP_LABELS[self.step]

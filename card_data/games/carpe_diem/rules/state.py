@@ -10,6 +10,7 @@ from typing import Literal
 from pydantic import Field, NonNegativeInt, PositiveInt
 
 from card_data.engine import Counter, GameState, Model, ReadOnlyDict, Words
+from card_data.engine.scoreboard import Scoreboard, scoreboard
 from card_data.games.carpe_diem.cards import (
     BanderoleBar,
     DwellingRewards,
@@ -270,6 +271,12 @@ class State(GameState):
                          "bar (%(option)s tie-breaker)", name=name, vp=vp, others=others, option=option)
         return Words("%(name)s wins with %(vp)d VP, tied with %(others)s and behind them on the banderole "
                      "bar (%(option)s tie-breaker)", name=name, vp=vp, others=others, option=option)
+
+    def scoreboard(self) -> Scoreboard:
+        """Each player's VP; the phase and round, or who scores now (:meth:`status`), or who won."""
+        line = self.summary() if self.finished else self.status()
+        return scoreboard([self.score_label], [[sheet.vp] for sheet in self.sheets], line,
+                          None if self.finished else self.next_to_score())
 
     def status(self) -> str:
         """The page's heading: ``"Phase 1 of 4 · round 2 of 7"``, ``"Scoring period 1: Bea

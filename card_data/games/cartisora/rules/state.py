@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from card_data.engine import GameState, Model, Words
+from card_data.engine.scoreboard import Scoreboard, scoreboard
 from card_data.engine.wording import Said
 from card_data.games.cartisora.cards import BASE_SET_CHARACTER_DECKS
 from card_data.games.cartisora.rules.catalog import Catalog
@@ -180,6 +181,19 @@ class State(GameState):
     def score_label(self) -> Words:  # type: ignore[override]
         """``"Points"`` for one game, ``"Games won"`` for a match."""
         return Words("Points") if self.options.match_length == 1 else Words("Games won")
+
+    def scoreboard(self) -> Scoreboard:
+        """Each seat's points (its side's: tag-team partners share them), and in a match the
+        games won and the points of the game being played; the game, round and step
+        (:meth:`status`). Both players ready and reveal at once: no one's turn is shown."""
+        if self.options.match_length == 1:
+            totals = self.side_totals()
+            return scoreboard([self.score_label], [[totals[self.side_of(seat)]] for seat in range(len(self.players))],
+                              self.status())
+        points = [self.score(side).total for side in (0, 1)]
+        return scoreboard([Words("Games won"), Words("Points")],
+                          [[self.games_won[self.side_of(seat)], points[self.side_of(seat)]]
+                           for seat in range(len(self.players))], self.status())
 
     def side_totals(self) -> tuple[int, int]:
         """Each side's points (one game: the last finished game's, else the score now) or, in
