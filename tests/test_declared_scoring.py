@@ -246,7 +246,8 @@ def test_a_declared_game_with_scoring_is_played_to_its_end_through_its_page(clie
     url = made.headers["Location"]
     html = client.get(url).text
     status = BeautifulSoup(html, "html.parser").select_one("#declared-game")
-    assert status is not None and "Scoreboard" in status.text and "Jokers" in status.text
+    board = BeautifulSoup(html, "html.parser").select_one("#scoreboard")
+    assert status is not None and "Scoreboard" in board.text and "Jokers" in board.text
     assert 'class="player c-purple">Ann' in html and 'class="player c-orange">Bo' in html  # the declared colours
     assert "The game ends when a player's Points reaches 5." in html
 
@@ -290,7 +291,7 @@ def test_a_declared_game_with_scoring_is_played_to_its_end_through_its_page(clie
     assert answer.status_code == 303
     final = client.get(url).text
     assert "Game over" in final and "Ann wins with 5 Points" in final
-    board = BeautifulSoup(final, "html.parser").select_one("#dg-scores")
+    board = BeautifulSoup(final, "html.parser").select_one("#scoreboard")
     assert [row.th.text.strip() for row in board.select("tbody tr")] == ["Ann ★", "Bo"]
     csv = client.get(f"/api/tables/{code}/export.csv")
     assert csv.status_code == 200 and "Ann" in csv.text
@@ -299,7 +300,8 @@ def test_a_declared_game_with_scoring_is_played_to_its_end_through_its_page(clie
 def test_a_declared_game_page_is_in_german(client):
     made = client.post(f"/tables/new/{GAME}", data={"players[]": ["Ann", "Bo"]})
     html = client.get(made.headers["Location"], headers={"Accept-Language": "de"}).text
-    part = BeautifulSoup(html, "html.parser").select_one("#declared-game").text
+    soup = BeautifulSoup(html, "html.parser")
+    part = soup.select_one("#declared-game").text + soup.select_one("#scoreboard").text
     assert "Punktestand" in part and "Runde 1" in part and "Das Spiel endet nach Runde 3." in part
     for english in ("Scoreboard", "The game ends", "wins", "Round", "Player"):
         assert english not in part
@@ -356,10 +358,10 @@ def test_a_declared_game_is_played_to_its_end_on_a_phone(tmp_path, monkeypatch, 
         names.nth(1).fill("Bo")
         page.get_by_role("button", name="Start the table").click()
         page.wait_for_url(f"{server}/t/*")
-        assert page.locator("#dg-scores").is_visible()
+        assert page.locator("#scoreboard").is_visible()
         for expected in (2, 4):
             page.get_by_role("button", name="Ann: Points +2").click()
-            page.locator("#dg-scores tbody tr").first.get_by_text(str(expected)).wait_for()
+            page.locator("#scoreboard tbody tr").first.get_by_text(str(expected)).wait_for()
         page.get_by_role("button", name="Ann: Points +1").click()
         page.locator("#result").wait_for()
         assert "Ann wins with 5 Points" in page.locator("#result").inner_text()

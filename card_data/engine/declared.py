@@ -29,6 +29,7 @@ from pydantic import Field
 from card_data.engine.bounds import Bounded
 from card_data.engine.core import Engine, Event, GameState, Model, RuleError, Step
 from card_data.engine.forms import Counter, Move
+from card_data.engine.scoreboard import Scoreboard, scoreboard
 from card_data.engine.seats import Seat
 from card_data.engine.wording import Words
 from card_data.scoring_declarations import ScoringDeclaration
@@ -114,6 +115,12 @@ class DeclaredState(GameState):
         if self.rules.rounds == "round":
             return Words("Round %(round)d", round=self.round)
         return Words("The game is on")
+
+    def scoreboard(self) -> Scoreboard:
+        """Every player's counters (the declaration's labels, its order), the :meth:`summary`
+        as the line, whose turn it is when the game has turns."""
+        turn = self.turn if self.rules.rounds == "turn" and not self.finished else None
+        return scoreboard([self.counter_label(n) for n in self.counter_names()], self.values, self.summary(), turn)
 
     def rounds_played(self) -> int:
         if self.rules.rounds is None:
