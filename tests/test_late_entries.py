@@ -145,6 +145,7 @@ def test_the_neutral_answers_are_german_on_german_pages(client):
     conflict = client.post(f"{url}/events", data=form(s.EVENTS[2] | {"starting_seat": 1}, 2), headers={**DE, **HTMX})
     error = BeautifulSoup(conflict.get_data(as_text=True), "html.parser").select_one("#rule-error")
     assert "Der Tisch hat sich geändert, bevor dein Eintrag ankam, und die Regeln erlauben ihn nicht mehr" in error.text
+    assert error.select_one("#retry-form button").text == "Erneut senden"
     client.post(f"{url}/undo", data={"_seq": "3"}, headers=DE)
     again = client.post(f"{url}/undo", data={"_seq": "3"}, headers={**DE, **HTMX})
     notice = BeautifulSoup(again.get_data(as_text=True), "html.parser").select_one("#already-done")
