@@ -150,3 +150,26 @@ def test_the_neutral_answers_are_german_on_german_pages(client):
     again = client.post(f"{url}/undo", data={"_seq": "3"}, headers={**DE, **HTMX})
     notice = BeautifulSoup(again.get_data(as_text=True), "html.parser").select_one("#already-done")
     assert notice.text.strip().startswith("Bereits rückgängig gemacht von Red: ")
+
+
+def test_the_api_with_drawn_at_version_records_an_unrelated_entry_answers_a_repeat_and_refuses_a_conflict(client):
+    s = scenario("carpe_cras")
+    code, _ = new_table(client, "carpe_cras")
+    for event in s.EVENTS[:2]:
+        client.post(f"/api/tables/{code}/events", json=event)
+    drawn = {"Drawn-At-Version": '"2"'}
+    first = client.post(f"/api/tables/{code}/events", json=s.EVENTS[2], headers=drawn)
+    assert first.status_code == 200 and first.get_json().get("already") is None
+    repeat = client.post(f"/api/tables/{code}/events", json=s.EVENTS[2], headers=drawn)
+    body = repeat.get_json()
+    assert repeat.status_code == 200 and body["version"] == 3
+    assert body["already"] == "Already recorded: Red chose themselves to take the first turn"
+    assert body["event"]["seq"] == 3
+    conflict = client.post(f"/api/tables/{code}/events", json=s.EVENTS[2] | {"starting_seat": 1}, headers=drawn)
+    body = conflict.get_json()
+    assert conflict.status_code == 409 and "no longer allow" in body["error"] and body["rule"]
+    assert body["changes"] == ["Red chose themselves to take the first turn"]
+    later = client.post(f"/api/tables/{code}/events", json=s.EVENTS[3], headers=drawn)  # drawn at 2, legal now
+    assert later.status_code == 200 and later.get_json()["version"] == 4
+    assert client.post(f"/api/tables/{code}/events", json=s.EVENTS[4],
+                       headers={"Drawn-At-Version": "x"}).status_code == 400
