@@ -5,8 +5,10 @@ phones may have entered more. That alone is no reason to refuse it: the rules ar
 against the table as it is now anyway. Such an entry is
 
 - a **repeat** when an entry recorded since the form was drawn is the same event with the same
-  fields (both phones tapped "Next round"): nothing is recorded again, and the phone is told,
-  neutrally, who recorded it (:class:`AlreadyDone`);
+  fields (both phones tapped "Next round"), or this one would change nothing now and says all
+  that one said (both phones set Bea's coins to 4; one form also sent the fish she already
+  had): nothing is recorded again, and the phone is told, neutrally, who
+  recorded it (:class:`AlreadyDone`);
 - a **conflict** when the rules refuse it now (:class:`companion.tables.StaleVersion`, saying
   what changed and why it is refused);
 - else recorded as sent.
@@ -22,10 +24,14 @@ memory, not stored: a table served by several processes may not know it, and the
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from threading import Lock
 from typing import TYPE_CHECKING, Any
 
-from card_data.engine import Words
+from pydantic import BaseModel
+
+from card_data.engine import Engine, Event, Step, Words
+from companion.entry_problems import apply_entry
 from companion.storage import EventRecord
 
 if TYPE_CHECKING:
@@ -52,13 +58,33 @@ class AlreadyDone(Exception):
         super().__init__(str(self.message))
 
 
-def repeat_of(events: dict[int, EventRecord], payload: dict[str, Any], since: int) -> EventRecord | None:
-    """The active entry of ``events`` written after table version ``since`` whose stored
-    ``payload`` is the same event with the same fields, or ``None``. The newest such entry."""
+def late_entry(engine: Engine, state: BaseModel, events: dict[int, EventRecord], event: Event,
+               since: int | None) -> tuple[EventRecord | None, Step | None]:
+    """``event``, drawn at table version ``since`` (``None``: nothing recorded since), as the
+    table ``state`` with log ``events`` takes it: ``(row, None)`` when it repeats ``row``, an
+    entry recorded since (see the module); else ``(None, step)``, its step on ``state``.
+    Raises what :func:`~companion.entry_problems.apply_entry` raises (:class:`RuleError`:
+    the rules refuse it now)."""
+    payload = event.to_json()
+    if since is not None and (same := repeat_of(events, since, lambda stored: stored == payload)):
+        return same, None
+    step = apply_entry(engine, state, event)
+    if since is not None and step.state == state:  # changes nothing: the same as one just recorded?
+        alike = repeat_of(events, since, lambda stored: all(payload.get(name) == value
+                                                            for name, value in stored.items() if value is not None))
+        if alike is not None:
+            return alike, None
+    return None, step
+
+
+def repeat_of(events: dict[int, EventRecord], since: int,
+              same: Callable[[dict[str, Any]], bool]) -> EventRecord | None:
+    """The newest active entry of ``events`` written after table version ``since`` whose
+    stored payload is ``same``, or ``None``."""
     for row in reversed(events.values()):
         if row.at_version is None or row.at_version <= since:
             break  # rows are in seq order, and versions grow with seq
-        if row.status == "active" and row.payload == payload:
+        if row.status == "active" and isinstance(row.payload, dict) and same(row.payload):
             return row
     return None
 

@@ -36,7 +36,7 @@ from card_data.games import registry
 from card_data.loader import Database
 from card_data.problems import InvalidInput, Problem
 from companion.entry_problems import EntryProblem, apply_entry, entry_problem
-from companion.late_entries import AlreadyDone, Recorders, repeat_of
+from companion.late_entries import AlreadyDone, Recorders, late_entry
 from companion.storage import EventRecord, TableRecord, TableStore, TableWriter
 
 CHECKPOINT_EVERY = 64
@@ -489,12 +489,10 @@ class TableService:
             by: int | None = None) -> TableView:
         """Check ``payload`` (a JSON event) against the rules and append it.
 
-        ``expected_version``: refuse it (:class:`StaleVersion`) unless the table is still at
-        that version. ``since``: the version the client's form was drawn at; the entry is checked
-        against the table as it is now (see :mod:`companion.late_entries`): the same entry
-        recorded since raises :class:`AlreadyDone`, one the changes since made illegal raises
-        :class:`StaleVersion` (with the rules' ``reason``). ``by``: the seat of the phone
-        sending it, if it said (to name who recorded it to a phone that repeats it).
+        ``expected_version``: refused (:class:`StaleVersion`) unless the table is still at it.
+        ``since``: the version the client's form was drawn at: a repeat of an entry recorded
+        since raises :class:`AlreadyDone`, a refusal :class:`StaleVersion` with the rules'
+        ``reason`` (:mod:`companion.late_entries`). ``by``: the sending phone's seat, if known.
 
         Raises :class:`TableNotFound`, :class:`InvalidInput` (malformed event, a value out of
         its bounds), :class:`RuleError` (the rules forbid it, or the table has an entry it could
@@ -504,7 +502,6 @@ class TableService:
         record = self.find(key)
         engine = self.engines[record.game]
         event = engine.parse_event(payload)
-        stored = event.to_json()
 
         def attempt(writer: TableWriter, fold: TableFold) -> TableFold:
             if fold.problem is not None:
@@ -513,18 +510,18 @@ class TableService:
                                       "before entering anything more", entry=fold.problem.entry,
                                       reason=fold.problem.message))
             moved_on = since is not None and since < writer.record.version
-            if moved_on and (same := repeat_of(fold.events, stored, since)) is not None:
-                view = self._view(writer.record, fold)
-                line = next(h for h in view.history if h.seq == same.seq)
-                raise AlreadyDone(view, line, self.recorders.name(record.id, same.seq, record.players))
             try:
-                step = apply_entry(engine, fold.state, event)
+                same, step = late_entry(engine, fold.state, fold.events, event, since if moved_on else None)
             except RuleError as refusal:
                 if not moved_on:
                     raise
                 view = self._view(writer.record, fold)
                 raise StaleVersion(view, self.changes_since(view, since), refusal) from refusal
-            row = writer.append(stored)
+            if same is not None:
+                view = self._view(writer.record, fold)
+                line = next(h for h in view.history if h.seq == same.seq)
+                raise AlreadyDone(view, line, self.recorders.name(record.id, same.seq, record.players))
+            row = writer.append(event.to_json())
             self.recorders.note(record.id, row.seq, by)
             return self._appended(fold, row.at_version, row, step)
 
@@ -533,9 +530,8 @@ class TableService:
     def undo(self, key: str, expected_version: int | None = None, seq: int | None = None,
              by: int | None = None) -> TableView:
         """Undo the last event that counts (when ``seq`` is given, only if that is still it:
-        :class:`AlreadyDone` if it was undone already, else :class:`StaleVersion`). ``by``: the
-        seat of the phone undoing it, if it said. Raises :class:`RuleError` if there is nothing
-        to undo."""
+        :class:`AlreadyDone` if it was undone already, else :class:`StaleVersion`; ``by``: the
+        phone's seat, if known). Raises :class:`RuleError` if there is nothing to undo."""
         table_id = self.find(key).id
 
         def attempt(writer: TableWriter, fold: TableFold) -> TableFold:

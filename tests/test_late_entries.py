@@ -173,3 +173,27 @@ def test_the_api_with_drawn_at_version_records_an_unrelated_entry_answers_a_repe
     assert later.status_code == 200 and later.get_json()["version"] == 4
     assert client.post(f"/api/tables/{code}/events", json=s.EVENTS[4],
                        headers={"Drawn-At-Version": "x"}).status_code == 400
+
+
+def test_a_form_that_says_all_a_recorded_entry_said_and_changes_nothing_more_is_a_repeat(client):
+    """Both phones set Bea's coins to 4; one form also sent the fish she already had (0)."""
+    code, url = new_table(client, "carpe_diem")
+    client.post(f"/api/tables/{code}/events", json={"type": "set_resources", "seat": 1, "coins": 4})
+    answer = client.post(f"{url}/events", data=form({"type": "set_resources", "seat": 1, "coins": 4, "fish": 0}, 0),
+                         headers=HTMX)
+    notice = BeautifulSoup(answer.get_data(as_text=True), "html.parser").select_one("#already-done")
+    assert answer.status_code == 200 and notice.text.strip().startswith("Already recorded: Bea's holdings")
+    assert len(log(client, code)) == 1
+    more = client.post(f"{url}/events", data=form({"type": "set_resources", "seat": 1, "coins": 4, "fish": 2}, 0),
+                       headers=HTMX)  # says more: her fish
+    assert more.status_code == 200 and len(log(client, code)) == 2
+
+
+def test_two_entries_of_the_same_kind_that_differ_are_both_recorded(client):
+    """Bea's coins set to 4 on one phone, to 5 on another drawn before: both recorded, in order."""
+    code, url = new_table(client, "carpe_diem")
+    client.post(f"/api/tables/{code}/events", json={"type": "set_resources", "seat": 1, "coins": 4})
+    answer = client.post(f"{url}/events", data=form({"type": "set_resources", "seat": 1, "coins": 5}, 0),
+                         headers=HTMX)
+    assert answer.status_code == 200
+    assert [p["coins"] for p, _ in log(client, code)] == [4, 5]
