@@ -2,7 +2,8 @@
 
 Errors are JSON ``{"error": message, ...}``: 400 malformed JSON, unknown fields or wrong
 types; 403 a change sent from another site's page; 404 unknown table; 409 the table changed
-since the version you sent (reload); 413 a body over ``MAX_CONTENT_LENGTH``; 415 a body that
+since the If-Match version you sent (reload), or since the ``Drawn-At-Version`` you sent and
+the change made your entry illegal (``changes`` and ``rule`` say why); 413 a body over ``MAX_CONTENT_LENGTH``; 415 a body that
 is not ``Content-Type: application/json``; 422 the rules refuse the event (``rule`` names the
 rulebook section; nothing changed), or the table has an entry it could not apply (its
 ``problem``: undo or correct that entry first); 429 too many wrong codes. Every number an
@@ -38,6 +39,7 @@ from companion.security import (
     cross_site_request,
     json_depth,
 )
+from companion.late_entries import AlreadyDone
 from companion.tables import MAX_NUMBER_SENT, PLAYER_COLOURS, StaleVersion, TableView, whole_number
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -118,6 +120,9 @@ class TableOut(BaseModel):
     outcome: Outcome
     problem: EntryProblemOut | None = None
     event: HistoryLineOut | None = None
+    already: str | None = Field(None, description=(
+        "With Drawn-At-Version: the same entry was recorded by another client since, and nothing was "
+        "recorded again (e.g. 'Already recorded by Bob: Round 2 begins'); ``event`` is that entry."))
 
 
 class EventsOut(BaseModel):
@@ -134,6 +139,10 @@ CODE = {"code": "The table's short code or link token."}
 IF_NONE_MATCH = {"If-None-Match": 'The ETag the client holds (the table version, "<n>"): 304 if still current.'}
 NOT_MODIFIED = "The table is still at the If-None-Match version: keep what you have (no body)."
 IF_MATCH = {"If-Match": "The table version the client saw; a newer table gives 409 instead of applying."}
+DRAWN_AT = {"Drawn-At-Version": (
+    'The table version the client drew its entry from ("<n>"): the entry is checked against the table as '
+    "it is now and recorded unless the changes since made it illegal (409 with what changed) or another "
+    "client recorded the same entry since (200 with ``already``: nothing recorded again).")}
 LOOKUP_ERRORS = {400: "Malformed JSON, an unknown field or a wrong type.", 404: "No table with that code.",
                  429: "Too many wrong codes; wait."}
 # Every change passes _guard_changes and MAX_CONTENT_LENGTH before its view runs.
@@ -230,6 +239,18 @@ def _expected_version() -> int | None:
     return version
 
 
+def _drawn_at() -> int | None:
+    """The ``Drawn-At-Version`` header as a version number, ``None`` if not given."""
+    raw = request.headers.get("Drawn-At-Version")
+    if raw is None:
+        return None
+    version = whole_number(raw.strip().strip('"'))
+    if version is None:
+        raise InvalidInput("Drawn-At-Version must be a table version number",
+                           [Problem(field="Drawn-At-Version", message=f"not a number from 0 to {MAX_NUMBER_SENT}")])
+    return version
+
+
 def _etag(version: int) -> str:
     return f'"{version}"'
 
@@ -268,6 +289,9 @@ def _rule_error(exc: RuleError):
 
 @bp.errorhandler(StaleVersion)
 def _stale(exc: StaleVersion):
+    if exc.reason is not None:
+        return _error(409, f"the table changed since the version you sent and the rules no longer allow the "
+                           f"entry: {exc.reason.message}", rule=exc.reason.rule, changes=[h.text for h in exc.since])
     return _error(409, "the table changed since the version you sent: reload", changes=[h.text for h in exc.since])
 
 
@@ -311,11 +335,14 @@ def get_table(code: str):
 
 @bp.post("/tables/<code>/events")
 @API.operation("post", "/tables/<code>/events", body=EVENT_BODY, response=TableOut, summary="Enter an event",
-               params={**CODE, **IF_MATCH}, errors=CHANGE_ERRORS)
+               params={**CODE, **IF_MATCH, **DRAWN_AT}, errors=CHANGE_ERRORS)
 def post_event(code: str):
     """Append an event (``{"type": ..., ...}``) after checking it against the rules."""
     record = find_table_or_abort(code, api=True)
-    view = service().act(record.token, _body(), _expected_version())
+    try:
+        view = service().act(record.token, _body(), _expected_version(), since=_drawn_at())
+    except AlreadyDone as done:
+        return _table_json(done.view, event=done.line.__dict__, already=str(done.message))
     last = view.last_line()
     return _table_json(view, event=last.__dict__ if last else None)
 

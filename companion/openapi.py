@@ -116,7 +116,7 @@ class ApiDescription:
         return out
 
 
-HEADERS = ("If-Match", "If-None-Match")
+HEADERS = ("If-Match", "If-None-Match", "Drawn-At-Version")
 """The request headers an operation's ``params`` may describe (all others are path parameters)."""
 QUERY = ("tz",)
 """The optional query parameters an operation's ``params`` may describe."""

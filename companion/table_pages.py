@@ -9,9 +9,13 @@ has open, its typed values, its focus, the open sections and the scroll position
 another phone's entry (``companion.js`` keeps a form a player has started out of the merge,
 and says so in place if the rules no longer offer it).
 
-Every form carries the table version it was rendered from (``_version``): a form sent after
-the table changed is refused, saying what changed, with its values kept; so two phones
-tapping the same button at once record it once. Undo also names the entry it undoes.
+Every form carries the table version it was rendered from (``_version``), not as a lock: a
+form sent after other phones' entries is checked against the table as it is now and recorded
+as typed, unless the changes made it illegal (refused, saying what changed, with its values
+kept) or another phone recorded the same entry since (two phones tapping "Next round": one
+entry, and the other phone is told, neutrally, "Already recorded by ..."). See
+:mod:`companion.late_entries`. Undo names the entry it undoes: undone once, however many
+phones tap it.
 
 Each phone may say who it is ("I am Red", a cookie per table): its moves come first, the
 other players' one tap away. A rematch is offered on the finished table to every phone there,
@@ -49,6 +53,7 @@ from card_data.engine.forms import derive_field
 from card_data.problems import InvalidInput
 from companion.exports import server_zone_name
 from companion.language import say
+from companion.late_entries import AlreadyDone
 from companion.scorekeeper import find_table_or_abort, service
 from companion.tables import PLAYER_COLOURS, StaleVersion, TableView, seat_colours, whole_number
 from companion.translated_data import speak_data_of
@@ -165,23 +170,33 @@ class Refusal:
     """An entry the table did not take: ``message`` and ``rule`` (the rulebook's), ``changes``
     (what changed since the form's version, for a stale form), and the ``values`` sent, to
     fill the form again. Its texts are already said in the page's language (:meth:`of`): a
-    refusal is kept in the session across a redirect, which keeps plain strings only."""
+    refusal is kept in the session across a redirect, which keeps plain strings only.
+    ``notice``: not a refusal but a neutral answer (an entry or undo another phone made
+    already: nothing to send again)."""
 
     message: str
     rule: str | None = None
     changes: tuple[str, ...] = ()
     values: dict[str, Any] | None = None
     status: int = 422
+    notice: bool = False
 
     @classmethod
     def of(cls, exc: Exception, values: dict[str, Any] | None) -> Refusal:
         """The refusal of ``exc`` (a :class:`RuleError`, :class:`StaleVersion` or
         :class:`InvalidInput`), in the page's language, keeping the ``values`` sent (but a value
-        longer than :data:`KEPT_VALUE_CHARS`)."""
+        longer than :data:`KEPT_VALUE_CHARS`); for :class:`AlreadyDone`, the neutral notice."""
+        if isinstance(exc, AlreadyDone):
+            return cls(say(exc.message), status=200, notice=True)
         if values is not None:
             values = {k: v for k, v in values.items() if len(json.dumps(v)) <= KEPT_VALUE_CHARS}
         if isinstance(exc, RuleError):
             return cls(in_words(exc), say(exc.rule), values=values, status=422)
+        if isinstance(exc, StaleVersion) and exc.reason is not None:
+            return cls(gettext("The table changed before your entry arrived, and the rules no longer allow it "
+                               "(%(reason)s). Here is what happened: check it and send again.",
+                               reason=in_words(exc.reason)), say(exc.reason.rule),
+                       tuple(say(h.text) for h in exc.since), values, 409)
         if isinstance(exc, StaleVersion):
             return cls(gettext("The table changed before your entry arrived: here is what happened. Check it "
                                "and send again."), None, tuple(say(h.text) for h in exc.since), values, 409)
@@ -265,7 +280,7 @@ def _answer(token: str, change) -> Any:
     values = event_from_form(request.form, service().engines[record.game]) if request.form.get("type") else None
     try:
         view = change(record)
-    except (RuleError, InvalidInput, StaleVersion) as exc:
+    except (RuleError, InvalidInput, StaleVersion, AlreadyDone) as exc:
         return _refuse(record, Refusal.of(exc, values))
     if _htmx():
         return _live(view)
@@ -379,15 +394,19 @@ def live(token: str):
 
 @bp.post("/t/<token>/events")
 def post_event(token: str):
-    """Enter an event from a page form: refused if the table moved on since the form's version."""
+    """Enter an event from a page form, checked against the table as it is now (``_version``:
+    the version the form was drawn at, to tell a repeat or a conflict from another phone)."""
     return _answer(token, lambda record: service().act(
-        record.token, event_from_form(request.form, service().engines[record.game]), _form_int("_version")))
+        record.token, event_from_form(request.form, service().engines[record.game]),
+        since=_form_int("_version"), by=viewer_seat(record)[0]))
 
 
 @bp.post("/t/<token>/undo")
 def undo(token: str):
-    """Undo the entry the page showed last (``_seq``), if it still is the last."""
-    return _answer(token, lambda record: service().undo(record.token, _form_int("_version"), _form_int("_seq")))
+    """Undo the entry the page showed last (``_seq``), if it still is the last (if another phone
+    undid it already, say so)."""
+    return _answer(token, lambda record: service().undo(record.token, seq=_form_int("_seq"),
+                                                        by=viewer_seat(record)[0]))
 
 
 @bp.post("/t/<token>/me")

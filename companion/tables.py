@@ -38,6 +38,7 @@ from card_data.games import registry
 from card_data.loader import Database
 from card_data.problems import InvalidInput, Problem
 from companion.entry_problems import EntryProblem, apply_entry, entry_problem
+from companion.late_entries import AlreadyDone, Recorders, late_entry
 from companion.storage import EventRecord, TableRecord, TableStore, TableWriter
 
 CHECKPOINT_EVERY = 64
@@ -66,12 +67,16 @@ class StaleVersion(Exception):
     """The client acted on a version of the table that is no longer current.
 
     ``view``: the table as it is now; ``since``: the history lines of what changed after the
-    version the client saw, oldest first (what to tell the player before they try again).
+    version the client saw, oldest first (what to tell the player before they try again);
+    ``reason``: for an entry sent from an older page, the rules' refusal of it now (the changes
+    made it illegal), else ``None``.
     """
 
-    def __init__(self, view: TableView | None = None, since: list[HistoryLine] | None = None):
+    def __init__(self, view: TableView | None = None, since: list[HistoryLine] | None = None,
+                 reason: RuleError | None = None):
         self.view = view
         self.since = since or []
+        self.reason = reason
         super().__init__("the table changed")
 
 
@@ -334,6 +339,7 @@ class TableService:
         self.engines.update(declared_engines(db.games))
         self._folds: OrderedDict[int, TableFold] = OrderedDict()
         self._lock = Lock()
+        self.recorders = Recorders()
 
     # -- look-ups ------------------------------------------------------------------------------
 
@@ -522,13 +528,19 @@ class TableService:
         self._remember(record.id, fold)  # only once committed
         return self._view(writer.record, fold)
 
-    def act(self, key: str, payload: Any, expected_version: int | None = None) -> TableView:
+    def act(self, key: str, payload: Any, expected_version: int | None = None, since: int | None = None,
+            by: int | None = None) -> TableView:
         """Check ``payload`` (a JSON event) against the rules and append it.
+
+        ``expected_version``: refused (:class:`StaleVersion`) unless the table is still at it.
+        ``since``: the version the client's form was drawn at: a repeat of an entry recorded
+        since raises :class:`AlreadyDone`, a refusal :class:`StaleVersion` with the rules'
+        ``reason`` (:mod:`companion.late_entries`). ``by``: the sending phone's seat, if known.
 
         Raises :class:`TableNotFound`, :class:`InvalidInput` (malformed event, a value out of
         its bounds), :class:`RuleError` (the rules forbid it, or the table has an entry it could
-        not apply, which must be undone or corrected first; nothing is stored) or
-        :class:`StaleVersion`.
+        not apply, which must be undone or corrected first; nothing is stored),
+        :class:`StaleVersion` or :class:`AlreadyDone`.
         """
         record = self.find(key)
         engine = self.engines[record.game]
@@ -540,22 +552,42 @@ class TableService:
                                 Words("entry %(entry)d could not be applied (%(reason)s): undo it or correct it "
                                       "before entering anything more", entry=fold.problem.entry,
                                       reason=fold.problem.message))
-            step = apply_entry(engine, fold.state, event)
+            moved_on = since is not None and since < writer.record.version
+            try:
+                same, step = late_entry(engine, fold.state, fold.events, event, since if moved_on else None)
+            except RuleError as refusal:
+                if not moved_on:
+                    raise
+                view = self._view(writer.record, fold)
+                raise StaleVersion(view, self.changes_since(view, since), refusal) from refusal
+            if same is not None:
+                view = self._view(writer.record, fold)
+                line = next(h for h in view.history if h.seq == same.seq)
+                raise AlreadyDone(view, line, self.recorders.name(record.id, same.seq, record.players))
             row = writer.append(event.to_json())
+            self.recorders.note(record.id, row.seq, by)
             return self._appended(fold, row.at_version, row, step)
 
         return self._change(key, expected_version, attempt)
 
-    def undo(self, key: str, expected_version: int | None = None, seq: int | None = None) -> TableView:
+    def undo(self, key: str, expected_version: int | None = None, seq: int | None = None,
+             by: int | None = None) -> TableView:
         """Undo the last event that counts (when ``seq`` is given, only if that is still it:
-        else :class:`StaleVersion`). Raises :class:`RuleError` if there is nothing to undo."""
+        :class:`AlreadyDone` if it was undone already, else :class:`StaleVersion`; ``by``: the
+        phone's seat, if known). Raises :class:`RuleError` if there is nothing to undo."""
+        table_id = self.find(key).id
 
         def attempt(writer: TableWriter, fold: TableFold) -> TableFold:
+            if seq is not None and seq in fold.events and fold.events[seq].status == "undone":
+                view = self._view(writer.record, fold)
+                line = next(h for h in view.history if h.seq == seq)
+                raise AlreadyDone(view, line, self.recorders.name(table_id, seq, writer.record.players, True), True)
             if not fold.order:
                 raise RuleError(Words("Undo"), Words("there is nothing to undo"))
             if seq is not None and fold.order[-1] != seq:
                 view = self._view(writer.record, fold)
                 raise StaleVersion(view, [h for h in view.history if h.seq > seq or h.seq == fold.order[-1]])
+            self.recorders.note(table_id, fold.order[-1], by, undone=True)
             version = writer.set_status(fold.order[-1], "undone")
             return self._undone(writer.record, fold, version)
 

@@ -108,6 +108,8 @@ def tour(page, base: str, tables: dict):
         page.wait_for_selector("#seat-ask", state="detached")
         yield f"{game} table, I am {s.PLAYERS[seat]}"
         send_stale(page, base, table, s.EVENTS[upto])
+        yield f"{game} table, entry already recorded"
+        refused_undo(page, base, table)
         yield f"{game} table, refused entry"
         page.goto(f"{base}/t/{table['token']}/events/{upto}")
         yield f"{game} correction page"
@@ -128,12 +130,22 @@ def tour(page, base: str, tables: dict):
 
 def send_stale(page, base: str, table: dict, event: dict) -> None:
     """This phone fills in ``event``'s form; another phone enters the same first; this phone
-    sends its form anyway and is refused (the table moved on), as two phones at once are."""
+    sends its form anyway and is told, neutrally, that it is recorded already, as two phones
+    at once are."""
     fill_event_form(page, event, submit=False)
     form = event_form(page, event)
     form.dispatch_event("change")  # a form with nothing to type is "started" too: a poll keeps it as it is
     api(base, f"/api/tables/{table['code']}/events", event)
     form.locator('button[type="submit"]').click()
+    page.wait_for_selector("#already-done")
+
+
+def refused_undo(page, base: str, table: dict) -> None:
+    """This phone's Undo names entry 1, long since followed by others: refused, saying what
+    changed (sent as a plain form, so the refusal is shown once on the reloaded page)."""
+    csrf = page.locator('#undo-form input[name="csrf_token"]').get_attribute("value") or ""
+    page.request.post(f"{base}/t/{table['token']}/undo", form={"_seq": "1", "csrf_token": csrf}, max_redirects=0)
+    page.goto(f"{base}/t/{table['token']}")
     page.wait_for_selector("#rule-error")
 
 
