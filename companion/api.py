@@ -40,7 +40,9 @@ from companion.security import (
     json_depth,
 )
 from companion.late_entries import AlreadyDone
-from companion.tables import MAX_NUMBER_SENT, PLAYER_COLOURS, StaleVersion, TableView, whole_number
+from card_data.engine.seats import PLAYER_COLOURS
+from companion.table_view import TableView
+from companion.tables import MAX_NUMBER_SENT, StaleVersion, whole_number
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

@@ -2,7 +2,7 @@
 the table's entries, as server-rendered SVG (no JavaScript) with its data as a table beside it.
 
 The values come from the engine, never from the page: the table's log is replayed through the
-game's rules (:meth:`companion.tables.TableView.replay`) and each state names its numbers
+game's rules (:meth:`companion.table_view.TableView.replay`) and each state names its numbers
 (:meth:`card_data.engine.core.GameState.tracked`). The SVG is drawn in the page's colours
 (CSS custom properties of ``companion.css``, light and dark), each player's line in their
 colour over a casing in the text colour (so a white or black player stays visible) and with
@@ -22,7 +22,7 @@ from flask_babel import format_decimal
 from markupsafe import Markup
 
 from card_data.engine.wording import Said
-from companion.tables import TableView
+from companion.table_view import TableView
 
 MAX_CHART_POINTS = 200
 """The most points a chart draws (and its table lists): a longer game keeps the entries where a
@@ -41,7 +41,7 @@ DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 2 1 2", "12 2")
 @dataclass(frozen=True)
 class Series:
     """One player's line: ``seat``, ``name``, ``colour`` (a colour name of
-    :data:`companion.tables.PLAYER_COLOURS`) and one value per point of its chart."""
+    :data:`card_data.engine.seats.PLAYER_COLOURS`) and one value per point of its chart."""
 
     seat: int
     name: str

@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from companion.tables import TableView
+from companion.table_view import TableView
 
 CSV_COLUMNS = ["game", "table", "date", "seat", "player", "score", "score_label", "winner", "result"]
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

@@ -35,7 +35,7 @@ from companion.entry_problems import apply_entry
 from companion.storage import EventRecord
 
 if TYPE_CHECKING:
-    from companion.tables import HistoryLine, TableView
+    from companion.table_view import HistoryLine, TableView
 
 REMEMBERED_RECORDERS = 4096
 """How many recent entries (and undos) :class:`Recorders` remembers the recorder of."""

@@ -1,7 +1,7 @@
 """Past games and statistics: the finished tables on this server, and per player name and per
 game how many games, wins, and the average and best score; both as pages and as CSV.
 
-A table's result is its log folded through its engine (:class:`companion.tables.TableView`),
+A table's result is its log folded through its engine (:class:`companion.table_view.TableView`),
 as on its own page. The lists name no table's link or code: those let anyone change the table
 (see ``test_no_page_lists_other_tables``), so a past game is shown, never linked.
 """
@@ -22,7 +22,8 @@ from card_data.engine.wording import Said
 from companion import exports
 from companion.exports import spreadsheet_safe
 from companion.scorekeeper import service
-from companion.tables import TableService, TableView
+from companion.table_view import TableView
+from companion.tables import TableService
 
 bp = Blueprint("past_games", __name__)
 

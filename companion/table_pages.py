@@ -55,7 +55,9 @@ from companion.exports import server_zone_name
 from companion.language import say
 from companion.late_entries import AlreadyDone
 from companion.scorekeeper import find_table_or_abort, service
-from companion.tables import PLAYER_COLOURS, StaleVersion, TableView, seat_colours, whole_number
+from card_data.engine.seats import PLAYER_COLOURS
+from companion.table_view import TableView, seat_colours
+from companion.tables import StaleVersion, whole_number
 from companion.translated_data import speak_data_of
 
 bp = Blueprint("table_pages", __name__)
@@ -73,7 +75,7 @@ COLOUR_NAMES = {
     "yellow": lazy_gettext("Yellow"), "purple": lazy_gettext("Purple"), "orange": lazy_gettext("Orange"),
     "black": lazy_gettext("Black"), "white": lazy_gettext("White"),
 }
-"""Each colour of :data:`companion.tables.PLAYER_COLOURS` as the set-up form names it, in the
+"""Each colour of :data:`card_data.engine.seats.PLAYER_COLOURS` as the set-up form names it, in the
 page's language (the value sent stays the English key)."""
 KEPT_VALUE_CHARS = 400
 """The longest value (as JSON) a refused form keeps to fill the form again: a refusal travels in
@@ -378,6 +380,16 @@ def history(token: str):
     return render_template("tables/history.html", view=view, table=record, engine=view.engine,
                            colours=view.colours, history=list(reversed(view.history)), entries=view.entries,
                            problem=view.problem)
+
+
+@bp.get("/t/<token>/chart")
+def chart(token: str):
+    """The pictures of the game so far (each number the game tracks per player, entry by
+    entry), on a page of their own: drawn by replaying the log, so not on every entry's answer."""
+    record = find_table_or_abort(token, api=False)
+    view = service().view_record(record)
+    speak_data_of(record.game)
+    return render_template("tables/chart.html", view=view, table=record, engine=view.engine)
 
 
 @bp.get("/t/<token>/live")

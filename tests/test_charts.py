@@ -95,17 +95,21 @@ def test_an_undone_entry_leaves_the_chart(scorekeeper_app, client):
     client.get(f"/t/{view.record.token}")  # the chart of the finished game, kept
     scorekeeper_app.extensions["companion.tables"].undo(view.record.token)
     html = client.get(f"/t/{view.record.token}").get_data(as_text=True)
-    assert data_rows(html)[-1] == ("13", "15", "6")
-    assert "game so far" in html  # unfinished again: the chart folds out under the history
+    assert "game so far" in html  # unfinished again: the table links to the chart so far
+    chart = client.get(f"/t/{view.record.token}/chart").get_data(as_text=True)
+    assert data_rows(chart)[-1] == ("13", "15", "6")
 
 
 def test_a_game_in_progress_shows_its_chart_so_far_and_a_new_table_none(scorekeeper_app, client):
     fresh = played(scorekeeper_app, "carpe_cras", 0)
     assert "chart-1" not in client.get(f"/t/{fresh.record.token}").get_data(as_text=True)
     view = played(scorekeeper_app, "carpe_cras", 8)
-    html = client.get(f"/t/{view.record.token}").get_data(as_text=True)
+    page = BeautifulSoup(client.get(f"/t/{view.record.token}").get_data(as_text=True), "html.parser")
+    assert page.select_one("svg#chart-1") is None  # an entry's answer does not replay the log
+    link = page.select_one("#charts-so-far a")["href"]
+    html = client.get(link).get_data(as_text=True)
     soup = BeautifulSoup(html, "html.parser")
-    assert soup.select_one("details#charts-so-far svg#chart-1") is not None
+    assert soup.select_one("#charts svg#chart-1") is not None
     assert data_rows(html) == [("Start", "15", "15"), ("6", "15", "15"), ("7", "15", "14"), ("8", "15", "14")]
 
 

@@ -25,7 +25,8 @@ from companion import create_app
 from companion import tables as tables_module
 from companion.storage import TableStore
 from companion.table_pages import HISTORY_SHOWN
-from companion.tables import StaleVersion, TableService, play_order
+from companion.table_view import play_order
+from companion.tables import StaleVersion, TableService
 
 CARPE_CRAS = importlib.import_module("scenarios_carpe_cras")
 

@@ -975,7 +975,7 @@ def test_final_forms_offer_the_fountain_cards_and_frame_goals__final_scoring():
 
 @pytest.fixture(scope="module")
 def page(app):
-    from companion.tables import seat_colours
+    from companion.table_view import seat_colours
 
     template = app.jinja_env.get_template("games/carpe_diem/table.html")
 
