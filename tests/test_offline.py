@@ -181,10 +181,13 @@ def test_exported_pages_name_the_worker_relative_to_themselves(site):
 
 # --- A phone at the table, in Chromium ---------------------------------------------------------
 
-WAIT_FOR_WORKER = """() => navigator.serviceWorker.ready.then(() => navigator.serviceWorker.controller ? true
-  : new Promise(done => navigator.serviceWorker.addEventListener("controllerchange", () => done(true))))"""
-"""Resolves once the worker controls the page (a function, not a string: the page's CSP
-forbids string eval, which ``wait_for_function`` would use)."""
+WAIT_FOR_WORKER = """() => Promise.race([
+  navigator.serviceWorker.ready.then(() => navigator.serviceWorker.controller ? true
+    : new Promise(done => navigator.serviceWorker.addEventListener("controllerchange", () => done(true)))),
+  new Promise(done => setTimeout(() => done(false), 30000))])"""
+"""Resolves to true once the worker controls the page, false if it does not within 30 s (a guard
+against a hang: ``page.evaluate`` has no timeout of its own; a function, not a string: the
+page's CSP forbids string eval, which ``wait_for_function`` would use)."""
 
 
 @contextlib.contextmanager
@@ -201,6 +204,7 @@ def chromium(browser, *args: str):
 
 WAIT_FOR_SHORT_WORKER = """(scope) => new Promise(function (done) {
   var until = Date.now() + 30000;
+  setTimeout(function () { done(false); }, 31000);  // even if getRegistration never settles
   (function check() {
     navigator.serviceWorker.getRegistration(scope).then(function (registration) {
       if (registration && registration.active && registration.scope === scope) done(true);
