@@ -49,7 +49,11 @@ def _draw_step_open(drawn: State) -> bool:
     Items or Tactics that impact the draw step, they can be played at this time"): a card
     either player could activate, or a strategy either could play. What a card effect did is
     entered in any step, so it leaves nothing to do here."""
-    return any(ENGINE.events[name].moves(drawn, None) for name in ("activate_card", "play_strategy"))
+    # Imported here: the events register (and pages offer them) in the order their modules are
+    # first imported, and the cards' events come after the turn's.
+    from card_data.games.cahrd.rules.events_cards import ActivateCard, PlayStrategy
+
+    return any(event.moves(drawn, None) for event in (ActivateCard, PlayStrategy))
 
 
 def _draw(state: State, seat: int) -> State:
