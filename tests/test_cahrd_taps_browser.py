@@ -25,7 +25,8 @@ def test_a_cahrd_turn_in_two_taps_and_its_start_undone_as_one_entry(browser, ser
     start.click()
     page.wait_for_selector('#live[data-version="3"]')
     expect(page.locator("#cahrd-turn")).to_contain_text("Strategy Step")
-    expect(page.locator("#history li").first).to_contain_text("Draw Step passed, nothing played; Red's Recruitment Step")
+    passed = "Draw Step passed, nothing played; Red's Recruitment Step"
+    expect(page.locator("#history li").first).to_contain_text(passed)
     expect(page.locator("#army-0 dl.stats dd").nth(1)).not_to_have_text("0")  # reserves gained
 
     page.locator("#moves").get_by_role("button", name="End Red's turn").click()
