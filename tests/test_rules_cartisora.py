@@ -831,7 +831,11 @@ def test_forms_offer_only_what_the_rules_allow(game):
     assert show.field("face_up") is None  # 2019: nothing is readied face up
     state = play(state, reveal("knight-2", "fencer-4"))
     offered = moves_of(state)
-    assert set(offered) == {Reaction, Maneuver, NextRound}
+    assert set(offered) == {Reveal, Reaction, Maneuver, NextRound}
+    upcoming = offered[Reveal][0]  # the next round begins with its reveal
+    assert (upcoming.label, upcoming.fixed["round"]) == ("Reveal round 2", 2)
+    assert [{c.value for c in upcoming.field("cards").choices_of(i)} for i in (0, 1)] == [set(state.hands[0]),
+                                                                                         set(state.hands[1])]
     assert {m.seat: choice_values(m, "card") for m in offered[Reaction]} == {0: ["second-wind"],
                                                                             1: ["parry", "feint"]}
     assert [(m.seat, choice_values(m, "card")) for m in offered[Maneuver]] == [(1, ["advance"])]

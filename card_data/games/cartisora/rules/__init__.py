@@ -45,6 +45,8 @@ Readings of ours where the rulebooks are silent (each also said where it is appl
   ruling: it does nothing); its card still joins the score pile.
 - First Blood goes to the first player to win a contest, even after a tied first round
   (2019 Bonus Points; Round Result speaks only of the first round), as the card data rules.
+  Option ``first_blood`` ``"first_round"`` plays Round Result's reading instead (2019 only):
+  the winner of round 1 takes it, nobody after a tied first round.
 - 2017 "Ready Face Up" (Appendix I: Special Circumstances): "If a card must be readied face
   up it cannot be exchanged willingly for another card." No card in the database makes
   anyone ready face up, so the players say so at the reveal (:attr:`Reveal.face_up`, 2017
