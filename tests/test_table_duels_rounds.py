@@ -127,3 +127,27 @@ def test_a_table_stored_before_the_option_replays_as_before(tmp_path):
     assert [h.text for h in view.history][-1] == ("Round 2 resolved: Bob wins by Overpower (Ann 2, Bob 8); Bob takes "
                                                   "First Blood; round 3 begins")
     store.dispose()
+
+
+def test_two_phones_sending_the_next_rounds_reveal_record_it_once_and_never_as_a_later_round(client):
+    """The reveal names its round: the same tap from a second phone is a repeat, told
+    neutrally; other cards for the round already revealed are a conflict, not round 3's reveal."""
+    made = client.post("/api/tables", json={"game": "cartisora", "players": s.PLAYERS, "options": s.OPTIONS})
+    token, code = made.get_json()["token"], made.get_json()["code"]
+    url = f"/t/{token}"
+    for event in s.EVENTS_FEWER_TAPS[:3]:
+        enter(client, url, event)
+    drawn = page_of(client, url)  # both phones show round 1 revealed
+    combined = s.EVENTS_FEWER_TAPS[3]
+    form = form_for(drawn, combined)
+    assert client.post(form["action"], data=post_data(form, combined)).status_code == 303
+    again = client.post(form["action"], data=post_data(form, combined), headers={"HX-Request": "true"})
+    notice = BeautifulSoup(again.get_data(as_text=True), "html.parser").select_one("#already-done")
+    assert notice is not None and notice.get_text(strip=True).startswith("Already recorded: Round 1 resolved")
+    other = {**combined, "cards": ["knight-4", "fencer-6"]}
+    conflict = client.post(form["action"], data=post_data(form, other), headers={"HX-Request": "true"})
+    assert conflict.status_code == 409
+    error = BeautifulSoup(conflict.get_data(as_text=True), "html.parser").select_one("#rule-error")
+    assert "round 2's cards are already revealed" in error.get_text(" ", strip=True)
+    entries = client.get(f"/api/tables/{code}/events").get_json()["events"]
+    assert len(entries) == 4 and client.get(f"/api/tables/{code}").get_json()["state"]["round"] == 2
