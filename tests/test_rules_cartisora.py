@@ -295,7 +295,8 @@ def test_first_blood_after_a_tied_first_round_by_either_reading__2019_round_resu
     default); Round Result: "If this is the first round, also take the First Blood token."
     (option first_blood "first_round"): after a tied round 1, nobody takes it."""
     for reading, taker, bob in (("first_win", 1, 6), ("first_round", None, 4)):
-        state = play(duel(game, first_blood=reading), reveal("knight-5", "fencer-5"), NEXT, reveal("knight-2", "fencer-8"))
+        state = play(duel(game, first_blood=reading), reveal("knight-5", "fencer-5"), NEXT,
+                     reveal("knight-2", "fencer-8"))
         said = line(state, NEXT)
         state = play(state, NEXT)
         assert state.first_blood_side == taker and state.score(1).total == bob, reading

@@ -53,7 +53,8 @@ def test_the_new_table_form_offers_both_first_blood_readings_with_the_rulebook_q
     german = BeautifulSoup(client.get("/tables/new/cartisora", headers={"Accept-Language": "de"})
                            .get_data(as_text=True), "html.parser")
     label = german.select_one('select[name="first_blood"]').find_parent("label").get_text(" ", strip=True)
-    assert "Nur wer Runde 1 gewinnt" in label and "„Ist dies die erste Runde, nimm auch den First-Blood-Marker.“" in label
+    assert "Nur wer Runde 1 gewinnt" in label
+    assert "„Ist dies die erste Runde, nimm auch den First-Blood-Marker.“" in label
     assert "first" not in label.replace("First Blood", "").replace("First-Blood", "").lower(), label
 
 
