@@ -24,18 +24,28 @@ def _round(ann: str, bob: str, *plays) -> list:
     return [Reveal(cards=(ann, bob)), *plays, NextRound()]
 
 
-EVENTS = [e.to_json() for e in [
-    PickDeck(seat=0, deck="knight"),
-    PickDeck(seat=1, deck="fencer"),
-    *_round("knight-5", "fencer-5"),
-    *_round("knight-2", "fencer-4", Reaction(seat=0, card="second-wind"), Maneuver(seat=0, card="press-on")),
-    *_round("knight-4", "fencer-6"),
-    *_round("knight-6", "fencer-8", Maneuver(seat=1, card="advance")),
-    *_round("knight-8", "fencer-1"),
-    *_round("lance-charge", "riposte", Reaction(seat=1, card="parry")),
-    *_round("knight-7", "fencer-3"),
-    *_round("knight-3", "fencer-2"),
-    *_round("knight-boast", "fencer-boast", Reaction(seat=1, card="feint")),
+ROUND_CARDS = [  # each round: Ann's card, Bob's card, the reactions and maneuvers after the reveal
+    ("knight-5", "fencer-5"),
+    ("knight-2", "fencer-4", Reaction(seat=0, card="second-wind"), Maneuver(seat=0, card="press-on")),
+    ("knight-4", "fencer-6"),
+    ("knight-6", "fencer-8", Maneuver(seat=1, card="advance")),
+    ("knight-8", "fencer-1"),
+    ("lance-charge", "riposte", Reaction(seat=1, card="parry")),
+    ("knight-7", "fencer-3"),
+    ("knight-3", "fencer-2"),
+    ("knight-boast", "fencer-boast", Reaction(seat=1, card="feint")),
+]
+PICKS = [PickDeck(seat=0, deck="knight"), PickDeck(seat=1, deck="fencer")]
+
+EVENTS = [e.to_json() for e in [*PICKS, *(e for r in ROUND_CARDS for e in _round(*r))]]
+
+# The same game as a table plays it since the next round begins with its reveal: each reveal
+# after the first names its round and ends the round before; only the game's end is its own tap.
+EVENTS_FEWER_TAPS = [e.to_json() for e in [
+    *PICKS,
+    *(e for n, (ann, bob, *plays) in enumerate(ROUND_CARDS, start=1)
+      for e in (Reveal(cards=(ann, bob), round=None if n == 1 else n), *plays)),
+    NextRound(),
 ]]
 
 WINNERS = [0]

@@ -290,6 +290,43 @@ def test_tie_puts_the_cards_in_the_tie_pool_for_the_next_winner__2019_round_resu
     assert state.score(1).first_blood == 2 and state.score(1).total == 6
 
 
+def test_first_blood_after_a_tied_first_round_by_either_reading__2019_round_result_and_bonus_points(game):
+    """Bonus Points: "The first player to win a contest gets the First Blood token." (the
+    default); Round Result: "If this is the first round, also take the First Blood token."
+    (option first_blood "first_round"): after a tied round 1, nobody takes it."""
+    for reading, taker, bob in (("first_win", 1, 6), ("first_round", None, 4)):
+        state = play(duel(game, first_blood=reading), reveal("knight-5", "fencer-5"), NEXT,
+                     reveal("knight-2", "fencer-8"))
+        said = line(state, NEXT)
+        state = play(state, NEXT)
+        assert state.first_blood_side == taker and state.score(1).total == bob, reading
+        assert ("Bob takes First Blood" in said) is (taker == 1), said
+        state = play(state, reveal("knight-8", "fencer-1"), NEXT)  # Ann's first win: too late either way
+        assert state.first_blood_side == taker, reading
+
+
+def test_first_blood_to_the_winner_of_round_1_by_either_reading__2019_round_result(game):
+    for reading in ("first_win", "first_round"):
+        state = duel(game, first_blood=reading)
+        state = play(state, reveal("knight-8", "fencer-1"))
+        assert "Ann takes First Blood" in line(state, NEXT)
+        assert play(state, NEXT).first_blood_side == 0
+
+
+def test_first_blood_reading_defaults_and_stored_tables_keep_it__2019_bonus_points(game):
+    assert Options().first_blood == "first_win"  # today's reading stays the default
+    assert ENGINE.stored_options({"edition": "2019"})["first_blood"] == "first_win"
+    assert ENGINE.stored_options({"first_blood": "first_round"})["first_blood"] == "first_round"
+    field = Options.model_fields["first_blood"]
+    for quote, section in (("The first player to win a contest gets the First Blood token.", "Bonus Points"),
+                           ("If this is the first round, also take the First Blood token.", "Round Result")):
+        assert f'"{quote}" (2019 rulebook, ' in field.description and section in field.description
+    assert "first player to win" in duel(game).first_blood_reading()
+    assert "winner of round 1" in duel(game, first_blood="first_round").first_blood_reading()
+    with pytest.raises(ValidationError, match="2017 rulebook gives First Blood"):
+        Options.model_validate({"edition": "2017", "first_blood": "first_round"})
+
+
 def test_zero_cannot_undercut__2019_negative_power(game):
     contest = play(duel(game), reveal("knight-boast", "fencer-boast")).contest  # 1 vs 0
     assert (contest.winner, contest.how) == (0, "overpower")
@@ -384,6 +421,69 @@ def test_maneuver_only_by_the_winner_and_it_affects_the_next_round__2019_maneuve
     assert (state.contest.winner, state.contest.how, state.contest.powers) == (0, "undercut", (5, 6))
     state = play(state, NEXT, reveal("knight-3", "fencer-8"))
     assert state.contest.powers == (3, 8)  # only for one round
+
+
+def test_the_next_round_begins_with_its_reveal__2019_how_to_play_round_result(game):
+    """One entry: revealing round 2's cards ends round 1 as Next round would (the players go on,
+    so no more reactions or maneuvers on it), then reveals round 2; its history line says so."""
+    revealed = play(duel(game), reveal("knight-8", "fencer-1"))
+    combined = Reveal(cards=("knight-4", "fencer-6"), round=2)
+    said = line(revealed, combined)
+    assert said == ("Round 1 resolved: Ann wins by Overpower (Ann 8, Bob 1); Ann takes First Blood; round 2 begins. "
+                    "Round 2: Ann revealed Knight 4, Bob revealed Fencer 6 – Bob wins by Overpower (Ann 4, Bob 6)")
+    assert said.template == "%(ended)s. %(line)s"  # translatable as a whole
+    state = play(revealed, combined)
+    assert state == play(revealed, NEXT, reveal("knight-4", "fencer-6"))  # the same as two taps
+    assert (state.round, state.step, state.score_piles[0], state.first_blood_side) == \
+        (2, "react", ("knight-8", "fencer-1"), 0)
+    # after a maneuver resolved the round, too: its effect reaches the round just revealed
+    resolved = play(duel(game), reveal("knight-8", "fencer-3"), maneuver(0, "press-on"))
+    assert play(resolved, Reveal(cards=("knight-4", "fencer-6"), round=2)).contest.powers == (5, 6)
+    assert Reveal(cards=("a", "b"), round=2).to_json() == {"type": "reveal", "cards": ["a", "b"], "face_up": [],
+                                                           "round": 2}
+
+
+def test_a_reveal_names_its_round__2019_how_to_play(game):
+    """A reveal for another round than the table's next one is refused (a late form), and the
+    game's last round ends by its own tap (2019 Ending the Game)."""
+    revealed = play(duel(game), reveal("knight-8", "fencer-1"))
+    refused(revealed, Reveal(cards=("knight-4", "fencer-6"), round=1), "How to Play", "already revealed")
+    refused(revealed, Reveal(cards=("knight-4", "fencer-6"), round=3), "How to Play",
+            "these cards are for round 3; the table is at round 1")
+    refused(revealed, reveal("knight-4", "fencer-6"), "How to Play", "already revealed")  # no round: as before
+    refused(duel(game), Reveal(cards=("knight-4", "fencer-6"), round=2), "How to Play", "for round 2")
+    assert play(duel(game), Reveal(cards=("knight-4", "fencer-6"), round=1)).round == 1
+    state = play(ENGINE.new_state(scenario.PLAYERS, scenario.OPTIONS, game), *scenario.EVENTS_FEWER_TAPS[:-1])
+    assert state.last_round() and Reveal not in moves_of(state)
+    assert moves_of(state)[NextRound][0].label == "Resolve round 9 and end the game"
+    refused(state, Reveal(cards=("knight-5", "fencer-5"), round=10), "2019 rulebook, Ending the Game",
+            "round 9 was the game's last: end the game")
+
+
+def test_the_next_reveal_shows_the_next_duellists__2019_appendix_ii_tag_team(game):
+    """Tag team: the form for the next reveal names the players after the losing team's swap."""
+    state = play(tag_table(game), reveal("knight-8", "fencer-1"))  # Ann & Cid win: Bob hands over to Dee
+    upcoming = moves_of(state)[Reveal][0]
+    assert upcoming.field("cards").item_labels == ("Ann revealed", "Dee revealed")
+    state = play(state, Reveal(cards=("knight-5", "hunter-5"), round=2))
+    assert state.active == (0, 3) and state.contest.seats == (0, 3)
+
+
+def test_a_played_game_takes_fewer_entries_to_the_same_end(game):
+    """The scenario's game, each next round begun by its reveal: 17 entries instead of 25 (9
+    of them "Next round"), the same final table."""
+    assert (len(scenario.EVENTS), len(scenario.EVENTS_FEWER_TAPS)) == (25, 17)
+    assert sum(e["type"] == "next_round" for e in scenario.EVENTS) == 9
+    assert sum(e["type"] == "next_round" for e in scenario.EVENTS_FEWER_TAPS) == 1
+    state = ENGINE.new_state(scenario.PLAYERS, scenario.OPTIONS, game)
+    for event in scenario.EVENTS_FEWER_TAPS:
+        assert any(_fits(m, ENGINE.parse_event(event)) for m in ENGINE.allowed(state)), event  # each is offered
+        state = play(state, event)
+    assert state == scenario_states(game)[-1]
+    # Round Result's reading of First Blood: round 1 was a tie, so nobody takes it
+    state = ENGINE.new_state(scenario.PLAYERS, {**scenario.OPTIONS, "first_blood": "first_round"}, game)
+    state = play(state, *scenario.EVENTS_FEWER_TAPS)
+    assert state.first_blood_side is None and ENGINE.outcome(state).scores == (22.0, 6.0)
 
 
 def test_no_maneuver_after_a_tie__2019_maneuvers(game):
@@ -831,7 +931,11 @@ def test_forms_offer_only_what_the_rules_allow(game):
     assert show.field("face_up") is None  # 2019: nothing is readied face up
     state = play(state, reveal("knight-2", "fencer-4"))
     offered = moves_of(state)
-    assert set(offered) == {Reaction, Maneuver, NextRound}
+    assert set(offered) == {Reveal, Reaction, Maneuver, NextRound}
+    upcoming = offered[Reveal][0]  # the next round begins with its reveal
+    assert (upcoming.label, upcoming.fixed["round"]) == ("Reveal round 2", 2)
+    assert [{c.value for c in upcoming.field("cards").choices_of(i)} for i in (0, 1)] == [set(state.hands[0]),
+                                                                                         set(state.hands[1])]
     assert {m.seat: choice_values(m, "card") for m in offered[Reaction]} == {0: ["second-wind"],
                                                                             1: ["parry", "feint"]}
     assert [(m.seat, choice_values(m, "card")) for m in offered[Maneuver]] == [(1, ["advance"])]

@@ -15,12 +15,17 @@ players enter, one event class each:
    it changes only the next round (2019 Maneuvers). The first maneuver resolves the round.
 5. :class:`NextRound`: resolves the round if no maneuver did, moves the cards (score pile or
    tie pool), and starts the next round, or ends the game when a player has run out of cards.
+   The next round also begins with its reveal: a :class:`Reveal` naming the next round, sent
+   while the round before awaits reactions or maneuvers, first ends that round as
+   :class:`NextRound` does, in the same entry (the rules leave nothing to decide there: the
+   players revealing new cards play nothing more on the old ones). The game's last round
+   still ends by its own :class:`NextRound`.
 
 The engine's modules: :mod:`.options` (the table options), :mod:`.catalog` (the card data a
 table plays with), :mod:`.state` (the table's state), :mod:`.table` (set-up and
-:data:`ENGINE`), :mod:`.contest` (judging and resolving a round, ending a game),
+:data:`ENGINE`), :mod:`.contest` (judging and resolving a round, ending a round and a game),
 :mod:`.wording` (the rulebooks cited, results in words) and :mod:`.history` (history lines
-about a contest), and the events: :mod:`.events_base` (what they share),
+about a contest and a round's end), and the events: :mod:`.events_base` (what they share),
 :mod:`.events_decks`, :mod:`.events_contest`, :mod:`.events_round_end`.
 
 Readings of ours where the rulebooks are silent (each also said where it is applied):
@@ -45,6 +50,8 @@ Readings of ours where the rulebooks are silent (each also said where it is appl
   ruling: it does nothing); its card still joins the score pile.
 - First Blood goes to the first player to win a contest, even after a tied first round
   (2019 Bonus Points; Round Result speaks only of the first round), as the card data rules.
+  Option ``first_blood`` ``"first_round"`` plays Round Result's reading instead (2019 only):
+  the winner of round 1 takes it, nobody after a tied first round.
 - 2017 "Ready Face Up" (Appendix I: Special Circumstances): "If a card must be readied face
   up it cannot be exchanged willingly for another card." No card in the database makes
   anyone ready face up, so the players say so at the reveal (:attr:`Reveal.face_up`, 2017

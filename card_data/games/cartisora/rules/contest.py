@@ -207,7 +207,8 @@ def resolve(state: State) -> State:
     """Move the round's cards (2019 Round Result; 2017 How to Play, Appendix I Negative Power).
 
     Moved cards go to the tie pool first. Won: the winner takes the cards in play (readied,
-    reaction and carried cards) and the tie pool, and First Blood if nobody has it. Tie: the
+    reaction and carried cards) and the tie pool, and First Blood if nobody has it (and, with
+    the ``first_round`` reading, the round is the first: :meth:`State.first_blood_to`). Tie: the
     cards in play join the tie pool. Nullified (2017): each side's cards in play go to its
     own score pile (reactions too: our reading).
     """
@@ -217,6 +218,7 @@ def resolve(state: State) -> State:
                + [p.card for p in (*state.reactions, *state.carried) if state.side_of(p.seat) == s] for s in (0, 1)]
     piles = [list(p) for p in state.score_piles]
     first_blood = state.first_blood_side
+    taker = state.first_blood_to(contest)
     if contest.how == "nullified":
         for side in (0, 1):
             piles[side] += in_play[side]
@@ -225,8 +227,8 @@ def resolve(state: State) -> State:
     else:
         piles[contest.winner] += in_play[0] + in_play[1] + tie_pool
         tie_pool = []
-        if first_blood is None:
-            first_blood = contest.winner
+        if taker is not None:
+            first_blood = taker
     return at_step(state, "resolved", score_piles=piles, tie_pool=tie_pool, first_blood_side=first_blood,
                    next_modifiers=(*state.next_modifiers, *contest.next_round))
 
@@ -268,3 +270,36 @@ def end_game(state: State, out: list[bool]) -> State:
     if state.options.draft:
         return start_game(ended, draft_decks(ended, ended.game))
     return at_step(ended, "pick", game_decks=(None,) * len(state.players))
+
+
+def end_round(state: State) -> State:
+    """End the round at step ``react`` or ``resolved`` (2019 Round Result; Ending the Game):
+    resolve it if no maneuver did, then start the next round (step ``ready``), or end the game
+    when a side is out of cards (:func:`end_game`).
+
+    Tag team: the 2019 losing team swaps active players, both teams on a tie (Appendix II); in
+    either edition a player out of cards hands over to their partner (2017 Appendix III). The
+    caller checks the step.
+    """
+    if state.step == "react":
+        state = resolve(state)
+    contest = state.contest
+    active = list(state.active)
+    if state.options.tag_team:
+        if state.options.edition == "2019" and contest.how != "nullified":
+            for side in (s for s in (0, 1) if s != contest.winner):
+                partner = active[side] + 2 if active[side] < 2 else active[side] - 2
+                if state.hands[partner]:
+                    active[side] = partner
+        for side in (0, 1):  # a player out of cards hands over to their partner
+            if not state.hands[active[side]]:
+                active[side] = next((s for s in state.seats_of(side) if state.hands[s]), active[side])
+    state = state.evolve(active=active, round_log=(*state.round_log, contest))
+    out = [not any(state.hands[s] for s in state.seats_of(side)) for side in (0, 1)]
+    if any(out):
+        return end_game(state, out)
+    return at_step(state, "ready", round=state.round + 1, readied=(), face_up=(False, False),
+                   reactions=tuple(p for p in state.next_cards if state.catalog.cards[p.card].kind == REACTION),
+                   carried=tuple(p for p in state.next_cards if state.catalog.cards[p.card].kind != REACTION),
+                   maneuvers=(), next_cards=(), contest=None, modifiers=state.next_modifiers, next_modifiers=(),
+                   tagged=(False, False))

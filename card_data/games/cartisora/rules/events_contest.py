@@ -9,6 +9,7 @@ from typing import Annotated
 from pydantic import Field, field_validator
 
 from card_data.engine import (
+    Bounded,
     Choice,
     FormField,
     Move,
@@ -18,7 +19,7 @@ from card_data.engine import (
     replace_at,
 )
 from card_data.games.cartisora.rules.catalog import REACTION
-from card_data.games.cartisora.rules.contest import judge
+from card_data.games.cartisora.rules.contest import end_round, judge
 from card_data.games.cartisora.rules.events_base import (
     CartisoraEvent,
     PlayCard,
@@ -26,10 +27,18 @@ from card_data.games.cartisora.rules.events_base import (
     check_in_hand,
     without,
 )
-from card_data.games.cartisora.rules.history import contest_line, with_notes
+from card_data.games.cartisora.rules.history import (
+    contest_line,
+    round_end_line,
+    with_notes,
+)
 from card_data.games.cartisora.rules.state import Played, Side, State
 from card_data.games.cartisora.rules.table import ENGINE, at_step
 from card_data.games.cartisora.rules.wording import cite, listed
+
+MAX_ROUND = 999
+"""The highest round a reveal may name: far above any game's (one card a round, 12 cards a
+deck, 24 a tag team's side), a bound for what is stored."""
 
 
 @ENGINE.event
@@ -40,6 +49,15 @@ class Reveal(CartisoraEvent):
     ``face_up`` (2017 only; Appendix I: Special Circumstances, Ready Face Up): the sides whose
     card an effect made its player ready face up; such a card cannot be exchanged willingly
     (the 2017 tag-in refuses it).
+
+    ``round``: the round the cards are readied for. The next round begins with its reveal:
+    revealed while the round before it still awaits reactions or maneuvers (step ``react``
+    or ``resolved``), the reveal of round ``round`` first ends that round as
+    :class:`~.events_round_end.NextRound` would (players who reveal the next cards play no
+    more reactions or maneuvers on the last ones), in one entry. Not when that round is the
+    game's last: its end stays its own entry. ``None`` (the reveals stored before ``round``
+    existed, and the API's without it): the current round, at step ``ready`` only. Naming the
+    round keeps a late form from revealing a round it was not drawn for.
     """
 
     label = Words("Reveal the readied cards")
@@ -48,6 +66,8 @@ class Reveal(CartisoraEvent):
     face_up: Annotated[tuple[Side, ...], Field(max_length=2, title=Words("Readied face up (2017)"),
                                                description=Words("cards an effect made their players ready face "
                                                                  "up: they cannot be exchanged willingly"))] = ()
+    round: Bounded[1, MAX_ROUND] | None = Field(None, title=Words("Round"),
+                                                 description=Words("the round these cards are readied for"))
 
     @field_validator("face_up")
     @classmethod
@@ -58,24 +78,46 @@ class Reveal(CartisoraEvent):
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
-        if state.step != "ready":
+        if state.step == "ready":
+            # The reveal at step ready keeps the shape it always had (no round): the forms of
+            # pages drawn before, and tables' scripted entries, stay alike.
+            return [cls._offer_reveal(state, state, Words("Reveal round %(round)d", round=state.round), None, "")]
+        if state.step not in ("react", "resolved") or state.last_round():
             return []
-        seats = state.active
+        ready = end_round(state)
+        return [cls._offer_reveal(ready, state, Words("Reveal round %(round)d", round=ready.round), ready.round,
+                                  Words("round %(round)d resolves first: no more reactions or maneuvers on it",
+                                        round=state.round))]
+
+    @classmethod
+    def _offer_reveal(cls, ready: State, state: State, label: str, round_: int | None, hint: str) -> Move:
+        """The reveal form for the round ``ready`` is at (its players, their hands), offered
+        on ``state``, with ``round_`` fixed (``None``: a form sends none)."""
+        seats = ready.active
         cards = FormField(name="cards", label=cls.model_fields["cards"].title, kind="multi", count=len(seats),
-                          item_labels=tuple(Words("%(player)s revealed", player=state.players[s]) for s in seats),
-                          item_choices=tuple(tuple(card_choices(state, state.hands[s])) for s in seats))
-        label = Words("Reveal round %(round)d", round=state.round)
-        if state.options.edition != "2017":  # Ready Face Up is a 2017 rule: nothing to ask in 2019
-            return [cls.offer(state, label=label, cards=cards, face_up=())]
+                          item_labels=tuple(Words("%(player)s revealed", player=ready.players[s]) for s in seats),
+                          item_choices=tuple(tuple(card_choices(ready, ready.hands[s])) for s in seats))
+        fixed = {"round": round_}
+        if ready.options.edition != "2017":  # Ready Face Up is a 2017 rule: nothing to ask in 2019
+            return cls.offer(state, label=label, hint=hint, cards=cards, face_up=(), **fixed)
         info = cls.model_fields["face_up"]
         face_up = FormField(name="face_up", label=info.title, kind="multi", required=False, default=(),
                             help=info.description,
-                            choices=tuple(Choice(side, Words("%(player)s's card", player=state.players[s]))
+                            choices=tuple(Choice(side, Words("%(player)s's card", player=ready.players[s]))
                                           for side, s in enumerate(seats)))
-        return [cls.offer(state, label=label, cards=cards, face_up=face_up)]
+        return cls.offer(state, label=label, hint=hint, cards=cards, face_up=face_up, **fixed)
 
     def apply(self, state: State) -> State:
         edition = state.options.edition
+        if self.round is not None and state.step in ("react", "resolved") and self.round == state.round + 1:
+            if state.last_round():
+                raise RuleError(cite(edition, "end", Words("when all cards are played, the game is over")),
+                                Words("round %(round)d was the game's last: end the game", round=state.round))
+            state = end_round(state)
+        elif self.round is not None and state.phase == "play" and self.round != state.round:
+            raise RuleError(cite(edition, "round", Words("each round both players ready one card and reveal it")),
+                            Words("these cards are for round %(wanted)d; the table is at round %(round)d",
+                                  wanted=self.round, round=state.round))
         if state.step in ("react", "resolved"):
             raise RuleError(cite(edition, "round", Words("each round both players ready one card and reveal it")),
                             Words("round %(round)d's cards are already revealed; go on to the next round",
@@ -97,7 +139,19 @@ class Reveal(CartisoraEvent):
                            face_up=tuple(side in self.face_up for side in (0, 1)))
         return revealed.evolve(contest=judge(revealed))
 
+    def to_json(self) -> dict:
+        """As :meth:`Event.to_json`, without ``round`` when it is ``None``: a reveal at step
+        ``ready`` is stored as it always was."""
+        data = super().to_json()
+        if self.round is None:
+            del data["round"]
+        return data
+
     def describe(self, before: State, after: State) -> str:
+        ended = None
+        if before.step in ("react", "resolved"):  # this reveal ended the round before it
+            ready = end_round(before)
+            ended, before = round_end_line(before, ready), ready
         shown = []
         for side, c in enumerate(self.cards):
             player, card = before.players[before.active[side]], before.catalog.cards[c].title
@@ -105,7 +159,8 @@ class Reveal(CartisoraEvent):
                          if side in self.face_up else Words("%(player)s revealed %(card)s", player=player, card=card))
         line = Words("Round %(round)d: %(shown)s – %(result)s", round=before.round,
                      shown=listed(shown, ", "), result=contest_line(after, after.contest))
-        return with_notes(line, after.contest)
+        line = with_notes(line, after.contest)
+        return line if ended is None else Words("%(ended)s. %(line)s", ended=ended, line=line)
 
 
 @ENGINE.event

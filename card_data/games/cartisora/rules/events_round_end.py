@@ -9,9 +9,9 @@ from pydantic import Field
 
 from card_data.engine import Move, RuleError, Seat, Words, replace_at
 from card_data.games.cartisora.cards import PowerModifier
-from card_data.games.cartisora.rules.catalog import MANEUVER, REACTION
+from card_data.games.cartisora.rules.catalog import MANEUVER
 from card_data.games.cartisora.rules.contest import (
-    end_game,
+    end_round,
     resolve,
     target_side,
 )
@@ -24,11 +24,12 @@ from card_data.games.cartisora.rules.events_base import (
 )
 from card_data.games.cartisora.rules.history import (
     contest_line,
+    round_end_line,
     with_first_blood,
 )
 from card_data.games.cartisora.rules.state import Modifier, Played, State
-from card_data.games.cartisora.rules.table import ENGINE, at_step
-from card_data.games.cartisora.rules.wording import cite, then
+from card_data.games.cartisora.rules.table import ENGINE
+from card_data.games.cartisora.rules.wording import cite
 
 
 @ENGINE.event
@@ -138,52 +139,7 @@ class NextRound(CartisoraEvent):
             raise RuleError(cite(edition, "round", Words("a round ends after both cards are revealed and resolved")),
                             Words("round %(round)d's cards are not revealed yet", round=state.round)
                             if state.step == "ready" else Words("no round is under way"))
-        if state.step == "react":
-            state = resolve(state)
-        contest = state.contest
-        active = list(state.active)
-        if state.options.tag_team:
-            if edition == "2019" and contest.how != "nullified":
-                for side in (s for s in (0, 1) if s != contest.winner):
-                    partner = active[side] + 2 if active[side] < 2 else active[side] - 2
-                    if state.hands[partner]:
-                        active[side] = partner
-            for side in (0, 1):  # a player out of cards hands over to their partner
-                if not state.hands[active[side]]:
-                    active[side] = next((s for s in state.seats_of(side) if state.hands[s]), active[side])
-        state = state.evolve(active=active, round_log=(*state.round_log, contest))
-        out = [not any(state.hands[s] for s in state.seats_of(side)) for side in (0, 1)]
-        if any(out):
-            return end_game(state, out)
-        return at_step(state, "ready", round=state.round + 1, readied=(), face_up=(False, False),
-                       reactions=tuple(p for p in state.next_cards if state.catalog.cards[p.card].kind == REACTION),
-                       carried=tuple(p for p in state.next_cards if state.catalog.cards[p.card].kind != REACTION),
-                       maneuvers=(), next_cards=(), contest=None, modifiers=state.next_modifiers, next_modifiers=(),
-                       tagged=(False, False))
+        return end_round(state)
 
     def describe(self, before: State, after: State) -> str:
-        if before.step == "react":
-            line = Words("Round %(round)d resolved: %(result)s", round=before.round,
-                         result=with_first_blood(before, contest_line(before, before.contest)))
-        else:  # an earlier maneuver resolved it
-            line = Words("Round %(round)d over", round=before.round)
-        if len(after.results) > len(before.results):
-            result = after.results[-1]
-            if before.next_cards:
-                # Card titles: names in every language.
-                titles = ", ".join(before.catalog.cards[p.card].title for p in before.next_cards)
-                line = then(line, Words("no next round for %(cards)s: to their players' own score piles",
-                                        cards=titles))
-            if result.leftover:
-                side = before.side_name(result.leftover_to)
-                line = then(line, Words("%(count)d leftover card goes to %(side)s", count=result.leftover, side=side)
-                            if result.leftover == 1 else
-                            Words("%(count)d leftover cards go to %(side)s", count=result.leftover, side=side))
-            # Names and numbers only: the same in every language.
-            scores = " – ".join(f"{before.side_name(s)} {result.scores[s].total}" for s in (0, 1))
-            line = Words("%(line)s. Game %(game)d over: %(scores)s", line=line, game=result.game, scores=scores)
-            if after.finished:
-                line = Words("%(line)s. %(summary)s", line=line, summary=after.summary())
-        elif after.step == "ready":
-            line = then(line, Words("round %(round)d begins", round=after.round))
-        return line
+        return round_end_line(before, after)

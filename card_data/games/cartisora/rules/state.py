@@ -345,6 +345,25 @@ class State(GameState):
         of a round in the 2019 tag team."""
         return seat in self.follow_up_seats() or (self.plays_any_time and self.phase == "play")
 
+    def first_blood_to(self, contest: Contest) -> int | None:
+        """The side that takes First Blood when ``contest`` resolves now, or ``None``: the
+        winner, if nobody holds the token yet and, with the ``first_round`` reading (option
+        ``first_blood``: 2019 How to Play, Round Result), the contest is round 1's."""
+        if contest.winner is None or contest.how == "nullified" or self.first_blood_side is not None:
+            return None
+        if self.options.first_blood == "first_round" and contest.round != 1:
+            return None
+        return contest.winner
+
+    def first_blood_reading(self) -> Words:
+        """Who takes First Blood at this table (the option ``first_blood``), in words, e.g.
+        "the first player to win a contest (2019 rulebook, Ending the Game, Bonus Points)"."""
+        if self.options.first_blood == "first_round":
+            return Words("the winner of round 1; nobody after a tied first round (2019 rulebook, How to Play, "
+                         "Round Result)")
+        return Words("the first player to win a contest (%(edition)s rulebook, Ending the Game, Bonus Points)",
+                     edition=self.options.edition)
+
     def last_round(self) -> bool:
         """Whether a side is out of cards, so that this round is the game's last."""
         return any(not any(self.hands[s] for s in self.seats_of(side)) for side in (0, 1))

@@ -89,7 +89,9 @@ ENGINE: Engine[State] = Engine(
     game_id="cartisora", title=TITLE, min_players=2, max_players=4, options=Options, state=State, setup=set_up,
     over_rule=Words("%(rulebooks)s, Ending the Game: when all cards are played the game is over, and a match "
                     "once a player has won it", rulebooks=RULEBOOKS),
-    rulebook=Words("%(rulebooks)s, Setup (2 players); Tag Team (4 players)", rulebooks=RULEBOOKS))
+    rulebook=Words("%(rulebooks)s, Setup (2 players); Tag Team (4 players)", rulebooks=RULEBOOKS),
+    # Tables stored before the option was played by this reading.
+    stored_defaults={"first_blood": "first_win"})
 
 
 def at_step(state: State, step: str, **changes: object) -> State:
