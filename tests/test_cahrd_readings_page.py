@@ -57,7 +57,8 @@ def test_the_new_table_form_quotes_the_rulebook_for_each_reading(scorekeeper_app
     german = BeautifulSoup(client.get(NEW).get_data(as_text=True), "html.parser")
     label = german.select_one('select[name="vanguard_in_a_turn"]').find_parent("label").get_text()
     assert "Erneut Vorhut im selben Zug" in label and "Ja: sie darf jeden Angriff abwehren" in label
-    assert "„Ein Offizier ‚kämpft‘ (und ist im Kampf), sobald er angreift oder zur Vorhut bestimmt wird.“" in label
+    assert ("„Ein Offizier ‚kämpft‘ (und ist im Kampf), sobald er angreift oder zur Vorhut bestimmt "
+            "wird.“") in label
 
 
 def test_a_table_started_with_other_readings_says_so_and_plays_by_them(scorekeeper_app):

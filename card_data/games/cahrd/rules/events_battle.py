@@ -102,7 +102,8 @@ class DeclareAttack(CahrdEvent):
 class Vanguard(CahrdEvent):
     """Step 4, the Vanguard Step: the defending ``seat`` names ``officer``, or ``to_grain`` lets
     the attack through to the grain (exactly one of the two). ``allowed_by_card``: the card whose
-    effect lets the strategist, or an officer that attacked on the previous turn, defend."""
+    effect lets the strategist, an officer that attacked on the previous turn, or one already a
+    vanguard this turn (option ``vanguard_in_a_turn``), defend."""
 
     label = Words("Vanguard Step")
     seat: Seat
