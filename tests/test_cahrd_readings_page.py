@@ -1,7 +1,7 @@
 """C.A.H.R.D.'s readings the rulebook leaves open, through the pages (no JavaScript): the
 new-table form offers each reading with the rulebook's sentences in its help (in English and in
-German), a table started there with readings other than the defaults says which are in force,
-and its forms follow them: Blue battles on its first turn (the battle's second), and George Washington is the
+German), a table started there with readings other than the defaults says which are in force
+(and counts lieutenants on the field, as its cap does), and its forms follow them: Blue battles on its first turn (the battle's second), and George Washington is the
 vanguard of both of Red's attacks in one turn."""
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from test_table_forms import form_for, post_data
 from card_data.games.cahrd.rules import DamageStep, DeclareAttack, EndTurn, Recruitment, StartTurn, Vanguard
 
 NEW = "/tables/new/cahrd"
-CHOSEN = {"first_turn_without_battle": "starting_player", "vanguard_in_a_turn": "may_defend_again"}
+CHOSEN = {"first_turn_without_battle": "starting_player", "vanguard_in_a_turn": "may_defend_again",
+          "lieutenant_cap": "on_the_field"}
 PLAYED = [s.RED_SET_UP, s.BLUE_SET_UP, *[e.to_json() for e in [
     StartTurn(seat=0), Recruitment(seat=0), EndTurn(seat=0), StartTurn(seat=1), Recruitment(seat=1),
     DeclareAttack(seat=1, officer="river-scout"),  # Blue's first turn, not the battle's: only by this reading
@@ -72,8 +73,8 @@ def test_a_table_started_with_other_readings_says_so_and_plays_by_them(scorekeep
     said = [" ".join(li.get_text().split()) for li in readings.select("li")]
     assert "No battle on the first turn: Only the starting player's first turn" in said
     assert "A vanguard again in the same turn: Yes: it may defend every attack" in said
-    assert ('The lieutenant cap ("recruit two more"): Recruitments in the battle (a defeated lieutenant is not '
-            'replaced)') in said  # left as it was
+    assert ('The lieutenant cap ("recruit two more"): Lieutenants on the field at a time (a defeated lieutenant '
+            'may be replaced)') in said
     for n, event in enumerate(PLAYED, start=1):
         page = BeautifulSoup(client.get(url).get_data(as_text=True), "html.parser")
         form = form_for(page, event)
@@ -85,3 +86,4 @@ def test_a_table_started_with_other_readings_says_so_and_plays_by_them(scorekeep
     assert page.get_text().count("Blue declared George Washington the vanguard") == 2
     blue = " ".join(page.select_one("#army-1").get_text().split())
     assert "George Washington WAR 3 · CHM 4 · men under command 2/4" in blue
+    assert str(page.select_one("#army-1 dl")).count("<dt>Lieutenants</dt><dd>1 / 3 on the field</dd>") == 1

@@ -11,7 +11,7 @@ from card_data.engine.tracked import Tracked
 from card_data.engine.wording import Said
 from card_data.games.cahrd.ranks import S_RANK_READINGS, recruitment_reserves
 from card_data.games.cahrd.rules.book import CardBook, CardKind, Constants, Options
-from card_data.games.cahrd.rules.readings import no_battle_this_turn, readings_in_force
+from card_data.games.cahrd.rules.readings import lieutenants_counted, no_battle_this_turn, readings_in_force
 from card_data.games.cahrd.rules.wording import STEP_LABELS, TOKEN_READINGS, ZONE_NAMES
 
 Position = Literal["commander", "strategist", "lieutenant"]
@@ -379,6 +379,11 @@ class State(GameState):
     def readings(self) -> tuple[tuple[str, str], ...]:
         """``(question, this table's answer)`` for each reading the rulebook leaves open (:mod:`.readings`)."""
         return readings_in_force(self.options)
+
+    def lieutenants_counted(self, seat: int) -> tuple[int, int]:
+        """``(counted, most)`` of ``seat``'s lieutenants as this table's lieutenant cap counts them
+        (recruitments this battle, or lieutenants on the field: :func:`.readings.lieutenants_counted`)."""
+        return lieutenants_counted(self, seat)
 
     def face_down(self, seat: int, zone: str) -> int:
         """Set (face-down) cards in ``seat``'s ``zone``."""
