@@ -95,3 +95,29 @@ ILLEGAL = (
     Vanguard(seat=0, officer="border-captain").to_json(),
     "attacked the previous turn",
 )
+
+# ---- the readings the rulebook leaves open (card_data.games.cahrd.rules.readings) ---------------
+
+OLD_OPTIONS = {"army_seat_1": "shield-wall", "army_seat_2": "swift-riders", "defeat_token_to": "initiative_player",
+               "s_rank_in_recruitment": "highest_printed_rank"}
+"""A table's options as stored before the reading options existed (the vanguard's, the first
+turn's and the lieutenant cap's): it keeps the readings it was played under."""
+
+VANGUARD_TWICE = [e.to_json() for e in [
+    *_turn(0),
+    *_turn(1),
+    StartTurn(seat=0),
+    Recruitment(seat=0),
+    DeclareAttack(seat=0, officer="border-captain"),
+    Vanguard(seat=1, officer="george-washington"),
+    DamageStep(attacker_war_modifier=1),  # WAR 3+1 against 3: George Washington 4 -> 3 men
+    DeclareAttack(seat=0, officer="oda-nobunaga"),
+    Vanguard(seat=1, officer="george-washington"),  # the same turn: only under "may_defend_again"
+    DamageStep(),  # WAR 4 against 3: George Washington 3 -> 2 men
+]]
+"""After both set-ups (:data:`RED_SET_UP`, :data:`BLUE_SET_UP`): on Red's second turn George
+Washington, Blue's commander, is the vanguard of both of Red's attacks and loses men twice:
+legal under ``vanguard_in_a_turn="may_defend_again"`` (tables stored before the option), refused
+under ``"battles_once"`` (Glossary of Terms: Battle/Battled)."""
+GEORGE_TWICE_AT = len(VANGUARD_TWICE) - 2
+"""Index in :data:`VANGUARD_TWICE` of George Washington's second vanguard of Red's turn."""

@@ -923,6 +923,129 @@ def test_a_war_with_a_drawn_battle_can_end_drawn__how_to_play(game):
     assert result.summary.startswith("The war is drawn")
 
 
+# ---- readings the rulebook leaves open: table options (rules/readings.py) --------------------------
+
+READINGS = ("first_turn_without_battle", "vanguard_in_a_turn", "lieutenant_cap")
+
+
+def test_new_tables_read_the_vanguard_as_battling_once_and_stored_tables_keep_their_readings(game):
+    """Each reading's default is the engine's old one unless the text favours the other: only the
+    vanguard's changed (Glossary of Terms: Battle/Battled). A table stored without the options
+    keeps the old readings (the engine's stored defaults); an unknown reading is refused."""
+    new = fresh(game).options
+    assert [getattr(new, r) for r in READINGS] == ["each_player", "battles_once", "recruits_per_battle"]
+    stored = ENGINE.parse_options(ENGINE.stored_options(scenario.OLD_OPTIONS))
+    assert [getattr(stored, r) for r in READINGS] == ["each_player", "may_defend_again", "recruits_per_battle"]
+    assert stored.s_rank_in_recruitment == "highest_printed_rank"  # what the table stored stays
+    for reading in READINGS:
+        with pytest.raises(InvalidInput) as info:
+            fresh(game, **{reading: "sometimes"})
+        assert info.value.problems[0].field == f"options.{reading}"
+
+
+def test_each_readings_help_quotes_the_rulebook_for_both_readings():
+    """The new-table form's help of each reading quotes the rulebook's sentences, naming the section."""
+    fields = ENGINE.options_model.model_fields
+    quoted = {
+        "first_turn_without_battle": [
+            'Summary of the steps (Battle Step): "You may do battle with officers in this step (except on the '
+            'first turn)."',
+            'Step 1: The Draw Step: "If this is the first turn for a player, draw a card on this step, then '
+            'reveal your officers."'],
+        "vanguard_in_a_turn": [
+            "Glossary of Terms (Battle/Battled): \"An officer 'Battles' (and is battling) the moment it attacks or "
+            "is declared a vanguard.\"",
+            '"the officer may not battle again that turn."',
+            'Step 4: The Vanguard Step: "This officer may not attack the previous turn to be eligible to be a '
+            'defender."'],
+        "lieutenant_cap": [
+            'The Game Mat (6 - The Lieutenant Zone): "You start with one lieutenant with the ability to recruit '
+            'two more later."',
+            'Officer Card (How to Read): "You start the game with one lieutenant and you can recruit up to two '
+            'more."'],
+    }
+    for reading, quotes in quoted.items():
+        for quote in quotes:
+            assert quote in fields[reading].description, (reading, quote)
+
+
+@pytest.mark.parametrize("reading", ["each_player", "starting_player"])
+def test_no_battle_on_the_first_turn_by_the_tables_reading__summary_of_the_steps(game, reading):
+    """"(except on the first turn)": each player's first turn, or only the battle's first turn (the
+    starting player's), in every battle of the war."""
+    state = play(ready(game, first_turn_without_battle=reading), start(RED), recruitment(RED))
+    refused(state, attack(RED, "border-captain"), "Summary of the steps", "first turn")
+    assert DeclareAttack not in moves_of(state)
+    state = play(state, end(RED), start(BLUE), recruitment(BLUE))
+    if reading == "each_player":
+        refused(state, attack(BLUE, "river-scout"), "Summary of the steps", "Blue's first turn")
+        assert DeclareAttack not in moves_of(state)
+    else:
+        assert moves_of(state)[DeclareAttack][0].seat == BLUE
+        assert play(state, attack(BLUE, "river-scout")).attack.officer == "river-scout"
+    state = play(state, end(BLUE), CannotDraw(seat=RED), NextBattle(seat=RED, first_seat=RED),
+                 scenario.RED_SET_UP, scenario.BLUE_SET_UP, start(RED), recruitment(RED))
+    refused(state, attack(RED, "border-captain"), "Summary of the steps", "first turn")
+
+
+def george_twice(game, reading: str) -> State:
+    """Red's second turn: George Washington was the vanguard of Border Captain's attack and lost
+    men; Oda Nobunaga attacks next (scenario ``VANGUARD_TWICE``)."""
+    state = play(ready(game, vanguard_in_a_turn=reading), *scenario.VANGUARD_TWICE[:scenario.GEORGE_TWICE_AT])
+    started = game.cards["george-washington"].men_under_command
+    assert men(state, BLUE, "george-washington") == started - const(game, "battle_damage_to_losing_officer")
+    return state
+
+
+def test_a_vanguard_has_battled_and_does_not_defend_again_that_turn__battle_battled(game):
+    """Glossary of Terms (Battle/Battled): an officer "Battles" the moment it "is declared a
+    vanguard", and "may not battle again that turn". A card's effect may still allow it; on
+    Red's next turn it may defend again."""
+    state = george_twice(game, "battles_once")
+    second = ENGINE.parse_event(scenario.VANGUARD_TWICE[scenario.GEORGE_TWICE_AT])
+    refused(state, second, "Glossary of Terms (Battle/Battled)", "George Washington was already a vanguard")
+    notes = {c.value: c.note for c in moves_of(state)[Vanguard][1].field("officer").choices}
+    assert notes["george-washington"] == "a vanguard already this turn: only by a card's effect"
+    assert notes["river-scout"] == "lieutenant"
+    assert "(by Ambush)" in line(state, vanguard(BLUE, "george-washington", allowed_by_card="ambush"))
+    state = play(state, vanguard(BLUE, "river-scout"), damage(), end(RED), *turn(BLUE), start(RED),
+                 recruitment(RED), attack(RED, "border-captain"))
+    assert play(state, vanguard(BLUE, "george-washington")).attack.vanguard == "george-washington"
+
+
+def test_a_vanguard_may_defend_again_that_turn_by_the_tables_reading__vanguard_step(game):
+    """Step 4: The Vanguard Step bars only an officer that attacked the previous turn: under
+    "may_defend_again" George Washington defends both of Red's attacks and loses men twice."""
+    state = play(george_twice(game, "may_defend_again"), *scenario.VANGUARD_TWICE[scenario.GEORGE_TWICE_AT:])
+    started = game.cards["george-washington"].men_under_command
+    assert men(state, BLUE, "george-washington") == started - 2 * const(game, "battle_damage_to_losing_officer")
+
+
+@pytest.mark.parametrize("reading", ["recruits_per_battle", "on_the_field"])
+def test_the_lieutenant_cap_counts_recruitments_or_lieutenants_on_the_field__lieutenant_zone(game, reading):
+    """The Game Mat (6): "the ability to recruit two more later"; Officer Card: "you can recruit up
+    to two more". Blue recruits two and one of them is defeated: counting recruitments, Blue
+    recruits no more this battle; counting lieutenants on the field, Blue fills the place, and
+    no more than three are on the field at a time."""
+    state = play(ready(game, lieutenant_cap=reading), *turn(RED), *turn(BLUE, recruit(BLUE, "time-lost-cadet")),
+                 *turn(RED), start(BLUE), recruitment(BLUE), recruit(BLUE, "militia-elder"),
+                 effect(BLUE, BLUE, reserves_change=30000))
+    state = play(state, effect(BLUE, BLUE, officer="time-lost-cadet",
+                               men_change=-men(state, BLUE, "time-lost-cadet")))
+    assert [o.card for o in state.armies[BLUE].lieutenants] == ["river-scout", "militia-elder"]
+    most = const(game, "max_extra_lieutenants")
+    if reading == "recruits_per_battle":
+        refused(state, recruit(BLUE, "mountain-guide"), "Lieutenant Zone",
+                f"already recruited {most} lieutenants this battle")
+    else:
+        state = play(state, recruit(BLUE, "mountain-guide"))
+        on_field = const(game, "starting_lieutenants") + most
+        assert len(state.armies[BLUE].lieutenants) == on_field
+        refused(state, recruit(BLUE, "desert-ranger"), "Lieutenant Zone",
+                f"already has {on_field} lieutenants on the field")
+    assert RecruitLieutenant not in moves_of(state)
+
+
 # ---- the scenario, purity, serialisation -------------------------------------------------------
 
 def scenario_states(game) -> list[State]:

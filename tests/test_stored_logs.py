@@ -57,3 +57,35 @@ def test_a_log_written_before_the_game_core_replays_to_the_same_game(tmp_path, d
         if line.status != "active":  # once "strike_city (undone)", now the event's own words
             assert "_" not in line.text and "(" not in line.text, line.text
     store.dispose()
+
+
+def test_a_cahrd_table_stored_before_the_reading_options_replays_as_it_was_played(tmp_path, database):
+    """A C.A.H.R.D. table stored without the reading options (``rules/readings.py``) keeps the
+    readings it was played under: George Washington, the vanguard of both of Red's attacks in one
+    turn, lost men twice, and still does. A table started today, entering the same, is refused
+    the second vanguard (a vanguard has battled: Glossary of Terms, Battle/Battled)."""
+    import scenarios_cahrd as s
+
+    from card_data.engine import RuleError
+
+    events = [s.RED_SET_UP, s.BLUE_SET_UP, *s.VANGUARD_TWICE]
+    data = {"table": {"game": "cahrd", "players": s.PLAYERS, "options": s.OLD_OPTIONS, "version": len(events)},
+            "events": [{"seq": n, "payload": e, "status": "active", "corrects": None}
+                       for n, e in enumerate(events, start=1)]}
+    store = TableStore(f"sqlite:///{tmp_path / 'old.sqlite'}")
+    stored(store, data)
+    service = TableService(store, database)
+    view = service.view("OLDLOG")
+    assert view.problem is None
+    assert view.state.options.vanguard_in_a_turn == "may_defend_again"
+    assert view.state.armies[1].officer("george-washington").men_under_command == 2
+    lines = [h.text for h in view.history if h.status == "active"]
+    assert lines.count("Blue declared George Washington the vanguard") == 2
+
+    today = service.create("cahrd", s.PLAYERS, s.OPTIONS)
+    second = 2 + s.GEORGE_TWICE_AT
+    for event in events[:second]:
+        service.act(today.record.code, event)
+    with pytest.raises(RuleError, match="already a vanguard this turn"):
+        service.act(today.record.code, events[second])
+    store.dispose()

@@ -65,11 +65,16 @@ Readings of ours where the rulebook is unclear or silent:
   sent to the discard pile cannot be played again that battle. Looking through the strategy
   deck is limited to your Strategy Step; playing one follows Timings, as above.
 - "Recruit up to two more" lieutenants counts recruitments during the battle (the tables'
-  ``max_extra_lieutenants``), so a defeated lieutenant's place is not refilled beyond that.
+  ``max_extra_lieutenants``), so a defeated lieutenant's place is not refilled beyond that; or,
+  by option ``lieutenant_cap``, lieutenants on the field at a time (:mod:`.readings`).
 - The attack marker (Declaration Step) stays on the officer until its owner's next
   Recruitment Step (Step 2): while it is there the officer may not attack again nor be
   declared a vanguard (Vanguard Step: "may not attack the previous turn").
-- "No battle on the first turn" (Summary of the steps) applies to each player's first turn.
+- "No battle on the first turn" (Summary of the steps) applies to each player's first turn; or,
+  by option ``first_turn_without_battle``, to the battle's first turn only (:mod:`.readings`).
+- An officer declared a vanguard has battled (Glossary of Terms: Battle/Battled) and is not
+  declared a vanguard again that turn; option ``vanguard_in_a_turn`` lets it defend again, as
+  tables stored before the option did (:mod:`.readings`).
 - The strategist never attacks nor is declared a vanguard, except by a card effect: the
   event then names the card in ``allowed_by_card``. On a vanguard that card also lifts the
   attacked-on-the-previous-turn rule (e.g. Horse Master's trait).
@@ -82,7 +87,8 @@ Readings of ours where the rulebook is unclear or silent:
 
 The engine's modules: :mod:`.book` (the options and the card data a table copies),
 :mod:`.state` (the war, battle and armies), :mod:`.engine` (set-up and :data:`ENGINE`),
-:mod:`.citations` (the rulebook sections cited), :mod:`.wording` (names and shared lines),
+:mod:`.citations` (the rulebook sections cited), :mod:`.readings` (the readings a table chooses),
+:mod:`.wording` (names and shared lines),
 :mod:`.bounds` (the bounds of what players enter), :mod:`.steps` (what the events share) and
 one ``events_*`` module per part of the game, in the order above.
 """

@@ -9,6 +9,20 @@ from pydantic import Field
 
 from card_data.engine import Model, ReadOnlyDict, Words
 from card_data.games.cahrd.ranks import DEFAULT_S_RANK_IN_RECRUITMENT, S_RANK_READINGS, SRankInRecruitment
+from card_data.games.cahrd.rules.readings import (
+    DEFAULT_FIRST_TURN,
+    DEFAULT_LIEUTENANT_CAP,
+    DEFAULT_VANGUARD,
+    FIRST_TURN_HELP,
+    FIRST_TURN_LABELS,
+    LIEUTENANT_CAP_HELP,
+    LIEUTENANT_CAP_LABELS,
+    VANGUARD_HELP,
+    VANGUARD_LABELS,
+    FirstTurnWithoutBattle,
+    LieutenantCap,
+    VanguardInATurn,
+)
 
 ANY_ARMY = "any"
 """Option value for an army that may field any officer, item and tactic of the card data."""
@@ -29,6 +43,8 @@ class Options(Model):
             (Glossary of Terms: Defeated; the default) or ``"defeating_player"`` (Defeat three
             Lieutenants). Either way the battle is won by defeating three enemy lieutenants.
         s_rank_in_recruitment: what a CHM of S counts as in the Recruitment Step (see :mod:`.ranks`).
+        first_turn_without_battle, vanguard_in_a_turn, lieutenant_cap: readings the rulebook
+            leaves open (see :mod:`.readings`).
     """
 
     army_seat_1: str = Field("shield-wall", title=Words("Army of seat 1"),
@@ -49,6 +65,15 @@ class Options(Model):
                           highest_label=S_RANK_LABELS["highest_printed_rank"], highest=S_RANK_READINGS["highest_printed_rank"],
                           s10_label=S_RANK_LABELS["s_rank_value"], s10=S_RANK_READINGS["s_rank_value"]),
         json_schema_extra={"labels": S_RANK_LABELS})
+    first_turn_without_battle: FirstTurnWithoutBattle = Field(
+        DEFAULT_FIRST_TURN, title=Words("No battle on the first turn"),
+        description=FIRST_TURN_HELP, json_schema_extra={"labels": FIRST_TURN_LABELS})
+    vanguard_in_a_turn: VanguardInATurn = Field(
+        DEFAULT_VANGUARD, title=Words("A vanguard again in the same turn"),
+        description=VANGUARD_HELP, json_schema_extra={"labels": VANGUARD_LABELS})
+    lieutenant_cap: LieutenantCap = Field(
+        DEFAULT_LIEUTENANT_CAP, title=Words('The lieutenant cap ("recruit two more")'),
+        description=LIEUTENANT_CAP_HELP, json_schema_extra={"labels": LIEUTENANT_CAP_LABELS})
 
 
 # ---- the card data, copied once --------------------------------------------------------------

@@ -10,6 +10,7 @@ from card_data.games.cahrd import TITLE
 from card_data.games.cahrd.ranks import battle_value, recruitment_value
 from card_data.games.cahrd.rules.book import ANY_ARMY, ArmyDeck, CardBook, CardInfo, Constants, OfficerStats, Options
 from card_data.games.cahrd.rules.citations import BOOK, RULE_ARMY, RULE_SETUP, RULE_WAR
+from card_data.games.cahrd.rules.readings import STORED_DEFAULTS
 from card_data.games.cahrd.rules.state import Army, State
 
 
@@ -62,5 +63,6 @@ def set_up(players: tuple[str, ...], options: Options, game: Any) -> State:
 ENGINE: Engine[State] = Engine(
     game_id="cahrd", title=TITLE, min_players=2, max_players=2, options=Options, state=State, setup=set_up,
     over_rule=RULE_WAR, rulebook=BOOK,
-    # Tables stored before the option existed counted a CHM of S as 10 in the Recruitment Step.
-    stored_defaults={"s_rank_in_recruitment": "s_rank_value"})
+    # Tables stored before the option existed counted a CHM of S as 10 in the Recruitment Step;
+    # the readings of .readings are as the engine read the rulebook before they were options.
+    stored_defaults={"s_rank_in_recruitment": "s_rank_value", **STORED_DEFAULTS})

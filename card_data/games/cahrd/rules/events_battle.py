@@ -10,14 +10,17 @@ from pydantic import Field
 from card_data.engine import Bounded, Choice, FormField, Move, RuleError, Seat, Words
 from card_data.games.cahrd.rules.bounds import MOST_WAR_MODIFIER, CardId
 from card_data.games.cahrd.rules.citations import (
+    RULE_BATTLED_ONCE,
     RULE_DAMAGE,
     RULE_DECLARE,
     RULE_FIRST_TURN,
+    RULE_FIRST_TURN_OF_BATTLE,
     RULE_ORDER,
     RULE_STRATEGIST,
     RULE_VANGUARD,
 )
 from card_data.games.cahrd.rules.engine import ENGINE
+from card_data.games.cahrd.rules.readings import battled_this_turn, no_battle_this_turn
 from card_data.games.cahrd.rules.state import Attack, FieldOfficer, State, other
 from card_data.games.cahrd.rules.steps import (
     CahrdEvent,
@@ -68,7 +71,9 @@ class DeclareAttack(CahrdEvent):
             raise RuleError(RULE_ORDER, Words("take the Recruitment Step before the Battle Step"))
         check_no_attack(state, Words("declaring another"))
         army = state.armies[self.seat]
-        if army.turns_taken <= 1:
+        if no_battle_this_turn(state):
+            if state.options.first_turn_without_battle == "starting_player":
+                raise RuleError(RULE_FIRST_TURN_OF_BATTLE, Words("this is the first turn of the battle: no battle yet"))
             raise RuleError(RULE_FIRST_TURN, Words("this is %(name)s's first turn of the battle: no battle yet",
                                                    name=name))
         officer = army.officer(self.officer)
@@ -97,7 +102,8 @@ class DeclareAttack(CahrdEvent):
 class Vanguard(CahrdEvent):
     """Step 4, the Vanguard Step: the defending ``seat`` names ``officer``, or ``to_grain`` lets
     the attack through to the grain (exactly one of the two). ``allowed_by_card``: the card whose
-    effect lets the strategist, or an officer that attacked on the previous turn, defend."""
+    effect lets the strategist, an officer that attacked on the previous turn, or one already a
+    vanguard this turn (option ``vanguard_in_a_turn``), defend."""
 
     label = Words("Vanguard Step")
     seat: Seat
@@ -118,8 +124,11 @@ class Vanguard(CahrdEvent):
         def note(o: FieldOfficer) -> Words:
             if o.position == "strategist":
                 return STRATEGIST_NOTE
-            return (Words("attacked the previous turn: only by a card's effect") if o.attack_marker
-                    else POSITION_NAMES[o.position])
+            if o.attack_marker:
+                return Words("attacked the previous turn: only by a card's effect")
+            if battled_this_turn(state, o):
+                return Words("a vanguard already this turn: only by a card's effect")
+            return POSITION_NAMES[o.position]
 
         return [
             cls.offer(state, seat=defender, label=Words("%(name)s: let it through to the grain (−%(n)d)", name=name,
@@ -155,6 +164,11 @@ class Vanguard(CahrdEvent):
         if officer.attack_marker and self.allowed_by_card is None:
             raise RuleError(RULE_VANGUARD, Words("%(title)s attacked the previous turn and cannot be the vanguard",
                                                  title=state.title(officer.card)))
+        if battled_this_turn(state, officer) and self.allowed_by_card is None:
+            raise RuleError(RULE_BATTLED_ONCE, Words("%(title)s was already a vanguard this turn and cannot battle "
+                                                     "again (name the card whose effect allows it)",
+                                                     title=state.title(officer.card)))
+        state = with_army(state, self.seat, with_officer(army, officer.evolve(vanguard_turn=state.turn)))
         return state.evolve(attack=attack.evolve(vanguard=officer.card))
 
     def describe(self, before: State, after: State) -> str:

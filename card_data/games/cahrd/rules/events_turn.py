@@ -9,8 +9,15 @@ from pydantic import Field
 
 from card_data.engine import Move, RuleError, Seat, Step, Words
 from card_data.games.cahrd.rules.bounds import CardId
-from card_data.games.cahrd.rules.citations import RULE_FIRST, RULE_ORDER, RULE_RECRUIT, RULE_RECRUITMENT
+from card_data.games.cahrd.rules.citations import (
+    RULE_FIRST,
+    RULE_LIEUTENANTS_ON_FIELD,
+    RULE_ORDER,
+    RULE_RECRUIT,
+    RULE_RECRUITMENT,
+)
 from card_data.games.cahrd.rules.engine import ENGINE
+from card_data.games.cahrd.rules.readings import lieutenants_counted
 from card_data.games.cahrd.rules.state import FieldOfficer, State, other
 from card_data.games.cahrd.rules.steps import (
     CahrdEvent,
@@ -183,7 +190,8 @@ class RecruitLieutenant(CahrdEvent):
             return []
         me = state.initiative
         army = state.armies[me]
-        if army.lieutenants_recruited >= state.constants.max_extra_lieutenants:
+        counted, most = lieutenants_counted(state, me)
+        if counted >= most:
             return []
         stats = state.cards.officers
         affordable = [card for card in state.available(me) if stats[card].recruitment_cost <= army.reserves]
@@ -204,8 +212,11 @@ class RecruitLieutenant(CahrdEvent):
                                                 where=where))
         army = state.armies[self.seat]
         name = state.players[self.seat]
-        most = state.constants.max_extra_lieutenants
-        if army.lieutenants_recruited >= most:
+        counted, most = lieutenants_counted(state, self.seat)
+        if counted >= most and state.options.lieutenant_cap == "on_the_field":
+            raise RuleError(RULE_LIEUTENANTS_ON_FIELD, Words("%(name)s already has %(n)d lieutenants on the field",
+                                                             name=name, n=most))
+        if counted >= most:
             raise RuleError(RULE_RECRUIT, Words("%(name)s has already recruited %(n)d lieutenants this battle",
                                                 name=name, n=most))
         if self.officer not in state.available(self.seat):

@@ -11,6 +11,7 @@ from card_data.engine.tracked import Tracked
 from card_data.engine.wording import Said
 from card_data.games.cahrd.ranks import S_RANK_READINGS, recruitment_reserves
 from card_data.games.cahrd.rules.book import CardBook, CardKind, Constants, Options
+from card_data.games.cahrd.rules.readings import lieutenants_counted, no_battle_this_turn, readings_in_force
 from card_data.games.cahrd.rules.wording import STEP_LABELS, TOKEN_READINGS, ZONE_NAMES
 
 Position = Literal["commander", "strategist", "lieutenant"]
@@ -31,14 +32,16 @@ TURN_STEPS = ("draw", "strategy", "battle")
 # ---- the battle ---------------------------------------------------------------------------------
 
 class FieldOfficer(Model):
-    """An officer on the field: its card id, zone, men under command left, and whether the
+    """An officer on the field: its card id, zone, men under command left, whether the
     Declaration Step's attack marker is on it (placed when it attacks, removed in its owner's
-    next Recruitment Step)."""
+    next Recruitment Step), and the turn of the battle in which it was last declared a vanguard
+    (0: not yet; option ``vanguard_in_a_turn``)."""
 
     card: str
     position: Position
     men_under_command: int
     attack_marker: bool = False
+    vanguard_turn: int = 0
 
 
 class DefeatedOfficer(Model):
@@ -321,8 +324,7 @@ class State(GameState):
 
     def may_attack(self) -> bool:
         """The initiative player may declare an attack now (first-turn rule included)."""
-        return (self.step in ("strategy", "battle") and self.attack is None
-                and self.armies[self.initiative].turns_taken > 1)
+        return self.step in ("strategy", "battle") and self.attack is None and not no_battle_this_turn(self)
 
     def combined_chm(self, seat: int) -> int:
         """The combined CHM of ``seat``'s officers on the field, as the Recruitment Step counts it."""
@@ -373,6 +375,15 @@ class State(GameState):
     def token_reading(self) -> str:
         """Who gets a defeated lieutenant's token at this table, in words."""
         return TOKEN_READINGS[self.options.defeat_token_to]
+
+    def readings(self) -> tuple[tuple[str, str], ...]:
+        """``(question, this table's answer)`` for each reading the rulebook leaves open (:mod:`.readings`)."""
+        return readings_in_force(self.options)
+
+    def lieutenants_counted(self, seat: int) -> tuple[int, int]:
+        """``(counted, most)`` of ``seat``'s lieutenants as this table's lieutenant cap counts them
+        (recruitments this battle, or lieutenants on the field: :func:`.readings.lieutenants_counted`)."""
+        return lieutenants_counted(self, seat)
 
     def face_down(self, seat: int, zone: str) -> int:
         """Set (face-down) cards in ``seat``'s ``zone``."""
