@@ -44,6 +44,10 @@ def as_form(event: dict) -> dict:
             for k, v in event.items()}
 
 
+def refusal_text(html: str) -> str:
+    return " ".join(BeautifulSoup(html, "html.parser").select_one("#rule-error").text.split())
+
+
 def helper_form(html: str):
     return BeautifulSoup(html, "html.parser").select_one('form:has(input[name="type"][value="card_tempo"])')
 
@@ -106,7 +110,7 @@ def test_a_card_id_the_game_lacks_is_refused_with_a_message(client, field, value
     bad = {**EXAMPLE_1, field: value}
     fragment = client.post(f"{url}/events", data=as_form(bad), headers={"HX-Request": "true"})
     assert fragment.status_code == 400
-    said = " ".join(BeautifulSoup(fragment.get_data(as_text=True), "html.parser").select_one("#rule-error").text.split())
+    said = refusal_text(fragment.get_data(as_text=True))
     shown = value[0] if isinstance(value, list) else value
     kind = "an upgrade card" if field.endswith("upgrades") else "a unit or hero card"
     assert f"{field}: '{shown}' is not {kind} of this game" in said
@@ -123,7 +127,7 @@ def test_a_skill_the_striker_lacks_is_refused_by_the_rules(client):
     fragment = client.post(f"{url}/events", data=as_form({**EXAMPLE_1, "skill": "Bite"}),
                            headers={"HX-Request": "true"})
     assert fragment.status_code == 422
-    said = " ".join(BeautifulSoup(fragment.get_data(as_text=True), "html.parser").select_one("#rule-error").text.split())
+    said = refusal_text(fragment.get_data(as_text=True))
     assert "Royal Scout has no Bite skill with these upgrades (it has: Knife, Sword)" in said
 
 

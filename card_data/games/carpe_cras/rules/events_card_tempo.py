@@ -25,7 +25,6 @@ from card_data.games.carpe_cras.rules.state import (
     TempoResult,
 )
 from card_data.games.carpe_cras.rules.turns import CarpeCrasEvent, require_started
-from card_data.problems import InvalidInput, Problem
 from card_data.games.carpe_cras.tempo import (
     TEMPO_CERTAIN_AT,
     TempoCheck,
@@ -34,6 +33,7 @@ from card_data.games.carpe_cras.tempo import (
     tempo_needs_roll,
     tempo_succeeds,
 )
+from card_data.problems import InvalidInput, Problem
 
 MOST_UPGRADES = 6
 """Upgrades one unit may be entered with: a sane bound (the rulebook's limit on the upgrades a
@@ -115,8 +115,9 @@ class CardTempo(CarpeCrasEvent):
         skill = striker.stats.skills.get(self.skill)
         if skill is None:
             has = ", ".join(striker.stats.skills) or Words("no skill")
-            raise RuleError(RULE_UPGRADES, Words("%(unit)s has no %(skill)s skill with these upgrades (it has: %(skills)s)",
-                                   unit=striker.title, skill=self.skill, skills=has))
+            raise RuleError(RULE_UPGRADES, Words(
+                "%(unit)s has no %(skill)s skill with these upgrades (it has: %(skills)s)",
+                unit=striker.title, skill=self.skill, skills=has))
         differential = tempo_differential(self.check, striker_speed=striker.stats.speed,
                                           target_speed=target.stats.speed, accuracy=skill.accuracy,
                                           dexterity=skill.dexterity, evade=target.stats.evade)

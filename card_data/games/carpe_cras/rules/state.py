@@ -283,7 +283,8 @@ def set_up(players: tuple[str, ...], options: Options, game: object) -> State:
     """
     seats = range(len(players))
     fighters, upgrades = tempo_cards(game)
-    return State(fighters=fighters, upgrades=upgrades,players=players, phase="setup", options=options, agency_deck_size=AGENCY_DECK_SIZE,
+    return State(players=players, phase="setup", options=options, agency_deck_size=AGENCY_DECK_SIZE,
+                 fighters=fighters, upgrades=upgrades,
                  mulligans=tuple(False for _ in seats), morale=tuple(options.starting_morale for _ in seats),
                  city_agency=tuple((0,) * STARTING_LANES for _ in seats),
                  agency_set_aside=tuple(0 for _ in seats), passes=tuple(0 for _ in seats))
