@@ -102,10 +102,14 @@ def event_form(page, event: dict):
     for i in range(forms.count()):
         form = forms.nth(i)
         hidden = form.evaluate("f => { const shown = new Set([...f.elements].filter(e => e.type !== 'hidden')"
-                               ".map(e => e.name)); return Object.fromEntries([...f.querySelectorAll("
-                               "'input[type=hidden]')].filter(e => !shown.has(e.name) && !e.name.startsWith('_')"
-                               " && e.name !== 'csrf_token').map(e => [e.name, e.value])); }")
-        if all(str(event.get(k, "")).lower() == v.lower() for k, v in hidden.items() if k != "type"):
+                               ".map(e => e.name)); const out = {}; [...f.querySelectorAll('input[type=hidden]')]"
+                               ".filter(e => !shown.has(e.name) && !e.name.startsWith('_') && e.name !== "
+                               "'csrf_token').forEach(e => (out[e.name] = out[e.name] || []).push(e.value));"
+                               " return out; }")
+        # A fixed list is one hidden input per item, named "name[]".
+        if all([str(v).lower() for v in (event.get(k[:-2]) or [])] == [v.lower() for v in values]
+               if k.endswith("[]") else str(event.get(k, "")).lower() == values[-1].lower()
+               for k, values in hidden.items() if k != "type"):
             return form
     raise AssertionError(f"no form for {event}")
 

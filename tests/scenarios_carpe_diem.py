@@ -6,8 +6,9 @@ circles 1-4 across the top row (A1|A2, A2|B1, B1|B2, B2|C1), 5-7 down (A1/C2, A2
 
 Anna's villas (3 and 5 chimneys) and her fountain (keeping the garden fountain card) are entered
 as they are built, so her final scoring needs only what play does not show (stored tiles,
-frame goals, her gardens). ``EVENTS`` are the events as the API and the stored log carry them
-(JSON).
+frame goals, her gardens). The final scorings keep the villa figures the data assumes, as the
+page's final-scoring form sends them pre-filled (``ASSUMED_VILLAS``). ``EVENTS`` are the events as
+the API and the stored log carry them (JSON).
 """
 
 from card_data.games.carpe_diem.rules import (
@@ -20,6 +21,12 @@ from card_data.games.carpe_diem.rules import (
     Score,
     SetResources,
 )
+from card_data.loader import load_database
+
+ASSUMED_VILLAS = {r.chimneys: r.vp for r in load_database().games["carpe_diem"].tables.villa_chimneys.rows
+                  if r.assumed}
+"""The villa rows the data assumes, chimneys -> VP: the final-scoring form offers them pre-filled."""
+KEPT = {"printed_villa_chimneys": tuple(ASSUMED_VILLAS), "printed_villa_vp": tuple(ASSUMED_VILLAS.values())}
 
 PLAYERS = ["Anna", "Bea"]
 OPTIONS = {"tie_breaker": "summary"}
@@ -62,8 +69,9 @@ EVENTS = [e.to_json() for e in [
     # Anna: nothing to pay chicken-grape-fish (-4); a pond and a garden (+7).
     Score(seat=0, circle=7, completed_pond=1, completed_garden=1),
     # Final scoring: Anna's villas (3 and 5 chimneys) and her garden fountain card as recorded.
-    FinalScore(seat=0, stored_tiles=3, completed_garden=1, frame_goals=("completed_villa",), other_frame_vp=2),
-    FinalScore(seat=1, stored_tiles=1, frame_goals=("completed_baker_dwelling",)),
+    FinalScore(seat=0, stored_tiles=3, completed_garden=1, frame_goals=("completed_villa",), other_frame_vp=2,
+               **KEPT),
+    FinalScore(seat=1, stored_tiles=1, frame_goals=("completed_baker_dwelling",), **KEPT),
 ]]
 
 WINNERS = [0]

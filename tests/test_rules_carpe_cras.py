@@ -666,3 +666,38 @@ def test_morale_counters_are_one_tap_events__morale(game):
     after = play(state, ENGINE.parse_event({"type": blue.minus.type_name, **blue.minus.fixed}))
     assert after.morale[BLUE] == 12
     assert state.counters()[RED].plus is None  # Red is at 15: nothing to recover
+
+
+def test_tempo_from_the_cards_is_example_1__upgrades(game):
+    """Upgrades, Example 1, entered as the cards: Dagger on Royal Scout gives Knife 4 with 1 more
+    range and speed 4; the Sword stays 2 but strikes at speed 4 too."""
+    from card_data.games.carpe_cras.rules import CardTempo
+
+    state = started(game)
+    example = CardTempo(seat=BLUE, check="dodge", striker="royal-scout", striker_upgrades=["dagger"], skill="Sword",
+                        target="well-read-squirrel", target_upgrades=["katana"])
+    after = play(state, example)
+    scout = after.last_tempo.striker.stats
+    assert (scout.speed, scout.skills["Knife"].power, scout.skills["Knife"].range) == (4, 4, 2)
+    assert (scout.skills["Sword"].power, scout.skills["Sword"].range) == (2, 1)
+    # Example 2 on the other side: the Squirrel with the Katana dodges at its own speed 4 (the
+    # Katana's Dexterity counts only for its Sword strikes): 4 vs the Scout's 4, no chance.
+    assert after.last_tempo.target.stats.speed_targeted() == 4
+    assert (after.last_tempo.differential, after.last_tempo.succeeded) == (0, False)
+    assert line(state, example) == (
+        "Tempo, Blue dodging a first strike: Royal Scout with Dagger (Speed 4; Knife: power 4, range 2; "
+        "Sword: power 2, range 1) strikes with Sword at Well Read Squirrel with Katana (Speed 4; Sword: power 3, "
+        "range 1, Dexterity 2); speed 4 vs 4, differential 0; no roll needed: success impossible")
+    assert after.turn == state.turn  # a helper entry, not a turn
+    # The Squirrel striking back with the Katana's Sword: speed 4 + Dexterity 2 = 6 vs the Scout's 4.
+    back = CardTempo(seat=RED, check="dodge", striker="well-read-squirrel", striker_upgrades=["katana"],
+                     skill="Sword", target="royal-scout", target_upgrades=["dagger"], roll=2)
+    assert (play(state, back).last_tempo.differential, play(state, back).last_tempo.succeeded) == (-2, False)
+    refused(state, example.evolve(skill="Bite"), "Upgrades", "Royal Scout has no Bite skill")
+    with pytest.raises(InvalidInput) as bad:
+        ENGINE.apply(state, example.evolve(striker="no-such-unit"))
+    assert bad.value.problems[0].field == "striker"
+    with pytest.raises(InvalidInput):
+        ENGINE.apply(state, example.evolve(target_upgrades=["royal-scout"]))
+    with pytest.raises(InvalidInput):  # at most MOST_UPGRADES upgrades, checked when parsed
+        ENGINE.parse_event({**example.to_json(), "striker_upgrades": ["dagger"] * 7})

@@ -24,6 +24,7 @@ import card_data.games.carpe_cras.rules as cc
 from card_data.engine import RuleError, Words
 from card_data.games.carpe_cras.rules import (
     Action,
+    CardTempo,
     AddLane,
     ChooseStartingPlayer,
     FirstPlayerRoll,
@@ -46,8 +47,12 @@ RED, BLUE = 0, 1
 NOTE = "played Barbarian Tyro"
 
 
-TYPED = set(scenario.PLAYERS) | {NOTE}
-"""What the players give (their names, an action's note): shown as written in every language."""
+CARD_DATA = {card.title for card in GAME.cards.values()} | {
+    skill.name for card in GAME.cards.values() for skill in getattr(card, "skills", [])}
+"""Card titles and skill names (the Tempo helper from the cards): said as the card data writes
+them, in the page's language where the game's data translates them (not the catalogue's)."""
+TYPED = set(scenario.PLAYERS) | {NOTE} | CARD_DATA
+"""What the players give (their names, an action's note) and the card data: shown as written."""
 NUMBERS = re.compile(r"\d+(, \d+)*")
 """Numbers as text: a die's face, or lane numbers joined with ", " (the same in any language)."""
 
@@ -147,6 +152,10 @@ GLOSSARY_GAME = [
     TempoRoll(seat=RED, check="dodge_strike_twice", striker_speed=2, dexterity=1, target_speed=5, roll=6),
     TempoRoll(seat=BLUE, check="dodge", striker_speed=1, accuracy=1, target_speed=9),
     TempoRoll(seat=BLUE, check="dodge", striker_speed=6, target_speed=2, evade=1),
+    CardTempo(seat=BLUE, check="dodge", striker="royal-scout", striker_upgrades=["dagger"], skill="Knife",
+              target="well-read-squirrel", target_upgrades=["katana", "dagger"], roll=1),
+    CardTempo(seat=RED, check="strike_twice", striker="well-read-squirrel", skill="Sword",
+              striker_upgrades=["katana"], target="barbarian-tyro", roll=3),
     StrikeCity(seat=RED, lane=1, power=3, sacrificed=1, ends_turn=False),
     Pass(seat=RED),
     StartRound(agency_lane_0=1, agency_lane_1=1),
@@ -210,6 +219,8 @@ def said() -> Said:
     said.refusal(apply(on, *[GainAgency(seat=RED, lane=1)] * 2, AddLane(seat=RED)), GainAgency(seat=RED, lane=1),
                  "gain in a full space")
     said.refusal(on, TempoRoll(seat=RED, check="strike_twice", striker_speed=3, target_speed=1), "tempo roll missing")
+    said.refusal(on, CardTempo(seat=RED, check="dodge", striker="well-read-squirrel", skill="Knife",
+                               target="royal-scout", roll=1), "a skill the striker lacks")
     token = apply(on, TakeToken(seat=RED))
     said.refusal(token, TakeToken(seat=BLUE), "token taken twice")
     for event, what in [(Action(seat=RED), "action"), (Pass(seat=RED), "pass"), (TakeToken(seat=RED), "token"),

@@ -33,7 +33,9 @@ What the players enter, one event class each (in the order of a game):
    :class:`StrikeCity` (from an ability), :class:`GainAgency`, :class:`AddLane`,
    :class:`RecoverMorale`.
 5. :class:`TempoRoll`: the Tempo helper (:mod:`.tempo` does the arithmetic); it records the
-   result in ``State.last_tempo`` (the scorekeeper does not track units).
+   result in ``State.last_tempo`` (the scorekeeper does not track units); :class:`CardTempo`
+   (:mod:`.events_card_tempo`) takes the striker and the target from the game's cards, each
+   with its upgrades, and works out their stats (Upgrades, Examples 1 and 2).
 
 Readings of ours where the rulebook is silent or unclear (each is also noted where applied):
 
@@ -82,9 +84,10 @@ from card_data.games.carpe_cras.rules.events_effects import (
     StrikeCity,
 )
 from card_data.games.carpe_cras.rules.events_tempo import TempoRoll
+from card_data.games.carpe_cras.rules.events_card_tempo import CardTempo
 # isort: on
 from card_data.games.carpe_cras.rules.state import ENGINE, Options, State
 
 __all__ = ["ENGINE", "Options", "State", "Mulligan", "FirstPlayerRoll", "ChooseStartingPlayer", "StartRound",
            "Action", "Pass", "TakeToken", "StrikeCity", "GainAgency", "AddLane", "RecoverMorale", "LoseMorale",
-           "TempoRoll"]
+           "TempoRoll", "CardTempo"]

@@ -15,11 +15,13 @@ from card_data.engine import (
     Engine,
     GameState,
     Model,
+    ReadOnlyDict,
     Words,
 )
 from card_data.engine.scoreboard import Scoreboard, scoreboard
 from card_data.games.carpe_cras import BOOK, TITLE
-from card_data.games.carpe_cras.cards import AGENCY_DECK_SIZE
+from card_data.games.carpe_cras.cards import AGENCY_DECK_SIZE, Hero, Unit, Upgrade
+from card_data.games.carpe_cras.rules.card_words import card_words
 from card_data.games.carpe_cras.rules.rulebook import (
     CITY_SPACE_CAPACITY,
     DEFAULT_STARTING_MORALE,
@@ -31,7 +33,7 @@ from card_data.games.carpe_cras.rules.rulebook import (
     RULE_GAIN_MAIN,
     STARTING_LANES,
 )
-from card_data.games.carpe_cras.tempo import DIE_FACES, TempoCheck
+from card_data.games.carpe_cras.tempo import DIE_FACES, Equipped, TempoCheck
 
 Lane = Annotated[int, Field(ge=1, le=MAX_LANES, title=Words("Lane"))]
 """A lane number as players say it: 1 to 6 (lane 1 is the one the game starts with)."""
@@ -74,8 +76,31 @@ class Options(Model):
                                                    morale=DEFAULT_STARTING_MORALE))
 
 
+FighterCard = Annotated[Unit | Hero, Field(discriminator="type")]
+"""A unit or hero card as the Tempo helper keeps it (see :func:`tempo_cards`)."""
+
+
+class CardInPlay(Model):
+    """A unit or hero with its upgrades, as a Tempo check from the cards found it: the cards'
+    ids and printed titles, and its stats while it holds them (:func:`~card_data.games.carpe_cras.tempo.equip`)."""
+
+    card: str
+    title: str
+    upgrades: tuple[str, ...] = ()
+    upgrade_titles: tuple[str, ...] = ()
+    stats: Equipped
+
+    def said(self) -> Words:
+        """The card, its upgrades and its stats in words (:func:`.card_words.card_words`)."""
+        return card_words(self)
+
+
 class TempoResult(Model):
-    """The last Tempo check entered: who rolled, both speeds, differential, roll, success."""
+    """The last Tempo check entered: who rolled, both speeds, differential, roll, success.
+
+    From the cards (:class:`~card_data.games.carpe_cras.rules.events_card_tempo.CardTempo`),
+    also the striker and the target as :class:`CardInPlay` and the striking ``skill``.
+    """
 
     seat: int
     check: TempoCheck
@@ -84,6 +109,9 @@ class TempoResult(Model):
     differential: int
     roll: int | None
     succeeded: bool
+    striker: CardInPlay | None = None
+    target: CardInPlay | None = None
+    skill: str | None = None
 
 
 class State(GameState):
@@ -109,6 +137,8 @@ class State(GameState):
         token_holder: seat holding the Carpe Cras Token (``None`` until someone takes it).
         token_taken_round: the round in which the Token was last taken.
         last_tempo: the last :class:`TempoRoll` entered.
+        fighters, upgrades: the game's unit and hero cards and its upgrade cards by id, from
+            the card database the table was set up with (the Tempo helper's choices).
     """
 
     score_label = Words("Morale")
@@ -131,6 +161,8 @@ class State(GameState):
     token_holder: int | None = None
     token_taken_round: int | None = None
     last_tempo: TempoResult | None = None
+    fighters: ReadOnlyDict[str, FighterCard] = Field(default_factory=dict, validate_default=True)
+    upgrades: ReadOnlyDict[str, Upgrade] = Field(default_factory=dict, validate_default=True)
 
     # -- where the game stands --
 
@@ -246,14 +278,30 @@ def other(seat: int) -> int:
 def set_up(players: tuple[str, ...], options: Options, game: object) -> State:
     """A new table for two ``players``: one lane, empty cities, full morale (Pre-Game Setup).
 
-    ``game`` is the card database's Carpe Cras game (unused: the agency deck size comes from
-    the card schema).
+    ``game`` is the card database's Carpe Cras game: its unit, hero and upgrade cards are the
+    Tempo helper's (:func:`tempo_cards`); the agency deck size comes from the card schema.
     """
     seats = range(len(players))
+    fighters, upgrades = tempo_cards(game)
     return State(players=players, phase="setup", options=options, agency_deck_size=AGENCY_DECK_SIZE,
+                 fighters=fighters, upgrades=upgrades,
                  mulligans=tuple(False for _ in seats), morale=tuple(options.starting_morale for _ in seats),
                  city_agency=tuple((0,) * STARTING_LANES for _ in seats),
                  agency_set_aside=tuple(0 for _ in seats), passes=tuple(0 for _ in seats))
+
+
+def tempo_cards(game: object) -> tuple[dict[str, Unit | Hero], dict[str, Upgrade]]:
+    """``(fighters, upgrades)``: the unit and hero cards and the upgrade cards of ``game`` (a
+    ``card_data.loader.Game``, or anything without ``cards``: none) by id, without their
+    rulings and note (a state's JSON stays small; the Tempo helper needs only the stats)."""
+    cards = getattr(game, "cards", None) or {}
+
+    def bare(card):
+        return type(card).model_validate({**card.model_dump(), "rulings": [], "note": None})
+
+    fighters = {cid: bare(c) for cid, c in cards.items() if isinstance(c, (Unit, Hero))}
+    upgrades = {cid: bare(c) for cid, c in cards.items() if isinstance(c, Upgrade)}
+    return fighters, upgrades
 
 
 ENGINE: Engine[State] = Engine(

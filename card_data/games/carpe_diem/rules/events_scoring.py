@@ -23,6 +23,7 @@ from card_data.games.carpe_diem.rules.bounds import (
 )
 from card_data.games.carpe_diem.rules.citations import RULE_CARD_ORDER, RULE_CIRCLES, RULE_FINAL, RULE_SCORING_ORDER
 from card_data.games.carpe_diem.rules.engine import ENGINE
+from card_data.games.carpe_diem.rules.printed_vp import MOST_PRINTED_ROWS, PrintedVp, final_form_values
 from card_data.games.carpe_diem.rules.scoring import final_sheet, resolve_card
 from card_data.games.carpe_diem.rules.state import Disc, State
 from card_data.games.carpe_diem.rules.steps import OwnedCounts, pick, with_sheet
@@ -144,11 +145,15 @@ class FinalScore(OwnedCounts):
     kept when fountains were placed). ``frame_goals``: the frame goals met, each the owned thing
     a goal in ``tables.frame_goals`` shows (once per goal met); ``other_frame_vp``: VP of met
     frame goals the data does not hold. The owned counts the fountain cards need are the
-    tracked ones unless entered.
+    tracked ones unless entered. ``printed_villa_vp``: the VP printed on the table's overview
+    board for a completed villa of each of ``printed_villa_chimneys`` chimneys, and
+    ``banderole_vp`` the VP printed on the player's banderole bar space, scored in place of the
+    data's figures where those are assumed (:mod:`.printed_vp`; empty or ``None``: the data's).
 
     Bounds (summary, Components): at most :data:`BUILDING_TILES` villas and stored tiles,
     :data:`FOUNTAIN_CARDS` fountain cards, :data:`FRAME_PARTS` frame goals; chimneys and other
-    frame VP at most :data:`MOST_CHIMNEYS` and :data:`MOST_VP_CHANGE`.
+    frame VP at most :data:`MOST_CHIMNEYS` and :data:`MOST_VP_CHANGE`; printed VP within
+    :data:`~.printed_vp.MOST_PRINTED_VP` either way.
     """
 
     label = Words("Final scoring")
@@ -162,6 +167,11 @@ class FinalScore(OwnedCounts):
         description=Words("none ticked: the cards kept when fountains were placed"))
     frame_goals: tuple[Owned, ...] = Field((), max_length=FRAME_PARTS, title=Words("Frame goals met"))
     other_frame_vp: Bounded[0, MOST_VP_CHANGE] = Field(0, title=Words("VP of other frame goals met"))
+    printed_villa_chimneys: tuple[Bounded[1, MOST_CHIMNEYS], ...] = Field(
+        (), max_length=MOST_PRINTED_ROWS, title=Words("Chimney counts of the villa VP entered"))
+    printed_villa_vp: tuple[PrintedVp, ...] = Field(
+        (), max_length=MOST_PRINTED_ROWS, title=Words("VP printed for a completed villa (assumed rows)"))
+    banderole_vp: PrintedVp | None = Field(None, title=Words("VP printed on your banderole bar space"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -183,6 +193,7 @@ class FinalScore(OwnedCounts):
                              else Words("none ticked: the cards kept in play (none)"))
                 values["fountain_cards"] = replace(derive_field(cls, "fountain_cards", state), choices=tuple(fountains),
                                                    help=kept_help)
+            values.update(final_form_values(state, s))
             moves.append(cls.offer_counts(state, s, state.fountain_things(),
                                           label=Words("%(name)s's final scoring", name=state.players[s]),
                                           defaults={"villa_chimneys": sheet.villas}, **values))

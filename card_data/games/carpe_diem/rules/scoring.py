@@ -18,6 +18,7 @@ from card_data.games.carpe_diem.rules.citations import (
     RULE_RED,
     RULE_VILLAS,
 )
+from card_data.games.carpe_diem.rules.printed_vp import printed_figures
 from card_data.games.carpe_diem.rules.state import FinalSheet, State
 from card_data.games.carpe_diem.rules.steps import advance, with_sheet
 from card_data.games.carpe_diem.rules.wording import amount_words, ask_for_counts
@@ -136,12 +137,14 @@ def final_sheet(state: State, event: FinalScore) -> FinalSheet:
     """The final scoring of ``event.seat`` (2018 rulebook, Final scoring): completed villas by
     chimneys (``tables.villa_chimneys``), leftovers (``tables.leftovers``), the banderole bar
     space (``tables.banderole_bar``), fountain cards (their conditions) and frame goals
-    (``tables.frame_goals`` plus ``other_frame_vp``).
+    (``tables.frame_goals`` plus ``other_frame_vp``). Villa and banderole bar figures the
+    player entered from their board replace the data's assumed ones (:mod:`.printed_vp`).
 
     Villas and fountain cards not entered are the ones recorded in play; owned counts not
     entered are the tracked ones. Raises :class:`RuleError` for unknown fountain cards or frame
     goals, fountain conditions whose counts are neither tracked nor entered, or villas that
-    contradict the owned counts entered.
+    contradict the owned counts entered, and for printed figures entered where the data's are
+    not assumed (:func:`~.printed_vp.printed_figures`).
     """
     sheet = state.sheets[event.seat]
     entered = event.given()
@@ -173,10 +176,12 @@ def final_sheet(state: State, event: FinalScore) -> FinalSheet:
     leftovers = {"wares": sum(sheet.wares().values()), "coins": sheet.coins, "bread": sheet.bread,
                  "stored_tiles": event.stored_tiles}
     tables = state.board.tables
+    printed = printed_figures(state, event.seat, event.printed_villa_chimneys, event.printed_villa_vp,
+                              event.banderole_vp)
     return FinalSheet(
-        villas=sum(tables.villa_chimneys.vp(c) for c in villas),
+        villas=sum(printed.villa(tables, c) for c in villas),
         leftovers=tables.leftovers.vp(sum(leftovers[k] for k in tables.leftovers.counted)),
-        banderole_bar=tables.banderole_bar.vp(sheet.space),
+        banderole_bar=printed.bar_vp,
         fountain_cards=fountain_vp,
         frame_goals=sum(goals[g] for g in event.frame_goals) + event.other_frame_vp,
     )
