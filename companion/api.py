@@ -105,9 +105,29 @@ class EntryProblemOut(BaseModel):
     rule: str | None = Field(None, description="The rule that refused it, if a rule did.")
 
 
+class ScoreboardOut(BaseModel):
+    """The table's first screen as its game keeps it (:class:`card_data.engine.Scoreboard`, the
+    scoreboard on top of the table page): what each number counts, the numbers by seat, the
+    round and whose turn in one line, and the seat whose turn it is (``null``: no one's in
+    particular). Texts in English, as the outcome's."""
+
+    columns: list[str] = Field(description="What each number counts (e.g. 'Morale'), in the values' order.")
+    values: list[list[float | int | str]] = Field(description="By seat: one value per column.")
+    line: str = Field(description="The round and whose turn, in one line (e.g. 'Round 2: Ann's turn').")
+    turn: int | None = Field(None, description="The seat whose turn it is, or null when it is no one's in particular.")
+
+
+def scoreboard_json(view: TableView) -> dict[str, Any]:
+    """The table's scoreboard (its state's, see :class:`ScoreboardOut`) as JSON-ready data."""
+    board = view.state.scoreboard()
+    return {"columns": [str(c) for c in board.columns],
+            "values": [[v if isinstance(v, (int, float)) else str(v) for v in row] for row in board.values],
+            "line": str(board.line), "turn": board.turn}
+
+
 class TableOut(BaseModel):
     """A table: its codes, players, options, version (for If-Match), the game's state (see
-    ``<game>.State``) and outcome; after an entry, that entry as ``event``; ``problem``, an
+    ``<game>.State``), outcome and scoreboard; after an entry, that entry as ``event``; ``problem``, an
     entry of its log that could not be applied."""
 
     code: str = Field(description="Short join code (6 characters).")
@@ -120,6 +140,7 @@ class TableOut(BaseModel):
     version: int
     state: dict[str, Any]
     outcome: Outcome
+    scoreboard: ScoreboardOut = Field(description="The numbers players watch, as on top of the table's page.")
     problem: EntryProblemOut | None = None
     event: HistoryLineOut | None = None
     already: str | None = Field(None, description=(
@@ -270,6 +291,7 @@ def _unchanged(version: int) -> Response | None:
 
 def _table_json(view: TableView, status: int = 200, **extra: Any) -> Response:
     data = view.as_json()
+    data["scoreboard"] = scoreboard_json(view)
     data["url"] = url_for("table_pages.table", token=view.record.token, _external=True)
     data.update(extra)
     response = jsonify(data)
