@@ -30,7 +30,7 @@ from werkzeug.exceptions import HTTPException
 
 from card_data.engine import MAX_SEATS, Outcome, RuleError
 from card_data.problems import InvalidInput, Problem
-from companion.exports import bgstats_import_url, bgstats_play, results_csv, time_zone
+from companion.exports import bgstats_import_url, bgstats_play, results_csv
 from companion.openapi import EVENT_BODY, ApiDescription
 from companion.scorekeeper import find_table_or_abort, service
 from companion.security import (
@@ -43,6 +43,7 @@ from companion.late_entries import AlreadyDone
 from card_data.engine.seats import PLAYER_COLOURS
 from companion.table_view import TableView
 from companion.tables import MAX_NUMBER_SENT, StaleVersion, whole_number
+from companion.time_zone import export_zone
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -422,14 +423,17 @@ def export_csv(code: str):
     return _export(code, "csv", lambda v: Response(results_csv(v, v.engine.title), mimetype="text/csv"))
 
 
-TZ = {"tz": "The phone's IANA time zone (e.g. Europe/Berlin) for the play's date; the server's zone when absent."}
+TZ = {"tz": "The phone's IANA time zone (e.g. Europe/Berlin) for the play's date; when absent, the zone of the "
+             "'tz' cookie the companion's pages set (a browser's), else the server's zone."}
 BGSTATS_ERRORS = {**LOOKUP_ERRORS, 400: "An unknown time zone (tz).", 409: "The game is not finished."}
 
 
 def _zone():
-    """The ``tz`` query parameter as a time zone (``None``: the server's); 400 if unknown."""
+    """The play's time zone (:func:`companion.time_zone.export_zone`): the ``tz`` query
+    parameter, else the phone's ``tz`` cookie, else ``None`` (the server's); 400 for an
+    unknown ``tz``."""
     try:
-        return time_zone(request.args.get("tz"))
+        return export_zone(request.args.get("tz"))
     except ValueError as error:
         abort(_error(400, str(error)))
 
@@ -440,7 +444,9 @@ def _zone():
                errors=BGSTATS_ERRORS)
 def export_bgstats(code: str):
     zone = _zone()
-    return _export(code, "bgstats.json", lambda v: jsonify(bgstats_play(v, v.engine.title, zone)))
+    response = _export(code, "bgstats.json", lambda v: jsonify(bgstats_play(v, v.engine.title, zone)))
+    response.vary.add("Cookie")  # the phone's zone
+    return response
 
 
 @bp.get("/tables/<code>/bgstats")
@@ -452,7 +458,9 @@ def open_in_bgstats(code: str):
     view = service().view_record(find_table_or_abort(code, api=True))
     if not view.outcome.finished:
         return _error(409, "the game is not finished yet")
-    return redirect(bgstats_import_url(bgstats_play(view, view.engine.title, zone)), 303)
+    response = redirect(bgstats_import_url(bgstats_play(view, view.engine.title, zone)), 303)
+    response.vary.add("Cookie")  # the phone's zone
+    return response
 
 
 @bp.get("/openapi.json")
