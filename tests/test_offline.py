@@ -584,8 +584,9 @@ if it does not within 30 s (a guard against a hang, not a timing)."""
 def test_the_not_saved_page_is_in_the_language_of_the_page_last_shown(browser, server):
     """An English phone opens a card page, then switches the companion to Deutsch: with the
     network cut, a page never opened says it is not saved in German (the companion's own page,
-    styled as the others); switched back to English, it says so in English."""
+    styled as the others, axe-clean); switched back to English, it says so in English."""
     context = browser.new_context(**PHONE, locale="en-GB")
+    context.add_init_script(path=AXE)
     page = context.new_page()
     page.goto(f"{server}/r/{GAME}/parry")
     assert page.evaluate(WAIT_FOR_SITE_WORKER, f"{server}/")
@@ -601,6 +602,7 @@ def test_the_not_saved_page_is_in_the_language_of_the_page_last_shown(browser, s
     expect(page.locator("main p")).to_contain_text("Dieses Spiel offline speichern")
     assert page.locator("html").evaluate("h => getComputedStyle(h).getPropertyValue('--pico-primary')").strip()
     assert "Not saved" not in page.locator("body").inner_text()
+    assert axe_violations(page) == []
 
     context.set_offline(False)
     page.goto(f"{server}/r/{GAME}/parry")
