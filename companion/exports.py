@@ -69,9 +69,9 @@ def bgstats_play(view: TableView, game_title: str, zone: tzinfo | None = None) -
     :data:`BGSTATS_FORMAT`: "Push plays to BG Stats from other apps or websites",
     https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/).
 
-    Shape: ``sourceName``, ``sourcePlayId``, ``playDate`` (``"YYYY-MM-DD HH:MM:SS"``, the first
-    entry's time in ``zone``, else in the server's zone), ``durationMin`` (first entry to the
-    entry that ended the game, whole minutes, at least 1), ``board``, ``comments`` (the outcome,
+    Shape: ``sourceName``, ``sourcePlayId``, ``playDate`` (``"YYYY-MM-DD HH:MM:SS"``, when play
+    started (:attr:`TableView.started_at`: the first entry) in ``zone``, else in the server's
+    zone), ``durationMin`` (:attr:`TableView.duration_min`: to the entry that ended the game), ``board``, ``comments`` (the outcome,
     the rounds played, the table's code),
     ``game`` (``name``, ``highestWins``, ``noPoints``, ``sourceGameId``) and ``players`` in seat
     order (``name``, ``score`` as a number, ``winner``, ``rank`` (1 = best, ties share),
@@ -86,13 +86,12 @@ def bgstats_play(view: TableView, game_title: str, zone: tzinfo | None = None) -
     scores = [_score(o.scores[seat]) if seat < len(o.scores) else None for seat in range(len(players))]
     highest_wins = getattr(view.state, "highest_wins", True)
     start = start_seat(view)
-    started = view.first_entry_at or record.created_at
-    ended = view.finished_at or started
+    started = view.started_at
     play: dict[str, Any] = {
         "sourceName": SOURCE_NAME,
         "sourcePlayId": _uuid("table", record.code, record.created_at.isoformat()),
         "playDate": _local(started, zone).strftime("%Y-%m-%d %H:%M:%S"),
-        "durationMin": max(1, round((ended - started).total_seconds() / 60)),
+        "durationMin": view.duration_min or 1,
         "board": "",
         "comments": _comments(view),
         "game": {"name": game_title, "highestWins": highest_wins, "noPoints": not o.scores,

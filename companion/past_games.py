@@ -1,5 +1,7 @@
 """Past games and statistics: the finished tables on this server, and per player name and per
-game how many games, wins, and the average and best score; both as pages and as CSV.
+game how many games, wins, and the average and best score; both as pages and as CSV, and the
+past games as BG Stats plays (an "Open in BG Stats" link per game, and all of them as one JSON
+list of plays).
 
 A table's result is its log folded through its engine (:class:`companion.table_view.TableView`),
 as on its own page. The lists name no table's link or code: those let anyone change the table
@@ -13,17 +15,17 @@ import io
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 from threading import Lock
 
 from flask import Blueprint, Response, jsonify, render_template
 
 from card_data.engine.wording import Said
-from companion import exports
-from companion.exports import spreadsheet_safe
+from companion.exports import bgstats_import_url, bgstats_play, spreadsheet_safe
 from companion.scorekeeper import service
-from companion.table_view import TableView
+from companion.table_view import TableView, whole_minutes
 from companion.tables import TableService
+from companion.time_zone import export_zone
 
 bp = Blueprint("past_games", __name__)
 
@@ -33,17 +35,14 @@ finished games drop off the list and out of the statistics."""
 PAST_CSV_COLUMNS = ["finished", "game", "seat", "player", "score", "score_label", "winner", "result",
                     "duration_min"]
 STATS_CSV_COLUMNS = ["player", "game", "games", "wins", "average_score", "best_score"]
-BGSTATS_HOOK = "bgstats_plays_file"
-"""The function of :mod:`companion.exports` that writes many plays as one BG Stats file
-(``f(games: list[PastGame]) -> dict``); the past games page offers that export once it exists."""
 
 
 @dataclass(frozen=True)
 class PastGame:
     """A finished table: ``game`` (its id) and ``title``, ``players`` and ``colours`` by seat,
     ``scores`` by seat (as the game counts them, under ``score_label``), the ``winners``' seats
-    (none for a draw), the ``summary`` line, when it ``started`` and ``finished`` (UTC), and
-    ``duration`` (start to last entry). ``view``: the table itself, for exports."""
+    (none for a draw), the ``summary`` line, when it ``started`` (its first entry) and
+    ``finished`` (UTC), and ``duration`` (:attr:`TableView.duration`). ``view``: the table itself, for exports."""
 
     game: str
     title: str
@@ -60,8 +59,8 @@ class PastGame:
 
     @property
     def minutes(self) -> int:
-        """The duration in whole minutes (at least 1)."""
-        return max(1, round(self.duration.total_seconds() / 60))
+        """The duration in whole minutes (at least 1), as the table's page says it."""
+        return whole_minutes(self.duration)
 
 
 _known: OrderedDict[tuple[str, int], PastGame | None] = OrderedDict()
@@ -183,8 +182,12 @@ def stats_csv(games: list[PastGame]) -> str:
     return out.getvalue()
 
 
-def _bgstats_export() -> Callable | None:
-    return getattr(exports, BGSTATS_HOOK, None)
+def bgstats_plays(games: list[PastGame], zone: tzinfo | None = None) -> list[dict]:
+    """Each finished game of ``games`` as a BG Stats play (:func:`companion.exports.bgstats_play`:
+    BG Stats' documented import format, one play per object; its dates in ``zone``, else the
+    server's), in the order given. BG Stats documents one play per import link, not a file of
+    many: the list is for other tools and for opening plays one by one."""
+    return [bgstats_play(g.view, g.title, zone) for g in games if g.view is not None]
 
 
 def _csv(text: str, name: str) -> Response:
@@ -195,7 +198,9 @@ def _csv(text: str, name: str) -> Response:
 @bp.get("/tables/past")
 def past():
     """The finished games on this server, the last finished first."""
-    return render_template("tables/past.html", games=finished_games(service()), bgstats=_bgstats_export() is not None,
+    games = finished_games(service())
+    links = [bgstats_import_url(play) for play in bgstats_plays(games, export_zone())]
+    return render_template("tables/past.html", games=list(zip(games, links, strict=True)),
                            scanned=TABLES_SCANNED)
 
 
@@ -217,11 +222,10 @@ def stats_export():
     return _csv(stats_csv(finished_games(service())), "statistics.csv")
 
 
-@bp.get("/tables/past.bgsplay")
+@bp.get("/tables/past-plays.json")
 def past_bgstats():
-    """Every finished game as one BG Stats file, once :mod:`companion.exports` writes one
-    (:data:`BGSTATS_HOOK`); 404 until then."""
-    export = _bgstats_export()
-    if export is None:
-        return Response(status=404)
-    return jsonify(export(finished_games(service())))
+    """Every past game as a BG Stats play, in one JSON list (:func:`bgstats_plays`), dates in the
+    phone's time zone (its ``tz`` cookie) else the server's."""
+    response = jsonify(bgstats_plays(finished_games(service()), export_zone()))
+    response.headers["Content-Disposition"] = 'attachment; filename="past-games-bgstats.json"'
+    return response

@@ -134,8 +134,9 @@ class TableView:
 
     @property
     def started_at(self) -> datetime:
-        """When the table was started."""
-        return self.record.created_at
+        """When play started: the table's first entry (undone or not), else, before any entry,
+        when the table was made (players may make a table long before they play)."""
+        return self.first_entry_at or self.record.created_at
 
     @property
     def finished_at(self) -> datetime | None:
@@ -152,8 +153,14 @@ class TableView:
 
     @property
     def duration(self) -> timedelta | None:
-        """How long the game took, from the table's start to its end (``None`` while it goes on)."""
+        """How long the game took, from :attr:`started_at` to its end (``None`` while it goes on).
+        The one duration the table page, past games and exports say."""
         return self.finished_at - self.started_at if self.finished_at else None
+
+    @property
+    def duration_min(self) -> int | None:
+        """:attr:`duration` in whole minutes, at least 1 (``None`` while the game goes on)."""
+        return whole_minutes(self.duration) if self.duration is not None else None
 
     def states(self) -> Iterator[BaseModel]:
         """The new table's state, then the state after each entry that counts, in play order
@@ -274,3 +281,8 @@ def seat_colours(game: str, players: int | list[str], chosen: list[str] | None =
     taken = set(chosen) | set(named.values())
     spare = iter([c for c in (*own, *PLAYER_COLOURS) if c not in taken])
     return [chosen[seat] if seat < len(chosen) else named.get(seat) or next(spare) for seat in range(len(names))]
+
+
+def whole_minutes(duration: timedelta) -> int:
+    """``duration`` rounded to whole minutes, at least 1 (a game played is never 0 minutes)."""
+    return max(1, round(duration.total_seconds() / 60))

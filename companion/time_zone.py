@@ -8,9 +8,9 @@ friends) in the zone the cookie names, if it is a zone :mod:`zoneinfo` knows; ot
 JavaScript, a first visit, a cookie made up) in UTC, and the page says so
 (:func:`zone_suffix`).
 
-The cookie is the one way a page carries the zone: the BG Stats export, opened from the
-table page, dates its play by it too (:func:`export_zone`); a client that is not a browser
-names the zone in the export's ``tz`` parameter instead.
+The cookie is the one way a page carries the zone: the BG Stats exports (a table's, opened
+from its page, and the past games') date their plays by it too (:func:`export_zone`); a client
+that is not a browser names the zone in the export's ``tz`` parameter instead.
 """
 
 from __future__ import annotations

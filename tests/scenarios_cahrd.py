@@ -13,7 +13,10 @@ Battle 2: Blue, the loser, chooses to go first; Blue pays Field Rations' cost (1
 Blue's strategist, Frontier Envoy, has CHM S: by the table's default reading it counts as 5 in
 the Recruitment Step (card_data.games.cahrd.ranks), so Blue gains 11000 reserves a turn, not
 16000 as when S counted as 10 there; the war is the same. ``EVENTS`` are the events as the API
-and the stored log carry them (JSON).
+and the stored log carry them (JSON): each turn's start, Recruitment Step and end as three
+entries, as the table took them before a turn's start could pass the Recruitment Step.
+``EVENTS_FEWER_TAPS`` is the same war as the table's page plays it now: nobody plays a card in
+a Draw Step, so each turn starts with its Recruitment Step in the same entry (one tap).
 """
 
 from card_data.games.cahrd.rules import (
@@ -43,34 +46,44 @@ def _turn(seat: int, *plays) -> list:
     return [StartTurn(seat=seat), Recruitment(seat=seat), *plays, EndTurn(seat=seat)]
 
 
-EVENTS = [e if isinstance(e, dict) else e.to_json() for e in [
-    # Battle 1
-    RED_SET_UP,
-    BLUE_SET_UP,
-    *_turn(0),
-    *_turn(1, RecruitLieutenant(seat=1, officer="time-lost-cadet")),
-    *_turn(0,
-           DeclareAttack(seat=0, officer="border-captain"),
-           Vanguard(seat=1, officer="river-scout"),
-           DamageStep(),
-           DeclareAttack(seat=0, officer="oda-nobunaga"),
-           Vanguard(seat=1, to_grain=True)),
-    *_turn(1,
-           DeclareAttack(seat=1, officer="time-lost-cadet"),
-           Vanguard(seat=0, to_grain=True)),
-    *_turn(0,
-           DeclareAttack(seat=0, officer="border-captain"),
-           Vanguard(seat=1, officer="river-scout"),
-           DamageStep(attacker_war_modifier=1, vanguard_war_modifier=1)),
-    CannotDraw(seat=1),
-    # Battle 2
-    NextBattle(seat=1, first_seat=1),
-    RED_SET_UP,
-    BLUE_SET_UP,
-    *_turn(1, CardEffect(seat=1, card="field-rations", target_seat=1, reserves_change=-1000, grain_change=200)),
-    *_turn(0),
-    CannotDraw(seat=1),
-]]
+def _one_tap_turn(seat: int, *plays) -> list:
+    return [StartTurn(seat=seat, recruitment=True), *plays, EndTurn(seat=seat)]
+
+
+def _war(turn) -> list[dict]:
+    """The war's events (JSON), each turn's start and end as ``turn`` enters them."""
+    return [e if isinstance(e, dict) else e.to_json() for e in [
+        # Battle 1
+        RED_SET_UP,
+        BLUE_SET_UP,
+        *turn(0),
+        *turn(1, RecruitLieutenant(seat=1, officer="time-lost-cadet")),
+        *turn(0,
+               DeclareAttack(seat=0, officer="border-captain"),
+               Vanguard(seat=1, officer="river-scout"),
+               DamageStep(),
+               DeclareAttack(seat=0, officer="oda-nobunaga"),
+               Vanguard(seat=1, to_grain=True)),
+        *turn(1,
+               DeclareAttack(seat=1, officer="time-lost-cadet"),
+               Vanguard(seat=0, to_grain=True)),
+        *turn(0,
+               DeclareAttack(seat=0, officer="border-captain"),
+               Vanguard(seat=1, officer="river-scout"),
+               DamageStep(attacker_war_modifier=1, vanguard_war_modifier=1)),
+        CannotDraw(seat=1),
+        # Battle 2
+        NextBattle(seat=1, first_seat=1),
+        RED_SET_UP,
+        BLUE_SET_UP,
+        *turn(1, CardEffect(seat=1, card="field-rations", target_seat=1, reserves_change=-1000, grain_change=200)),
+        *turn(0),
+        CannotDraw(seat=1),
+    ]]
+
+
+EVENTS = _war(_turn)
+EVENTS_FEWER_TAPS = _war(_one_tap_turn)
 
 WINNERS = [0]
 ROUNDS = 2  # two battles fought (one "next_battle" between them)

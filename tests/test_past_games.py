@@ -1,6 +1,6 @@
 """Past games and statistics (companion/past_games.py): the finished tables on this server with
-their winner and duration, games, wins, average and best score per player and per game, and
-both as CSV. Scripted games: Carpe Cras (seat 0 wins 15 to 0 in morale) and Duels of Cartisora
+their winner and duration, games, wins, average and best score per player and per game, both as
+CSV, and the past games as BG Stats plays (tests/bgstats_play.schema.json). Scripted games: Carpe Cras (seat 0 wins 15 to 0 in morale) and Duels of Cartisora
 (Ann beats Bob 24 to 6)."""
 
 from __future__ import annotations
@@ -8,8 +8,12 @@ from __future__ import annotations
 import csv
 import importlib
 import io
+import json
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
+import jsonschema
 import pytest
 from bs4 import BeautifulSoup
 from sqlalchemy import update
@@ -18,6 +22,7 @@ from companion.past_games import PAST_CSV_COLUMNS, STATS_CSV_COLUMNS
 from companion.storage import game_tables, table_events
 
 START = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
+PLAY_SCHEMA = json.loads((Path(__file__).parent / "bgstats_play.schema.json").read_text(encoding="utf-8"))
 
 
 def scenario(game: str):
@@ -25,8 +30,8 @@ def scenario(game: str):
 
 
 def play(app, game: str, players: list[str], started: datetime, minutes: int, upto: int | None = None) -> str:
-    """A table of ``game`` for ``players`` with its scenario's events, started at ``started``, its
-    entries a minute apart and the last ``minutes`` after the start; its token."""
+    """A table of ``game`` for ``players`` with its scenario's events, the first entry at
+    ``started`` and the last ``minutes`` later, the others evenly between; its token."""
     s = scenario(game)
     tables = app.extensions["companion.tables"]
     view = tables.create(game, players, s.OPTIONS)
@@ -37,7 +42,7 @@ def play(app, game: str, players: list[str], started: datetime, minutes: int, up
     with store.engine.begin() as conn:
         conn.execute(update(game_tables).where(game_tables.c.id == view.record.id).values(created_at=started))
         for seq in range(1, count + 1):
-            at = started + timedelta(minutes=minutes) - timedelta(seconds=count - seq)
+            at = started + timedelta(minutes=minutes) * (seq - 1) / max(1, count - 1)
             conn.execute(update(table_events).where(table_events.c.table_id == view.record.id,
                                                     table_events.c.seq == seq).values(created_at=at))
         # A new version, so that the server's kept fold is read again from the database.
@@ -131,7 +136,9 @@ def test_no_finished_game_yet(scorekeeper_app):
     assert "No game on this server has finished yet." in client.get("/tables/past").get_data(as_text=True)
     assert "No game on this server has finished yet." in client.get("/tables/stats").get_data(as_text=True)
     assert read_csv(client.get("/tables/stats.csv")) == []
-    assert client.get("/tables/past.bgsplay").status_code == 404  # until exports.py writes many plays
+    plays = client.get("/tables/past-plays.json")
+    assert plays.status_code == 200 and plays.get_json() == []
+    assert "BG Stats" not in client.get("/tables/past").get_data(as_text=True)
 
 
 def test_a_table_is_listed_once_it_finishes_and_left_out_once_undone(scorekeeper_app):
@@ -144,3 +151,40 @@ def test_a_table_is_listed_once_it_finishes_and_left_out_once_undone(scorekeeper
     assert "Zed" in client.get("/tables/past").get_data(as_text=True)
     tables.undo(token)
     assert "Zed" not in client.get("/tables/past").get_data(as_text=True)
+
+
+def test_past_games_as_bg_stats_plays_in_the_phones_time_zone(client):
+    """Every finished game is a play in BG Stats' documented format, dated in the phone's zone
+    (its tz cookie); the past games page opens each one in BG Stats by its own link, which
+    carries that play and not the table's code."""
+    client.set_cookie("tz", "Europe/Berlin")
+    response = client.get("/tables/past-plays.json")
+    assert response.status_code == 200 and "attachment" in response.headers["Content-Disposition"]
+    plays = response.get_json()
+    for one in plays:
+        jsonschema.validate(one, PLAY_SCHEMA)
+    assert [(p["game"]["name"], [(q["name"], q["score"], q["winner"]) for q in p["players"]], p["durationMin"])
+            for p in plays] == [
+        ("Duels of Cartisora", [("Ann", 24, True), ("Bob", 6, False)], 12),
+        ("Carpe Cras", [("Ann", 15, True), ("Red", 0, False)], 30),
+        ("Carpe Cras", [("Red", 15, True), ("Blue", 0, False)], 47)]
+    assert plays[-1]["playDate"] == "2026-11-20 19:00:00"  # its first entry, 18:00 UTC, in Berlin
+    assert len({p["sourcePlayId"] for p in plays}) == 3
+
+    page = BeautifulSoup(client.get("/tables/past").get_data(as_text=True), "html.parser")
+    links = [a["href"] for a in page.select("#past-games a.bgstats-play")]
+    opened = [json.loads(parse_qs(urlsplit(href).query)["data"][0]) for href in links]
+    assert [urlsplit(href).netloc for href in links] == ["app.bgstatsapp.com"] * 3
+    assert opened == plays
+    tokens = [record.token for record in client.application.extensions["companion.tables"].store.newest(10)]
+    assert len(tokens) == 4 and not any(token in href for token in tokens for href in links)
+
+
+def test_past_games_times_say_their_zone(client):
+    """Without the phone's zone a time is said in UTC; with it, in the phone's time."""
+    page = BeautifulSoup(client.get("/tables/past").get_data(as_text=True), "html.parser")
+    assert page.select("#past-games time")[-1].get_text().endswith(" UTC")
+    client.set_cookie("tz", "Europe/Berlin")
+    page = BeautifulSoup(client.get("/tables/past").get_data(as_text=True), "html.parser")
+    last = page.select("#past-games time")[-1].get_text()
+    assert "UTC" not in last and "7:47" in last

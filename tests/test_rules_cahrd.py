@@ -953,6 +953,77 @@ def test_scenario_illegal_event_is_refused(game):
     assert words in str(err)
 
 
+# ---- fewer taps: a turn's start passes the Recruitment Step when nothing is played in the Draw Step ----
+
+def one_tap_start(seat: int) -> StartTurn:
+    return StartTurn(seat=seat, recruitment=True)
+
+
+def test_a_turn_starts_with_its_recruitment_step_in_one_entry__draw_step(game):
+    """Step 1 and Step 2: the Recruitment Step leaves the player nothing to decide, so a turn
+    whose Draw Step plays no card starts with it in the same entry: the same state as the
+    Draw Step and the Recruitment Step entered one after the other, its history line saying
+    what was passed."""
+    state = ready(game)
+    assert play(state, one_tap_start(RED)) == play(state, start(RED), recruitment(RED))
+    assert play(state, one_tap_start(RED)).step == "strategy"
+    told = line(state, one_tap_start(RED))
+    reserves = chm_reserves(game, "oda-nobunaga", "supply-clerk", "border-captain")
+    assert told == ("Red's turn (turn 1 of battle 1): drew a card; revealed commander Oda Nobunaga, strategist "
+                    "Supply Clerk, lieutenant(s) Border Captain; Draw Step passed, nothing played; Red's "
+                    f"Recruitment Step: combined CHM {reserves // const(game, 'reserves_per_chm_point')}, "
+                    f"reserves 0 → {reserves}")
+    # It is refused where a turn's start is: the Recruitment Step adds no refusal of its own.
+    refused(play(state, one_tap_start(RED)), one_tap_start(RED), "Turn Structure", "still going")
+    refused(play(state, one_tap_start(RED), end(RED)), one_tap_start(RED), "Turn Structure",
+            "Blue has the initiative")
+    # A turn's start as tables stored it before (no "recruitment") still stops in the Draw Step.
+    stored = ENGINE.parse_event({"type": "start_turn", "seat": RED})
+    assert stored == start(RED) and play(state, stored).step == "draw"
+
+
+def test_the_draw_step_is_kept_where_a_card_may_be_played_in_it__draw_step(game):
+    """Step 1: "After you draw, if there are any Items or Tactics that impact the draw step, they
+    can be played at this time." Where either player may play a card then (here: a strategy,
+    any of the card data's), the page offers both starts, the one-entry start first; where
+    nobody may, only the one-entry start."""
+    state = play(ready(game), *turn(RED), *turn(BLUE))
+    starts = [m for m in ENGINE.allowed(state, RED) if m.event is StartTurn]
+    assert [m.fixed for m in starts] == [{"seat": RED, "recruitment": True}, {"seat": RED, "recruitment": False}]
+    reserves = state.recruitment_reserves(RED)
+    assert [m.label for m in starts] == [f"Start Red's turn: draw a card, Recruitment Step +{reserves} reserves",
+                                         "Start Red's turn: draw a card, then play a card in the Draw Step"]
+    assert play(state, start(RED)).step == "draw"
+    # No strategy in the card data, and nothing set or affordable: nothing to play in the Draw Step.
+    book = state.cards
+    bare = ready(game).evolve(cards=book.evolve(cards={c: i for c, i in book.cards.items() if i.kind != "strategy"}))
+    starts = [m for m in ENGINE.allowed(bare, RED) if m.event is StartTurn]
+    assert [m.fixed for m in starts] == [{"seat": RED, "recruitment": True}]
+    assert not [m for m in ENGINE.allowed(play(bare, start(RED))) if m.event in (ActivateCard, PlayStrategy)]
+
+
+def test_scenario_war_takes_fewer_entries_to_the_same_end(game):
+    """The scenario's war with each turn started in one entry: 7 turns, 7 entries fewer (40 to
+    33; starts, Recruitment Steps and ends 21 to 14), every turn reaching its Strategy Step in
+    the same state, and the war ending in the same state."""
+    states = scenario_states(game)
+    quick = [ENGINE.new_state(scenario.PLAYERS, scenario.OPTIONS, game)]
+    for event in scenario.EVENTS_FEWER_TAPS:
+        quick.append(play(quick[-1], event))
+    assert quick[-1] == states[-1]
+    assert ENGINE.outcome(quick[-1]).winners == tuple(scenario.WINNERS)
+    bookkeeping = ("start_turn", "recruitment", "end_turn")
+    assert (len(scenario.EVENTS), len(scenario.EVENTS_FEWER_TAPS)) == (40, 33)
+    assert [sum(e["type"] in bookkeeping for e in events) for events in (scenario.EVENTS, scenario.EVENTS_FEWER_TAPS)] \
+        == [21, 14]
+    old = [s for s, e in zip(states[1:], scenario.EVENTS) if e["type"] == "recruitment"]
+    new = [s for s, e in zip(quick[1:], scenario.EVENTS_FEWER_TAPS) if e["type"] == "start_turn"]
+    assert new == old
+    for state, event in zip(quick, scenario.EVENTS_FEWER_TAPS):  # each offered as a form
+        data = ENGINE.parse_event(event)
+        assert any(_fits(move, data) for move in ENGINE.allowed(state) if move.event is type(data)), data
+
+
 def test_states_are_immutable(game):
     state = ready(game)
     with pytest.raises(ValidationError):

@@ -60,9 +60,15 @@ def _turn(seat: int, *plays) -> list:
     return [StartTurn(seat=seat), Recruitment(seat=seat), *plays, EndTurn(seat=seat)]
 
 
+def _one_tap_turn(seat: int, *plays) -> list:
+    """A turn started with its Recruitment Step in the same entry."""
+    return [StartTurn(seat=seat, recruitment=True), *plays, EndTurn(seat=seat)]
+
+
 # A short war touching every event: Red mulligans once, sets, activates and discards cards and
 # plays a strategy; Blue recruits, plays a strategy in response; attacks go to an officer, to the
-# grain and are stopped; Red cannot draw in battle 1, Blue in battles 2 and 3: Red wins the war 2-1.
+# grain and are stopped; battle 2's turns start with their Recruitment Step in one entry; Red
+# cannot draw in battle 1, Blue in battles 2 and 3: Red wins the war 2-1.
 WAR = [
     Mulligan(seat=RED, officers_shown=1),
     scenario.RED_SET_UP,
@@ -91,9 +97,9 @@ WAR = [
     NextBattle(seat=RED, first_seat=BLUE),
     scenario.RED_SET_UP,
     scenario.BLUE_SET_UP,
-    *_turn(BLUE, CardEffect(seat=BLUE, card="field-rations", target_seat=BLUE, reserves_change=-1000,
-                            grain_change=200)),
-    *_turn(RED),
+    *_one_tap_turn(BLUE, CardEffect(seat=BLUE, card="field-rations", target_seat=BLUE, reserves_change=-1000,
+                                    grain_change=200)),
+    *_one_tap_turn(RED),
     CannotDraw(seat=BLUE),
     NextBattle(seat=BLUE, first_seat=BLUE),
     scenario.RED_SET_UP,

@@ -9,8 +9,9 @@ two takes the war). Each battle the players enter, in rulebook order, one event 
    army deck). They stay face down until their owner's first Draw Step (Glossary of Terms: Set).
 2. Each turn (Turn Structure): :class:`StartTurn` (Draw Step; :class:`CannotDraw` instead
    loses the battle), :class:`Recruitment` (Recruitment Step: combined CHM x the tables'
-   reserves per point), :class:`RecruitLieutenant` (Strategy Step only), then the Battle Step
-   as often as the officers allow: :class:`DeclareAttack` (Declaration Step),
+   reserves per point; a :class:`StartTurn` with ``recruitment`` takes it in the same entry
+   when nothing is played in the Draw Step), :class:`RecruitLieutenant` (Strategy Step only),
+   then the Battle Step as often as the officers allow: :class:`DeclareAttack` (Declaration Step),
    :class:`Vanguard` (Vanguard Step: an officer, or the attack goes through to the grain),
    :class:`DamageStep` (Damage Step: WAR compared, with the WAR modifiers entered for that
    battle), and :class:`EndTurn` (End Step: active items and tactics are resolved).

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from pydantic import Field
 
-from card_data.engine import Move, RuleError, Seat, Words
+from card_data.engine import Move, RuleError, Seat, Step, Words
 from card_data.games.cahrd.rules.bounds import CardId
 from card_data.games.cahrd.rules.citations import RULE_FIRST, RULE_ORDER, RULE_RECRUIT, RULE_RECRUITMENT
 from card_data.games.cahrd.rules.engine import ENGINE
@@ -44,24 +44,62 @@ def _starters(state: State) -> list[int]:
     return list(range(len(state.players))) if starter is None else [starter]
 
 
+def _draw_step_open(drawn: State) -> bool:
+    """Whether anything may be played in the Draw Step of ``drawn`` (Step 1: "if there are any
+    Items or Tactics that impact the draw step, they can be played at this time"): a card
+    either player could activate, or a strategy either could play. What a card effect did is
+    entered in any step, so it leaves nothing to do here."""
+    # Imported here: the events register (and pages offer them) in the order their modules are
+    # first imported, and the cards' events come after the turn's.
+    from card_data.games.cahrd.rules.events_cards import ActivateCard, PlayStrategy
+
+    return any(event.moves(drawn, None) for event in (ActivateCard, PlayStrategy))
+
+
+def _draw(state: State, seat: int) -> State:
+    army = state.armies[seat]
+    state = with_army(state, seat, army.evolve(turns_taken=army.turns_taken + 1, revealed=True))
+    return at_step(state, "draw", initiative=seat, turn=state.turn + 1)
+
+
 @ENGINE.event
 class StartTurn(CahrdEvent):
     """Step 1, the Draw Step: ``seat`` starts its turn and draws a card; on its first turn of the
-    battle it then reveals its officers."""
+    battle it then reveals its officers. With ``recruitment`` nothing is played in the Draw
+    Step and the same entry takes Step 2, the Recruitment Step (:class:`Recruitment`), which
+    leaves nothing to decide: one tap, one entry, undone as one. Without it (as every
+    table stored before the field existed has it) the turn waits in the Draw Step."""
 
     label = Words("Start the turn: draw a card")
     seat: Seat
+    recruitment: bool = Field(False, title=Words("Recruitment Step in the same entry"),
+                              description=Words("nothing is played in the Draw Step"))
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
-        return [cls.offer(state, seat=s, label=Words("Start %(name)s's turn: draw a card", name=state.players[s]))
-                for s in _starters(state)]
+        moves = []
+        for s in _starters(state):
+            name = state.players[s]
+            moves.append(cls.offer(state, seat=s, recruitment=True,
+                                   label=Words("Start %(name)s's turn: draw a card, Recruitment Step +%(n)d "
+                                               "reserves", name=name, n=state.recruitment_reserves(s))))
+            # The Draw Step is kept only where a card may be played in it: the player chooses.
+            if _draw_step_open(_draw(state, s)):
+                moves.append(cls.offer(state, seat=s, recruitment=False,
+                                       label=Words("Start %(name)s's turn: draw a card, then play a card in the "
+                                                   "Draw Step", name=name)))
+        return moves
 
-    def apply(self, state: State) -> State:
+    def apply(self, state: State) -> State | Step[State]:
         _check_turn_may_start(state, self.seat)
-        army = state.armies[self.seat]
-        state = with_army(state, self.seat, army.evolve(turns_taken=army.turns_taken + 1, revealed=True))
-        return at_step(state, "draw", initiative=self.seat, turn=state.turn + 1)
+        drawn = _draw(state, self.seat)
+        if not self.recruitment:
+            return drawn
+        recruitment = Recruitment(seat=self.seat)
+        after = recruitment.apply(drawn)
+        line = Words("%(draw)s; Draw Step passed, nothing played; %(recruitment)s",
+                     draw=self.describe(state, drawn), recruitment=recruitment.describe(drawn, after))
+        return Step(after, line)
 
     def describe(self, before: State, after: State) -> str:
         line = Words("%(name)s's turn (turn %(turn)d of battle %(battle)d): drew a card",
