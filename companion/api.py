@@ -30,7 +30,7 @@ from werkzeug.exceptions import HTTPException
 
 from card_data.engine import MAX_SEATS, Outcome, RuleError
 from card_data.problems import InvalidInput, Problem
-from companion.exports import bgstats_import_url, bgstats_play, results_csv, time_zone
+from companion.exports import bgstats_import_url, bgstats_play, results_csv
 from companion.openapi import EVENT_BODY, ApiDescription
 from companion.scorekeeper import find_table_or_abort, service
 from companion.security import (
@@ -43,6 +43,7 @@ from companion.late_entries import AlreadyDone
 from card_data.engine.seats import PLAYER_COLOURS
 from companion.table_view import TableView
 from companion.tables import MAX_NUMBER_SENT, StaleVersion, whole_number
+from companion.time_zone import export_zone
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -105,9 +106,29 @@ class EntryProblemOut(BaseModel):
     rule: str | None = Field(None, description="The rule that refused it, if a rule did.")
 
 
+class ScoreboardOut(BaseModel):
+    """The table's first screen as its game keeps it (:class:`card_data.engine.Scoreboard`, the
+    scoreboard on top of the table page): what each number counts, the numbers by seat, the
+    round and whose turn in one line, and the seat whose turn it is (``null``: no one's in
+    particular). Texts in English, as the outcome's."""
+
+    columns: list[str] = Field(description="What each number counts (e.g. 'Morale'), in the values' order.")
+    values: list[list[float | int | str]] = Field(description="By seat: one value per column.")
+    line: str = Field(description="The round and whose turn, in one line (e.g. 'Round 2: Ann's turn').")
+    turn: int | None = Field(None, description="The seat whose turn it is, or null when it is no one's in particular.")
+
+
+def scoreboard_json(view: TableView) -> dict[str, Any]:
+    """The table's scoreboard (its state's, see :class:`ScoreboardOut`) as JSON-ready data."""
+    board = view.state.scoreboard()
+    return {"columns": [str(c) for c in board.columns],
+            "values": [[v if isinstance(v, (int, float)) else str(v) for v in row] for row in board.values],
+            "line": str(board.line), "turn": board.turn}
+
+
 class TableOut(BaseModel):
     """A table: its codes, players, options, version (for If-Match), the game's state (see
-    ``<game>.State``) and outcome; after an entry, that entry as ``event``; ``problem``, an
+    ``<game>.State``), outcome and scoreboard; after an entry, that entry as ``event``; ``problem``, an
     entry of its log that could not be applied."""
 
     code: str = Field(description="Short join code (6 characters).")
@@ -120,6 +141,7 @@ class TableOut(BaseModel):
     version: int
     state: dict[str, Any]
     outcome: Outcome
+    scoreboard: ScoreboardOut = Field(description="The numbers players watch, as on top of the table's page.")
     problem: EntryProblemOut | None = None
     event: HistoryLineOut | None = None
     already: str | None = Field(None, description=(
@@ -270,6 +292,7 @@ def _unchanged(version: int) -> Response | None:
 
 def _table_json(view: TableView, status: int = 200, **extra: Any) -> Response:
     data = view.as_json()
+    data["scoreboard"] = scoreboard_json(view)
     data["url"] = url_for("table_pages.table", token=view.record.token, _external=True)
     data.update(extra)
     response = jsonify(data)
@@ -400,14 +423,17 @@ def export_csv(code: str):
     return _export(code, "csv", lambda v: Response(results_csv(v, v.engine.title), mimetype="text/csv"))
 
 
-TZ = {"tz": "The phone's IANA time zone (e.g. Europe/Berlin) for the play's date; the server's zone when absent."}
+TZ = {"tz": "The phone's IANA time zone (e.g. Europe/Berlin) for the play's date; when absent, the zone of the "
+             "'tz' cookie the companion's pages set (a browser's), else the server's zone."}
 BGSTATS_ERRORS = {**LOOKUP_ERRORS, 400: "An unknown time zone (tz).", 409: "The game is not finished."}
 
 
 def _zone():
-    """The ``tz`` query parameter as a time zone (``None``: the server's); 400 if unknown."""
+    """The play's time zone (:func:`companion.time_zone.export_zone`): the ``tz`` query
+    parameter, else the phone's ``tz`` cookie, else ``None`` (the server's); 400 for an
+    unknown ``tz``."""
     try:
-        return time_zone(request.args.get("tz"))
+        return export_zone(request.args.get("tz"))
     except ValueError as error:
         abort(_error(400, str(error)))
 
@@ -418,7 +444,9 @@ def _zone():
                errors=BGSTATS_ERRORS)
 def export_bgstats(code: str):
     zone = _zone()
-    return _export(code, "bgstats.json", lambda v: jsonify(bgstats_play(v, v.engine.title, zone)))
+    response = _export(code, "bgstats.json", lambda v: jsonify(bgstats_play(v, v.engine.title, zone)))
+    response.vary.add("Cookie")  # the phone's zone
+    return response
 
 
 @bp.get("/tables/<code>/bgstats")
@@ -430,7 +458,9 @@ def open_in_bgstats(code: str):
     view = service().view_record(find_table_or_abort(code, api=True))
     if not view.outcome.finished:
         return _error(409, "the game is not finished yet")
-    return redirect(bgstats_import_url(bgstats_play(view, view.engine.title, zone)), 303)
+    response = redirect(bgstats_import_url(bgstats_play(view, view.engine.title, zone)), 303)
+    response.vary.add("Cookie")  # the phone's zone
+    return response
 
 
 @bp.get("/openapi.json")

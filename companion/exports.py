@@ -11,7 +11,6 @@ import uuid
 from datetime import datetime, tzinfo
 from typing import Any
 from urllib.parse import quote, urlencode
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from companion.table_view import TableView
 
@@ -59,24 +58,6 @@ UUID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "urn:printkit:companion:bgstats"
 """The namespace of the export's uuid5 ids: the same table, game or player name always gets
 the same id, so BG Stats remembers a match made once and knows a play it already has. Never
 change it: every id exported before would change with it."""
-MOST_ZONE_NAME_CHARS = 64
-"""The longest time zone name taken (IANA names are at most ~30 characters)."""
-
-
-def time_zone(name: str | None) -> tzinfo | None:
-    """The IANA time zone ``name`` (``Europe/Berlin``, as a phone's ``Intl`` says it), or
-    ``None`` for none given (the server's own zone is then used). Raises ``ValueError`` naming
-    the field for a name that is too long or unknown."""
-    if not name:
-        return None
-    if len(name) > MOST_ZONE_NAME_CHARS:
-        raise ValueError(f"tz: a time zone name has at most {MOST_ZONE_NAME_CHARS} characters")
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ValueError(f"tz: unknown time zone {name!r} (an IANA name such as Europe/Berlin)") from None
-
-
 def server_zone_name() -> str:
     """The server's own time zone as it is called now (``"UTC"``, ``"CET"``): the zone of a
     play's date when the phone sent none."""

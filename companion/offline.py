@@ -35,13 +35,15 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from flask import Blueprint, Flask, current_app, render_template, send_from_directory
+from flask import Blueprint, Flask, abort, current_app, render_template, send_from_directory
+from flask_babel import force_locale
 
 from card_data.loader import Game
 from card_data.printings import printed_versions
 from card_data.project_folders import is_game_data
 from card_data.short_codes import printed_cards
 from companion.catalog import all_cards, get_database, get_game_or_404
+from companion.language import LANGUAGES
 from companion.links import page_url
 from companion.short_links import target_endpoint
 
@@ -89,6 +91,27 @@ def offline_search():
                            filter_in_browser=True)
 
 
+@bp.get("/offline/not-saved/<lang>.html")
+def not_saved_page(lang: str):
+    """The page the worker shows for a page it has no copy of while the companion cannot be
+    reached, in language ``lang`` (a code of :data:`~companion.language.LANGUAGES`; 404 for
+    another): it keeps one per language (:func:`site_manifest`'s ``notSaved``) and shows the
+    one of the language of the last page this phone showed. Served 200 here; the worker
+    answers it as 503."""
+    if lang not in LANGUAGES:
+        abort(404)
+    with force_locale(lang):
+        return render_template("offline_not_saved.html")
+
+
+def not_saved_urls() -> dict[str, str]:
+    """``{language code: URL}`` of :func:`not_saved_page` in every language, live only: a static
+    export is in English and has no such page (its worker writes its own, in English)."""
+    if current_app.config.get("STATIC_EXPORT"):
+        return {}
+    return {code: page_url("offline.not_saved_page", lang=code) for code in LANGUAGES}
+
+
 def offline_search_url() -> str:
     """The page that searches in the phone, in the request's link style: ``/search/offline``
     live; in a static export its own search page, which already does."""
@@ -98,17 +121,21 @@ def offline_search_url() -> str:
 
 
 def site_manifest() -> dict:
-    """``{"version": str, "urls": [start page, search page, static files...], "search": url}``:
-    what the worker keeps so that the installed app opens with no network (the start page) and
-    searches (``search``, the page :func:`offline_search_url` gives, answering every search
-    address offline). URLs in the request's link style; ``version`` (16 hex characters) changes
-    with the templates, the static files and the card data of every game."""
+    """``{"version": str, "urls": [start page, search page, static files..., not-saved pages],
+    "search": url, "notSaved": {language code: url}}``: what the worker keeps so that the
+    installed app opens with no network (the start page), searches (``search``, the page
+    :func:`offline_search_url` gives, answering every search address offline) and says, in the
+    page's language, that a page is not saved (``notSaved``, :func:`not_saved_urls`). URLs in
+    the request's link style; ``version`` (16 hex characters) changes with the templates, the
+    static files and the card data of every game."""
     app = current_app._get_current_object()
     search = offline_search_url()
-    urls = [page_url("browse.index"), search, *(page_url("static", filename=name) for name in asset_files(app))]
+    not_saved = not_saved_urls()
+    urls = [page_url("browse.index"), search, *(page_url("static", filename=name) for name in asset_files(app)),
+            *not_saved.values()]
     listed = [content_version(app, game) for game in get_database().games.values()] + urls
     version = hashlib.sha256("\n".join(listed).encode()).hexdigest()[:16]
-    return {"version": version, "urls": urls, "search": search}
+    return {"version": version, "urls": urls, "search": search, "notSaved": not_saved}
 
 
 def game_page_endpoints(app: Flask) -> tuple[list[str], list[str]]:

@@ -17,7 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 from threading import Lock
-from zoneinfo import ZoneInfo
 
 from flask import Blueprint, Response, jsonify, render_template
 
@@ -26,7 +25,7 @@ from companion.exports import bgstats_import_url, bgstats_play, spreadsheet_safe
 from companion.scorekeeper import service
 from companion.table_view import TableView, whole_minutes
 from companion.tables import TableService
-from companion.time_zone import phone_zone
+from companion.time_zone import export_zone
 
 bp = Blueprint("past_games", __name__)
 
@@ -191,11 +190,6 @@ def bgstats_plays(games: list[PastGame], zone: tzinfo | None = None) -> list[dic
     return [bgstats_play(g.view, g.title, zone) for g in games if g.view is not None]
 
 
-def _zone() -> tzinfo | None:
-    name = phone_zone()
-    return ZoneInfo(name) if name else None
-
-
 def _csv(text: str, name: str) -> Response:
     return Response(text, mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
@@ -205,7 +199,7 @@ def _csv(text: str, name: str) -> Response:
 def past():
     """The finished games on this server, the last finished first."""
     games = finished_games(service())
-    links = [bgstats_import_url(play) for play in bgstats_plays(games, _zone())]
+    links = [bgstats_import_url(play) for play in bgstats_plays(games, export_zone())]
     return render_template("tables/past.html", games=list(zip(games, links, strict=True)),
                            scanned=TABLES_SCANNED)
 
@@ -232,6 +226,6 @@ def stats_export():
 def past_bgstats():
     """Every past game as a BG Stats play, in one JSON list (:func:`bgstats_plays`), dates in the
     phone's time zone (its ``tz`` cookie) else the server's."""
-    response = jsonify(bgstats_plays(finished_games(service()), _zone()))
+    response = jsonify(bgstats_plays(finished_games(service()), export_zone()))
     response.headers["Content-Disposition"] = 'attachment; filename="past-games-bgstats.json"'
     return response

@@ -7,12 +7,17 @@ it is on in that zone at once. The server formats times (Flask-Babel's ``timefor
 friends) in the zone the cookie names, if it is a zone :mod:`zoneinfo` knows; otherwise (no
 JavaScript, a first visit, a cookie made up) in UTC, and the page says so
 (:func:`zone_suffix`).
+
+The cookie is the one way a page carries the zone: the BG Stats exports (a table's, opened
+from its page, and the past games') date their plays by it too (:func:`export_zone`); a client
+that is not a browser names the zone in the export's ``tz`` parameter instead.
 """
 
 from __future__ import annotations
 
 import functools
 import zoneinfo
+from datetime import tzinfo
 
 from flask import Flask, has_request_context, request
 
@@ -47,6 +52,28 @@ def zone_suffix() -> str:
     """What follows a time on a page: ``""`` when it is in the phone's own zone, else
     ``" UTC"`` (the zone it is in). A template global."""
     return "" if phone_zone() else f" {FALLBACK_ZONE}"
+
+
+def zone_named(name: str) -> zoneinfo.ZoneInfo:
+    """The IANA time zone ``name`` (``Europe/Berlin``, as a phone's ``Intl`` says it). Raises
+    ``ValueError`` naming the field ``tz`` for a name that is too long (over
+    :data:`MAX_ZONE_NAME` characters) or that :mod:`zoneinfo` does not know."""
+    if len(name) > MAX_ZONE_NAME:
+        raise ValueError(f"tz: a time zone name has at most {MAX_ZONE_NAME} characters")
+    if name not in known_zones():
+        raise ValueError(f"tz: unknown time zone {name!r} (an IANA name such as Europe/Berlin)")
+    return zoneinfo.ZoneInfo(name)
+
+
+def export_zone(given: str | None = None) -> tzinfo | None:
+    """The zone an export dates a play in: ``given`` (an API client's ``tz`` parameter; raises
+    ``ValueError`` as :func:`zone_named` for a bad one), else the phone's (the cookie, as the
+    pages' times; a cookie this server does not know is ignored), else ``None`` (the caller's
+    default: the server's zone)."""
+    if given:
+        return zone_named(given)
+    phone = phone_zone()
+    return zoneinfo.ZoneInfo(phone) if phone else None
 
 
 def init_app(app: Flask) -> None:

@@ -8,7 +8,8 @@ phone sizes players bring (360 x 800 and 390 x 844), in light and dark colour sc
 
 The pages: the games, a search, each game's rulings index, its rulings page (filtered) and a
 card page, starting a table for each game, joining (also with a wrong code), and for each game
-a table before this phone says who it is, after "I am ...", with a refused entry, an entry's correction page, a
+a table before this phone says who it is, after "I am ...", with a refused entry, its chart page
+while the game is in progress, an entry's correction page, a
 finished game (rematch offered, and rematch taken), a fresh table, and the not-found page.
 """
 
@@ -111,6 +112,9 @@ def tour(page, base: str, tables: dict):
         yield f"{game} table, entry already recorded"
         refused_undo(page, base, table)
         yield f"{game} table, refused entry"
+        page.goto(f"{base}/t/{table['token']}/chart")
+        page.wait_for_selector("#charts .chart-figure svg")
+        yield f"{game} chart, game in progress"
         page.goto(f"{base}/t/{table['token']}/events/{upto}")
         yield f"{game} correction page"
         page.goto(f"{base}/t/{made['finished']['token']}")

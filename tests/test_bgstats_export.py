@@ -142,6 +142,32 @@ def test_the_date_is_the_phones_and_the_duration_runs_from_first_to_last_entry(c
     assert too_long.status_code == 400 and "tz" in too_long.get_json()["error"]
 
 
+def test_the_export_dates_the_play_in_the_zone_of_the_phones_cookie(client):
+    """One way carries a browser's zone: the ``tz`` cookie the pages' script keeps (the one the
+    pages' times are in, companion/time_zone.py). The table page's export form has no zone field
+    of its own; the ``tz`` parameter (a client that is not a browser) wins over the cookie; a
+    cookie naming no zone is ignored (the server's zone, as with none), never a 400."""
+    s = scenario("carpe_cras")
+    table = create(client, "carpe_cras")
+    play(client, table["code"], s.EVENTS)
+    first = datetime.fromisoformat(client.get(f"/api/tables/{table['code']}/events").get_json()["events"][0]["created_at"])
+    local = {zone: first.astimezone(ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M:%S")
+             for zone in ("Asia/Kolkata", "America/St_Johns")}
+    server = first.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    form = client.get(f"/t/{table['token']}").get_data(as_text=True)
+    form = form[form.index('id="bgstats"'):form.index("</form>", form.index('id="bgstats"'))]
+    assert 'name="tz"' not in form
+    client.set_cookie("tz", "Asia/Kolkata")
+    assert export(client, table["code"])["playDate"] == local["Asia/Kolkata"]
+    assert export(client, table["code"], tz="America/St_Johns")["playDate"] == local["America/St_Johns"]
+    redirect = client.get(f"/api/tables/{table['code']}/bgstats")
+    assert redirect.status_code == 303 and "Cookie" in redirect.headers["Vary"]
+    assert json.loads(parse_qs(urlsplit(redirect.headers["Location"]).query)["data"][0])["playDate"] == local["Asia/Kolkata"]
+    for made_up in ("Mars/Olympus", "Europe/" + "B" * 100):
+        client.set_cookie("tz", made_up)
+        assert export(client, table["code"])["playDate"] == server, made_up
+
+
 def test_open_in_bg_stats_redirects_to_its_documented_import_link(client):
     s = scenario("cahrd")
     table = create(client, "cahrd")
@@ -163,7 +189,7 @@ def first_entry_time(server: str, code: str) -> datetime:
 
 def test_a_phone_sends_its_time_zone_with_the_export_buttons(browser, server):
     """In Chromium at 390 x 844 set to Berlin, on a finished table: "Download the BG Stats play"
-    downloads a play dated in Berlin time, and "Open in BG Stats" opens BG Stats' import link
+    downloads a play dated in Berlin time (the zone the page's script keeps in the ``tz`` cookie), and "Open in BG Stats" opens BG Stats' import link
     with the same play. With JavaScript off, the page says the date is in the server's zone,
     and the download is dated so."""
     s = scenario("carpe_cras")
@@ -172,6 +198,7 @@ def test_a_phone_sends_its_time_zone_with_the_export_buttons(browser, server):
     context = browser.new_context(**PHONE, timezone_id="Europe/Berlin", accept_downloads=True)
     page = context.new_page()
     page.goto(f"{server}/t/{table['token']}")
+    assert page.locator('#bgstats input[name="tz"]').count() == 0  # the zone goes in the pages' cookie
     with page.expect_download() as download:
         page.get_by_role("button", name="Download the BG Stats play").click()
     data = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))

@@ -326,7 +326,8 @@ def test_a_game_made_from_a_spreadsheet_has_a_site_with_no_trace_of_another_game
     """`printkit init --from-sheet`, then `companion site` inside the project: a page for every
     card and for every card's printed short code, and no page nor file name naming a word of
     printkit's bundled games."""
-    from test_init_from_sheet import FOREIGN, quiz_rows, write_csv
+    from sheet_games import quiz_rows, write_csv
+    from test_init_from_sheet import FOREIGN
 
     from printkit.cli import main as printkit_cli
 

@@ -6,7 +6,6 @@ printed pages."""
 
 from __future__ import annotations
 
-import csv
 import re
 import shlex
 from pathlib import Path
@@ -14,33 +13,13 @@ from pathlib import Path
 import pdfplumber
 import pytest
 import yaml
-from click.testing import CliRunner
 from openpyxl import Workbook
 
-from printkit.cli import main
 from printkit.designer.generated_layouts import layouts_folder
+from sheet_games import HEADER, quiz_rows, run, write_csv
 
-HEADER = ["id", "type", "question", "answer", "category", "difficulty", "qty"]
-CATEGORIES = ["History", "Science", "Sport", "Geography"]
 FOREIGN = re.compile(r"carpe|cras|agency|cost|might|cahrd|cartisora|duels", re.I)
 """Words of printkit's bundled games that a game of one's own must not show."""
-
-
-def quiz_rows(count: int = 30) -> list[list]:
-    """``count`` cards of a quiz: every fifth a bonus card, difficulty 1-5, some printed twice."""
-    rows = []
-    for i in range(1, count + 1):
-        rows.append([f"q-{i}", "bonus" if i % 5 == 0 else "question", f"Which river is number {i}?",
-                     f"River {i}", CATEGORIES[i % 4], 1 + i % 5, 2 if i % 3 == 0 else 1])
-    return rows
-
-
-def write_csv(path: Path, rows: list[list], header: list[str] = HEADER) -> Path:
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f)
-        writer.writerow(header)
-        writer.writerows(rows)
-    return path
 
 
 def write_xlsx(path: Path, rows: list[list], header: list[str] = HEADER) -> Path:
@@ -51,10 +30,6 @@ def write_xlsx(path: Path, rows: list[list], header: list[str] = HEADER) -> Path
         sheet.append(row)
     book.save(path)
     return path
-
-
-def run(*args: object):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 def pages_text(pdf_path: Path) -> list[str]:

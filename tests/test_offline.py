@@ -547,3 +547,70 @@ def test_the_installed_app_opens_offline_to_its_start_page_and_searches(browser,
     with pytest.raises(Exception, match="ERR_INTERNET_DISCONNECTED"):
         page.goto(f"{server}/tables/new")
     context.close()
+
+
+# --- The worker's own "Not saved for offline" page, in the page's language (issue 20) -------------
+
+def test_the_not_saved_page_is_the_companions_own_in_every_language(client):
+    """The site manifest names a "Not saved for offline" page per language, which the worker
+    keeps with the start page; each is rendered in its language."""
+    manifest = client.get("/offline.json").get_json()
+    assert manifest["notSaved"] == {"en": "/offline/not-saved/en.html", "de": "/offline/not-saved/de.html"}
+    assert set(manifest["notSaved"].values()) <= set(manifest["urls"])
+    english = client.get("/offline/not-saved/en.html", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert '<html lang="en">' in english and "<h1>Not saved for offline</h1>" in english
+    german = client.get("/offline/not-saved/de.html").get_data(as_text=True)
+    assert '<html lang="de">' in german and "<h1>Nicht offline gespeichert</h1>" in german
+    assert "Dieses Spiel offline speichern" in german and "saved copy" not in german
+    assert client.get("/offline/not-saved/fr.html").status_code == 404
+
+
+WAIT_FOR_LANGUAGE = """(lang) => new Promise(function (done) {
+  var until = Date.now() + 30000;
+  (function check() {
+    caches.open("companion-offline:site").then(function (cache) {
+      return cache.match(new URL("/?language", location.href).href);
+    }).then(function (found) { return found ? found.text() : ""; }).then(function (told) {
+      if (told === lang) done(true);
+      else if (Date.now() > until) done(false);
+      else setTimeout(check, 100);
+    });
+  })();
+})"""
+"""Resolves to true once the worker keeps ``lang`` as the language of the last page shown, false
+if it does not within 30 s (a guard against a hang, not a timing)."""
+
+
+def test_the_not_saved_page_is_in_the_language_of_the_page_last_shown(browser, server):
+    """An English phone opens a card page, then switches the companion to Deutsch: with the
+    network cut, a page never opened says it is not saved in German (the companion's own page,
+    styled as the others, axe-clean); switched back to English, it says so in English."""
+    context = browser.new_context(**PHONE, locale="en-GB")
+    context.add_init_script(path=AXE)
+    page = context.new_page()
+    page.goto(f"{server}/r/{GAME}/parry")
+    assert page.evaluate(WAIT_FOR_SITE_WORKER, f"{server}/")
+    page.get_by_role("button", name="Deutsch").click()
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    assert page.evaluate(WAIT_FOR_LANGUAGE, "de")
+
+    context.set_offline(True)
+    answer = page.goto(f"{server}/r/{GAME}/brutal-strike")
+    assert answer.status == 503
+    expect(page.locator("h1")).to_have_text("Nicht offline gespeichert")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(page.locator("main p")).to_contain_text("Dieses Spiel offline speichern")
+    assert page.locator("html").evaluate("h => getComputedStyle(h).getPropertyValue('--pico-primary')").strip()
+    assert "Not saved" not in page.locator("body").inner_text()
+    assert axe_violations(page) == []
+
+    context.set_offline(False)
+    page.goto(f"{server}/r/{GAME}/parry")
+    page.get_by_role("button", name="English").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    assert page.evaluate(WAIT_FOR_LANGUAGE, "en")
+    context.set_offline(True)
+    page.goto(f"{server}/r/{GAME}/feint-of-no-such-card")
+    expect(page.locator("h1")).to_have_text("Not saved for offline")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    context.close()

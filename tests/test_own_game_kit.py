@@ -19,7 +19,8 @@ from PIL import Image
 
 from companion import create_app
 from qr_scan import crop_mm, opened_page, qr_codes_in, rendered_pages, zxing_texts
-from test_init_from_sheet import FOREIGN, pages_text, quiz_rows, run, write_csv
+from sheet_games import quiz_rows, run, sheet_project
+from test_init_from_sheet import FOREIGN, pages_text
 
 BASE_URL = "http://192.168.1.20:5000"
 GAME = "river_quiz"
@@ -28,10 +29,7 @@ GAME = "river_quiz"
 @pytest.fixture
 def kit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The project after ``init --from-sheet river_quiz.csv`` and ``build``."""
-    sheet = write_csv(tmp_path / "river_quiz.csv", quiz_rows())
-    made = run("init", tmp_path / "quiz", "--from-sheet", sheet)
-    assert made.exit_code == 0, made.output
-    monkeypatch.chdir(tmp_path / "quiz")
+    monkeypatch.chdir(sheet_project(tmp_path))
     monkeypatch.setenv("PRINTKIT_BASE_URL", BASE_URL)
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'companion.sqlite'}")
     monkeypatch.setenv("COMPANION_SECRET_KEY", "own-game-kit-test")

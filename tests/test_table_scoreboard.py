@@ -109,6 +109,33 @@ def soup(response) -> BeautifulSoup:
     return BeautifulSoup(response.get_data(as_text=True), "html.parser")
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_the_json_api_gives_the_scoreboard_the_page_shows(client, database, game):
+    """``GET /api/tables/{code}`` and every entry's answer carry the scoreboard: the game's own
+    numbers by seat (read here from the state's fields), the round line, whose turn; the same
+    columns as the page's scoreboard; and the OpenAPI document describes it."""
+    from companion.api import TableOut
+
+    s = scenario(game)
+    upto = len(s.EVENTS) // 2
+    table = client.post("/api/tables", json={"game": game, "players": s.PLAYERS, "options": s.OPTIONS}).get_json()
+    assert table["scoreboard"]["values"] == own_numbers(game, next(states(game, database)))
+    for event in s.EVENTS[:upto]:
+        answer = client.post(f"/api/tables/{table['code']}/events", json=event).get_json()
+    state = list(states(game, database))[upto]
+    got = client.get(f"/api/tables/{table['code']}").get_json()
+    assert got["scoreboard"] == answer["scoreboard"]
+    board = got["scoreboard"]
+    assert board["values"] == own_numbers(game, state)
+    assert (board["line"], board["turn"]) == (state.scoreboard().line, state.scoreboard().turn)
+    assert TableOut.model_validate(got).scoreboard.columns == board["columns"]
+    page = soup(client.get(f"/t/{table['token']}"))
+    assert [th.get_text(strip=True) for th in page.select("#scoreboard thead th")][1:] == board["columns"]
+    schemas = client.get("/api/openapi.json").get_json()["components"]["schemas"]
+    assert schemas["TableOut"]["properties"]["scoreboard"]["$ref"].endswith("/ScoreboardOut")
+    assert set(schemas["ScoreboardOut"]["properties"]) == {"columns", "values", "line", "turn"}
+
+
 def test_the_scoreboard_comes_before_the_moves_and_the_history_in_german_too(client):
     s = scenario("cahrd")
     table = client.post("/api/tables", json={"game": "cahrd", "players": s.PLAYERS, "options": s.OPTIONS}).get_json()

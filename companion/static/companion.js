@@ -269,20 +269,9 @@
   markAll();
 })();
 
-// A form with an <input data-time-zone> (the BG Stats export) sends the phone's time zone as it
-// goes, so the play's date is the phone's; set at submit, since the live part's morph would
-// reset a value filled in earlier. Without this the server says which zone it used.
-document.addEventListener("submit", function (event) {
-  "use strict";
-  var field = event.target.querySelector && event.target.querySelector("input[data-time-zone]");
-  if (!field) return;
-  try {
-    field.value = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
-  } catch (e) { field.value = ""; /* no Intl: the server's zone */ }
-}, true);
-
 // The phone's time zone, for the times the server writes (companion/time_zone.py): kept in a
-// cookie the server reads on the next page; without JavaScript the pages say their times are UTC.
+// cookie the server reads on the next page, and that the BG Stats export dates its play by;
+// without JavaScript the pages say their times are UTC.
 (function () {
   "use strict";
   var zone = "";

@@ -96,6 +96,10 @@
     });
   var wasControlled = supported && !!navigator.serviceWorker.controller;
   registered.then(function (registration) {
+    // The worker says "not saved" in the language of the page last shown.
+    if (registration.active) {
+      registration.active.postMessage({type: "language", lang: document.documentElement.lang || "en"});
+    }
     // This page loaded before the worker could keep it (the first visit): keep it now.
     if (!wasControlled && registration.active && !savedMeta) {
       registration.active.postMessage({type: "remember", url: window.location.href});

@@ -13,6 +13,8 @@
 //   the static files) when it is installed and with each game saved; with no network a search
 //   address is answered by that search page, which filters by the address. Any other page (a
 //   table) is left to the network.
+// - a page it has no copy of, with no network: the companion's "Not saved for offline" page (kept
+//   with the site's pages, one per language), in the language of the last page shown.
 // Every copy it keeps carries the header SAVED_AT (ISO time) so a page can say how old it is.
 "use strict";
 
@@ -29,6 +31,7 @@ var SHORT_BASE = new URL("Q/", SCOPE_BASE).href;           // printed cards' sho
 var CODES_KEY = SHORT_BASE + "?codes";                     // in a game's cache: its codes' pages
 var SITE_CACHE = PREFIX + "site";                          // the start page, search, static files
 var SITE_MANIFEST = new URL("offline.json", SCOPE_BASE).href;
+var LANGUAGE_KEY = SCOPE_BASE + "?language";              // in SITE_CACHE: the last page's language
 var SEARCH_PATHS = ["search", "search/", "search/index.html"].map(function (path) {
   return new URL(path, SCOPE_BASE).pathname;
 });
@@ -191,7 +194,28 @@ function savedTarget(href) {
   });
 }
 
+// The page for a page with no copy: the companion's own, in the language of the last page this
+// phone showed (the site manifest's notSaved: one kept per language), else in the phone's
+// language; the built-in English one where none is kept (a static export, a failed save).
 function notSavedPage() {
+  return caches.open(SITE_CACHE).then(function (cache) {
+    return Promise.all([cache.match(SITE_MANIFEST), cache.match(LANGUAGE_KEY)]).then(function (found) {
+      return Promise.all([found[0] ? found[0].json() : null, found[1] ? found[1].text() : ""]);
+    }).then(function (read) {
+      var pages = (read[0] && read[0].notSaved) || {};
+      var phone = String(self.navigator.language || "").split("-")[0].toLowerCase();
+      var url = pages[read[1]] || pages[phone] || pages.en;
+      return url ? cache.match(new URL(url, SITE_MANIFEST).href) : null;
+    });
+  }).then(function (page) {
+    if (!page) return builtInNotSavedPage();
+    return page.blob().then(function (body) {
+      return new Response(body, {status: 503, headers: page.headers});
+    });
+  }).catch(builtInNotSavedPage);
+}
+
+function builtInNotSavedPage() {
   var html = '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Not saved for offline</title></head>' +
     "<body><main><h1>Not saved for offline</h1><p>This phone has no network and no saved copy of this page. " +
@@ -216,7 +240,7 @@ function networkFirst(event, isPage) {
         return (isPage ? savedTarget(request.url) : Promise.resolve(null)).then(function (target) {
           if (target) return answer(Response.redirect(target, 302));
           if (networkAnswer) return answer(networkAnswer);
-          if (isPage) return answer(notSavedPage());
+          if (isPage) return notSavedPage().then(answer);
           return answer(Response.error());
         });
       }).catch(function () { answer(networkAnswer || Response.error()); });
@@ -330,6 +354,11 @@ self.addEventListener("message", function (event) {
       return;
     }
     event.waitUntil(saveGame(data.manifest, port));
+  } else if (data.type === "language" && typeof data.lang === "string" && /^[a-z]{2,3}$/.test(data.lang)) {
+    // The page shown says its language: the page for a page not saved is said in it.
+    event.waitUntil(caches.open(SITE_CACHE).then(function (cache) {
+      return cache.put(LANGUAGE_KEY, new Response(data.lang, {headers: {"Content-Type": "text/plain"}}));
+    }).catch(function () {}));
   } else if (data.type === "remember" && typeof data.url === "string" && data.url.indexOf(SCOPE_BASE) === 0) {
     // The page that registered the worker loaded before it could be kept: keep it now.
     event.waitUntil(fetch(data.url).then(function (response) {
