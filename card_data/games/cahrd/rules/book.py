@@ -12,6 +12,8 @@ from card_data.games.cahrd.ranks import DEFAULT_S_RANK_IN_RECRUITMENT, S_RANK_RE
 
 ANY_ARMY = "any"
 """Option value for an army that may field any officer, item and tactic of the card data."""
+ANY_ARMY_LABEL = Words("Any officer, item and tactic of the card data")
+"""What the new-table form calls :data:`ANY_ARMY` among the army decks."""
 CardKind = Literal["officer", "item", "tactic", "strategy"]
 
 
@@ -31,10 +33,11 @@ class Options(Model):
         s_rank_in_recruitment: what a CHM of S counts as in the Recruitment Step (see :mod:`.ranks`).
     """
 
+    # The card data's army decks: the form offers them by title (engine.army_choices).
     army_seat_1: str = Field("shield-wall", title=Words("Army of seat 1"),
-                             description=Words("army deck id from the card data, or 'any'"))
+                             description=Words("one of the card data's army decks, or any card"))
     army_seat_2: str = Field("swift-riders", title=Words("Army of seat 2"),
-                             description=Words("army deck id from the card data, or 'any'"))
+                             description=Words("one of the card data's army decks, or any card"))
     # The labels are what the form derived from the values before ("Initiative player"), made
     # translatable.
     defeat_token_to: Literal["initiative_player", "defeating_player"] = Field(
