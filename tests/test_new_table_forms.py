@@ -31,22 +31,31 @@ def scenario(game: str):
     return importlib.import_module(f"scenarios_{game}")
 
 
-def problems_in_forms(html: str, *, entered_values: bool = False) -> list[str]:
-    """What is wrong with the page's selects and number inputs (empty: nothing). A select
-    marked required offers no empty choice, and an empty choice says what it means in words;
-    a number input has min and max, a numeric keypad unless it takes negatives, and no value
-    that only repeats what empty stands for (its placeholder); unless ``entered_values`` (a
-    correction page shows what was entered), no number input holds a 0 to type over."""
+def problems_in_forms(html: str, *, entered_values: bool = False, engine=None) -> list[str]:
+    """What is wrong with the page's selects and number inputs (empty: nothing). An empty
+    choice says what it means in words, and (with the game's ``engine``) is offered only for a
+    value its event may leave out; a select marked required starts with an empty choice (HTML's
+    rule); a number input has min and max, a numeric keypad unless it takes negatives, and no
+    value that only repeats what empty stands for (its placeholder); unless ``entered_values``
+    (a correction page shows what was entered), no number input holds a 0 to type over."""
     page = BeautifulSoup(html, "html.parser")
     found = []
     for select in page.select("select"):
         name = select.get("name")
-        for option in select.select("option"):
+        options = select.select("option")
+        if select.has_attr("required") and options and options[0].get("value", "") != "":
+            found.append(f"select {name}: required without an empty first choice")
+        form = select.find_parent("form")
+        kind = form.select_one('input[name="type"]') if form is not None else None
+        event = engine.events.get(kind["value"]) if engine is not None and kind is not None else None
+        info = event.model_fields.get(name.removesuffix("[]")) if event is not None else None
+        needed = info is not None and info.is_required()
+        for option in options:
             text = option.get_text(" ", strip=True)
             if not text or text in {"—", "-", "–"}:
                 found.append(f"select {name}: an option without words: {option}")
-            if option.get("value", "") == "" and select.has_attr("required"):
-                found.append(f"select {name}: required, yet offers an empty choice ({text!r})")
+            if option.get("value", "") == "" and needed:
+                found.append(f"select {name}: its event needs a value, yet it offers an empty choice ({text!r})")
     for field in page.select('input[type="number"]'):
         name = field.get("name")
         if not (field.has_attr("min") and field.has_attr("max")):
@@ -148,7 +157,7 @@ def test_every_page_of_a_game_has_no_blank_dash_and_no_number_to_type_over(clien
         if event is not None:
             assert client.post(f"/api/tables/{table['code']}/events", json=event).status_code == 200
         html = client.get(url).text
-        assert problems_in_forms(html) == [], f"after event {n}"
+        assert problems_in_forms(html, engine=registry()[game].engine) == [], f"after event {n}"
         page = BeautifulSoup(html, "html.parser")
         blanks |= {o.get_text(strip=True) for o in page.select('#moves option[value=""]')}
         numbers |= {i["name"] for i in page.select('#moves input[type="number"]')}
@@ -156,7 +165,8 @@ def test_every_page_of_a_game_has_no_blank_dash_and_no_number_to_type_over(clien
     for seq in range(1, len(s.EVENTS) + 1, 3):  # correction forms, filled with what was entered
         correction = client.get(f"{url}/events/{seq}")
         if correction.status_code == 200:
-            assert problems_in_forms(correction.text, entered_values=True) == [], f"correcting entry {seq}"
+            assert problems_in_forms(correction.text, entered_values=True, engine=registry()[game].engine) == [], \
+                f"correcting entry {seq}"
     if game != "cartisora":  # its moves are all picks
         assert numbers
 
