@@ -298,3 +298,36 @@ def test_without_javascript_a_phone_typing_2_into_an_empty_number_field_records_
     code = page.locator(".table-code").first.inner_text().strip()
     assert page.request.get(f"{server}/api/tables/{code}").json()["options"]["starting_morale"] == 2
     context.close()
+
+
+# -- the engine's side, pure Python ------------------------------------------------------------------------
+
+
+def test_an_option_the_card_data_narrows_is_a_choice_of_its_values_and_the_others_come_from_the_model():
+    from types import SimpleNamespace
+
+    engine = registry()["cahrd"].engine
+    decks = {"north": SimpleNamespace(id="north", title="Northern army", kind="army"),
+             "north-strategies": SimpleNamespace(id="north-strategies", title="Northern plans", kind="strategy")}
+    fields = {f.name: f for f in engine.option_fields(SimpleNamespace(decks=decks))}
+    army = fields["army_seat_1"]
+    assert army.kind == "choice" and army.none_label == ""
+    assert [(c.value, c.label) for c in army.choices] == [
+        ("north", "Northern army"), ("any", "Any officer, item and tactic of the card data")]
+    assert fields["defeat_token_to"].kind == "choice" and fields["defeat_token_to"].none_label == ""
+    # Without the card data (an API schema, say) the option is as its model has it.
+    assert {f.name: f.kind for f in engine.option_fields(None)}["army_seat_1"] == "text"
+
+
+def test_a_number_field_has_its_bounds_and_what_empty_stands_for_however_it_was_made():
+    from card_data.engine import FormField
+    from card_data.engine.forms import derive_field
+    from card_data.games.cahrd.rules import DamageStep
+    from card_data.games.carpe_cras.rules.events_tempo import TempoRoll
+
+    roll = derive_field(TempoRoll, "roll", None)  # a die or nothing: Annotated[int, Field(ge=1, le=6)] | None
+    assert (roll.minimum, roll.maximum, roll.blank, roll.required) == (1, 6, None, False)
+    by_hand = FormField(name="attacker_war_modifier", label="WAR modifier", kind="number", required=False, default=0)
+    field = DamageStep.offer(None, attacker_war_modifier=by_hand).field("attacker_war_modifier")
+    # Made by hand (as the engine's Damage Step form is), completed from the event's definition.
+    assert (field.minimum, field.maximum, field.blank, field.default) == (-100, 100, 0, 0)
