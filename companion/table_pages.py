@@ -331,9 +331,9 @@ def new_table(game: str):
             error, status = in_words(exc), 400
         colours = chosen or colours
     speak_data_of(game)
-    fields = [dataclasses.replace(derive_field(engine.options_model, name, None),
-                                  default=request.form.get(name, info.default))
-              for name, info in engine.options_model.model_fields.items()]
+    # A value sent is shown again (a refused form keeps what was typed).
+    fields = [dataclasses.replace(f, default=request.form.get(f.name, f.default))
+              for f in engine.option_fields(service().db.games.get(game))]
     return render_template("tables/new.html", engine=engine, fields=fields, players=players, colours=colours,
                            palette=PLAYER_COLOURS, colour_names=COLOUR_NAMES, error=error, rule=rule), status
 

@@ -892,12 +892,15 @@ def test_no_event_type_is_named_in_the_rules_or_the_page():
 
 def as_shown(move) -> dict:
     """The event a form posts when sent as shown, a person filling only what it requires: the
-    fixed values, the pre-filled ones, the first choice of a required pick, the least number a
-    number field allows (0 for an owned count)."""
+    fixed values, the pre-filled ones, the number an empty input stands for (its placeholder:
+    a holdings form needs one count typed), the first choice of a required pick, the least
+    number a number field allows (0 for an owned count)."""
     event = {"type": move.type_name, **{k: v for k, v in move.fixed.items() if v is not None}}
     for f in move.fields:
         if f.default is not None and f.default != ():
             event[f.name] = list(f.default) if isinstance(f.default, tuple) else f.default
+        elif f.kind == "number" and f.blank is not None:
+            event[f.name] = f.blank
         elif f.kind == "choice" and f.required:
             event[f.name] = f.choices[0].value
         elif f.kind == "number" and (f.required or f.name in cd.OWNED_NAMES):
@@ -928,7 +931,7 @@ def test_every_form_sent_as_shown_is_accepted():
 
 def test_scoring_forms_are_the_next_scorers_free_circles__scoring_periods():
     """Who scores next, each free circle with its two cards, the two cards to resolve first, the
-    counts the circle's green cards need (pre-filled with the tracked ones)."""
+    counts the circle's green cards need (the tracked ones where left empty)."""
     state = scenario_states()[7]  # scoring period 1, Anna has taken circle 5
     moves = [m for m in ENGINE.allowed(state) if m.event is cd.Score]
     assert [m.fixed["circle"] for m in moves] == [c.number for c in state.free_circles()] == [1, 2, 3, 4, 6, 7, 8, 9]
@@ -937,8 +940,9 @@ def test_scoring_forms_are_the_next_scorers_free_circles__scoring_periods():
                                                                         "d-pond-garden-vp"))
     assert pond.label == "Bea: circle 7, B1 Chicken, grape, fish + D2 Pond and garden pairs"
     assert [c.value for c in pond.field("first_card").choices] == ["b-chicken-grape-fish", "d-pond-garden-vp"]
-    assert [(f.name, f.default) for f in pond.fields if f.name in cd.OWNED_NAMES] == \
-        [("completed_pond", 0), ("completed_garden", 0)]
+    # Left empty, each stands for the tracked count (the placeholder), not a 0 to type over.
+    assert [(f.name, f.default, f.blank) for f in pond.fields if f.name in cd.OWNED_NAMES] == \
+        [("completed_pond", None, 0), ("completed_garden", None, 0)]
     greens = next(m for m in moves if m.fixed["circle"] == 8)  # C2 + D1: no red card, no times
     assert greens.field("times_first") is None and greens.fixed["times_first"] is None
     assert [m for m in ENGINE.allowed(state) if m.event in (cd.RoundPlayed, cd.PhaseEnded, cd.FinalScore)] == []

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
+import dataclasses
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import (
@@ -76,7 +77,7 @@ from pydantic import (
 )
 
 from card_data.engine.bounds import unbounded_numbers
-from card_data.engine.forms import Counter, Move, offer
+from card_data.engine.forms import Choice, Counter, FormField, Move, derive_field, offer
 from card_data.engine.scoreboard import Scoreboard, scoreboard
 from card_data.engine.seats import SEAT
 from card_data.engine.tracked import Tracked
@@ -334,11 +335,16 @@ class Engine(Generic[S]):
         stored_defaults: for options added after tables were first stored, the value that
             gives a table stored without them the rules it was played under (today's default
             may read the rules differently); see :meth:`stored_options`.
+        option_choices: ``game -> {option: choices}``: for options whose value must be one of
+            the card data's (e.g. an army deck), the legal values of ``game`` (the same
+            ``card_data.loader.Game`` as ``setup``'s) as :class:`Choice` objects, so that a
+            form offers them (:meth:`option_fields`); ``setup`` still refuses any other.
     """
 
     def __init__(self, *, game_id: str, title: str, min_players: int, max_players: int,
                  options: type[Model], state: type[S], setup: Callable[[tuple[str, ...], Any, Any], S],
-                 over_rule: str, rulebook: str, stored_defaults: Mapping[str, Any] | None = None):
+                 over_rule: str, rulebook: str, stored_defaults: Mapping[str, Any] | None = None,
+                 option_choices: Callable[[Any], Mapping[str, Sequence[Choice]]] | None = None):
         self.game_id = game_id
         self.title = title
         self.min_players = min_players
@@ -349,6 +355,7 @@ class Engine(Generic[S]):
         self.rulebook = rulebook
         self._setup = setup
         self.stored_defaults = dict(stored_defaults or {})
+        self._option_choices = option_choices
         self.events: dict[str, type[Event]] = {}
         _require_bounds(f"{game_id} options", options)
 
@@ -379,6 +386,20 @@ class Engine(Generic[S]):
         except ValidationError as exc:
             raise InvalidInput(Words("invalid options"), Problem.from_validation_error(exc, data=data,
                                                                                        prefix="options")) from None
+
+    def option_fields(self, game: Any) -> tuple[FormField, ...]:
+        """The new-table form's inputs, one per option, from the options model (see
+        :func:`~card_data.engine.forms.derive_field`); an option the card data narrows
+        (``option_choices``) is a choice of ``game``'s values, with no empty choice."""
+        narrowed = dict(self._option_choices(game)) if self._option_choices is not None and game is not None else {}
+        fields = []
+        for name in self.options_model.model_fields:
+            form_field = derive_field(self.options_model, name, None)
+            if name in narrowed:
+                form_field = dataclasses.replace(form_field, kind="choice", choices=tuple(narrowed[name]),
+                                                 none_label="")
+            fields.append(form_field)
+        return tuple(fields)
 
     def stored_options(self, stored: Mapping[str, Any]) -> dict[str, Any]:
         """A table's options as stored, with :attr:`stored_defaults` for those it was stored

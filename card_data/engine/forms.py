@@ -24,8 +24,14 @@ from typing import Any, Literal
 
 import annotated_types
 from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 
 from card_data.engine.seats import SEAT
+from card_data.engine.wording import Words
+
+NONE_LABEL = Words("None")
+"""What the empty choice of a field that may be left without a value says, unless its
+definition says better (``json_schema_extra={"none_label": ...}``)."""
 
 FieldKind = Literal["choice", "multi", "number", "text", "flag"]
 """``choice``: pick one of ``choices``; ``multi``: pick ``count`` (or any number) of them;
@@ -72,6 +78,14 @@ class FormField:
     each of them is (e.g. the players' names for dice by seat) and ``item_choices``, where
     they differ, each one's own choices (e.g. each player's hand); ``item_kind`` whether a
     ``multi`` field without choices takes numbers or text; ``help``: one line of explanation.
+
+    ``blank``: what the input left empty stands for (the event's own default, which it takes
+    when the form sends nothing; or, given to :func:`offer`, what the event reads "nothing
+    sent" as, e.g. a count left as it is): a page shows it as the empty input's placeholder
+    rather than as a value to type over. ``None``: an empty input stands for no value.
+    ``none_label``: for a choice that may be left without a value, what leaving it means
+    (e.g. "None", "Both armies"), offered as the empty choice; empty for a choice that always
+    has a value (a page offers no empty choice then).
     """
 
     name: str
@@ -87,6 +101,8 @@ class FormField:
     item_choices: tuple[tuple[Choice, ...], ...] = ()
     item_kind: Literal["number", "text"] = "number"
     help: str = ""
+    blank: Any = None
+    none_label: str = ""
 
     def choices_of(self, item: int) -> tuple[Choice, ...]:
         """The choices of item ``item`` of a ``multi`` field (``item_choices``, else ``choices``)."""
@@ -148,7 +164,8 @@ class Counter:
 
 
 def offer(cls: type[BaseModel], state: Any, *, label: str | None = None, seat: int | None = None, hint: str = "",
-          defaults: Mapping[str, Any] | None = None, **values: Any) -> Move:
+          defaults: Mapping[str, Any] | None = None, blanks: Mapping[str, Any] | None = None,
+          **values: Any) -> Move:
     """A :class:`Move` for event class ``cls`` on ``state``.
 
     ``seat``: the player who makes the move; it also fixes the event's ``seat`` field.
@@ -156,7 +173,12 @@ def offer(cls: type[BaseModel], state: Any, *, label: str | None = None, seat: i
     ``values``, by field name: a sequence of :class:`Choice` (or ``(value, label)`` pairs)
     makes that field a choice among them; a :class:`FormField` is used as it is; anything
     else fixes the field to that value. Every other field becomes an input derived from its
-    pydantic definition. ``defaults`` pre-fills inputs.
+    pydantic definition. ``defaults`` pre-fills inputs; ``blanks`` says, by field, what an
+    input left empty stands for where the event reads "nothing sent" as a value of the state
+    (e.g. a count left as it is), shown as the empty input's placeholder. A given
+    :class:`FormField` takes the bounds it lacks, its ``blank`` and its ``none_label`` from
+    the event's definition, so that a page shows every number's range and every empty value's
+    meaning however the field was made.
     """
     fixed: dict[str, Any] = {}
     if seat is not None and "seat" in cls.model_fields:
@@ -166,7 +188,7 @@ def offer(cls: type[BaseModel], state: Any, *, label: str | None = None, seat: i
         if name not in cls.model_fields:
             raise TypeError(f"{cls.__name__} has no field {name!r}")
         if isinstance(value, FormField):
-            given[name] = value
+            given[name] = _completed(value, derive_field(cls, name, state))
         elif _is_choice_list(value):
             derived = derive_field(cls, name, state)
             kind = "multi" if derived.kind == "multi" else "choice"
@@ -180,8 +202,18 @@ def offer(cls: type[BaseModel], state: Any, *, label: str | None = None, seat: i
         form_field = given.get(name) or derive_field(cls, name, state)
         if defaults and name in defaults:
             form_field = replace(form_field, default=defaults[name])
+        if blanks and name in blanks:
+            form_field = replace(form_field, blank=blanks[name])
         fields.append(form_field)
     return Move(cls, label or cls.label, seat, fixed, tuple(fields), hint)
+
+
+def _completed(given: FormField, derived: FormField) -> FormField:
+    """``given`` with what the event's definition (``derived``) says and it does not."""
+    return replace(given, minimum=derived.minimum if given.minimum is None else given.minimum,
+                   maximum=derived.maximum if given.maximum is None else given.maximum,
+                   blank=derived.blank if given.blank is None else given.blank,
+                   none_label=given.none_label or (derived.none_label if not given.required else ""))
 
 
 def _is_choice_list(value: Any) -> bool:
@@ -193,20 +225,26 @@ def _is_choice_list(value: Any) -> bool:
 def derive_field(cls: type[BaseModel], name: str, state: Any) -> FormField:
     """The input for field ``name`` of ``cls`` from its pydantic definition: a seat is a
     choice of the players' names, a ``Literal`` a choice of its values, a list of them a
-    ``multi``; ``bool`` a flag; ``int`` a number within its bounds; anything else text."""
+    ``multi``; ``bool`` a flag; ``int`` a number within its bounds; anything else text.
+
+    A field that may be ``None`` (its default) gets the ``none_label`` its definition gives
+    (``json_schema_extra={"none_label": Words(...)}``), else "None"; a field with a default
+    gets it as its ``blank``."""
     info = cls.model_fields[name]
     label = info.title or name.replace("_", " ").capitalize()
     annotation, optional = _unwrap_optional(info.annotation)
     required = info.is_required()
     default = None if info.is_required() else info.get_default(call_default_factory=True)
+    extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+    none_label = extra.get("none_label", NONE_LABEL) if optional or (not required and default is None) else ""
     common = dict(name=name, label=label, required=required and not optional, default=default,
-                  help=info.description or "")
-    metadata = [*info.metadata, *getattr(annotation, "__metadata__", ())]
+                  help=info.description or "", blank=default, none_label=none_label)
+    metadata = _flat([*info.metadata, *getattr(annotation, "__metadata__", ())])
     base = typing.get_origin(annotation) is typing.Annotated and typing.get_args(annotation)[0] or annotation
     if SEAT in metadata:
         return FormField(kind="choice", choices=choices(state.seat_choices()), **common)
     if typing.get_origin(base) is Literal:
-        labels = (info.json_schema_extra or {}).get("labels", {}) if isinstance(info.json_schema_extra, dict) else {}
+        labels = extra.get("labels", {})
         return FormField(kind="choice", choices=tuple(Choice(v, labels.get(v, _words(v))) for v in typing.get_args(base)),
                          **common)
     if typing.get_origin(base) in (list, tuple):
@@ -222,12 +260,22 @@ def derive_field(cls: type[BaseModel], name: str, state: Any) -> FormField:
         item_kind = "number" if item_base is int else "text"
         return FormField(kind="multi", choices=options, count=count, item_kind=item_kind, **common)
     if base is bool:
-        return FormField(kind="flag", **{**common, "required": False, "default": bool(default)})
+        return FormField(kind="flag", **{**common, "required": False, "default": bool(default), "none_label": ""})
     if base is int:
         low = next((m.ge for m in metadata if isinstance(m, annotated_types.Ge)), None)
         high = next((m.le for m in metadata if isinstance(m, annotated_types.Le)), None)
         return FormField(kind="number", minimum=low, maximum=high, **common)
     return FormField(kind="text", **common)
+
+
+def _flat(metadata: list) -> list:
+    """``metadata`` with the constraints of a nested ``Field(ge=..., le=...)`` (a type such as
+    ``Annotated[int, Field(ge=1, le=6)]``) among them."""
+    out = []
+    for item in metadata:
+        out.append(item)
+        out.extend(_flat(list(getattr(item, "metadata", ()) or ())) if isinstance(item, FieldInfo) else ())
+    return out
 
 
 def _unwrap_optional(annotation: Any) -> tuple[Any, bool]:

@@ -281,3 +281,24 @@
   if ((" " + document.cookie + ";").indexOf(" " + cookie + ";") !== -1) return;
   document.cookie = cookie + "; path=/; max-age=31536000; samesite=lax" + (location.protocol === "https:" ? "; secure" : "");
 })();
+
+// A number input holding a value (one entered before, or one the rules suggest) is selected when
+// it gets the focus, so that a number typed on a phone replaces it ("2", not "12"); the tap's
+// own mouseup, which would put the caret back, is let go. An empty one shows what empty stands
+// for as its placeholder and needs none of this (nor does a page without JavaScript, where the
+// value is edited as any text).
+(function () {
+  "use strict";
+  var selected = null;
+  document.addEventListener("focusin", function (event) {
+    var field = event.target;
+    selected = null;
+    if (field.tagName !== "INPUT" || field.type !== "number" || field.value === "") return;
+    try { field.select(); selected = field; } catch (e) { /* cannot select a number here: typing still works */ }
+  }, true);
+  document.addEventListener("mouseup", function (event) {
+    if (selected !== null && event.target === selected) event.preventDefault();
+    selected = null;
+  }, true);
+  document.addEventListener("keydown", function () { selected = null; }, true);
+})();

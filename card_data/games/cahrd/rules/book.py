@@ -26,6 +26,8 @@ from card_data.games.cahrd.rules.readings import (
 
 ANY_ARMY = "any"
 """Option value for an army that may field any officer, item and tactic of the card data."""
+ANY_ARMY_LABEL = Words("Any officer, item and tactic of the card data")
+"""What the new-table form calls :data:`ANY_ARMY` among the army decks."""
 CardKind = Literal["officer", "item", "tactic", "strategy"]
 
 
@@ -47,10 +49,11 @@ class Options(Model):
             leaves open (see :mod:`.readings`).
     """
 
+    # The card data's army decks: the form offers them by title (engine.army_choices).
     army_seat_1: str = Field("shield-wall", title=Words("Army of seat 1"),
-                             description=Words("army deck id from the card data, or 'any'"))
+                             description=Words("one of the card data's army decks, or any card"))
     army_seat_2: str = Field("swift-riders", title=Words("Army of seat 2"),
-                             description=Words("army deck id from the card data, or 'any'"))
+                             description=Words("one of the card data's army decks, or any card"))
     # The labels are what the form derived from the values before ("Initiative player"), made
     # translatable.
     defeat_token_to: Literal["initiative_player", "defeating_player"] = Field(

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from card_data.engine import Engine, RuleError, Words
+from card_data.engine import Choice, Engine, RuleError, Words
 from card_data.games.cahrd import TITLE
 from card_data.games.cahrd.ranks import battle_value, recruitment_value
-from card_data.games.cahrd.rules.book import ANY_ARMY, ArmyDeck, CardBook, CardInfo, Constants, OfficerStats, Options
+from card_data.games.cahrd.rules.book import ANY_ARMY, ANY_ARMY_LABEL, ArmyDeck, CardBook, CardInfo, Constants, OfficerStats, Options
 from card_data.games.cahrd.rules.citations import BOOK, RULE_ARMY, RULE_SETUP, RULE_WAR
 from card_data.games.cahrd.rules.readings import STORED_DEFAULTS
 from card_data.games.cahrd.rules.state import Army, State
@@ -24,6 +24,14 @@ def _army_deck(army: str, game: Any) -> ArmyDeck:
         raise RuleError(RULE_ARMY, Words("there is no army deck %(army)s in the card data; choose one of: "
                                          "%(known)s, or %(any)s", army=repr(army), known=known, any=repr(ANY_ARMY)))
     return ArmyDeck(id=army, cards=tuple(dict.fromkeys(e.card for e in deck.cards)))
+
+
+def army_choices(game: Any) -> dict[str, tuple[Choice, ...]]:
+    """The armies a seat may take (Getting Started): each army deck of ``game`` (the ``cahrd``
+    card data) by its title, then :data:`~.book.ANY_ARMY`; by option name."""
+    armies = (*(Choice(d.id, d.title) for d in game.decks.values() if d.kind == "army"),
+              Choice(ANY_ARMY, ANY_ARMY_LABEL))
+    return {"army_seat_1": armies, "army_seat_2": armies}
 
 
 def fresh_army(constants: Constants) -> Army:
@@ -62,7 +70,7 @@ def set_up(players: tuple[str, ...], options: Options, game: Any) -> State:
 
 ENGINE: Engine[State] = Engine(
     game_id="cahrd", title=TITLE, min_players=2, max_players=2, options=Options, state=State, setup=set_up,
-    over_rule=RULE_WAR, rulebook=BOOK,
+    over_rule=RULE_WAR, rulebook=BOOK, option_choices=army_choices,
     # Tables stored before the option existed counted a CHM of S as 10 in the Recruitment Step;
     # the readings of .readings are as the engine read the rulebook before they were options.
     stored_defaults={"s_rank_in_recruitment": "s_rank_value", **STORED_DEFAULTS})

@@ -3,11 +3,13 @@ the Damage Step."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from pydantic import Field
 
 from card_data.engine import Bounded, Choice, FormField, Move, RuleError, Seat, Words
+from card_data.engine.forms import derive_field
 from card_data.games.cahrd.rules.bounds import MOST_WAR_MODIFIER, CardId
 from card_data.games.cahrd.rules.citations import (
     RULE_BATTLED_ONCE,
@@ -48,7 +50,8 @@ class DeclareAttack(CahrdEvent):
     seat: Seat
     officer: CardId = Field(title=Words("Attacking officer"))
     allowed_by_card: CardId | None = Field(None, title=Words("By the effect of (the strategist only)"),
-                                           description=Words("the card whose effect lets the strategist attack"))
+                                           description=Words("the card whose effect lets the strategist attack"),
+                                           json_schema_extra={"none_label": Words("No card (not the strategist)")})
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -111,7 +114,8 @@ class Vanguard(CahrdEvent):
     to_grain: bool = Field(False, title=Words("Let the attack through to the grain"))
     allowed_by_card: CardId | None = Field(None, title=Words("By the effect of (strategist, or attacked the "
                                                              "previous turn)"),
-                                           description=Words("the card whose effect lets this officer defend"))
+                                           description=Words("the card whose effect lets this officer defend"),
+                                           json_schema_extra={"none_label": Words("No card (an officer free to defend)")})
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
@@ -135,7 +139,9 @@ class Vanguard(CahrdEvent):
                                                         n=state.grain_damage(attack.officer)),
                       officer=None, to_grain=True, allowed_by_card=None),
             cls.offer(state, seat=defender, label=Words("%(name)s: declare the vanguard", name=name), to_grain=False,
-                      officer=officer_choices(state, defender, note), allowed_by_card=all_cards(state)),
+                      officer=dataclasses.replace(derive_field(cls, "officer", state), kind="choice", required=True,
+                                                  choices=tuple(officer_choices(state, defender, note))),
+                      allowed_by_card=all_cards(state)),
         ]
 
     def apply(self, state: State) -> State:

@@ -68,10 +68,12 @@ class CardEffect(CahrdEvent):
     label = Words("Card effect: men, grain or reserves")
     seat: Seat = Field(title=Words("Played by"))
     card: CardId | None = Field(None, title=Words("Card"),
-                                description=Words("leave out for an effect entered without naming a card"))
+                                description=Words("leave out for an effect entered without naming a card"),
+                                json_schema_extra={"none_label": Words("No card (a trait, a ruling, a house rule)")})
     target_seat: Seat | None = Field(None, title=Words("Army changed"),
                                      description=Words("leave out for an effect on both armies"))
-    officer: CardId | None = Field(None, title=Words("Officer (for men under command)"))
+    officer: CardId | None = Field(None, title=Words("Officer (for men under command)"),
+                                   json_schema_extra={"none_label": Words("No officer (no men change)")})
     men_change: Bounded[-MOST_MEN_CHANGE, MOST_MEN_CHANGE] = Field(0, title=Words("Men under command change"))
     grain_change: Bounded[-MOST_GRAIN_CHANGE, MOST_GRAIN_CHANGE] = Field(0, title=Words("Grain change"))
     reserves_change: Bounded[-MOST_RESERVES_CHANGE, MOST_RESERVES_CHANGE] = Field(

@@ -228,7 +228,8 @@ class PlaceBuilding(CarpeDiemEvent):
     seat: Seat
     building: Building = Field(title=Words("Building"), json_schema_extra={"labels": {
         "market": Words("Market"), "bakery": Words("Bakery"), "fountain": Words("Fountain")}})
-    fountain_card: str | None = Field(None, title=Words("Fountain card kept (a fountain only)"))
+    fountain_card: str | None = Field(None, title=Words("Fountain card kept (a fountain only)"),
+                                      json_schema_extra={"none_label": Words("None (not a fountain)")})
 
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:

@@ -38,7 +38,7 @@ class SetResources(CarpeDiemEvent):
     @classmethod
     def moves(cls, state: State, seat: int | None) -> Sequence[Move]:
         return [cls.offer(state, seat=s, label=Words("%(name)s's holdings", name=state.players[s]),
-                          defaults=state.sheets[s].holdings())
+                          blanks=state.sheets[s].holdings())
                 for s in range(len(state.players)) if state.may_set_holdings(s)]
 
     def given(self) -> dict[str, int]:

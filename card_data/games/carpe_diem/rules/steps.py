@@ -103,10 +103,10 @@ class OwnedCounts(CarpeDiemEvent):
     @classmethod
     def offer_counts(cls, state: State, seat: int, things: Sequence[str], *, label: str,
                      defaults: Mapping[str, object] | None = None, **values: object) -> Move:
-        """A form for ``seat`` asking only for the owned counts of ``things`` (each pre-filled
-        with the count the scorekeeper knows), after the event's own inputs."""
+        """A form for ``seat`` asking only for the owned counts of ``things`` (each left empty,
+        standing for the count the scorekeeper knows), after the event's own inputs."""
         owned = state.sheets[seat].owned
         known = {t: owned[t] for t in things if t in owned}
         hidden = {t: None for t in OWNED_NAMES if t not in things}
-        move = cls.offer(state, seat=seat, label=label, defaults={**known, **(defaults or {})}, **hidden, **values)
+        move = cls.offer(state, seat=seat, label=label, defaults=defaults, blanks=known, **hidden, **values)
         return owned_fields_last(move)
