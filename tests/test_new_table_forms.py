@@ -64,7 +64,10 @@ def problems_in_forms(html: str, *, entered_values: bool = False, engine=None) -
             found.append(f"number {name}: no numeric keypad: {field}")
         if field.has_attr("value") and field.has_attr("placeholder") and field["value"] == field["placeholder"]:
             found.append(f"number {name}: pre-filled with what empty stands for: {field}")
-        if not entered_values and field.get("value") == "0":
+        # Carpe Diem's assumed villa rows are pre-filled with the figure the data assumes (0 VP
+        # for one chimney): a printed figure to check against the board, not what empty stands
+        # for (companion.js selects it on focus, so typing replaces it).
+        if not entered_values and field.get("value") == "0" and name != "printed_villa_vp[]":
             found.append(f"number {name}: pre-filled with 0: {field}")
     return found
 

@@ -73,7 +73,7 @@ class FormField:
     """One input of a form.
 
     ``name``: the event field; ``kind``: see :data:`FieldKind`; ``required``: the event needs
-    a value; ``default``: the value to show first; ``minimum``/``maximum``: a number's
+    a value; ``default``: the value to show first; ``minimum``/``maximum``: a number's (or each number of a ``multi``'s)
     bounds; ``count``: how many a ``multi`` field takes (``None``: any), ``item_labels`` what
     each of them is (e.g. the players' names for dice by seat) and ``item_choices``, where
     they differ, each one's own choices (e.g. each player's hand); ``item_kind`` whether a
@@ -258,7 +258,11 @@ def derive_field(cls: type[BaseModel], name: str, state: Any) -> FormField:
         if SEAT in getattr(item, "__metadata__", ()):
             options = choices(state.seat_choices())
         item_kind = "number" if item_base is int else "text"
-        return FormField(kind="multi", choices=options, count=count, item_kind=item_kind, **common)
+        item_metadata = _flat(list(getattr(item, "__metadata__", ())))
+        low = next((m.ge for m in item_metadata if isinstance(m, annotated_types.Ge)), None)
+        high = next((m.le for m in item_metadata if isinstance(m, annotated_types.Le)), None)
+        return FormField(kind="multi", choices=options, count=count, item_kind=item_kind, minimum=low, maximum=high,
+                         **common)
     if base is bool:
         return FormField(kind="flag", **{**common, "required": False, "default": bool(default), "none_label": ""})
     if base is int:
