@@ -213,7 +213,7 @@ def test_a_poll_of_an_unchanged_table_is_answered_without_folding_or_rendering(t
     code, token = table["code"], table["token"]
     client.post(f"/api/tables/{code}/events", json=vp(0, 0))
     page = client.get(f"/t/{token}").get_data(as_text=True)
-    poll_url = re.search(r'hx-get="([^"]+/live\?v=\d+)"', page).group(1)
+    poll_url = re.search(r'data-hx-get="([^"]+/live\?v=\d+)"', page).group(1)
     state = client.get(f"/api/tables/{code}")
     assert state.headers["ETag"] == '"1"' and state.headers["Cache-Control"] == "no-cache"
 

@@ -167,7 +167,7 @@ def test_a_rematch_reaches_every_phone_and_keeps_who_each_is(scorekeeper_app):
     choose(ann, table, 0)
     choose(bob, table, 1)
     token = table["token"]
-    live = soup(bob.get(f"/t/{token}")).select_one("#live")["hx-get"]
+    live = soup(bob.get(f"/t/{token}")).select_one("#live")["data-hx-get"]
     assert bob.get(live).status_code == 204 and not soup(bob.get(f"/t/{token}")).select_one("#rematch-link")
 
     started = ann.post(f"/t/{token}/rematch")  # Ann's phone starts it: Ann there too

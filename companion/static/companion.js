@@ -104,7 +104,7 @@
   // Every history line carries its seq, status and text: what changed since the page last
   // showed the table is said. Only for what a poll brings: this phone's own entries come back
   // as the answer to its post (its player knows them). Posts and polls take turns on #live
-  // (hx-sync), so a poll never shows a version of this phone's making before its post's answer
+  // (data-hx-sync), so a poll never shows a version of this phone's making before its post's answer
   // has. Several entries can arrive in one poll: each gets its own line.
   var announcer = document.getElementById("announcer");
   // The words come from the page, in its language: "{entry}" / "{summary}" mark where the
