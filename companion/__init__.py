@@ -63,6 +63,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         browse,
         catalog,
         charts,
+        compression,
         errors,
         game_pages,
         language,
@@ -73,10 +74,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         scorekeeper,
         security,
         short_links,
+        static_files,
         table_pages,
         webapp,
     )
 
+    compression.init_app(app)  # first: its after_request hook runs last, on the final answer
+    static_files.init_app(app)
     security.init_app(app)
     language.init_app(app)
     catalog.init_app(app)

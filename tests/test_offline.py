@@ -32,9 +32,16 @@ from card_data.loader import load_database
 from card_data.short_codes import card_code
 from companion.offline import asset_files
 from companion.site import export_site
+from companion.static_files import file_digests
 
 GAME = "cartisora"
 LINK_ATTR = re.compile(r"""\b(?:src|href)\s*=\s*["']([^"']*)["']""", re.IGNORECASE)
+STATIC = Path(__file__).resolve().parent.parent / "companion" / "static"
+
+
+def versioned(name: str) -> str:
+    """``name`` (a path under ``static/``) as pages link it: with its content's digest."""
+    return f"{name}?v={file_digests(STATIC)[name]}"
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +65,7 @@ def test_the_manifest_lists_every_card_page_and_the_static_files(client, bundled
         assert f"/r/{game_id}/{card_id}" in urls, card_id
     assert len(urls) == len(set(urls))
     for name in ("companion.css", "companion.js", "offline.js", "pico/pico.min.css", "icons/icon-192.png"):
-        assert f"/static/{name}" in urls, name
+        assert f"/static/{versioned(name)}" in urls, name
     assert not any(u.endswith(("LICENSE", "LICENSE.md", ".md", "/sw.js")) for u in urls)
     # Every listed address answers, as the worker will fetch each one.
     for url in urls:
@@ -141,7 +148,7 @@ def test_pages_name_the_worker_and_the_game_page_its_manifest(client):
     page = client.get(f"/r/{GAME}/").get_data(as_text=True)
     assert '<meta name="companion-worker" content="/sw.js">' in page
     assert f'data-manifest="/r/{GAME}/offline.json"' in page
-    assert '<script src="/static/offline.js" defer></script>' in page
+    assert f'<script src="/static/{versioned("offline.js")}" defer></script>' in page
 
 
 # --- The static export -------------------------------------------------------------------------
@@ -162,14 +169,14 @@ def test_the_export_holds_the_worker_and_each_games_manifest(site, bundled, app)
         base = site / "r" / game.game_id
         for url in manifest["urls"]:
             assert not urlsplit(url).scheme and not url.startswith("/"), url
-            assert (base / url).resolve().is_file(), url
+            assert (base / urlsplit(url).path).resolve().is_file(), url
         for card_id in game.cards:
             assert f"{card_id}/index.html" in manifest["urls"], card_id
         for code, url in manifest["codes"].items():
             assert url in manifest["urls"] and (base / url).resolve().is_file(), (code, url)
             assert (site / "Q" / code / "index.html").is_file(), code
         for name in asset_files(app):
-            assert f"../../static/{name}" in manifest["urls"], name
+            assert f"../../static/{versioned(name)}" in manifest["urls"], name
 
 
 def test_exported_pages_name_the_worker_relative_to_themselves(site):
@@ -486,7 +493,7 @@ def test_the_site_manifest_lists_the_start_page_the_offline_search_and_the_stati
     assert re.fullmatch(r"[0-9a-f]{16}", manifest["version"])
     assert manifest["urls"][:2] == ["/", "/search/offline"] and manifest["search"] == "/search/offline"
     for name in ("companion.css", "companion.js", "offline.js", "pico/pico.min.css"):
-        assert f"/static/{name}" in manifest["urls"], name
+        assert f"/static/{versioned(name)}" in manifest["urls"], name
     for url in manifest["urls"]:
         assert client.get(url).status_code == 200, url
     # The offline search page lists every card of every game, for the phone to filter.
@@ -501,7 +508,7 @@ def test_the_export_holds_the_site_manifest(site):
     assert manifest["urls"][:2] == ["index.html", "search/index.html"] and manifest["search"] == "search/index.html"
     for url in manifest["urls"]:
         assert not urlsplit(url).scheme and not url.startswith("/"), url
-        assert (site / url).resolve().is_file(), url
+        assert (site / urlsplit(url).path).resolve().is_file(), url
 
 
 WAIT_FOR_SITE_WORKER = WAIT_FOR_SHORT_WORKER

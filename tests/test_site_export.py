@@ -18,8 +18,14 @@ from card_data.problems import DatabaseError
 from card_data.written_files import read_record
 from companion import rulings
 from companion.site import MARKER_NAME, ExportError, export_site
+from companion.static_files import file_digests
 
 LINK_ATTR = re.compile(r"""\b(?:src|href|action)\s*=\s*["']([^"']*)["']""", re.IGNORECASE)
+
+
+def versioned(name: str) -> str:
+    """``name`` (a path under ``static/``) as pages link it: with its content's digest."""
+    return f"{name}?v={file_digests(Path(rulings.__file__).parent / 'static')[name]}"
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +78,7 @@ def test_every_link_and_asset_is_relative_and_exists(site):
 def test_card_page_links_back_to_its_game_and_its_assets(site):
     out, _ = site
     page = (out / "r" / "cartisora" / "parry" / "index.html").read_text(encoding="utf-8")
-    assert 'href="../../../static/pico/pico.min.css"' in page
+    assert f'href="../../../static/{versioned("pico/pico.min.css")}"' in page
     assert 'href="../index.html"' in page  # the game page, r/cartisora/index.html
     assert 'href="../../../search/index.html"' in page  # the header's search link
 
@@ -82,7 +88,7 @@ def test_static_search_lists_every_card_for_the_browser_to_filter(site, bundled)
     page = (out / "search" / "index.html").read_text(encoding="utf-8")
     assert page.count("data-search=") == sum(len(g.cards) for g in bundled.games.values())
     assert 'href="../r/cartisora/brutal-strike/index.html"' in page
-    assert 'src="../static/companion.js"' in page
+    assert f'src="../static/{versioned("companion.js")}"' in page
 
 
 def test_site_works_from_a_sub_path_of_a_static_server(site):
@@ -251,7 +257,7 @@ def test_base_url_gives_canonical_links_and_a_base_for_the_not_found_page(tmp_pa
     assert '<link rel="canonical" href="https://example.org/cards/r/cartisora/parry">' in card_page
     not_found = (out / "404.html").read_text()
     assert '<base href="https://example.org/cards/">' in not_found
-    assert 'href="static/companion.css"' in not_found
+    assert f'href="static/{versioned("companion.css")}"' in not_found
 
 
 def test_without_base_url_the_not_found_page_finds_the_site_root_itself(site):

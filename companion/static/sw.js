@@ -3,7 +3,8 @@
 // - page loads (navigations): from the network first, so an online player sees today's rulings,
 //   and a copy is kept; with no network (or no answer within NETWORK_WAIT_MS, or a 5xx from a
 //   proxy whose companion is off) the newest saved copy, marked with the time it was saved;
-// - the site's static files the same way;
+// - the site's static files the same way (their URLs carry a version, static/x.css?v=...: with no
+//   network and no copy of that version, the newest saved copy of any version of the file);
 // - a page's "save" message: fetch the game's offline manifest and cache every URL it lists;
 // - a card's short address (Q/<CODE>, what printed QR codes open; the pages register the worker
 //   for Q/ too): from the network (a redirect to the card's page), and with no network a
@@ -50,13 +51,22 @@ function saveSite() {
     if (!response.ok) throw new Error("the site's list of pages answered HTTP " + response.status);
     return response.clone().json().then(function (manifest) {
       return caches.open(SITE_CACHE).then(function (cache) {
-        return Promise.all(manifest.urls.map(function (url) {
-          var href = new URL(url, SITE_MANIFEST).href;
+        var hrefs = manifest.urls.map(function (url) { return new URL(url, SITE_MANIFEST).href; });
+        return Promise.all(hrefs.map(function (href) {
           return fetch(href, {cache: "no-cache"}).then(function (page) {
             if (!page.ok) throw new Error(href + " answered HTTP " + page.status);
             return stamped(page, savedAt);
           }).then(function (copy) { return cache.put(href, copy); });
-        })).then(function () { return cache.put(SITE_MANIFEST, response); });
+        })).then(function () {
+          return cache.put(SITE_MANIFEST, response);
+        }).then(function () {
+          // Static files' URLs carry their version: drop those of earlier versions.
+          return cache.keys().then(function (requests) {
+            return Promise.all(requests.filter(function (request) {
+              return request.url !== SITE_MANIFEST && hrefs.indexOf(request.url) === -1;
+            }).map(function (request) { return cache.delete(request); }));
+          });
+        });
       });
     });
   });
@@ -109,6 +119,25 @@ function savedTime(response) {
   return Date.parse(response.headers.get(SAVED_AT) || "") || 0;
 }
 
+// A static file saved under another version (static/x.css?v=...), the newest, or null: with no
+// network, a page saved before the file changed still gets a stylesheet and its script.
+function anyVersion(href) {
+  if (href.indexOf(STATIC_BASE) !== 0) return Promise.resolve(null);
+  return caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (name) { return name.indexOf(PREFIX) === 0; }).map(function (name) {
+      return caches.open(name).then(function (cache) { return cache.matchAll(href, {ignoreSearch: true}); });
+    }));
+  }).then(function (found) {
+    var best = null;
+    found.forEach(function (responses) {
+      responses.forEach(function (response) {
+        if (!best || savedTime(response) > savedTime(best)) best = response;
+      });
+    });
+    return best;
+  });
+}
+
 // The newest copy of href in any of our caches, or null.
 function newestCopy(href) {
   return caches.keys().then(function (names) {
@@ -129,10 +158,13 @@ function newestCopy(href) {
   });
 }
 
-// A copy of response to keep: same body, status and headers, plus the time it was saved.
+// A copy of response to keep: same body, status and headers, plus the time it was saved. The
+// body read here is already decoded: the copy must not claim the server's gzip encoding or length.
 function stamped(response, savedAt) {
   return response.blob().then(function (body) {
     var headers = new Headers(response.headers);
+    headers.delete("Content-Encoding");
+    headers.delete("Content-Length");
     headers.set(SAVED_AT, savedAt);
     return new Response(body, {status: response.status, statusText: response.statusText, headers: headers});
   });
@@ -234,7 +266,7 @@ function networkFirst(event, isPage) {
     }
     function fallBack(networkAnswer) {
       return newestCopy(request.url).then(function (copy) {
-        return copy || (isPage ? savedSearch(request.url) : null);
+        return copy || (isPage ? savedSearch(request.url) : anyVersion(request.url));
       }).then(function (copy) {
         if (copy) return isPage ? markedPage(copy).then(answer) : answer(copy);
         return (isPage ? savedTarget(request.url) : Promise.resolve(null)).then(function (target) {
