@@ -128,6 +128,7 @@ def rulings_pages(pages: Pages, client, lang: str, database) -> None:
     pages.add(f"{lang} search, no hits", client.get("/search?q=zzzzqqq"))
     pages.add(f"{lang} search, one game", client.get("/search?q=the&game=cartisora"))
     pages.add(f"{lang} offline search", client.get("/search/offline"))
+    pages.add(f"{lang} offline, not saved", client.get(f"/offline/not-saved/{lang}.html"))
     for game in database.games.values():
         gid = game.game_id
         pages.add(f"{lang} {gid} game page", client.get(f"/r/{gid}/"))
@@ -265,10 +266,11 @@ JS_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"|\'((?:[^\'\\]|\\.)*)\'')
 
 
 def worker_pages(pages: Pages) -> None:
-    """The page the service worker answers with, offline, for a page it has not saved
-    (``notSavedPage`` in ``static/sw.js``: its string literals joined)."""
+    """The page the service worker answers with, offline, for a page it has not saved where it
+    keeps none of the companion's (``builtInNotSavedPage`` in ``static/sw.js``: its string
+    literals joined)."""
     script = (Path(__file__).resolve().parent.parent / "companion" / "static" / "sw.js").read_text(encoding="utf-8")
-    body = re.search(r"function notSavedPage\(\) \{\s*var html = (.*?);\s*return", script, re.S).group(1)
+    body = re.search(r"function builtInNotSavedPage\(\) \{\s*var html = (.*?);\s*return", script, re.S).group(1)
     html = "".join(json.loads('"' + (m[1] if m[1] is not None else m[2].replace('"', '\\"')) + '"')
                    for m in JS_STRING.finditer(body))
     assert html.startswith("<!doctype html>") and html.endswith("</html>"), html

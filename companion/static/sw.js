@@ -63,7 +63,7 @@ function saveSite() {
           // Static files' URLs carry their version: drop those of earlier versions.
           return cache.keys().then(function (requests) {
             return Promise.all(requests.filter(function (request) {
-              return request.url !== SITE_MANIFEST && hrefs.indexOf(request.url) === -1;
+              return request.url.indexOf(STATIC_BASE) === 0 && hrefs.indexOf(request.url) === -1;
             }).map(function (request) { return cache.delete(request); }));
           });
         });
