@@ -1,9 +1,9 @@
 """The companion: a phone-first Flask app serving one rulings page per card.
 
 The QR code printed on each card opens its short address ``<BASE>/Q/<CODE>``, which leads to
-the card's page ``<base-url>/r/<game>/<card-id>/<version>`` (:mod:`companion.short_links`;
+the card's page ``<base-url>/r/<game>/<card-id>/<version>`` (:mod:`companion.cards.short_links`;
 cards printed before short addresses open that page directly). The same pages can
-be exported as a static site (:mod:`companion.site`). Run it with ``companion run`` or
+be exported as a static site (:mod:`companion.cards.site`). Run it with ``companion run`` or
 ``flask --app companion run``.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Flask
 
-from companion.card_source import card_source, served_base_url
+from companion.cards.card_source import card_source, served_base_url
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -22,7 +22,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     Config keys, besides Flask's own:
         CARD_DATA_DIR: card database directory (str or Path); default: the card data of the
             project found from ``PROJECT_DIR``, else the bundled database
-            (:mod:`companion.card_source`). After start it holds the folder served.
+            (:mod:`companion.cards.card_source`). After start it holds the folder served.
         PROJECT_DIR: a project folder (holding ``printkit.toml``, or below one) whose games to
             serve; default: the project found from the current folder up, if any. After start
             it holds the project's folder, or ``None``.
@@ -32,12 +32,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         DATABASE_URL: SQLAlchemy URL of the scorekeeper's database; default ``$DATABASE_URL``,
             else SQLite in the instance folder. The schema is created on start; existing
             tables are kept.
-        STATIC_EXPORT: ``True`` while :func:`companion.site.export_site` renders pages, which
+        STATIC_EXPORT: ``True`` while :func:`companion.cards.site.export_site` renders pages, which
             makes every link relative to the page and swaps the server-side search for a
             client-side filter.
         SECRET_KEY, WTF_CSRF_ENABLED (default ``True``), MAX_CONTENT_LENGTH: see
-            :func:`companion.security.init_app`.
-        LOOKUP_MAX_MISSES, LOOKUP_WINDOW_S, RATELIMIT_*: see :func:`companion.scorekeeper.init_app`.
+            :func:`companion.web.security.init_app`.
+        LOOKUP_MAX_MISSES, LOOKUP_WINDOW_S, RATELIMIT_*: see :func:`companion.scorekeeping.scorekeeper.init_app`.
 
     The card database is loaded once, here. Raises :class:`card_data.problems.DatabaseError`
     listing every problem if it does not load cleanly, and
@@ -58,26 +58,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config["PROJECT_DIR"] = str(source.project.root) if source.project is not None else None
     app.config["BASE_URL"] = served_base_url(app.config["BASE_URL"], source)
 
-    from companion import (
-        api,
-        browse,
-        catalog,
-        charts,
-        compression,
-        errors,
-        game_pages,
-        language,
-        links,
-        offline,
-        past_games,
-        rulings,
-        scorekeeper,
-        security,
-        short_links,
-        static_files,
-        table_pages,
-        webapp,
-    )
+    from companion.cards import browse, catalog, errors, links, offline, rulings, short_links
+    from companion.scorekeeping import api, charts, game_pages, past_games, scorekeeper, table_pages
+    from companion.web import compression, language, security, static_files, webapp
 
     compression.init_app(app)  # first: its after_request hook runs last, on the final answer
     static_files.init_app(app)

@@ -13,7 +13,7 @@ from card_data.loader import bundled_data_dir
 from card_data.problems import DatabaseError
 from card_data.project_folders import OutFolderError, check_out_folder
 from companion import create_app
-from companion.card_source import CardSource, card_source
+from companion.cards.card_source import CardSource, card_source
 
 SIOCGIFADDR = 0x8915  # Linux ioctl: an interface's IPv4 address
 
@@ -98,7 +98,7 @@ PROJECT_OPTION = click.option("--project", "project_dir", type=click.Path(path_t
 
 
 def source_or_exit(data_dir: Path | None, project_dir: Path | None) -> CardSource:
-    """The card data to serve (:func:`companion.card_source.card_source`); a broken
+    """The card data to serve (:func:`companion.cards.card_source.card_source`); a broken
     ``printkit.toml`` or a ``--project`` that is no project is a :class:`click.UsageError`
     (exit 2) naming the file and line or the folder."""
     try:
@@ -196,9 +196,9 @@ def init_db(database_url: str | None) -> None:
     from flask import Flask
     from sqlalchemy.exc import SQLAlchemyError
 
-    from companion.scorekeeper import database_url as default_url
-    from companion.scorekeeper import normalise_database_url
-    from companion.storage import TableStore
+    from companion.scorekeeping.scorekeeper import database_url as default_url
+    from companion.scorekeeping.scorekeeper import normalise_database_url
+    from companion.scorekeeping.storage import TableStore
 
     # The same instance folder as create_app's, without loading the card database.
     url = normalise_database_url(database_url) if database_url else default_url(Flask("companion"))
@@ -232,7 +232,7 @@ def site_cmd(data_dir: Path | None, project_dir: Path | None, out_dir: Path | No
     Run inside a project folder (or with --project), it exports that project's games.
     Exits 1, listing every problem and writing nothing, if the card database does not load.
     """
-    from companion.site import ExportError, export_site
+    from companion.cards.site import ExportError, export_site
 
     source = source_or_exit(data_dir, project_dir)
     try:

@@ -105,7 +105,7 @@ def database_url(request, tmp_path):
         pytest.skip(f"set {POSTGRES_ENV} to run the PostgreSQL variant (.ci/run does)")
     from sqlalchemy import create_engine, text
 
-    from companion.scorekeeper import normalise_database_url
+    from companion.scorekeeping.scorekeeper import normalise_database_url
 
     url = normalise_database_url(base)
     name = f"t_{uuid.uuid4().hex[:12]}"
@@ -124,7 +124,7 @@ def scorekeeper_app(database_url):
     """A companion whose scorekeeper uses the ``database_url`` under test."""
     app = create_app({"TESTING": True, "DATABASE_URL": database_url, "WTF_CSRF_ENABLED": False})
     yield app
-    app.extensions["companion.tables"].store.dispose()
+    app.extensions["companion.scorekeeping.tables"].store.dispose()
 
 
 @pytest.fixture(scope="module")

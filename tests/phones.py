@@ -68,7 +68,7 @@ def serving(app, port: int = 0):
         srv.shutdown()
         srv.server_close()
         thread.join(timeout=10)
-        app.extensions["companion.tables"].store.dispose()
+        app.extensions["companion.scorekeeping.tables"].store.dispose()
 
 
 @contextlib.contextmanager

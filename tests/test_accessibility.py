@@ -23,7 +23,7 @@ import pytest
 from phones import api, event_form, fill_event_form, new_table, running_server
 
 from card_data.loader import bundled_data_dir, load_database
-from companion.stats import card_stats
+from companion.cards.card_fields import card_stats
 
 GAMES = ["carpe_cras", "cartisora", "cahrd", "carpe_diem"]
 VIEWPORTS = {"360x800": {"width": 360, "height": 800}, "390x844": {"width": 390, "height": 844}}

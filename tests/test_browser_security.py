@@ -52,7 +52,7 @@ def waitress_server(database_url: str):
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
         server.close()
-        app.extensions["companion.tables"].store.dispose()
+        app.extensions["companion.scorekeeping.tables"].store.dispose()
 
 
 class Console:

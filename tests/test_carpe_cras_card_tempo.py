@@ -157,7 +157,7 @@ def test_a_german_page_says_the_titles_the_data_translates(scorekeeper_app, clie
     from pathlib import Path
 
     from card_data.translations import Translation
-    from companion.catalog import get_database
+    from companion.cards.catalog import get_database
 
     with scorekeeper_app.app_context():
         game = get_database().games["carpe_cras"]

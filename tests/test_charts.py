@@ -1,4 +1,4 @@
-"""Pictures of a game (companion/charts.py): each number a game tracks per player over its
+"""Pictures of a game (companion/scorekeeping/charts.py): each number a game tracks per player over its
 entries, drawn as SVG by the server on the table and result page, with its data as a table.
 
 The scripted Carpe Cras game (tests/scenarios_carpe_cras.py): Red's strikes bring Blue's
@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from bs4 import BeautifulSoup
 
-from companion import charts
+from companion.scorekeeping import charts
 
 SVG = "{http://www.w3.org/2000/svg}"
 # Points kept: the start, and each entry where morale changed with the one before it.
@@ -28,7 +28,7 @@ def scenario(game: str):
 def played(app, game: str, upto: int | None = None):
     """A table of ``game`` with its scenario's events (the first ``upto``) entered; its view."""
     s = scenario(game)
-    tables = app.extensions["companion.tables"]
+    tables = app.extensions["companion.scorekeeping.tables"]
     view = tables.create(game, s.PLAYERS, s.OPTIONS)
     for event in s.EVENTS[:upto]:
         view = tables.act(view.record.token, event)
@@ -93,7 +93,7 @@ def test_the_result_page_draws_each_players_morale_entry_by_entry(scorekeeper_ap
 def test_an_undone_entry_leaves_the_chart(scorekeeper_app, client):
     view = played(scorekeeper_app, "carpe_cras")
     client.get(f"/t/{view.record.token}")  # the chart of the finished game, kept
-    scorekeeper_app.extensions["companion.tables"].undo(view.record.token)
+    scorekeeper_app.extensions["companion.scorekeeping.tables"].undo(view.record.token)
     html = client.get(f"/t/{view.record.token}").get_data(as_text=True)
     assert "game so far" in html  # unfinished again: the table links to the chart so far
     chart = client.get(f"/t/{view.record.token}/chart").get_data(as_text=True)

@@ -14,8 +14,8 @@ from markupsafe import escape
 from card_data.loader import bundled_data_dir, check_database
 from card_data.schema import Card, GlossaryEntry, Ruling, Strict
 from companion.cli import main as companion_cli
-from companion.glossary import entries_used_by
-from companion.stats import Item, card_stats, field_label
+from companion.cards.glossary import entries_used_by
+from companion.cards.card_fields import Item, card_stats, field_label
 
 BUNDLED, BUNDLED_PROBLEMS = check_database()
 ALL_CARDS = [(game.game_id, card_id) for game in BUNDLED.games.values() for card_id in game.cards]
@@ -312,7 +312,7 @@ def test_icons_in_card_text_show_as_the_icon_with_its_name_for_screen_readers(cl
 
 
 def test_icon_names_the_game_has_no_icon_for_stay_as_written(tmp_path):
-    from companion.rulings import icon_words
+    from companion.cards.rulings import icon_words
 
     class Game:
         folder = tmp_path

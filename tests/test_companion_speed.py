@@ -22,11 +22,11 @@ from card_data.engine import Engine, RuleError
 from card_data.loader import load_database
 from card_data.problems import InvalidInput
 from companion import create_app
-from companion import tables as tables_module
-from companion.storage import TableStore
-from companion.table_pages import HISTORY_SHOWN
-from companion.table_view import play_order
-from companion.tables import StaleVersion, TableService
+from companion.scorekeeping import tables as tables_module
+from companion.scorekeeping.storage import TableStore
+from companion.scorekeeping.table_pages import HISTORY_SHOWN
+from companion.scorekeeping.table_view import play_order
+from companion.scorekeeping.tables import StaleVersion, TableService
 
 CARPE_CRAS = importlib.import_module("scenarios_carpe_cras")
 
@@ -113,7 +113,7 @@ def test_posts_through_the_api_and_the_page_apply_one_event_each(tmp_path):
     full = BeautifulSoup(client.get(live.select_one("#full-history")["href"]).data, "html.parser")
     assert len(full.select("#history li")) == 302
     assert "(302 entries" in full.select_one("#history-h").text
-    app.extensions["companion.tables"].store.dispose()
+    app.extensions["companion.scorekeeping.tables"].store.dispose()
 
 
 # -- two servers on one database ----------------------------------------------------------------------
@@ -217,7 +217,7 @@ def test_a_poll_of_an_unchanged_table_is_answered_without_folding_or_rendering(t
     state = client.get(f"/api/tables/{code}")
     assert state.headers["ETag"] == '"1"' and state.headers["Cache-Control"] == "no-cache"
 
-    service = app.extensions["companion.tables"]
+    service = app.extensions["companion.scorekeeping.tables"]
     with rendered_templates(app) as templates, mock.patch.object(service, "view_record") as fold:
         live = client.get(poll_url.replace("&amp;", "&"), headers={"HX-Request": "true"})
         assert live.status_code == 204 and live.data == b""  # htmx swaps nothing on 204

@@ -1,4 +1,4 @@
-"""Compressed answers (companion/compression.py): the text the companion sends goes gzip-compressed
+"""Compressed answers (companion/web/compression.py): the text the companion sends goes gzip-compressed
 to a browser that accepts it (what Chromium sends: ``gzip, deflate, br, zstd``) and decompresses
 to exactly the bytes sent to one that does not; small bodies and images go as they are; every
 answer says ``Vary: Accept-Encoding``."""
@@ -14,7 +14,7 @@ import pytest
 from phones import serving
 
 from companion import create_app
-from companion.compression import MIN_SIZE_BYTES
+from companion.web.compression import MIN_SIZE_BYTES
 
 BROWSER = {"Accept-Encoding": "gzip, deflate, br, zstd"}
 
@@ -25,7 +25,7 @@ def app(tmp_path):
     app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'companion.sqlite'}",
                       "WTF_CSRF_ENABLED": False})
     yield app
-    app.extensions["companion.tables"].store.dispose()
+    app.extensions["companion.scorekeeping.tables"].store.dispose()
 
 
 def finished_table(client, game: str = "cartisora") -> dict:

@@ -211,7 +211,7 @@ def client(tmp_path, monkeypatch):
     app = create_app({"TESTING": True, "PROJECT_DIR": str(project), "WTF_CSRF_ENABLED": False,
                       "DATABASE_URL": f"sqlite:///{tmp_path / 'companion.sqlite'}"})
     yield app.test_client()
-    app.extensions["companion.tables"].store.dispose()
+    app.extensions["companion.scorekeeping.tables"].store.dispose()
 
 
 def forms(html: str) -> dict[str, dict]:
@@ -415,4 +415,4 @@ def test_a_table_outlives_an_edit_of_its_games_scoring(tmp_path):
     assert client.get(f"/t/{three['token']}").status_code == 404
     assert client.get(f"/api/tables/{three['code']}").status_code == 404
     for app in apps:
-        app.extensions["companion.tables"].store.dispose()
+        app.extensions["companion.scorekeeping.tables"].store.dispose()

@@ -31,7 +31,7 @@ from qr_scan import opened_page, read_matrix
 from card_data.loader import check_database, load_database
 from card_data.printings import PRINTINGS_FILE, Printings, plan_release, printed_fields
 from card_data.short_codes import card_code, short_url
-from companion.errata import word_diff
+from companion.cards.errata import word_diff
 from printkit.build import BuildOptions, build, card_url
 from printkit.cli import main as printkit_cli
 from printkit.sheets.paper import paper_by_name
@@ -318,7 +318,7 @@ def test_word_diff_marks_words_not_colours():
 
 
 def test_the_static_site_and_the_offline_manifest_hold_every_printed_version(app):
-    from companion.site import site_paths
+    from companion.cards.site import site_paths
 
     paths = site_paths(app)
     assert f"/r/{GAME}/{CARD}/1" in paths and f"/r/{GAME}/{CARD}/2" in paths

@@ -23,7 +23,7 @@ import card_data.games.carpe_diem.rules as cd
 from card_data.engine import Bounded, Engine, Event, GameState, Model, Seat
 from card_data.engine.bounds import unbounded_numbers
 from card_data.games import registry
-from companion.storage import game_tables, table_events
+from companion.scorekeeping.storage import game_tables, table_events
 
 GAMES = ["carpe_cras", "cartisora", "cahrd", "carpe_diem"]
 PLAYERS = {"carpe_cras": ["Ann", "Bob"], "cartisora": ["Ann", "Bob"], "cahrd": ["Ann", "Bob"],
@@ -321,7 +321,7 @@ def test_a_correction_out_of_bounds_is_refused_and_changes_nothing(client):
 
 
 def store_of(app):
-    return app.extensions["companion.tables"].store
+    return app.extensions["companion.scorekeeping.tables"].store
 
 
 def stored_entry(app, table: dict, payload: dict) -> int:

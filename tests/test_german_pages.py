@@ -11,7 +11,7 @@ text of the game's card data (titles, effects, deck names) **except** the card t
 German data translation has (``translations/de.yaml``: those must be shown in German), and the
 abbreviations printed on cards. The check finds the English of an English page (so it can fail).
 
-Times: the page's script keeps the phone's zone in a cookie (``companion/time_zone.py``); the
+Times: the page's script keeps the phone's zone in a cookie (``companion/web/time_zone.py``); the
 server writes the table's start in that zone, and in UTC saying "UTC" when it does not know the
 zone (no JavaScript yet, or a cookie naming no zone). In Chromium at 390 x 844 with a phone set
 to Berlin, the clock shows Berlin time at once and after a reload; with JavaScript off it says UTC.

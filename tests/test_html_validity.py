@@ -37,7 +37,7 @@ from bs4 import BeautifulSoup
 from card_data.loader import bundled_data_dir, load_database
 from card_data.printings import printed_versions
 from companion import create_app
-from companion.site import export_site
+from companion.cards.site import export_site
 
 GAMES = ["carpe_cras", "cartisora", "cahrd", "carpe_diem"]
 LANGUAGES = ["en", "de"]
@@ -201,7 +201,7 @@ def error_pages(pages: Pages, tmp_path: Path) -> None:
             pages.add(f"{lang} form refused", client.post("/join", data={"code": "ZZZZZZ"}), status=400)
             pages.add(f"{lang} too large", client.post("/join", data={"code": "Z" * 70_000}), status=413)
     finally:
-        app.extensions["companion.tables"].store.dispose()
+        app.extensions["companion.scorekeeping.tables"].store.dispose()
 
 
 def ann_scores_two(client, url: str):
@@ -243,7 +243,7 @@ def declared_game_pages(pages: Pages, tmp_path: Path, monkeypatch) -> None:
             assert "Ann" in BeautifulSoup(html, "html.parser").select_one("#scoreboard").text
             pages.add(f"{lang} quiz chart", client.get(f"{url}/chart"))
     finally:
-        app.extensions["companion.tables"].store.dispose()
+        app.extensions["companion.scorekeeping.tables"].store.dispose()
 
 
 def static_export_pages(pages: Pages, tmp_path: Path) -> None:
@@ -291,7 +291,7 @@ def test_every_page_is_valid_html(tmp_path, monkeypatch):
             rulings_pages(pages, client, lang, database)
             table_pages(pages, client, lang)
     finally:
-        app.extensions["companion.tables"].store.dispose()
+        app.extensions["companion.scorekeeping.tables"].store.dispose()
     error_pages(pages, tmp_path)
     declared_game_pages(pages, tmp_path, monkeypatch)
     static_export_pages(pages, tmp_path)

@@ -32,7 +32,7 @@ import catalogues
 from card_data.loader import load_database
 from card_data.ruling_records import all_rulings
 from companion import create_app
-from companion.field_labels import KNOWN_LABELS
+from companion.cards.field_labels import KNOWN_LABELS
 
 ROOT = Path(__file__).resolve().parent.parent
 GERMAN = {"Accept-Language": "de"}
@@ -208,7 +208,7 @@ def test_an_installed_games_catalogue_is_read_but_not_over_the_companions(tmp_pa
     from babel.messages.catalog import Catalog
     from flask_babel import get_translations
 
-    import companion.language as language
+    import companion.web.language as language
 
     package = tmp_path / "dice_game"
     (package / "translations/de/LC_MESSAGES").mkdir(parents=True)
@@ -228,11 +228,11 @@ def test_an_installed_games_catalogue_is_read_but_not_over_the_companions(tmp_pa
 
 
 def test_every_field_label_of_the_bundled_games_has_words_to_translate(app):
-    """A card page names fields, types and icons at run time (companion.field_labels lists their
+    """A card page names fields, types and icons at run time (companion.cards.field_labels lists their
     words for the catalogue): every one the bundled games show is listed, except abbreviations
     printed on the cards (``VP``, ``LDR``), which stay as printed."""
-    from companion.catalog import get_database
-    from companion.stats import card_stats, field_label
+    from companion.cards.catalog import get_database
+    from companion.cards.card_fields import card_stats, field_label
 
     shown = set()
     with app.test_request_context():
@@ -374,7 +374,7 @@ def test_the_switcher_needs_the_forms_token_when_csrf_is_on(tmp_path):
         accepted = client.post(form["action"], data={"lang": "de", "next": "/", "csrf_token": token})
         assert accepted.status_code == 303 and client.get_cookie("lang").value == "de"
     finally:
-        app.extensions["companion.tables"].store.dispose()
+        app.extensions["companion.scorekeeping.tables"].store.dispose()
 
 
 # ---- dates and counts ------------------------------------------------------------------------
@@ -429,7 +429,7 @@ def test_the_offline_words_come_from_the_page_in_its_language(client):
 
 
 def test_the_static_export_is_english(tmp_path):
-    from companion.site import export_site
+    from companion.cards.site import export_site
 
     out = tmp_path / "site"
     export_site(out)

@@ -1,4 +1,4 @@
-"""Forms sent after another phone's entry (companion.late_entries): recorded as typed unless the
+"""Forms sent after another phone's entry (companion.scorekeeping.late_entries): recorded as typed unless the
 change made them illegal; a repeat of an entry just recorded, or a second Undo of the same
 entry, is answered neutrally, never with "Not allowed"."""
 

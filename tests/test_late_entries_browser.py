@@ -1,7 +1,7 @@
 """Two phones at a real table (Debian's Chromium, two browser contexts at 390 x 844): a form
 half filled while another phone makes an unrelated entry is recorded as typed; both phones
 sending the same entry, or tapping Undo, at once record it once, and neither sees "Not
-allowed" (companion.late_entries)."""
+allowed" (companion.scorekeeping.late_entries)."""
 
 from __future__ import annotations
 

@@ -77,7 +77,7 @@ def problems_in_forms(html: str, *, entered_values: bool = False, engine=None) -
 
 def army_decks(app) -> dict[str, str]:
     with app.app_context():
-        from companion.catalog import get_database
+        from companion.cards.catalog import get_database
 
         decks = get_database().games["cahrd"].decks.values()
         return {d.id: d.title for d in decks if d.kind == "army"}
@@ -223,7 +223,7 @@ def declared(tmp_path, monkeypatch):
     app = create_app({"TESTING": True, "PROJECT_DIR": str(project), "WTF_CSRF_ENABLED": False,
                       "DATABASE_URL": f"sqlite:///{tmp_path / 'companion.sqlite'}"})
     yield app.test_client(), GAME
-    app.extensions["companion.tables"].store.dispose()
+    app.extensions["companion.scorekeeping.tables"].store.dispose()
 
 
 def test_a_declared_games_forms_have_no_blank_choice_and_their_numbers_the_declared_bounds(declared):

@@ -30,9 +30,9 @@ from test_accessibility import AXE, MIN_TARGET, SMALL_TARGETS, axe_violations
 
 from card_data.loader import load_database
 from card_data.short_codes import card_code
-from companion.offline import asset_files
-from companion.site import export_site
-from companion.static_files import file_digests
+from companion.cards.offline import asset_files
+from companion.cards.site import export_site
+from companion.web.static_files import file_digests
 
 GAME = "cartisora"
 LINK_ATTR = re.compile(r"""\b(?:src|href)\s*=\s*["']([^"']*)["']""", re.IGNORECASE)
@@ -90,7 +90,7 @@ def test_every_file_a_rulings_page_loads_is_in_its_games_manifest(client):
 
 def test_the_manifest_lists_the_games_other_rulings_pages_too(app):
     """Any per-game page of the rulings blueprint (a GET route taking only ``game``) is saved."""
-    from companion.offline import game_page_endpoints
+    from companion.cards.offline import game_page_endpoints
 
     per_game, per_card = game_page_endpoints(app)
     assert per_game[0] == "rulings.game_page" and "rulings.card_page" in per_card

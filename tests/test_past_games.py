@@ -1,4 +1,4 @@
-"""Past games and statistics (companion/past_games.py): the finished tables on this server with
+"""Past games and statistics (companion/scorekeeping/past_games.py): the finished tables on this server with
 their winner and duration, games, wins, average and best score per player and per game, both as
 CSV, and the past games as BG Stats plays (tests/bgstats_play.schema.json). Scripted games: Carpe Cras (seat 0 wins 15 to 0 in morale) and Duels of Cartisora
 (Ann beats Bob 24 to 6)."""
@@ -18,8 +18,8 @@ import pytest
 from bs4 import BeautifulSoup
 from sqlalchemy import update
 
-from companion.past_games import PAST_CSV_COLUMNS, STATS_CSV_COLUMNS
-from companion.storage import game_tables, table_events
+from companion.scorekeeping.past_games import PAST_CSV_COLUMNS, STATS_CSV_COLUMNS
+from companion.scorekeeping.storage import game_tables, table_events
 
 START = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
 PLAY_SCHEMA = json.loads((Path(__file__).parent / "bgstats_play.schema.json").read_text(encoding="utf-8"))
@@ -33,7 +33,7 @@ def play(app, game: str, players: list[str], started: datetime, minutes: int, up
     """A table of ``game`` for ``players`` with its scenario's events, the first entry at
     ``started`` and the last ``minutes`` later, the others evenly between; its token."""
     s = scenario(game)
-    tables = app.extensions["companion.tables"]
+    tables = app.extensions["companion.scorekeeping.tables"]
     view = tables.create(game, players, s.OPTIONS)
     for event in s.EVENTS[:upto]:
         view = tables.act(view.record.token, event)
@@ -142,7 +142,7 @@ def test_no_finished_game_yet(scorekeeper_app):
 
 
 def test_a_table_is_listed_once_it_finishes_and_left_out_once_undone(scorekeeper_app):
-    tables = scorekeeper_app.extensions["companion.tables"]
+    tables = scorekeeper_app.extensions["companion.scorekeeping.tables"]
     client = scorekeeper_app.test_client()
     events = scenario("carpe_cras").EVENTS
     token = play(scorekeeper_app, "carpe_cras", ["Zed", "Yan"], START, 5, upto=len(events) - 1)
@@ -176,7 +176,7 @@ def test_past_games_as_bg_stats_plays_in_the_phones_time_zone(client):
     opened = [json.loads(parse_qs(urlsplit(href).query)["data"][0]) for href in links]
     assert [urlsplit(href).netloc for href in links] == ["app.bgstatsapp.com"] * 3
     assert opened == plays
-    tokens = [record.token for record in client.application.extensions["companion.tables"].store.newest(10)]
+    tokens = [record.token for record in client.application.extensions["companion.scorekeeping.tables"].store.newest(10)]
     assert len(tokens) == 4 and not any(token in href for token in tokens for href in links)
 
 

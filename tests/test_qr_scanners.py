@@ -45,7 +45,7 @@ from card_data.loader import check_database, load_database
 from card_data.problems import DatabaseError
 from card_data.short_codes import CODE_ALPHABET, card_code, qr_base_url, short_url
 from companion import create_app
-from companion.site import export_site
+from companion.cards.site import export_site
 from printkit.build import BuildOptions, build, card_qr_url, card_url
 from printkit.cli import main as printkit_cli
 from printkit.sheets.paper import paper_by_name

@@ -979,7 +979,7 @@ def test_final_forms_offer_the_fountain_cards_and_frame_goals__final_scoring():
 
 @pytest.fixture(scope="module")
 def page(app):
-    from companion.table_view import seat_colours
+    from companion.scorekeeping.table_view import seat_colours
 
     template = app.jinja_env.get_template("games/carpe_diem/table.html")
 

@@ -1038,7 +1038,7 @@ def jinja(app):
 
 def render(jinja, state: State) -> str:
     """The table partial and the generic forms under it, as the live part of the page has them."""
-    from companion.table_view import seat_colours
+    from companion.scorekeeping.table_view import seat_colours
 
     context = dict(state=state, outcome=ENGINE.outcome(state), moves=ENGINE.allowed(state),
                    post_url="/t/ABCD/events", colours=seat_colours("cartisora", list(state.players)))

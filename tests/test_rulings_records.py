@@ -205,7 +205,7 @@ def test_search_finds_rulings_as_well_as_cards(client):
 
 
 def test_static_export_has_the_unfiltered_rulings_page(tmp_path):
-    from companion.site import export_site
+    from companion.cards.site import export_site
 
     out = tmp_path / "site"
     export_site(out)

@@ -156,7 +156,7 @@ def test_unknown_tables_are_404_and_guessing_codes_is_rate_limited(database_url)
     other_client = app.test_client()
     assert other_client.get(f"/api/tables/{table['code']}",
                             environ_base={"REMOTE_ADDR": "10.9.9.9"}).status_code == 200
-    app.extensions["companion.tables"].store.dispose()
+    app.extensions["companion.scorekeeping.tables"].store.dispose()
 
 
 def test_a_stale_if_match_is_409_the_table_changed(client):
@@ -261,12 +261,12 @@ def test_restarting_the_app_keeps_every_table(database_url):
     table = create(client, "cahrd")
     play(client, table["code"], s.EVENTS[:3])
     before = client.get(f"/api/tables/{table['code']}").get_json()
-    first.extensions["companion.tables"].store.dispose()
+    first.extensions["companion.scorekeeping.tables"].store.dispose()
 
     second = create_app({"TESTING": True, "DATABASE_URL": database_url})
     after = second.test_client().get(f"/api/tables/{table['code']}").get_json()
     assert after == before
-    second.extensions["companion.tables"].store.dispose()
+    second.extensions["companion.scorekeeping.tables"].store.dispose()
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -327,7 +327,7 @@ def test_openapi_document_is_generated_from_the_routes_and_models(scorekeeper_ap
 @pytest.mark.parametrize("game", GAMES)
 def test_responses_are_what_the_document_says(client, game):
     """The models the OpenAPI document is generated from validate the real responses."""
-    from companion.api import ErrorOut, EventsOut, TableOut
+    from companion.scorekeeping.api import ErrorOut, EventsOut, TableOut
 
     s = scenario(game)
     table = create(client, game)
@@ -342,7 +342,7 @@ def test_responses_are_what_the_document_says(client, game):
 def test_every_documented_error_of_entering_an_event_happens_as_documented(client):
     """Each status the document lists for POST /tables/{code}/events is produced by the request
     it describes, with an ErrorOut body: the document is not a wish list."""
-    from companion.api import ErrorOut
+    from companion.scorekeeping.api import ErrorOut
 
     s = scenario("carpe_cras")
     table = create(client, "carpe_cras")
@@ -373,11 +373,11 @@ def test_the_bg_stats_play_has_the_games_duration_and_rounds(client, monkeypatch
     Stats' documented format has no field for them)."""
     from datetime import UTC, datetime, timedelta
 
-    import companion.storage
+    import companion.scorekeeping.storage
 
     s = scenario("carpe_cras")
     clock = [datetime(2026, 11, 21, 19, 0, tzinfo=UTC)]
-    monkeypatch.setattr(companion.storage, "_now", lambda: clock[0])
+    monkeypatch.setattr(companion.scorekeeping.storage, "_now", lambda: clock[0])
     table = create(client, "carpe_cras")
     for event in s.EVENTS:
         clock[0] += timedelta(minutes=47) / len(s.EVENTS)
@@ -424,4 +424,4 @@ def test_two_servers_on_one_database_racing_300_writes_apply_every_one(database_
         assert sorted(e["payload"]["coins"] for e in seen[0]["events"]) == list(range(300))
     finally:
         for app in apps:
-            app.extensions["companion.tables"].store.dispose()
+            app.extensions["companion.scorekeeping.tables"].store.dispose()

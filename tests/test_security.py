@@ -1,6 +1,6 @@
 """The companion on a shared network: CSRF tokens on the forms, a JSON API that other sites cannot
 drive, security headers everywhere, request limits, a look-up rate limit shared through the
-database (Flask-Limiter over :mod:`companion.limiter_storage`) and spreadsheet-safe CSV."""
+database (Flask-Limiter over :mod:`companion.web.limiter_storage`) and spreadsheet-safe CSV."""
 
 from __future__ import annotations
 
@@ -22,10 +22,12 @@ from limits.errors import ConfigurationError
 from limits.storage import storage_from_string
 from sqlalchemy import func, select
 
-from companion import create_app, security
-from companion.exports import results_csv, spreadsheet_safe
-from companion.limiter_storage import SqlStorage, entries
-from companion.security import MAX_JSON_DEPTH, json_depth
+from companion import create_app
+
+from companion.web import security
+from companion.scorekeeping.exports import results_csv, spreadsheet_safe
+from companion.web.limiter_storage import SqlStorage, entries
+from companion.web.security import MAX_JSON_DEPTH, json_depth
 
 PLAYERS = ["Anna", "Bea"]
 HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin"}
@@ -40,7 +42,7 @@ def make_app(database_url: str, **config):
 def app(tmp_path):
     app = make_app(f"sqlite:///{tmp_path / 'companion.sqlite'}")
     yield app
-    app.extensions["companion.tables"].store.dispose()
+    app.extensions["companion.scorekeeping.tables"].store.dispose()
 
 
 @pytest.fixture
@@ -117,7 +119,7 @@ def test_forms_posted_with_the_pages_token_work(client):
 def test_csrf_can_be_switched_off_with_flask_wtfs_own_setting(tmp_path):
     app = make_app(f"sqlite:///{tmp_path / 'c.sqlite'}", WTF_CSRF_ENABLED=False)
     assert app.test_client().post("/tables/new/carpe_diem", data={"players[]": PLAYERS}).status_code == 303
-    app.extensions["companion.tables"].store.dispose()
+    app.extensions["companion.scorekeeping.tables"].store.dispose()
 
 
 def test_the_secret_key_comes_from_config_env_or_a_file_kept_in_the_instance_folder(tmp_path, monkeypatch):
@@ -267,14 +269,14 @@ def test_deeply_nested_json_is_400_not_500(tmp_path, monkeypatch):
         for response in post_nested(depth) + post_nested(depth, closed=False):
             assert response.status_code == 400, depth
             assert "nests deeper" in response.get_json()["error"]
-    monkeypatch.setattr("companion.api.MAX_JSON_DEPTH", 10**9)  # the parser's own limit, as a second line
+    monkeypatch.setattr("companion.scorekeeping.api.MAX_JSON_DEPTH", 10**9)  # the parser's own limit, as a second line
     for response in post_nested(100_000):
         assert response.status_code == 400 and response.get_json()["error"] == "the request body must be JSON"
     monkeypatch.undo()
     at_limit = client.post("/api/tables", data="[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH,
                            content_type="application/json")
     assert at_limit.status_code == 400 and at_limit.get_json()["error"] == "invalid table"
-    app.extensions["companion.tables"].store.dispose()
+    app.extensions["companion.scorekeeping.tables"].store.dispose()
 
 
 def test_deep_json_within_the_default_body_limit_is_400(client):
@@ -297,11 +299,11 @@ def limited_app(database_url: str, **config):
 
 def test_the_rate_limiter_is_flask_limiter_on_the_companions_database(database_url):
     app = limited_app(database_url)
-    guard = app.extensions["companion.ratelimit"]
+    guard = app.extensions["companion.web.ratelimit"]
     assert isinstance(guard.extension, Limiter)
     assert isinstance(guard.extension.storage, SqlStorage)
-    assert guard.extension.storage.engine is app.extensions["companion.tables"].store.engine
-    app.extensions["companion.tables"].store.dispose()
+    assert guard.extension.storage.engine is app.extensions["companion.scorekeeping.tables"].store.engine
+    app.extensions["companion.scorekeeping.tables"].store.dispose()
 
 
 def test_two_app_instances_on_one_database_share_the_miss_counts(database_url):
@@ -317,7 +319,7 @@ def test_two_app_instances_on_one_database_share_the_miss_counts(database_url):
     assert second.test_client().get(f"/api/tables/{table['code']}",
                                     environ_base={"REMOTE_ADDR": "10.2.2.2"}).status_code == 200
     for app in (first, second):
-        app.extensions["companion.tables"].store.dispose()
+        app.extensions["companion.scorekeeping.tables"].store.dispose()
 
 
 def test_a_blocked_client_still_opens_its_tables_link(database_url):
@@ -335,7 +337,7 @@ def test_a_blocked_client_still_opens_its_tables_link(database_url):
     assert client.get(f"/t/{table['token']}/live").status_code == 200
     assert client.post(f"/api/tables/{table['token']}/events", json={"type": "round_played"}).status_code in (200, 422)
     assert client.get("/t/not-a-real-token-at-all").status_code == 429  # a wrong token is no way round
-    app.extensions["companion.tables"].store.dispose()
+    app.extensions["companion.scorekeeping.tables"].store.dispose()
 
 
 def test_right_codes_never_count(database_url):
@@ -347,12 +349,12 @@ def test_right_codes_never_count(database_url):
     for _ in range(2):
         assert client.get("/api/tables/ZZZZZZ").status_code == 404
     assert client.get(f"/api/tables/{table['code']}").status_code == 200
-    app.extensions["companion.tables"].store.dispose()
+    app.extensions["companion.scorekeeping.tables"].store.dispose()
 
 
 def test_misses_expire_and_old_clients_are_forgotten(database_url):
     app = limited_app(database_url, LOOKUP_WINDOW_S=60)
-    storage = app.extensions["companion.ratelimit"].extension.storage
+    storage = app.extensions["companion.web.ratelimit"].extension.storage
     now = [1_000_000.0]
     storage.clock = lambda: now[0]
     client = app.test_client()
@@ -373,7 +375,7 @@ def test_misses_expire_and_old_clients_are_forgotten(database_url):
     assert rows() == 3  # expired, but only writes clean up
     client.get("/api/tables/XXXXXX", environ_base={"REMOTE_ADDR": "10.3.3.3"})  # someone else's miss
     assert rows() == 1  # the old client is forgotten
-    app.extensions["companion.tables"].store.dispose()
+    app.extensions["companion.scorekeeping.tables"].store.dispose()
 
 
 def test_the_sql_storage_is_a_limits_storage_under_its_own_scheme(tmp_path):

@@ -1,4 +1,4 @@
-"""Static export of the companion (``companion.site.export_site``, behind ``companion site``)."""
+"""Static export of the companion (``companion.cards.site.export_site``, behind ``companion site``)."""
 
 from __future__ import annotations
 
@@ -16,16 +16,16 @@ from phones import static_server
 from card_data.loader import load_database
 from card_data.problems import DatabaseError
 from card_data.written_files import read_record
-from companion import rulings
-from companion.site import MARKER_NAME, ExportError, export_site
-from companion.static_files import file_digests
+from companion.cards import rulings
+from companion.cards.site import MARKER_NAME, ExportError, export_site
+from companion.web.static_files import file_digests
 
 LINK_ATTR = re.compile(r"""\b(?:src|href|action)\s*=\s*["']([^"']*)["']""", re.IGNORECASE)
 
 
 def versioned(name: str) -> str:
     """``name`` (a path under ``static/``) as pages link it: with its content's digest."""
-    return f"{name}?v={file_digests(Path(rulings.__file__).parent / 'static')[name]}"
+    return f"{name}?v={file_digests(Path(rulings.__file__).parent.parent / 'static')[name]}"
 
 
 @pytest.fixture(scope="module")
@@ -165,7 +165,7 @@ def test_an_export_from_before_records_loses_nothing_it_does_not_write_again(tmp
     (out / "r/cartisora/a-card-no-longer-there").mkdir(parents=True)
     (out / "r/cartisora/a-card-no-longer-there/index.html").write_bytes(b"<h1>old page</h1>")
     (out / "index.html").write_bytes(b"<h1>old index</h1>")
-    (out / MARKER_NAME).write_bytes(b"Written by companion.site.export_site; replaced by the next export.\n")
+    (out / MARKER_NAME).write_bytes(b"Written by companion.cards.site.export_site; replaced by the next export.\n")
     add_users_files(out)
     export_site(out)
     assert {rel: (out / rel).read_bytes() for rel in USERS_FILES} == USERS_FILES

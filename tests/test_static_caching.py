@@ -1,4 +1,4 @@
-"""Static files under versioned URLs (companion/static_files.py): every page links each static
+"""Static files under versioned URLs (companion/web/static_files.py): every page links each static
 file with its content's digest (``?v=``), a changed file gets a new URL, and a versioned request
 may be kept by the browser for a year (``immutable``), any other for a few minutes only."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from companion import create_app
-from companion.static_files import LONG_CACHE, SHORT_MAX_AGE_S, file_digests
+from companion.web.static_files import LONG_CACHE, SHORT_MAX_AGE_S, file_digests
 
 STATIC = Path(__file__).resolve().parent.parent / "companion" / "static"
 STATIC_LINK = re.compile(r'(?:href|src)="/static/([^"?]+)(?:\?v=([^"&]*))?"')
@@ -23,7 +23,7 @@ SHORT_CACHE = f"public, max-age={SHORT_MAX_AGE_S}"
 def app(tmp_path):
     app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'companion.sqlite'}"})
     yield app
-    app.extensions["companion.tables"].store.dispose()
+    app.extensions["companion.scorekeeping.tables"].store.dispose()
 
 
 def digest_of(name: str) -> str:

@@ -14,8 +14,8 @@ import pytest
 from sqlalchemy import insert
 
 from card_data.loader import load_database
-from companion.storage import TableStore, game_tables, table_events
-from companion.tables import TableService
+from companion.scorekeeping.storage import TableStore, game_tables, table_events
+from companion.scorekeeping.tables import TableService
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "stored_logs"
 GAMES = ["carpe_cras", "cartisora", "cahrd", "carpe_diem"]

@@ -144,7 +144,7 @@ def data_names(app, game: str, players: Sequence[str]) -> tuple[str, ...]:
     """What a page shows as the data writes it in any language: the players' names and every
     text of the game's cards, decks and tables (titles, effects), longest first (so that a name
     inside a longer one is taken out with it)."""
-    from companion.scorekeeper import service
+    from companion.scorekeeping.scorekeeper import service
 
     with app.app_context():
         data = service().db.games[game]

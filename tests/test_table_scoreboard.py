@@ -114,7 +114,7 @@ def test_the_json_api_gives_the_scoreboard_the_page_shows(client, database, game
     """``GET /api/tables/{code}`` and every entry's answer carry the scoreboard: the game's own
     numbers by seat (read here from the state's fields), the round line, whose turn; the same
     columns as the page's scoreboard; and the OpenAPI document describes it."""
-    from companion.api import TableOut
+    from companion.scorekeeping.api import TableOut
 
     s = scenario(game)
     upto = len(s.EVENTS) // 2

@@ -3,7 +3,7 @@
 A :class:`Words` is its English text everywhere a ``str`` is (equality, hashing, JSON, pickling,
 copies) and keeps its message through the engine's own types (dataclasses, pydantic models with
 :data:`Said` fields, forms derived from pydantic fields, rule errors), so that
-:func:`companion.language.say` can say it in the page's language, its params in turn. A toy
+:func:`companion.web.language.say` can say it in the page's language, its params in turn. A toy
 game here goes through the engine core; the German comes from the shipped catalogue.
 """
 
@@ -34,7 +34,7 @@ from card_data.engine import (
     choices,
 )
 from card_data.problems import InvalidInput, Problem
-from companion.language import say
+from companion.web.language import say
 
 GERMAN = {"Accept-Language": "de"}
 

@@ -269,7 +269,7 @@
   markAll();
 })();
 
-// The phone's time zone, for the times the server writes (companion/time_zone.py): kept in a
+// The phone's time zone, for the times the server writes (companion/web/time_zone.py): kept in a
 // cookie the server reads on the next page, and that the BG Stats export dates its play by;
 // without JavaScript the pages say their times are UTC.
 (function () {

@@ -1,4 +1,4 @@
-// Offline at the table (see companion/offline.py and static/sw.js).
+// Offline at the table (see companion/cards/offline.py and static/sw.js).
 // - On a rulings page (under r/), register the service worker, which keeps the pages a player
 //   opens and answers from those copies when there is no network; on those, the start page and
 //   search, register it for the site's root too (it keeps the start page and search there).

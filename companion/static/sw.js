@@ -1,5 +1,5 @@
 // The companion's service worker: keeps rulings pages readable with no network (see
-// companion/offline.py). Pages under r/ register it (static/offline.js); it answers:
+// companion/cards/offline.py). Pages under r/ register it (static/offline.js); it answers:
 // - page loads (navigations): from the network first, so an online player sees today's rulings,
 //   and a copy is kept; with no network (or no answer within NETWORK_WAIT_MS, or a 5xx from a
 //   proxy whose companion is off) the newest saved copy, marked with the time it was saved;

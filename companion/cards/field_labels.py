@@ -2,7 +2,7 @@
 translation.
 
 A card page names a card's fields from the game's schema (``men_under_command`` -> "Men under
-command", see :func:`companion.stats.field_label`), so the labels are made at run time and
+command", see :func:`companion.cards.card_fields.field_label`), so the labels are made at run time and
 pybabel cannot find them in a template. They are listed here instead, each marked with
 :func:`N_`, so that ``tools/translations.sh`` extracts them into the catalogues.
 :func:`translated_label` then gives a label in the page's language when it is one of them, and
@@ -41,7 +41,7 @@ FIELD_LABELS: frozenset[str] = frozenset({
     N_("Type"), N_("What"),
 })
 
-#: Card types and deck kinds of the bundled games, as :func:`companion.rulings.type_label`
+#: Card types and deck kinds of the bundled games, as :func:`companion.cards.rulings.type_label`
 #: writes them.
 TYPE_LABELS: frozenset[str] = frozenset({
     N_("Agency"), N_("Army"), N_("Boast"), N_("Character"), N_("Draw"), N_("Duality"),
@@ -65,7 +65,7 @@ KNOWN_LABELS: frozenset[str] = FIELD_LABELS | TYPE_LABELS | ICON_LABELS
 
 
 def translated_label(label: str) -> str:
-    """``label`` (English, as :func:`companion.stats.field_label` makes it) in the language of
+    """``label`` (English, as :func:`companion.cards.card_fields.field_label` makes it) in the language of
     the page being rendered if it is one of :data:`KNOWN_LABELS`, else unchanged. Outside a
     request (the CLI, a static export in English) it is unchanged too."""
     return gettext(label) if label in KNOWN_LABELS else label

@@ -3,7 +3,7 @@
 Sits between the web layer and storage; no Flask here. Every change is checked against the
 rules before it is stored, so a refused event changes nothing. What it says to players (its
 refusals, the engines' history lines) is :class:`~card_data.engine.Words`: English for the JSON
-API, said in the player's language by the pages (:func:`companion.language.say`).
+API, said in the player's language by the pages (:func:`companion.web.language.say`).
 
 Each event is applied once: the engine's step gives the new state and the history line
 together. A table's fold is kept (:class:`TableFold`), with the state every
@@ -33,9 +33,9 @@ from card_data.engine.declared import declared_engines
 from card_data.games import registry
 from card_data.loader import Database
 from card_data.problems import InvalidInput, Problem
-from companion.late_entries import AlreadyDone, Recorders, late_entry
-from companion.storage import EventRecord, TableRecord, TableStore, TableWriter
-from companion.table_view import (
+from companion.scorekeeping.late_entries import AlreadyDone, Recorders, late_entry
+from companion.scorekeeping.storage import EventRecord, TableRecord, TableStore, TableWriter
+from companion.scorekeeping.table_view import (
     CHECKPOINT_EVERY,
     HistoryLine,
     TableFold,
@@ -296,7 +296,7 @@ class TableService:
         ``expected_version``: refused (:class:`StaleVersion`) unless the table is still at it.
         ``since``: the version the client's form was drawn at: a repeat of an entry recorded
         since raises :class:`AlreadyDone`, a refusal :class:`StaleVersion` with the rules'
-        ``reason`` (:mod:`companion.late_entries`). ``by``: the sending phone's seat, if known.
+        ``reason`` (:mod:`companion.scorekeeping.late_entries`). ``by``: the sending phone's seat, if known.
 
         Raises :class:`TableNotFound`, :class:`InvalidInput` (malformed event, a value out of
         its bounds), :class:`RuleError` (the rules forbid it, or the table has an entry it could

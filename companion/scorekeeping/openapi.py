@@ -1,6 +1,6 @@
 """The OpenAPI 3.1 document of the JSON API, generated from the models it speaks.
 
-Each route of :mod:`companion.api` declares its operation with :meth:`ApiDescription.operation`
+Each route of :mod:`companion.scorekeeping.api` declares its operation with :meth:`ApiDescription.operation`
 (method, path, the pydantic models of its body and response, its error statuses). The
 document is built from those declarations and from each game's engine: its events (one
 schema per event class, discriminated on ``type``), options and state. Nothing here is

@@ -3,7 +3,7 @@ game how many games, wins, and the average and best score; both as pages and as 
 past games as BG Stats plays (an "Open in BG Stats" link per game, and all of them as one JSON
 list of plays).
 
-A table's result is its log folded through its engine (:class:`companion.table_view.TableView`),
+A table's result is its log folded through its engine (:class:`companion.scorekeeping.table_view.TableView`),
 as on its own page. The lists name no table's link or code: those let anyone change the table
 (see ``test_no_page_lists_other_tables``), so a past game is shown, never linked.
 """
@@ -21,11 +21,11 @@ from threading import Lock
 from flask import Blueprint, Response, jsonify, render_template
 
 from card_data.engine.wording import Said
-from companion.exports import bgstats_import_url, bgstats_play, spreadsheet_safe
-from companion.scorekeeper import service
-from companion.table_view import TableView, whole_minutes
-from companion.tables import TableService
-from companion.time_zone import export_zone
+from companion.scorekeeping.exports import bgstats_import_url, bgstats_play, spreadsheet_safe
+from companion.scorekeeping.scorekeeper import service
+from companion.scorekeeping.table_view import TableView, whole_minutes
+from companion.scorekeeping.tables import TableService
+from companion.web.time_zone import export_zone
 
 bp = Blueprint("past_games", __name__)
 
@@ -183,7 +183,7 @@ def stats_csv(games: list[PastGame]) -> str:
 
 
 def bgstats_plays(games: list[PastGame], zone: tzinfo | None = None) -> list[dict]:
-    """Each finished game of ``games`` as a BG Stats play (:func:`companion.exports.bgstats_play`:
+    """Each finished game of ``games`` as a BG Stats play (:func:`companion.scorekeeping.exports.bgstats_play`:
     BG Stats' documented import format, one play per object; its dates in ``zone``, else the
     server's), in the order given. BG Stats documents one play per import link, not a file of
     many: the list is for other tools and for opening plays one by one."""

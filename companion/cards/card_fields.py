@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from card_data.declared_game import field_type, players_see
 from card_data.schema import Card
-from companion.field_labels import translated_label
+from companion.cards.field_labels import translated_label
 
 #: Fields of every card shown elsewhere on the page (or not at all), never as stats; ``qty``
 #: is how many copies of a declared game's card print, not something players read.
@@ -96,7 +96,7 @@ _IDENTIFIER = re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)+$")
 
 def field_label(name: str, title: str | None = None) -> str:
     """Label for a field: the schema's ``title`` if it set one, else the name in words, in the
-    page's language where :mod:`companion.field_labels` has the words (English otherwise).
+    page's language where :mod:`companion.cards.field_labels` has the words (English otherwise).
 
     ``"men_under_command"`` -> ``"Men under command"`` (German: ``"Männer unter Befehl"``);
     names of up to three letters are abbreviations, as printed on cards, and go upper-case

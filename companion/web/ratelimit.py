@@ -2,12 +2,12 @@
 
 Built on Flask-Limiter: its extension reads the storage and strategy from the config
 (``RATELIMIT_STORAGE_URI``, ``RATELIMIT_STRATEGY``, ...) and this module drives its strategy
-(:attr:`flask_limiter.Limiter.limiter`) from :func:`companion.scorekeeper.find_table_or_abort`.
+(:attr:`flask_limiter.Limiter.limiter`) from :func:`companion.scorekeeping.scorekeeper.find_table_or_abort`.
 Flask-Limiter's route decorators count a request before its view runs; whether a look-up
 missed is known only after it, and only misses may count, so the look-up asks the strategy
 itself: *test* before looking up, *hit* on a miss.
 
-The counts live in the companion's own database by default (:mod:`companion.limiter_storage`,
+The counts live in the companion's own database by default (:mod:`companion.web.limiter_storage`,
 ``companion-sql://``), so every worker process shares them; set ``RATELIMIT_STORAGE_URI`` to
 any other ``limits`` storage (e.g. ``redis://...``) to keep them there instead.
 """
@@ -24,7 +24,7 @@ from flask_limiter import Limiter
 from limits import RateLimitItem, RateLimitItemPerSecond
 from sqlalchemy.engine import Engine
 
-from companion import limiter_storage
+from companion.web import limiter_storage
 
 SCOPE = "table-lookup-misses"
 
@@ -34,7 +34,7 @@ class MissLimiter:
     Flask-Limiter extension installed on ``app``.
 
     A client with ``max_misses`` misses within the window is refused code look-ups until the
-    oldest of them leaves it (see :func:`companion.scorekeeper.find_table_or_abort`). Correct
+    oldest of them leaves it (see :func:`companion.scorekeeping.scorekeeper.find_table_or_abort`). Correct
     look-ups never count. ``engine``: the database the default storage keeps the counts in.
     ``window_s`` is rounded up to whole seconds (``limits`` counts in seconds).
     Raises :class:`limits.errors.ConfigurationError` for an unknown storage or strategy.

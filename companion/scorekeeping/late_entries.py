@@ -9,7 +9,7 @@ against the table as it is now anyway. Such an entry is
   that one said (both phones set Bea's coins to 4; one form also sent the fish she already
   had): nothing is recorded again, and the phone is told, neutrally, who
   recorded it (:class:`AlreadyDone`);
-- a **conflict** when the rules refuse it now (:class:`companion.tables.StaleVersion`, saying
+- a **conflict** when the rules refuse it now (:class:`companion.scorekeeping.tables.StaleVersion`, saying
   what changed and why it is refused);
 - else recorded as sent.
 
@@ -31,11 +31,11 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from card_data.engine import Engine, Event, Step, Words
-from companion.entry_problems import apply_entry
-from companion.storage import EventRecord
+from companion.scorekeeping.entry_problems import apply_entry
+from companion.scorekeeping.storage import EventRecord
 
 if TYPE_CHECKING:
-    from companion.table_view import HistoryLine, TableView
+    from companion.scorekeeping.table_view import HistoryLine, TableView
 
 REMEMBERED_RECORDERS = 4096
 """How many recent entries (and undos) :class:`Recorders` remembers the recorder of."""
@@ -63,7 +63,7 @@ def late_entry(engine: Engine, state: BaseModel, events: dict[int, EventRecord],
     """``event``, drawn at table version ``since`` (``None``: nothing recorded since), as the
     table ``state`` with log ``events`` takes it: ``(row, None)`` when it repeats ``row``, an
     entry recorded since (see the module); else ``(None, step)``, its step on ``state``.
-    Raises what :func:`~companion.entry_problems.apply_entry` raises (:class:`RuleError`:
+    Raises what :func:`~companion.scorekeeping.entry_problems.apply_entry` raises (:class:`RuleError`:
     the rules refuse it now)."""
     payload = event.to_json()
     if since is not None and (same := repeat_of(events, since, lambda stored: stored == payload)):

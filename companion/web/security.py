@@ -5,7 +5,7 @@
   restarts and every worker process and thread signs with the same key.
 - Flask-WTF's :class:`~flask_wtf.csrf.CSRFProtect` on every HTML form (``WTF_CSRF_ENABLED``,
   on by default). The JSON API is exempt from the form token; it has its own guard
-  (:func:`cross_site_request`, and JSON-only bodies, in :mod:`companion.api`).
+  (:func:`cross_site_request`, and JSON-only bodies, in :mod:`companion.scorekeeping.api`).
 - Security headers on every response (:data:`SECURITY_HEADERS`).
 - Request limits: :data:`MAX_CONTENT_LENGTH`, :data:`MAX_PLAYER_NAME`, :data:`MAX_JSON_DEPTH`.
 """
@@ -22,7 +22,7 @@ from flask import Flask, Request, Response, render_template_string, request
 from flask_babel import gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from companion.tables import MAX_PLAYER_NAME
+from companion.scorekeeping.tables import MAX_PLAYER_NAME
 
 SECRET_KEY_ENV = "COMPANION_SECRET_KEY"
 SECRET_KEY_FILE = "secret_key"

@@ -14,7 +14,7 @@ form sent after other phones' entries is checked against the table as it is now 
 as typed, unless the changes made it illegal (refused, saying what changed, with its values
 kept) or another phone recorded the same entry since (two phones tapping "Next round": one
 entry, and the other phone is told, neutrally, "Already recorded by ..."). See
-:mod:`companion.late_entries`. Undo names the entry it undoes: undone once, however many
+:mod:`companion.scorekeeping.late_entries`. Undo names the entry it undoes: undone once, however many
 phones tap it.
 
 Each phone may say who it is ("I am Red", a cookie per table): its moves come first, the
@@ -51,14 +51,14 @@ from werkzeug.exceptions import NotFound
 from card_data.engine import Engine, Move, RuleError
 from card_data.engine.forms import derive_field
 from card_data.problems import InvalidInput
-from companion.exports import server_zone_name
-from companion.language import say
-from companion.late_entries import AlreadyDone
-from companion.scorekeeper import find_table_or_abort, service
+from companion.scorekeeping.exports import server_zone_name
+from companion.web.language import say
+from companion.scorekeeping.late_entries import AlreadyDone
+from companion.scorekeeping.scorekeeper import find_table_or_abort, service
 from card_data.engine.seats import PLAYER_COLOURS
-from companion.table_view import TableView, seat_colours
-from companion.tables import StaleVersion, whole_number
-from companion.translated_data import speak_data_of
+from companion.scorekeeping.table_view import TableView, seat_colours
+from companion.scorekeeping.tables import StaleVersion, whole_number
+from companion.cards.translated_data import speak_data_of
 
 bp = Blueprint("table_pages", __name__)
 

@@ -9,7 +9,7 @@ a copy may carry (older ones included), so old printed codes keep working.
 - Live, ``/Q/<CODE>`` answers 302 to the card's versioned page ``/r/<game>/<card>/<version>``
   (``/r/<game>/<card>`` for a game that records no versions). ``/q/<code>`` works the same, and
   the code in any case: a person typing an address from a card need not mind the case.
-- In a static export (:mod:`companion.site`) each code is a page of its own,
+- In a static export (:mod:`companion.cards.site`) each code is a page of its own,
   ``Q/<CODE>/index.html``, which sends the browser on (``<meta http-equiv="refresh">``, with a
   visible link for a browser that does not follow it) and asks search engines not to index it.
 - An unknown code is the not-found page (404) saying that this server does not know the code.
@@ -24,10 +24,10 @@ from flask_babel import gettext
 
 from card_data.problems import DatabaseError
 from card_data.short_codes import SHORT_PATH, PrintedCard, code_map, normalise_code
-from companion.catalog import get_database
-from companion.errors import render_not_found
-from companion.links import page_url
-from companion.translated_data import card_title
+from companion.cards.catalog import get_database
+from companion.cards.errors import render_not_found
+from companion.cards.links import page_url
+from companion.cards.translated_data import card_title
 
 bp = Blueprint("short_links", __name__)
 
@@ -35,7 +35,7 @@ _CODES = "companion.short_codes"
 
 
 def init_app(app: Flask) -> None:
-    """Compute the app's code map from its card database (after :func:`companion.catalog.init_app`)
+    """Compute the app's code map from its card database (after :func:`companion.cards.catalog.init_app`)
     and register the routes. Raises :class:`~card_data.problems.DatabaseError` naming both cards
     when two printed card versions share a code (the loader reports it too)."""
     with app.app_context():

@@ -3,7 +3,7 @@ are told when one of its log's entries raises (:class:`EntryProblem`).
 
 A log may hold an entry that today's rules refuse, that no longer reads as an event (stored by
 an older version: an event since renamed, a value since bounded), or that breaks the engine in
-some other way; the fold (:func:`companion.table_view.fold_entries`) stops there instead of failing
+some other way; the fold (:func:`companion.scorekeeping.table_view.fold_entries`) stops there instead of failing
 the whole table.
 """
 
@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from card_data.engine import Engine, Event, RuleError, Step, Words
 from card_data.problems import InvalidInput
-from companion.storage import EventRecord
+from companion.scorekeeping.storage import EventRecord
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@
 ``DIR/r/<game>/<card-id>/index.html``, so the address ``<base>/r/<game>/<card-id>`` works on
 GitHub Pages or ``python -m http.server`` alike, and every link is relative, so the site may
 live under a sub-path. A printed card's short address ``<BASE>/Q/<CODE>`` (what its QR code
-opens, see :mod:`companion.short_links`) is ``DIR/Q/<CODE>/index.html``, a page that sends the
+opens, see :mod:`companion.cards.short_links`) is ``DIR/Q/<CODE>/index.html``, a page that sends the
 browser on to the card's page.
 
 A new export replaces the folder of an earlier one whole, but removes only what that export
@@ -30,10 +30,10 @@ from flask import Flask
 from card_data.printings import printed_versions
 from card_data.written_files import carry_over, read_record, record_bytes, still_written
 from companion import create_app
-from companion.catalog import get_database
-from companion.errors import render_not_found
-from companion.links import export_file_for
-from companion.short_links import short_paths
+from companion.cards.catalog import get_database
+from companion.cards.errors import render_not_found
+from companion.cards.links import export_file_for
+from companion.cards.short_links import short_paths
 
 #: File marking a directory as a companion export, so a new export may replace it; it records
 #: the files the export wrote (:func:`card_data.written_files.read_record`).
@@ -48,7 +48,7 @@ def site_paths(app: Flask) -> list[str]:
     """URL paths of every page of the site: index, search, each game, each card, each
     version of a card a printed QR code may carry (``/r/<game>/<card-id>/<version>``), each
     printed card version's short address (``/Q/<CODE>``); and for offline reading
-    (:mod:`companion.offline`) the service worker ``/sw.js``, the site's ``/offline.json`` and each game's
+    (:mod:`companion.cards.offline`) the service worker ``/sw.js``, the site's ``/offline.json`` and each game's
     ``/r/<game>/offline.json``."""
     with app.app_context():
         games = get_database().games.values()
@@ -154,10 +154,10 @@ def export_site(out_dir: Path, data_dir: Path | None = None, *, base_url: str | 
     Writes ``index.html``, ``search/index.html`` (a client-side filter over all cards),
     ``r/<game>/index.html`` for each game, ``r/<game>/<card-id>/index.html`` for each card,
     ``Q/<CODE>/index.html`` for each printed card version's short address, ``404.html``, ``static/``, and for reading offline the service worker ``sw.js`` and each
-    game's ``r/<game>/offline.json`` (see :mod:`companion.offline`). Pages are rendered
+    game's ``r/<game>/offline.json`` (see :mod:`companion.cards.offline`). Pages are rendered
     through the app, so they are the live pages with relative links. ``data_dir`` is the
     card database and ``project_dir`` the project folder (default for both: the project of the
-    current folder, else the bundled database; see :mod:`companion.card_source`).
+    current folder, else the bundled database; see :mod:`companion.cards.card_source`).
     ``base_url``, if given, is the site's public address (the printed QR codes' base URL):
     pages get canonical links under it, and ``404.html`` a ``<base>`` so that its links work
     at any depth. Without it, a script in ``404.html`` finds the site root from an address

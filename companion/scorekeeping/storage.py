@@ -76,7 +76,7 @@ table_events = Table(
     UniqueConstraint("table_id", "seq", name="uq_event_seq"),
 )
 
-MIGRATIONS = Path(__file__).parent / "migrations"
+MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 
 # Short codes are read aloud and typed on phones: no 0/O, 1/I/L.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"

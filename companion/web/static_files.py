@@ -1,7 +1,7 @@
 """Static files (``companion/static/``) under versioned URLs, cached for a year.
 
 Every link to a static file carries its content's digest: ``url_for("static",
-filename="companion.css")`` (and so :func:`companion.links.asset_url`) gives
+filename="companion.css")`` (and so :func:`companion.cards.links.asset_url`) gives
 ``/static/companion.css?v=<digest>``, the digest worked out once when the app starts. A changed
 file gets a new URL, so a browser may keep each URL's answer for good:
 
@@ -11,7 +11,7 @@ file gets a new URL, so a browser may keep each URL's answer for good:
   ``v`` of an earlier version of the file, which is answered with today's file) gets the short
   ``public, max-age=`` :data:`SHORT_MAX_AGE_S`, so a changed file reaches it within minutes.
 
-The offline manifests (:mod:`companion.offline`) list the same versioned URLs the pages load, so
+The offline manifests (:mod:`companion.cards.offline`) list the same versioned URLs the pages load, so
 the service worker keeps exactly what a saved page asks for. The static export writes them too:
 a static host serves the file whatever its query.
 """
@@ -27,7 +27,7 @@ DIGEST_CHARS = 12
 """Hex characters of a file's SHA-256 in its URL (48 bits: no two versions of a file collide)."""
 LONG_CACHE = "public, max-age=31536000, immutable"
 SHORT_MAX_AGE_S = 300
-_DIGESTS = "companion.static_files.digests"
+_DIGESTS = "companion.web.static_files.digests"
 
 
 def file_digests(folder: str | Path) -> dict[str, str]:

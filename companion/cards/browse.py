@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, render_template, request
 
-from companion.catalog import (
+from companion.cards.catalog import (
     all_cards,
     card_count,
     get_database,

@@ -31,7 +31,7 @@ from flask_babel import Babel, get_locale, gettext
 
 from card_data.engine.wording import Words
 from card_data.games import registry
-from companion import time_zone
+from companion.web import time_zone
 
 #: Interface languages: code -> the language's name in itself (what the switcher shows).
 LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch"}
@@ -42,7 +42,7 @@ COOKIE_MAX_AGE_S = 365 * 24 * 3600
 bp = Blueprint("language", __name__)
 
 
-SHARED_TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+SHARED_TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
 """The shared catalogue's folder (``<lang>/LC_MESSAGES/messages.mo`` below it)."""
 
 
@@ -96,7 +96,7 @@ def current_language() -> str:
 DATA_WORDS = "companion_data_words"
 """Key in :data:`flask.g` of the page's ``{printed text: translated text}``: the card titles and
 texts of the page's game that its data translates into the page's language (set by
-:func:`companion.translated_data.speak_data_of`)."""
+:func:`companion.cards.translated_data.speak_data_of`)."""
 
 
 def say(text: Any) -> Any:
@@ -149,7 +149,7 @@ def _vary(response: Response) -> Response:
 
 def init_app(app: Flask) -> None:
     """Install Flask-Babel with :func:`select_language`, the phone's time zone
-    (:mod:`companion.time_zone`) and every catalogue
+    (:mod:`companion.web.time_zone`) and every catalogue
     (:func:`translation_directories`), the switcher's route (live server only) and the template
     globals ``current_language()`` and ``languages``."""
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)

@@ -20,7 +20,7 @@
   worker for the site's root too; it answers only for the start page, the search, ``r/``, ``Q/``
   and the static files, never for a table.
 
-The static export (:mod:`companion.site`) writes all three as files (``sw.js`` and
+The static export (:mod:`companion.cards.site`) writes all three as files (``sw.js`` and
 ``offline.json`` at the site's root, ``r/<game>/offline.json``), with URLs relative to the
 manifest, so a static HTTPS host gives the same offline pages (its search page already searches
 in the phone).
@@ -42,10 +42,10 @@ from card_data.loader import Game
 from card_data.printings import printed_versions
 from card_data.project_folders import is_game_data
 from card_data.short_codes import printed_cards
-from companion.catalog import all_cards, get_database, get_game_or_404
-from companion.language import LANGUAGES
-from companion.links import page_url
-from companion.short_links import target_endpoint
+from companion.cards.catalog import all_cards, get_database, get_game_or_404
+from companion.web.language import LANGUAGES
+from companion.cards.links import page_url
+from companion.cards.short_links import target_endpoint
 
 bp = Blueprint("offline", __name__)
 
@@ -53,7 +53,7 @@ WORKER_FILE = "sw.js"
 """The worker script, in ``companion/static/``."""
 ASSET_SUFFIXES = frozenset({".css", ".js", ".png", ".svg", ".ico", ".webp", ".woff", ".woff2"})
 """Static files a page may load; licences and notes (``.md``, ``LICENSE``) stay out of the cache."""
-_VERSIONS = "companion.offline.versions"
+_VERSIONS = "companion.cards.offline.versions"
 
 
 @bp.get("/sw.js")
@@ -94,7 +94,7 @@ def offline_search():
 @bp.get("/offline/not-saved/<lang>.html")
 def not_saved_page(lang: str):
     """The page the worker shows for a page it has no copy of while the companion cannot be
-    reached, in language ``lang`` (a code of :data:`~companion.language.LANGUAGES`; 404 for
+    reached, in language ``lang`` (a code of :data:`~companion.web.language.LANGUAGES`; 404 for
     another): it keeps one per language (:func:`site_manifest`'s ``notSaved``) and shows the
     one of the language of the last page this phone showed. Served 200 here; the worker
     answers it as 503."""
@@ -205,7 +205,7 @@ def content_version(app: Flask, game: Game) -> str:
 
 def offline_codes(game: Game) -> dict[str, str]:
     """``{code: url}``: the page each short code of ``game``'s printed cards opens
-    (:mod:`companion.short_links`), in the current request's link style."""
+    (:mod:`companion.cards.short_links`), in the current request's link style."""
     codes = {}
     for card in printed_cards(game):
         endpoint, values = target_endpoint(card)

@@ -2,7 +2,7 @@
 the table's entries, as server-rendered SVG (no JavaScript) with its data as a table beside it.
 
 The values come from the engine, never from the page: the table's log is replayed through the
-game's rules (:meth:`companion.table_view.TableView.replay`) and each state names its numbers
+game's rules (:meth:`companion.scorekeeping.table_view.TableView.replay`) and each state names its numbers
 (:meth:`card_data.engine.core.GameState.tracked`). The SVG is drawn in the page's colours
 (CSS custom properties of ``companion.css``, light and dark), each player's line in their
 colour over a casing in the text colour (so a white or black player stays visible) and with
@@ -22,7 +22,7 @@ from flask_babel import format_decimal
 from markupsafe import Markup
 
 from card_data.engine.wording import Said
-from companion.table_view import TableView
+from companion.scorekeeping.table_view import TableView
 
 MAX_CHART_POINTS = 200
 """The most points a chart draws (and its table lists): a longer game keeps the entries where a

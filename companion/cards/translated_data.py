@@ -1,12 +1,12 @@
 """The card data in the player's language: what the pages show of a game's translations.
 
-The interface speaks the page's language (:mod:`companion.language`); the card data (card text,
+The interface speaks the page's language (:mod:`companion.web.language`); the card data (card text,
 rulings, glossary) is written in :data:`~card_data.translations.DATA_LANGUAGE` and may carry
 translations (:mod:`card_data.translations`). A page in a language the game has a translation
 into shows the translated text where there is one, with the original one tap away; anything
 left untranslated shows the original. A static export is English throughout.
 
-These functions are template globals (registered by :mod:`companion.rulings`); each returns
+These functions are template globals (registered by :mod:`companion.cards.rulings`); each returns
 "nothing translated" (``None`` or ``{}``) when the page is in the data's own language.
 """
 
@@ -18,8 +18,8 @@ from card_data.loader import Game
 from card_data.ruling_records import RulingRecord
 from card_data.schema import Card, GlossaryEntry
 from card_data.translations import DATA_LANGUAGE, Translation, find_translation
-from companion.catalog import get_database
-from companion.language import DATA_WORDS, current_language
+from companion.cards.catalog import get_database
+from companion.web.language import DATA_WORDS, current_language
 
 
 def data_translation(game: Game) -> Translation | None:
@@ -68,7 +68,7 @@ def translation_language(game: Game) -> str:
 
 
 def speak_data_of(game_id: str) -> None:
-    """Let :func:`~companion.language.say` put ``game_id``'s card titles and texts in the page's
+    """Let :func:`~companion.web.language.say` put ``game_id``'s card titles and texts in the page's
     language where the game's data translates them (a table page: the engines say a card by the
     title and text printed on it). Nothing changes for a page in the data's language, a game
     without a translation into it, or an unknown game."""
@@ -93,4 +93,4 @@ TEMPLATE_GLOBALS = {
     "translation_language": translation_language,
     "data_language": DATA_LANGUAGE,
 }
-"""What :mod:`companion.rulings` makes available to every template, by name."""
+"""What :mod:`companion.cards.rulings` makes available to every template, by name."""

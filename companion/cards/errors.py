@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask, render_template, request
 from werkzeug.exceptions import NotFound
 
-from companion.catalog import close_card_ids, get_database, query_words, search_cards
+from companion.cards.catalog import close_card_ids, get_database, query_words, search_cards
 
 
 def words_from_request() -> str:

@@ -12,7 +12,7 @@ from datetime import datetime, tzinfo
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from companion.table_view import TableView
+from companion.scorekeeping.table_view import TableView
 
 CSV_COLUMNS = ["game", "table", "date", "seat", "player", "score", "score_label", "winner", "result"]
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

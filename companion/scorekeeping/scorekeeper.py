@@ -8,13 +8,13 @@ from pathlib import Path
 from flask import Flask, abort, current_app, jsonify, make_response, request
 from flask_babel import gettext
 
-from companion.catalog import get_database
-from companion.ratelimit import MissLimiter
-from companion.storage import TableRecord, TableStore
-from companion.tables import TableNotFound, TableService
+from companion.cards.catalog import get_database
+from companion.web.ratelimit import MissLimiter
+from companion.scorekeeping.storage import TableRecord, TableStore
+from companion.scorekeeping.tables import TableNotFound, TableService
 
-_SERVICE = "companion.tables"
-_LIMITER = "companion.ratelimit"
+_SERVICE = "companion.scorekeeping.tables"
+_LIMITER = "companion.web.ratelimit"
 
 
 def database_url(app: Flask) -> str:
@@ -39,7 +39,7 @@ def init_app(app: Flask) -> None:
 
     Config keys: ``LOOKUP_MAX_MISSES`` (default 10) wrong codes or tokens a client may try
     within ``LOOKUP_WINDOW_S`` seconds (default 60); Flask-Limiter's ``RATELIMIT_*`` keys (see
-    :mod:`companion.ratelimit`).
+    :mod:`companion.web.ratelimit`).
     """
     store = TableStore(database_url(app))
     app.extensions[_SERVICE] = TableService(store, get_database_for(app))

@@ -18,8 +18,8 @@ from card_data.field_declarations import DeclaredGameInfo
 from card_data.loader import Game
 from card_data.printings import CardVersion, printed_fields, same_fields
 from card_data.schema import Card, Printing
-from companion.language import current_language
-from companion.stats import field_label
+from companion.web.language import current_language
+from companion.cards.card_fields import field_label
 
 ABSENT = "—"
 """How a field that one version has and the other does not reads."""

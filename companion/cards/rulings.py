@@ -21,17 +21,17 @@ from card_data.ruling_records import (
     rulings_for_card,
 )
 from card_data.schema import Card, Ruling
-from companion.catalog import (
+from companion.cards.catalog import (
     cards_by_type,
     deck_size,
     decks_containing,
     get_card_or_404,
     get_game_or_404,
 )
-from companion.errata import Erratum, erratum_for, long_date
-from companion.glossary import entries_in_text, entries_used_by
-from companion.stats import card_stats, field_label
-from companion.translated_data import TEMPLATE_GLOBALS, translated_ruling
+from companion.cards.errata import Erratum, erratum_for, long_date
+from companion.cards.glossary import entries_in_text, entries_used_by
+from companion.cards.card_fields import card_stats, field_label
+from companion.cards.translated_data import TEMPLATE_GLOBALS, translated_ruling
 
 bp = Blueprint("rulings", __name__, url_prefix="/r")
 for _name, _value in TEMPLATE_GLOBALS.items():  # the card data in the player's language
@@ -42,7 +42,7 @@ for _name, _value in TEMPLATE_GLOBALS.items():  # the card data in the player's 
 def type_label(name: str, game: Game | None = None) -> str:
     """A card type or deck kind in words: a declared game's own label for its card type
     (``card_types: {bonus: {label: Bonus round}}``), else the name in the page's language where
-    :mod:`companion.field_labels` has it: ``"basic_number"`` -> ``"Basic number"``."""
+    :mod:`companion.cards.field_labels` has it: ``"basic_number"`` -> ``"Basic number"``."""
     if game is not None and isinstance(game.info, DeclaredGameInfo) and name in game.info.type_names():
         return game.info.type_label(name)
     return field_label(name)
@@ -105,7 +105,7 @@ def icon_words(text: str, game) -> Markup:
     (``card_data/<game>/icons/<name>.svg`` or ``.png``, which printkit draws inline on the
     card) shown as that icon at the text's size (``<img class="icon" alt="Name">``), or as
     its name in words if the file is over 64 KB (in the page's language where
-    :mod:`companion.field_labels` has it). Other text between colons stays as written."""
+    :mod:`companion.cards.field_labels` has it). Other text between colons stays as written."""
     icons = game.folder / "icons"
 
     def icon(match: re.Match) -> str:

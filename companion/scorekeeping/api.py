@@ -13,7 +13,7 @@ event takes has bounds (the OpenAPI document's ``minimum``/``maximum``): a value
 The API takes no CSRF form token: instead a browser can only reach it with a JSON body (which
 another site's page cannot send without a CORS preflight this API never grants) and a change
 must come from this site's own pages or from a client that is not a browser (see
-:func:`companion.security.cross_site_request`).
+:func:`companion.web.security.cross_site_request`).
 """
 
 from __future__ import annotations
@@ -30,20 +30,20 @@ from werkzeug.exceptions import HTTPException
 
 from card_data.engine import MAX_SEATS, Outcome, RuleError
 from card_data.problems import InvalidInput, Problem
-from companion.exports import bgstats_import_url, bgstats_play, results_csv
-from companion.openapi import EVENT_BODY, ApiDescription
-from companion.scorekeeper import find_table_or_abort, service
-from companion.security import (
+from companion.scorekeeping.exports import bgstats_import_url, bgstats_play, results_csv
+from companion.scorekeeping.openapi import EVENT_BODY, ApiDescription
+from companion.scorekeeping.scorekeeper import find_table_or_abort, service
+from companion.web.security import (
     MAX_JSON_DEPTH,
     MAX_PLAYER_NAME,
     cross_site_request,
     json_depth,
 )
-from companion.late_entries import AlreadyDone
+from companion.scorekeeping.late_entries import AlreadyDone
 from card_data.engine.seats import PLAYER_COLOURS
-from companion.table_view import TableView
-from companion.tables import MAX_NUMBER_SENT, StaleVersion, whole_number
-from companion.time_zone import export_zone
+from companion.scorekeeping.table_view import TableView
+from companion.scorekeeping.tables import MAX_NUMBER_SENT, StaleVersion, whole_number
+from companion.web.time_zone import export_zone
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -429,7 +429,7 @@ BGSTATS_ERRORS = {**LOOKUP_ERRORS, 400: "An unknown time zone (tz).", 409: "The 
 
 
 def _zone():
-    """The play's time zone (:func:`companion.time_zone.export_zone`): the ``tz`` query
+    """The play's time zone (:func:`companion.web.time_zone.export_zone`): the ``tz`` query
     parameter, else the phone's ``tz`` cookie, else ``None`` (the server's); 400 for an
     unknown ``tz``."""
     try:

@@ -78,5 +78,5 @@ def export_zone(given: str | None = None) -> tzinfo | None:
 
 def init_app(app: Flask) -> None:
     """Give templates ``zone_suffix()`` (the selector itself goes to Flask-Babel in
-    :func:`companion.language.init_app`)."""
+    :func:`companion.web.language.init_app`)."""
     app.add_template_global(zone_suffix)

@@ -2,7 +2,7 @@
 rule engine (:class:`TableFold`, :func:`fold_entries`), the view of one folded table
 (:class:`TableView`: its state, history lines, colours, times, its states entry by entry for
 charts and play logs) and the seats' colours (:func:`seat_colours`). No Flask, no storage
-writes: :mod:`companion.tables` keeps the folds and changes tables."""
+writes: :mod:`companion.scorekeeping.tables` keeps the folds and changes tables."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from card_data.engine import Engine, Outcome, Step, Words
 from card_data.engine.seats import PLAYER_COLOURS
 from card_data.games import registry
 from card_data.problems import InvalidInput, Problem
-from companion.entry_problems import EntryProblem, apply_entry, entry_problem
-from companion.storage import EventRecord, TableRecord
+from companion.scorekeeping.entry_problems import EntryProblem, apply_entry, entry_problem
+from companion.scorekeeping.storage import EventRecord, TableRecord
 
 CHECKPOINT_EVERY = 64
 """A replay starts at most this many events before the entry it must change."""
