@@ -27,8 +27,8 @@ from card_data.games.carpe_cras.rules import (
 )
 from card_data.loader import load_database
 from companion import create_app
-from companion.storage import TableStore
-from companion.tables import TableService
+from companion.scorekeeping.storage import TableStore
+from companion.scorekeeping.tables import TableService
 
 OPENING = [FirstPlayerRoll(rolls=(1, 6)), ChooseStartingPlayer(seat=0, starting_seat=0),
            StartRound(agency_lane_0=1, agency_lane_1=1)]

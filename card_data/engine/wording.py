@@ -4,7 +4,7 @@ An engine is pure Python and speaks English. What it says to a player (a move's 
 field's title, a rule error, a line of the table's history) is made with :class:`Words`, which
 *is* the English ``str`` everywhere (comparisons, JSON, logs, tests) and also remembers the
 message it was made from, so that the companion can say it in the page's language
-(:func:`companion.language.say`: the template looked up in the gettext catalogue, then filled).
+(:func:`companion.web.language.say`: the template looked up in the gettext catalogue, then filled).
 
 ``tools/translations.sh`` finds the templates by the keyword ``Words``: the engine core's for
 the shared catalogue (``companion/babel.cfg``), each game's in its own folder for that game's
