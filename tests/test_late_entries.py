@@ -197,3 +197,47 @@ def test_two_entries_of_the_same_kind_that_differ_are_both_recorded(client):
                          headers=HTMX)
     assert answer.status_code == 200
     assert [p["coins"] for p, _ in log(client, code)] == [4, 5]
+
+
+def correction_page_version(client, url: str, seq: int) -> int:
+    page = BeautifulSoup(client.get(f"{url}/events/{seq}").get_data(as_text=True), "html.parser")
+    return int(page.select_one('input[name="_version"]')["value"])
+
+
+def test_a_correction_drawn_before_another_phones_entry_is_recorded(client):
+    """Anna opens the correction of her coins; Bea's phone enters her own coins meanwhile: the
+    correction is saved as typed (every later entry is checked again anyway), not refused."""
+    code, url = new_table(client, "carpe_diem")
+    assert client.post(f"/api/tables/{code}/events", json={"type": "set_resources", "seat": 0, "coins": 7}).status_code == 200
+    drawn_at = correction_page_version(client, url, 1)
+    assert client.post(f"/api/tables/{code}/events", json={"type": "set_resources", "seat": 1, "coins": 4}).status_code == 200
+    answer = client.post(f"{url}/events/1", data=form({"type": "set_resources", "seat": 0, "coins": 6}, drawn_at))
+    assert answer.status_code == 303 and answer.headers["Location"].endswith(url)
+    assert sorted((p["seat"], p["coins"], status) for p, status in log(client, code)) == [
+        (0, 6, "active"), (0, 7, "corrected"), (1, 4, "active")]
+
+
+def test_a_correction_of_an_entry_another_phone_corrected_since_is_a_conflict(client):
+    """Both phones correct the same entry: the second is refused saying what changed, with its
+    values kept, and the first phone's correction stands."""
+    code, url = new_table(client, "carpe_diem")
+    assert client.post(f"/api/tables/{code}/events", json={"type": "set_resources", "seat": 0, "coins": 7}).status_code == 200
+    drawn_at = correction_page_version(client, url, 1)
+    first = client.post(f"{url}/events/1", data=form({"type": "set_resources", "seat": 0, "coins": 5}, drawn_at))
+    assert first.status_code == 303
+    second = client.post(f"{url}/events/1", data=form({"type": "set_resources", "seat": 0, "coins": 9}, drawn_at))
+    assert second.status_code == 303 and second.headers["Location"].endswith(f"{url}/events/1")
+    page = BeautifulSoup(client.get(second.headers["Location"]).get_data(as_text=True), "html.parser")
+    assert page.select_one("#rule-error") is not None
+    assert page.select_one('input[name="coins"]')["value"] == "9"
+    assert [(p["coins"], status) for p, status in log(client, code) if status == "active"] == [(5, "active")]
+
+
+def test_a_correction_that_repeats_one_made_since_changes_nothing(client):
+    code, url = new_table(client, "carpe_diem")
+    assert client.post(f"/api/tables/{code}/events", json={"type": "set_resources", "seat": 0, "coins": 7}).status_code == 200
+    drawn_at = correction_page_version(client, url, 1)
+    for _ in range(2):
+        answer = client.post(f"{url}/events/1", data=form({"type": "set_resources", "seat": 0, "coins": 5}, drawn_at))
+        assert answer.status_code == 303 and answer.headers["Location"].endswith(url)
+    assert [(p["coins"], status) for p, status in log(client, code)] == [(7, "corrected"), (5, "active")]

@@ -494,7 +494,8 @@ def correct(token: str, seq: int):
     the choices of the moment it was entered; saving re-checks every later entry."""
     record = find_table_or_abort(token, api=False)
     view = service().view_record(record)
-    line = next((h for h in view.history if h.seq == seq and h.status == "active"), None)
+    # An entry another phone corrected since this link was drawn is its correction now.
+    line = next((h for h in view.history if h.status == "active" and seq in (h.seq, h.corrects)), None)
     if line is None:
         return _page(view, Refusal(gettext("There is no entry %(seq)d to correct.", seq=seq), status=404), 404)
     kind = line.payload.get("type")
@@ -506,7 +507,9 @@ def correct(token: str, seq: int):
     if request.method == "POST":
         values = event_from_form(request.form, view.engine)
         try:
-            service().correct(record.token, seq, values, _form_int("_version"))
+            # The page's version says what the form was drawn at: entries made since are checked
+            # with the correction, not a reason to refuse it (companion.scorekeeping.late_entries).
+            service().correct(record.token, seq, values, since=_form_int("_version"))
         except (RuleError, InvalidInput, StaleVersion) as exc:
             session[key] = dataclasses.asdict(Refusal.of(exc, values))
             return redirect(url_for("table_pages.correct", token=record.token, seq=seq), 303)
@@ -514,7 +517,7 @@ def correct(token: str, seq: int):
     kept = session.pop(key, None)
     refusal = Refusal(**{**kept, "changes": tuple(kept["changes"])}) if kept else None
     payload = refusal.values if refusal and refusal.values else line.payload
-    move = filled_form(event_class, service().state_before(record, seq), payload, gettext("Save correction"))
+    move = filled_form(event_class, service().state_before(record, line.seq), payload, gettext("Save correction"))
     speak_data_of(record.game)
     return render_template("tables/correct.html", view=view, table=record, line=line, move=move, refusal=refusal,
                            version=record.version)

@@ -354,9 +354,17 @@ class TableService:
 
         return self._change(key, expected_version, attempt)
 
-    def correct(self, key: str, seq: int, payload: Any, expected_version: int | None = None) -> TableView:
+    def correct(self, key: str, seq: int, payload: Any, expected_version: int | None = None,
+                since: int | None = None) -> TableView:
         """Replace the event at ``seq`` and re-check every later event; refuses (RuleError) if
-        any of them would no longer be allowed, changing nothing."""
+        any of them would no longer be allowed, changing nothing.
+
+        ``expected_version``: refused (:class:`StaleVersion`) unless the table is still at it.
+        ``since``: the version the correction's form was drawn at: entries made since do not
+        matter (every later entry is checked again anyway), but a correction of the same entry
+        made since is a conflict (:class:`StaleVersion` listing it), and a correction that
+        says what the entry already says changes nothing. Raises :class:`InvalidInput` when
+        ``seq`` is no active entry (undone since)."""
         record = self.find(key)
         engine = self.engines[record.game]
         stored = engine.parse_event(payload).to_json()
@@ -367,6 +375,11 @@ class TableService:
             if target is None:
                 raise InvalidInput(Words("no entry %(seq)d to correct", seq=seq),
                                    [Problem(field="seq", message=Words("not an active entry"))])
+            if since is not None and target.payload == stored:
+                return fold
+            if since is not None and target.seq != seq and (target.at_version or 0) > since:
+                view = self._view(writer.record, fold)
+                raise StaleVersion(view, [h for h in view.history if h.seq == target.seq])
             # The log as it will be, folded before anything is written: a later entry the
             # correction breaks raises RuleError here, storing nothing.
             version, seq_new = writer.record.version + 1, max(fold.events) + 1
