@@ -18,6 +18,8 @@ processes, peak PSS where readable):
 
 ``--art N`` adds N more cards, each with its own 1200 x 1680 px image (half JPEG, half PNG,
 photographic noise) named in its ``art`` field: a cold build and a warm rebuild.
+``--repeat R`` runs the three cold builds R times, alternating, and prints their medians: on
+a busy machine compare CPU seconds, which the other processes disturb far less than wall time.
 
 It prints every run, printkit's ratios to the baselines, then a table of issue 21's goals with
 the figure measured and whether it is met, and the machine (cores, CPU, load at start). Not a
@@ -104,10 +106,7 @@ def median_run(runs: list[Run]) -> Run:
     """One :class:`Run` whose figures are the medians of ``runs`` (same label and cards)."""
     if len(runs) == 1:
         return runs[0]
-
-    def med(values):
-        return statistics.median(values)
-
+    med = statistics.median
     usages = [r.usage for r in runs]
     pss = [u.peak_pss for u in usages if u.peak_pss is not None]
     usage = TreeUsage(med([u.wall_s for u in usages]), med([u.cpu_s for u in usages]),
