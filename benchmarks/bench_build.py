@@ -199,16 +199,16 @@ def goal_rows(card_runs: dict[int, dict[str, Run]], art_runs: dict[str, Run] | N
     for n, runs in card_runs.items():
         pk, naive, tuned = runs["printkit cold"].usage, runs["naive"].usage, runs["tuned"].usage
         wall_x, cpu_x = naive.wall_s / pk.wall_s, pk.cpu_s / tuned.cpu_s
-        warm = n / runs["printkit warm"].usage.wall_s
-        one = runs["printkit 1 card"].usage.wall_s
+        warm_run, one_run = runs["printkit warm"].usage, runs["printkit 1 card"].usage
+        warm, one = n / warm_run.wall_s, one_run.wall_s
         rss = pk.peak_rss / MIB
         rows += [(f"{n} cards: wall, naive / printkit", f"{wall_x:.2f}x", f">= {GOAL_WALL_X_NAIVE}x (2 idle cores)",
                   wall_x >= GOAL_WALL_X_NAIVE),
                  (f"{n} cards: CPU, printkit / tuned", f"{cpu_x:.2f}x", f"<= {GOAL_CPU_X_TUNED}x", cpu_x <= GOAL_CPU_X_TUNED),
                  (f"{n} cards: whole-tree peak RSS", f"{rss:.0f} MiB", f"<= {GOAL_RSS_MIB} MiB", rss <= GOAL_RSS_MIB),
-                 (f"{n} cards: warm rebuild", f"{warm:.0f} cards/s", f">= {GOAL_WARM_CARDS_PER_S} cards/s",
+                 (f"{n} cards: warm rebuild", f"{warm:.0f} cards/s (CPU {warm_run.cpu_s:.1f} s)", f">= {GOAL_WARM_CARDS_PER_S} cards/s",
                   warm >= GOAL_WARM_CARDS_PER_S),
-                 (f"{n} cards: one changed title", f"{one:.2f} s", f"< {GOAL_ONE_CARD_S:g} s", one < GOAL_ONE_CARD_S)]
+                 (f"{n} cards: one changed title", f"{one:.2f} s (CPU {one_run.cpu_s:.1f} s)", f"< {GOAL_ONE_CARD_S:g} s", one < GOAL_ONE_CARD_S)]
     if len(card_runs) > 1:
         sizes = sorted(card_runs)
         low, high = (card_runs[s]["printkit cold"].usage.peak_rss for s in (sizes[0], sizes[-1]))
@@ -222,7 +222,7 @@ def goal_rows(card_runs: dict[int, dict[str, Run]], art_runs: dict[str, Run] | N
                   cold.pdf_bytes / 1e6 <= GOAL_ART_PDF_MB),
                  (f"art {art_n}: cold CPU", f"{cold.usage.cpu_s:.1f} s", f"<= {GOAL_ART_CPU_S} s",
                   cold.usage.cpu_s <= GOAL_ART_CPU_S),
-                 (f"art {art_n}: warm rebuild", f"{warm.usage.wall_s:.2f} s", f"< {GOAL_ART_WARM_S:g} s",
+                 (f"art {art_n}: warm rebuild", f"{warm.usage.wall_s:.2f} s (CPU {warm.usage.cpu_s:.1f} s)", f"< {GOAL_ART_WARM_S:g} s",
                   warm.usage.wall_s < GOAL_ART_WARM_S)]
     return rows
 
@@ -252,7 +252,7 @@ def main(argv: list[str] | None = None) -> None:
 
     print("\nfigures (wall and CPU in seconds; CPU and memory over the whole process tree):")
     for figure, value, goal, met in goal_rows(card_runs, art_runs, opts.art):
-        print(f"  {figure:<40} {value:>14}   goal {goal:<26} {'met' if met else 'NOT MET'}")
+        print(f"  {figure:<40} {value:>28}   goal {goal:<26} {'met' if met else 'NOT MET'}")
     print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
