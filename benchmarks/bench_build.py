@@ -1,323 +1,259 @@
-"""Benchmark: `printkit build` of N cards against a bare reportlab script drawing the same primitives.
+"""Benchmark: `printkit build` of N cards against plain reportlab scripts drawing the same primitives.
 
-Run:  python benchmarks/bench_build.py --cards 100 1000 5000
+Run:  python benchmarks/bench_build.py --cards 900 5000 10000 --art 300
 
-For each N it makes a throw-away card database of N cards (clones of the bundled game's cards
-with fresh ids; the game's ``kit.yaml`` is left out, its card ids being gone), then, each in its
-own process so peak memory is its own, times
+For each N it writes a throw-away Carpe Cras database of N cards whose titles and texts never
+repeat (:mod:`bench_inputs`: generated from ``--seed``, so runs compare) and runs, each as its
+own child process measured over its whole process tree (:mod:`process_tree`: wall seconds,
+user + system CPU seconds of the process and its workers, peak RSS summed over the tree's live
+processes, peak PSS where readable):
 
-- printkit: the whole build (load + validate + lay out + render + write),
-- naive reportlab: the stack's plain baseline of issue 10, what anyone would write first: each
-  card on a reportlab canvas with crop marks, a rounded safe-area line, a title, four body
-  lines and a QR code from ``qrcode`` drawn one square per dark module, a backs page after
-  each fronts page, reportlab's defaults otherwise, and
-- tuned reportlab: one script drawing the same primitives as a printkit card (crop marks,
-  background, band, title, four body lines, art placeholder, vector QR code by runs, a duplex
-  back page) the cheap way,
+- printkit cold: ``printkit build --cards-only`` (Letter, long-edge duplex) into an empty
+  output folder, as a designer runs it;
+- naive: the plain reportlab + ``qrcode`` script of issue 21, the QR code one filled path with
+  one square per dark module (:mod:`bench_baselines`);
+- tuned: the same primitives drawn the cheap ways (runs of modules, no ASCII85);
+- printkit warm: the same build again, nothing changed (cards/s);
+- printkit 1 card: the build again after one card's title changed (seconds).
 
-and prints cards per second, bytes per card and peak memory (max RSS) for each, with
-printkit's cards/s as a ratio of each bare script's; then printkit again into the same output
-folder, nothing changed ("printkit warm": its cards/s), and after one card's title changed
-("printkit 1 card": its seconds). Not a test: timings depend on the machine.
+``--art N`` adds N more cards, each with its own 1200 x 1680 px image (half JPEG, half PNG,
+photographic noise) named in its ``art`` field: a cold build and a warm rebuild.
+``--repeat R`` runs the three cold builds R times, alternating, and prints their medians: on
+a busy machine compare CPU seconds, which the other processes disturb far less than wall time.
+
+It prints every run, printkit's ratios to the baselines, then a table of issue 21's goals with
+the figure measured and whether it is met, and the machine (cores, CPU, load at start). Not a
+test: timings depend on the machine and on what else it runs.
 """
 
 from __future__ import annotations
 
 import argparse
-import copy
+import json
 import os
+import platform
 import shutil
-import subprocess
+import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-HERE = Path(__file__).resolve()
+from bench_inputs import (change_one_title, generate_cards, make_art, make_database, printed_texts,  # noqa: E402
+                          write_cards)
+from process_tree import TreeUsage, pss_readable, run_tree  # noqa: E402
 
+HERE = Path(__file__).resolve().parent
+GAME = "carpe_cras"
+MIB = 1024 * 1024
 
-CARDS_PER_FILE = 250
-
-
-def make_database(game: str, n: int, root: Path) -> Path:
-    """A database folder holding only ``game`` with ``n`` cards cloned from the bundled ones."""
-    from card_data.loader import bundled_data_dir
-
-    src = bundled_data_dir() / game
-    dst = root / "data" / game
-    # Generated cards: the bundled ones' printed versions (printings.yaml) would name cards not there.
-    # The game folder is its Python package too: a designer's copy holds its data and layouts only.
-    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("decks", "cards", "kit.yaml", "printings.yaml",
-                                                            "*.py", "__pycache__", "table.html"))
-    originals = []
-    for path in sorted((src / "cards").glob("*.yaml")):
-        originals.extend(yaml.safe_load(path.read_text(encoding="utf-8")) or [])
-    originals = [c for c in originals if c.get("type") not in ("reference", "token")] or originals
-    cards = []
-    for i in range(n):
-        # A deep copy: shared lists would be written as YAML aliases, which the loader limits.
-        card = copy.deepcopy(originals[i % len(originals)])
-        card["id"] = f"bench-{i:05d}"
-        cards.append(card)
-    (dst / "cards").mkdir()
-    # Files of CARDS_PER_FILE cards, as a designer keeps them (the bundled files hold 5-60):
-    # the loader holds one file's YAML tree at a time, so this is what a real database costs.
-    for start in range(0, n, CARDS_PER_FILE):
-        chunk = cards[start:start + CARDS_PER_FILE]
-        (dst / "cards" / f"bench-{start // CARDS_PER_FILE:03d}.yaml").write_text(
-            yaml.safe_dump(chunk, allow_unicode=True), encoding="utf-8")
-    return root / "data"
+GOAL_WALL_X_NAIVE = 2.5
+GOAL_CPU_X_TUNED = 1.5
+GOAL_RSS_MIB = 150
+GOAL_RSS_FLAT = 1.10
+"""'Flat to 10,000': the largest N's peak RSS at most this times the smallest N's."""
+GOAL_WARM_CARDS_PER_S = 3000
+GOAL_ONE_CARD_S = 3.0
+GOAL_ART_RSS_MIB, GOAL_ART_PDF_MB, GOAL_ART_CPU_S, GOAL_ART_WARM_S = 300, 120, 30, 2.0
 
 
-def run_printkit(data: Path, out: Path, game: str) -> None:
-    from printkit.build import BuildOptions, build
-    from printkit.sheets.paper import paper_by_name
+@dataclass(frozen=True)
+class Run:
+    """One measured job: ``label`` ("printkit cold", "naive", ...), ``cards``, its
+    :class:`TreeUsage` and the bytes of PDF it wrote (``pdf_bytes``)."""
 
-    result = build(data, out, BuildOptions(paper_by_name("letter"), "http://192.168.1.20:5000"), [game],
-                   cards_only=True, jobs=os.cpu_count() or 1)  # as `printkit build` does
-    if result.problems:
-        raise SystemExit("\n".join(map(str, result.problems[:20])))
-
-
-# The baselines' sheet: Letter, 3 x 3 poker cards abutting, in mm.
-W, H, CW, CH = 215.9, 279.4, 63.5, 88.9
-GX, GY = (W - 3 * CW) / 2, (H - 3 * CH) / 2
+    label: str
+    cards: int
+    usage: TreeUsage
+    pdf_bytes: int
 
 
-def draw_crop_marks(c) -> None:
-    """The baselines' crop marks on reportlab canvas ``c``: one pair per trim line of the grid."""
-    from reportlab.lib.units import mm
-
-    c.setLineWidth(0.25)
-    for i in range(4):
-        x = (GX + i * CW) * mm
-        c.line(x, (H - GY + 3.5) * mm, x, (H - GY + 6) * mm)
-        c.line(x, (GY - 3.5) * mm, x, (GY - 6) * mm)
-        y = (H - GY - i * CH) * mm
-        c.line((GX - 3.5) * mm, y, (GX - 8) * mm, y)
-        c.line((W - GX + 3.5) * mm, y, (W - GX + 8) * mm, y)
+def printkit_command() -> list[str]:
+    """The ``printkit`` command of this Python's environment (its console script if installed)."""
+    script = Path(sys.executable).parent / "printkit"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "printkit.cli"]
 
 
-def run_naive(n: int, out: Path, game: str) -> None:
-    """Issue 10's naive baseline: plain reportlab and ``qrcode``, one square per dark module."""
-    import qrcode
-    from reportlab.lib.units import mm
-    from reportlab.pdfgen.canvas import Canvas
+def pdf_bytes(folder: Path) -> int:
+    """Bytes of every PDF under ``folder``."""
+    return sum(p.stat().st_size for p in folder.rglob("*.pdf"))
 
-    W, H, cw, ch = 215.9, 279.4, 63.5, 88.9
-    gx, gy = (W - 3 * cw) / 2, (H - 3 * ch) / 2
+
+def build_printkit(label: str, n: int, data: Path, out: Path, opts: argparse.Namespace, cache: Path) -> Run:
+    """``printkit build --cards-only`` of ``data`` into ``out``; ``cache`` is its XDG cache home
+    (fresh for a cold build, so no cache outside the output folder can flatter it either)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PRINTKIT_LANG", "PRINTKIT_BASE_URL")}
+    env["XDG_CACHE_HOME"] = str(cache)
+    args = [*printkit_command(), "build", "--data", str(data), "--out", str(out), "--cards-only",
+            "--paper", "letter", "--base-url", opts.base_url]
+    if opts.jobs:
+        args += ["--jobs", str(opts.jobs)]
+    usage = run_tree([*args, GAME], env=env, cwd=data.parent)
+    return Run(label, n, usage, pdf_bytes(out))
+
+
+def build_baseline(kind: str, n: int, texts: Path, out: Path) -> Run:
+    """One of the plain reportlab scripts (``kind``: "naive" or "tuned") drawing ``texts``."""
     out.mkdir(parents=True, exist_ok=True)
-    c = Canvas(str(out / "naive.pdf"), pagesize=(W * mm, H * mm), invariant=1)
-
-    def crop_marks():
-        draw_crop_marks(c)
-
-    for start in range(0, n, 9):
-        batch = range(start, min(n, start + 9))
-        crop_marks()
-        for slot, i in enumerate(batch):
-            r, col = divmod(slot, 3)
-            x0, top = gx + col * cw, H - gy - r * ch
-            c.setLineWidth(0.5)
-            c.roundRect((x0 + 3) * mm, (top - ch + 3) * mm, (cw - 6) * mm, (ch - 6) * mm, 2 * mm, stroke=1, fill=0)
-            c.setFont("Helvetica-Bold", 11)
-            c.drawString((x0 + 5) * mm, (top - 10) * mm, f"Card {i}")
-            c.setFont("Helvetica", 8)
-            for k in range(4):
-                c.drawString((x0 + 5) * mm, (top - 50 - 4 * k) * mm, "Some rules text on a line of a card body")
-            code = qrcode.QRCode(border=0)
-            code.add_data(f"http://192.168.1.20:5000/r/{game}/bench-{i:05d}")
-            code.make(fit=True)
-            matrix = code.get_matrix()
-            m = 15 / (len(matrix) + 8)
-            qx, qtop = x0 + 44.5, top - 69
-            for row, cells in enumerate(matrix):
-                for col0, dark in enumerate(cells):
-                    if dark:
-                        c.rect((qx + (col0 + 4) * m) * mm, (qtop - (row + 5) * m) * mm, m * mm, m * mm,
-                               stroke=0, fill=1)
-        c.showPage()
-        crop_marks()
-        for slot, _ in enumerate(batch):
-            r, col = divmod(slot, 3)
-            x0, top = gx + (2 - col) * cw, H - gy - r * ch
-            c.setLineWidth(0.5)
-            c.roundRect((x0 + 3) * mm, (top - ch + 3) * mm, (cw - 6) * mm, (ch - 6) * mm, 2 * mm, stroke=1, fill=0)
-            c.setFont("Helvetica-Bold", 14)
-            c.drawCentredString((x0 + cw / 2) * mm, (top - 45) * mm, "Deck back")
-        c.showPage()
-    c.save()
+    usage = run_tree([sys.executable, str(HERE / "bench_baselines.py"), kind, str(texts), str(out / f"{kind}.pdf")])
+    return Run(kind, n, usage, pdf_bytes(out))
 
 
-def run_bare(n: int, out: Path, game: str) -> None:
-    """The same primitives as a printkit card with plain reportlab calls, no layout engine, no
-    validation, tuned the cheap ways (QR runs, no ASCII85)."""
-    from reportlab import rl_config
-    from reportlab.lib.colors import HexColor
-    from reportlab.lib.units import mm
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
-    from reportlab.pdfgen.canvas import Canvas
-
-    from printkit.sheets.fonts import FONT_DIR
-    from printkit.sheets.qr import dark_runs, qr_matrix
-
-    rl_config.useA85 = 0
-    pdfmetrics.registerFont(TTFont("DV", str(FONT_DIR / "DejaVuSans.ttf")))
-    pdfmetrics.registerFont(TTFont("DVB", str(FONT_DIR / "DejaVuSans-Bold.ttf")))
-    W, H, cw, ch = 215.9, 279.4, 63.5, 88.9
-    gx, gy = (W - 3 * cw) / 2, (H - 3 * ch) / 2
-    out.mkdir(parents=True, exist_ok=True)
-    c = Canvas(str(out / "bare.pdf"), pagesize=(W * mm, H * mm), invariant=1)
-
-    def crop_marks():
-        draw_crop_marks(c)
-
-    for start in range(0, n, 9):
-        batch = range(start, min(n, start + 9))
-        crop_marks()
-        for slot, i in enumerate(batch):
-            r, col = divmod(slot, 3)
-            x0, top = gx + col * cw, H - gy - r * ch
-            c.setFillColor(HexColor("#f6f1e7"))
-            c.rect(x0 * mm, (top - ch) * mm, cw * mm, ch * mm, stroke=0, fill=1)
-            c.setFillColor(HexColor("#7a1f1f"))
-            c.rect(x0 * mm, (top - 14) * mm, cw * mm, 14 * mm, stroke=0, fill=1)
-            c.setFillColor(HexColor("#ffffff"))
-            c.setFont("DVB", 11)
-            c.drawString((x0 + 4) * mm, (top - 9) * mm, f"Card {i}")
-            c.setFillColor(HexColor("#000000"))
-            c.setFont("DV", 8)
-            for k in range(4):
-                c.drawString((x0 + 4) * mm, (top - 50 - 4 * k) * mm, "Some rules text on a line of a card body")
-            c.setStrokeColor(HexColor("#a39d93"))
-            c.rect((x0 + 4) * mm, (top - 44) * mm, 55.5 * mm, 30 * mm, stroke=1, fill=0)
-            c.line((x0 + 4) * mm, (top - 44) * mm, (x0 + 59.5) * mm, (top - 14) * mm)
-            matrix = qr_matrix(f"http://192.168.1.20:5000/r/{game}/bench-{i:05d}")
-            m = 15 / (len(matrix) + 4)
-            p = c.beginPath()
-            for row, col0, length in dark_runs(matrix):
-                p.rect((x0 + 45.5 + (col0 + 2) * m) * mm, (top - 71 - (row + 3) * m) * mm, length * m * mm, m * mm)
-            c.drawPath(p, stroke=0, fill=1)
-        c.showPage()
-        crop_marks()
-        for slot, _ in enumerate(batch):
-            r, col = divmod(slot, 3)
-            x0, top = gx + (2 - col) * cw, H - gy - r * ch
-            c.setFillColor(HexColor("#203040"))
-            c.rect(x0 * mm, (top - ch) * mm, cw * mm, ch * mm, stroke=0, fill=1)
-            c.setFillColor(HexColor("#ffffff"))
-            c.setFont("DVB", 14)
-            c.drawCentredString((x0 + cw / 2) * mm, (top - 45) * mm, "Deck back")
-        c.showPage()
-    c.save()
+def median_run(runs: list[Run]) -> Run:
+    """One :class:`Run` whose figures are the medians of ``runs`` (same label and cards)."""
+    if len(runs) == 1:
+        return runs[0]
+    med = statistics.median
+    usages = [r.usage for r in runs]
+    pss = [u.peak_pss for u in usages if u.peak_pss is not None]
+    usage = TreeUsage(med([u.wall_s for u in usages]), med([u.cpu_s for u in usages]),
+                      int(med([u.peak_rss for u in usages])), int(med(pss)) if pss else None,
+                      max(u.processes for u in usages))
+    return Run(runs[0].label, runs[0].cards, usage, int(med([r.pdf_bytes for r in runs])))
 
 
-def measure_rebuilds(n: int, game: str, work: Path) -> list[tuple[str, float, int]]:
-    """After printkit's cold build into ``out-printkit``: a warm rebuild with nothing changed,
-    then one with one card's title changed; ``[(label, seconds, peak RSS in KiB)]``."""
+def print_run(run: Run, extra: str = "") -> None:
+    """One row of the runs table."""
+    u = run.usage
+    pss = f"{u.peak_pss / MIB:9.1f}" if u.peak_pss is not None else f"{'n/a':>9}"
+    per_card = f"{run.pdf_bytes / run.cards:11.0f}" if run.pdf_bytes else f"{'':>11}"
+    print(f"{run.cards:>6} {run.label:<16} {u.wall_s:8.2f} {u.cpu_s:8.2f} {run.cards / u.wall_s:9.1f} "
+          f"{u.peak_rss / MIB:9.1f} {pss} {per_card} {u.processes:>5}  {extra}", flush=True)
+
+
+def machine() -> str:
+    """Cores, CPU model, load average now, Python and the date: what the figures depend on."""
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    return (f"machine: {os.cpu_count()} cores, {model}, load average at start {load} (1/5/15 min); "
+            f"Python {platform.python_version()}, {platform.system()} {platform.release()}; "
+            f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; PSS "
+            f"{'from /proc/<pid>/smaps_rollup' if pss_readable() else 'not readable here'}")
+
+
+def bench_cards(n: int, work: Path, opts: argparse.Namespace) -> dict[str, Run]:
+    """The cold builds (``opts.repeat`` times each, alternating; medians), then warm and one
+    changed card, for ``n`` generated cards; returns the runs by label."""
+    root = work / f"db-{n}"
+    cards = generate_cards(GAME, n, opts.seed)
+    data = make_database(GAME, cards, root)
+    texts = root / "texts.json"
+    texts.write_text(json.dumps(printed_texts(GAME, cards, opts.base_url), ensure_ascii=False), encoding="utf-8")
+    del cards
+    out, cache = root / "out-printkit", root / "xdg-cache"
+    cold: dict[str, list[Run]] = {"printkit cold": [], "naive": [], "tuned": []}
+    for _ in range(opts.repeat):
+        for path in (out, cache):
+            shutil.rmtree(path, ignore_errors=True)
+        cold["printkit cold"].append(build_printkit("printkit cold", n, data, out, opts, cache))
+        for kind in ("naive", "tuned"):
+            shutil.rmtree(root / f"out-{kind}", ignore_errors=True)
+            cold[kind].append(build_baseline(kind, n, texts, root / f"out-{kind}"))
+    runs = {label: median_run(rs) for label, rs in cold.items()}
+    runs["printkit warm"] = build_printkit("printkit warm", n, data, out, opts, cache)
+    change_one_title(data / GAME)
+    runs["printkit 1 card"] = build_printkit("printkit 1 card", n, data, out, opts, cache)
+    pk, naive, tuned = runs["printkit cold"], runs["naive"], runs["tuned"]
+    for label, run in runs.items():
+        extra = ""
+        if label == "printkit cold":
+            extra = (f"wall x naive {naive.usage.wall_s / pk.usage.wall_s:.2f}, "
+                     f"CPU x tuned {pk.usage.cpu_s / tuned.usage.cpu_s:.2f}")
+        print_run(run, extra)
+    shutil.rmtree(root / "out-naive", ignore_errors=True)
+    shutil.rmtree(root / "out-tuned", ignore_errors=True)
+    return runs
+
+
+def bench_art(n: int, work: Path, opts: argparse.Namespace) -> dict[str, Run]:
+    """A cold build and a warm rebuild of ``n`` cards each with its own image."""
+    root = work / f"art-{n}"
+    cards = generate_cards(GAME, n, opts.seed + 1)
+    data = make_database(GAME, [], root)
+    start = time.perf_counter()
+    art_bytes = make_art(data / GAME, cards, opts.seed)
+    write_cards(data / GAME, cards)
+    print(f"{n:>6} art files: {art_bytes / 1e6:.1f} MB in {time.perf_counter() - start:.1f} s "
+          f"(generated, not timed)", flush=True)
+    out, cache = root / "out-printkit", root / "xdg-cache"
+    runs = {"art cold": build_printkit("art cold", n, data, out, opts, cache)}
+    runs["art warm"] = build_printkit("art warm", n, data, out, opts, cache)
+    for run in runs.values():
+        print_run(run, f"PDF {run.pdf_bytes / 1e6:.1f} MB")
+    return runs
+
+
+def goal_rows(card_runs: dict[int, dict[str, Run]], art_runs: dict[str, Run] | None, art_n: int) -> list[tuple]:
+    """``(figure, value text, goal text, met)`` for each goal issue 21 sets."""
     rows = []
-    for label in ("printkit warm", "printkit 1 card"):
-        if label == "printkit 1 card":
-            run_small_parent([sys.executable, str(HERE), "--worker", "change-card", "--cards", str(n),
-                              "--game", game, "--work", str(work)])
-        args = [sys.executable, str(HERE), "--worker", "printkit", "--cards", str(n), "--game", game,
-                "--work", str(work)]
-        start = time.perf_counter()
-        proc = subprocess.Popen(args)
-        _, status, usage = os.wait4(proc.pid, 0)
-        if os.waitstatus_to_exitcode(status) != 0:
-            raise SystemExit(f"{label} failed")
-        rows.append((label, time.perf_counter() - start, usage.ru_maxrss))
+    for n, runs in card_runs.items():
+        pk, naive, tuned = runs["printkit cold"].usage, runs["naive"].usage, runs["tuned"].usage
+        wall_x, cpu_x = naive.wall_s / pk.wall_s, pk.cpu_s / tuned.cpu_s
+        warm_run, one_run = runs["printkit warm"].usage, runs["printkit 1 card"].usage
+        warm, one = n / warm_run.wall_s, one_run.wall_s
+        rss = pk.peak_rss / MIB
+        rows += [(f"{n} cards: wall, naive / printkit", f"{wall_x:.2f}x", f">= {GOAL_WALL_X_NAIVE}x (2 idle cores)",
+                  wall_x >= GOAL_WALL_X_NAIVE),
+                 (f"{n} cards: CPU, printkit / tuned", f"{cpu_x:.2f}x", f"<= {GOAL_CPU_X_TUNED}x", cpu_x <= GOAL_CPU_X_TUNED),
+                 (f"{n} cards: whole-tree peak RSS", f"{rss:.0f} MiB", f"<= {GOAL_RSS_MIB} MiB", rss <= GOAL_RSS_MIB),
+                 (f"{n} cards: warm rebuild", f"{warm:.0f} cards/s (CPU {warm_run.cpu_s:.1f} s)", f">= {GOAL_WARM_CARDS_PER_S} cards/s",
+                  warm >= GOAL_WARM_CARDS_PER_S),
+                 (f"{n} cards: one changed title", f"{one:.2f} s (CPU {one_run.cpu_s:.1f} s)", f"< {GOAL_ONE_CARD_S:g} s", one < GOAL_ONE_CARD_S)]
+    if len(card_runs) > 1:
+        sizes = sorted(card_runs)
+        low, high = (card_runs[s]["printkit cold"].usage.peak_rss for s in (sizes[0], sizes[-1]))
+        rows.append((f"peak RSS {sizes[0]} -> {sizes[-1]} cards", f"{high / low:.2f}x",
+                     f"flat (<= {GOAL_RSS_FLAT:g}x)", high <= GOAL_RSS_FLAT * low))
+    if art_runs:
+        cold, warm = art_runs["art cold"], art_runs["art warm"]
+        rows += [(f"art {art_n}: cold whole-tree peak RSS", f"{cold.usage.peak_rss / MIB:.0f} MiB",
+                  f"<= {GOAL_ART_RSS_MIB} MiB", cold.usage.peak_rss / MIB <= GOAL_ART_RSS_MIB),
+                 (f"art {art_n}: PDF size", f"{cold.pdf_bytes / 1e6:.1f} MB", f"<= {GOAL_ART_PDF_MB} MB",
+                  cold.pdf_bytes / 1e6 <= GOAL_ART_PDF_MB),
+                 (f"art {art_n}: cold CPU", f"{cold.usage.cpu_s:.1f} s", f"<= {GOAL_ART_CPU_S} s",
+                  cold.usage.cpu_s <= GOAL_ART_CPU_S),
+                 (f"art {art_n}: warm rebuild", f"{warm.usage.wall_s:.2f} s (CPU {warm.usage.cpu_s:.1f} s)", f"< {GOAL_ART_WARM_S:g} s",
+                  warm.usage.wall_s < GOAL_ART_WARM_S)]
     return rows
 
 
-def change_first_card(n: int, game: str, work: Path) -> None:
-    """Append " (changed)" to the first card's title in the ``n``-card database."""
-    cards_file = work / f"db-{n}" / "data" / game / "cards" / "bench-000.yaml"
-    cards = yaml.safe_load(cards_file.read_text(encoding="utf-8"))
-    cards[0]["title"] += " (changed)"
-    cards_file.write_text(yaml.safe_dump(cards, allow_unicode=True), encoding="utf-8")
-
-
-def run_small_parent(args: list[str]) -> None:
-    """Run a preparation step (``--worker make-db`` or ``change-card``) in a child process.
-
-    Why: a child's peak RSS as ``wait4`` reports it starts from its parent's size at the
-    ``fork``/``exec`` (Linux keeps the pre-exec high-water mark), so loading thousands of cards
-    in this process would inflate every later measurement.
-    """
-    subprocess.run(args, check=True)
-
-
-RUNNERS = {"naive": run_naive, "bare": run_bare}
-"""The bare scripts by worker name; ``printkit`` runs :func:`run_printkit`."""
-
-
-def measure(kind: str, n: int, game: str, work: Path) -> tuple[float, int, int]:
-    """Run one side in a child process; returns (seconds, output bytes, peak RSS in KiB)."""
-    out = work / f"out-{kind}"
-    shutil.rmtree(out, ignore_errors=True)
-    args = [sys.executable, str(HERE), "--worker", kind, "--cards", str(n), "--game", game, "--work", str(work)]
-    start = time.perf_counter()
-    proc = subprocess.Popen(args)
-    _, status, usage = os.wait4(proc.pid, 0)
-    seconds = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise SystemExit(f"{kind} worker failed with exit code {proc.returncode}")
-    size = sum(p.stat().st_size for p in out.rglob("*.pdf"))
-    return seconds, size, usage.ru_maxrss
-
-
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cards", type=int, nargs="+", default=[100, 1000, 5000])
-    parser.add_argument("--game", default="carpe_cras")
-    parser.add_argument("--worker", choices=["printkit", "make-db", "change-card", *sorted(RUNNERS)],
-                        help=argparse.SUPPRESS)
-    parser.add_argument("--work", type=Path, help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    parser.add_argument("--cards", type=int, nargs="*", default=[900, 5000, 10000], help="card counts (default: %(default)s)")
+    parser.add_argument("--art", type=int, default=0, help="also N cards with their own images (default: none)")
+    parser.add_argument("--seed", type=int, default=21, help="what the texts and images are drawn from")
+    parser.add_argument("--repeat", type=int, default=1, help="cold runs of each side, alternating (medians)")
+    parser.add_argument("--jobs", type=int, help="printkit --jobs (default: printkit's, the number of CPUs)")
+    parser.add_argument("--base-url", default="http://192.168.1.20:5000")
+    opts = parser.parse_args(argv)
+    if any(n < 1 for n in opts.cards) or opts.art < 0 or opts.repeat < 1:
+        parser.error("card counts and --repeat must be at least 1, --art at least 0")
 
-    if args.worker:
-        n = args.cards[0]
-        out = args.work / f"out-{args.worker}"
-        if args.worker == "make-db":
-            make_database(args.game, n, args.work / f"db-{n}")
-        elif args.worker == "change-card":
-            change_first_card(n, args.game, args.work)
-        elif args.worker == "printkit":
-            run_printkit(args.work / f"db-{n}" / "data", out, args.game)
-        else:
-            RUNNERS[args.worker](n, out, args.game)
-        return
+    print(machine())
+    print(f"{'cards':>6} {'run':<16} {'wall s':>8} {'CPU s':>8} {'cards/s':>9} {'RSS MiB':>9} {'PSS MiB':>9} "
+          f"{'bytes/card':>11} {'procs':>5}", flush=True)
+    card_runs: dict[int, dict[str, Run]] = {}
+    art_runs = None
+    with tempfile.TemporaryDirectory(prefix="bench-build-") as tmp:
+        for n in opts.cards:
+            card_runs[n] = bench_cards(n, Path(tmp), opts)
+        if opts.art:
+            art_runs = bench_art(opts.art, Path(tmp), opts)
 
-    print(f"{'cards':>6} {'tool':<16} {'seconds':>8} {'cards/s':>9} {'bytes/card':>11} {'peak MiB':>9} "
-          f"{'printkit x':>11}")
-    with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        for n in args.cards:
-            run_small_parent([sys.executable, str(HERE), "--worker", "make-db", "--cards", str(n),
-                              "--game", args.game, "--work", str(work)])
-            printkit_seconds = None
-            for kind, label in (("printkit", "printkit build"), ("naive", "naive reportlab"),
-                                ("bare", "tuned reportlab")):
-                seconds, size, rss_kib = measure(kind, n, args.game, work)
-                if kind == "printkit":
-                    printkit_seconds, ratio = seconds, ""
-                else:
-                    # printkit's cards/s over this script's: 2.0 = printkit twice as fast.
-                    ratio = f"{seconds / printkit_seconds:.2f}"
-                print(f"{n:>6} {label:<16} {seconds:>8.2f} {n / seconds:>9.1f} {size / n:>11.0f} "
-                      f"{rss_kib / 1024:>9.1f} {ratio:>11}")
-                if kind == "printkit":  # warm rebuild cards/s; one changed card: its seconds
-                    for label_, seconds_, rss_ in measure_rebuilds(n, args.game, work):
-                        rate = f"{n / seconds_:.1f}" if label_ == "printkit warm" else ""  # 1 card: seconds
-                        print(f"{n:>6} {label_:<16} {seconds_:>8.2f} {rate:>9} {'':>11} "
-                              f"{rss_ / 1024:>9.1f} {'':>11}")
-            sys.stdout.flush()
+    print("\nfigures (wall and CPU in seconds; CPU and memory over the whole process tree):")
+    for figure, value, goal, met in goal_rows(card_runs, art_runs, opts.art):
+        print(f"  {figure:<40} {value:>28}   goal {goal:<26} {'met' if met else 'NOT MET'}")
+    print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":
