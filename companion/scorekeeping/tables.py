@@ -362,8 +362,8 @@ class TableService:
         ``expected_version``: refused (:class:`StaleVersion`) unless the table is still at it.
         ``since``: the version the correction's form was drawn at: entries made since do not
         matter (every later entry is checked again anyway), but a correction of the same entry
-        made since is a conflict (:class:`StaleVersion` listing it), and a correction that
-        says what the entry already says changes nothing. Raises :class:`InvalidInput` when
+        made since is a conflict (:class:`StaleVersion` listing it), unless it says just what
+        that correction says (a repeat: nothing changes). Raises :class:`InvalidInput` when
         ``seq`` is no active entry (undone since)."""
         record = self.find(key)
         engine = self.engines[record.game]
@@ -375,9 +375,9 @@ class TableService:
             if target is None:
                 raise InvalidInput(Words("no entry %(seq)d to correct", seq=seq),
                                    [Problem(field="seq", message=Words("not an active entry"))])
-            if since is not None and target.payload == stored:
-                return fold
             if since is not None and target.seq != seq and (target.at_version or 0) > since:
+                if target.payload == stored:  # the same correction, made since: a repeat
+                    return fold
                 view = self._view(writer.record, fold)
                 raise StaleVersion(view, [h for h in view.history if h.seq == target.seq])
             # The log as it will be, folded before anything is written: a later entry the
