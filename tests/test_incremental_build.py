@@ -17,6 +17,7 @@ from click.testing import CliRunner
 import printkit.build_workers as build_workers
 from printkit.build import BuildOptions, build
 from printkit.build_cache import CACHE_FILE, toolkit_digest
+from printkit.parsed_cache import PARSED_DIR
 from printkit.sheets.paper import paper_by_name
 from build_fixtures import GAME, project, rendered_decks  # noqa: F401 - fixtures
 
@@ -31,16 +32,21 @@ def make(project, out: Path | None = None, base_url: str = BASE_URL, jobs: int =
     return result
 
 
+def output(p: Path, out: Path) -> bool:
+    """Whether ``p`` (below ``out``) is output, not the build's caches."""
+    return p.relative_to(out).parts[0] not in (CACHE_FILE, PARSED_DIR)
+
+
 def snapshot(out: Path) -> dict[str, bytes]:
-    """Every output file but the cache: ``{relative path: bytes}``."""
+    """Every output file but the caches: ``{relative path: bytes}``."""
     return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*"))
-            if p.is_file() and p.name != CACHE_FILE}
+            if p.is_file() and output(p, out)}
 
 
 def stats(out: Path) -> dict[str, tuple[int, int]]:
-    """``{relative path: (inode, mtime in ns)}`` of every output file and folder but the cache."""
+    """``{relative path: (inode, mtime in ns)}`` of every output file and folder but the caches."""
     return {str(p.relative_to(out)): (p.stat().st_ino, p.stat().st_mtime_ns) for p in sorted(out.rglob("*"))
-            if p.name != CACHE_FILE}
+            if output(p, out)}
 
 
 def deck_files(out: Path, deck: str) -> list[str]:
