@@ -66,6 +66,11 @@ class CardStore(Mapping[str, "Card"]):
             self._decoded.popitem(last=False)
         return card
 
+    def json_of(self, card_id: str) -> bytes:
+        """The card's JSON as kept (``model_dump_json``, UTF-8), without validating it into a
+        model: a cheap digest of a card. Raises ``KeyError`` for an unknown id."""
+        return zlib.decompressobj(zdict=self._zdict).decompress(self._records[card_id])
+
     def __contains__(self, card_id: object) -> bool:
         return card_id in self._records
 

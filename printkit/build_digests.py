@@ -4,10 +4,12 @@ everything a whole build reads (:func:`whole_build_key`) and one per unit of a g
 repeats them."""
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+from card_data.card_store import CardStore
 from card_data.games import registry
 from card_data.loader import Game
 from card_data.problems import Problem
@@ -96,14 +98,18 @@ class UnitDigests:
     def _card(self, card_id: str) -> tuple[bytes, str]:
         """``(SHA-256 of the card's record, its type)``, each card read once."""
         if card_id not in self._cards:
-            card = self.game.cards[card_id]
+            cards = self.game.cards
+            # The record as the store keeps it (its JSON), not decoded into a model unless needed.
+            data = json.loads(cards.json_of(card_id)) if isinstance(cards, CardStore) else \
+                cards[card_id].model_dump(mode="json")
             # The version is printed (QR code and label) but lives in printings.yaml, not the record.
-            version = self.game.printings.card_version(card)
+            printings = self.game.printings
+            version = printings.card_version(cards[card_id]) if printings.versioned else None
             translation = build_translation(self.game, self.options)
-            record = {"card": card.model_dump(mode="json"), "version": version.version if version else None,
+            record = {"card": data, "version": version.version if version else None,
                       "released": version.released if version else None,
                       "translation": translation.printed_fields(card_id) if translation else None}
-            self._cards[card_id] = (bytes.fromhex(json_digest(record)), card.type)
+            self._cards[card_id] = (bytes.fromhex(json_digest(record)), data["type"])
         return self._cards[card_id]
 
     def deck(self, unit: str, job: CardJob) -> str:

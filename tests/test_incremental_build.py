@@ -230,3 +230,36 @@ def test_printkit_help_lists_the_lazy_commands_with_their_own_help():
     for name, (_, help_text) in LAZY_COMMANDS.items():
         command = main.get_command(ctx, name)
         assert " ".join(command.help.split("\n\n")[0].split()) == help_text, name
+
+
+def test_one_changed_card_in_a_deck_of_several_parts_redraws_only_its_part(project, tmp_path, rendered_decks,
+                                                                         monkeypatch):
+    """A deck split into parts (here one sheet a part): one card's title changed redraws the part
+    holding it, whose PDF is the only file the build says it rewrote; the card files that did
+    not change are not parsed again; the output is a cold build's, byte for byte."""
+    import card_data.parsed_files as parsed_files
+    import printkit.build
+
+    monkeypatch.setattr(printkit.build, "SHEETS_PER_FILE", 1)
+    data, _, out = project
+    first = make(project)
+    parts = sorted({p.name.split("-cards")[0] for p in (out / GAME).glob("might-cunning-draw-part-*-cards.pdf")})
+    assert len(parts) >= 3, parts
+    card = _card_only_in(data, "might-cunning-draw")
+    _retitle(data, card, "Renamed For The Test")
+    card_file = next(p.name for p in (data / GAME / "cards").glob("*.yaml") if f"id: {card}\n" in p.read_text())
+    parsed: list[str] = []
+    real = parsed_files.load_list
+    monkeypatch.setattr(parsed_files, "load_list", lambda path, *a, **k: parsed.append(Path(path).name) or
+                        real(path, *a, **k))
+    before = snapshot(out)
+    rendered_decks.clear()
+    again = make(project)
+    # The part(s) holding the card's copies, not the others.
+    assert rendered_decks and set(rendered_decks) < set(parts), rendered_decks
+    rewritten = sorted(p.relative_to(out).as_posix() for p in again.written if p not in again.unchanged)
+    assert rewritten == sorted(f"{GAME}/{part}-cards.pdf" for part in rendered_decks)
+    assert all(before[name] != snapshot(out)[name] for name in rewritten)
+    assert parsed == [card_file]
+    assert set(again.written) == set(first.written)
+    assert snapshot(out) == snapshot(make(project, tmp_path / "fresh").written[0].parent.parent)
