@@ -18,9 +18,10 @@ naming other cards) are not cached: the loader runs them on every card, from eit
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -34,15 +35,15 @@ FORMAT = 1
 
 
 class ParsedFiles(Protocol):
-    """Where the loader remembers card files that read cleanly: any store of JSON-able values
-    by key (a 64-hex-digit digest). ``get`` returns ``None`` for a key it does not hold (or
-    cannot read); ``put`` may drop what it is given (the store is bounded). ``code(game_id)`` is
-    a digest of the code a game's cards are validated with (its schema, this loader, pydantic's
-    version): a change to it must change the keys."""
+    """Where the loader remembers card files that read cleanly: any store of bytes by key (a
+    64-hex-digit digest). ``get`` returns ``None`` for a key it does not hold (or cannot read);
+    ``put`` may drop what it is given (the store is bounded). ``code(game_id)`` is a digest of
+    the code a game's cards are validated with (its schema, this loader, pydantic's version): a
+    change to it must change the keys."""
 
-    def get(self, key: str) -> Any | None: ...
+    def get(self, key: str) -> bytes | None: ...
 
-    def put(self, key: str, value: Any) -> None: ...
+    def put(self, key: str, value: bytes) -> None: ...
 
     def code(self, game_id: str) -> str: ...
 
@@ -115,20 +116,26 @@ def read_card_file(path: Path, col: Collector, adapter: TypeAdapter, parsed: Par
             card = None
         entries.append(CardEntry(rid, isinstance(item.get("id"), str), card, lines, base))
         if key is not None and card is not None:
-            kept.append([list(base), rid, card.model_dump_json(), _kept_lines(item, lines, base)])
+            kept.append(([list(base), rid, _kept_lines(item, lines, base)], card.model_dump_json().encode()))
     if key is not None and complete and len(col.problems) == before and all(e.card and e.has_id for e in entries):
-        parsed.put(key, kept)
+        # One line of where each card is, then each card's JSON on a line of its own (JSON
+        # escapes line breaks), which pydantic validates from the bytes as they are.
+        parsed.put(key, b"\n".join([json.dumps([where for where, _ in kept]).encode()] + [data for _, data in kept]))
     return entries, complete
 
 
-def _from_cache(value: Any, adapter: TypeAdapter) -> list[CardEntry] | None:
+def _from_cache(value: bytes | None, adapter: TypeAdapter) -> list[CardEntry] | None:
     """Entries from what :func:`read_card_file` remembered; ``None`` if it does not read (then
     the file is parsed again)."""
-    if not isinstance(value, list):
+    if not isinstance(value, bytes):
         return None
     try:
+        head, *cards = value.split(b"\n")
+        where = json.loads(head)
+        if not isinstance(where, list) or len(where) != len(cards):
+            return None
         entries = []
-        for base, rid, data, kept in value:
+        for (base, rid, kept), data in zip(where, cards):
             lines = LineMap()
             base = tuple(base)
             for loc, line in kept:
@@ -140,4 +147,3 @@ def _from_cache(value: Any, adapter: TypeAdapter) -> list[CardEntry] | None:
         return entries
     except (ValueError, TypeError, ValidationError):
         return None
-

@@ -4,7 +4,6 @@ everything a whole build reads (:func:`whole_build_key`) and one per unit of a g
 repeats them."""
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -14,7 +13,7 @@ from card_data.games import registry
 from card_data.loader import Game
 from card_data.problems import Problem
 from card_data.project_folders import game_templates_dir, is_game_data
-from printkit.build_cache import BuildCache, UnitRecord, code_digest, json_digest
+from printkit.build_cache import BuildCache, UnitRecord, code_digest, json_digest, sha256_hex
 from printkit.build_options import BuildOptions
 from printkit.card_faces import build_translation
 from printkit.components.kit import CardJob
@@ -100,8 +99,10 @@ class UnitDigests:
         if card_id not in self._cards:
             cards = self.game.cards
             # The record as the store keeps it (its JSON), not decoded into a model unless needed.
-            data = json.loads(cards.json_of(card_id)) if isinstance(cards, CardStore) else \
-                cards[card_id].model_dump(mode="json")
+            if isinstance(cards, CardStore):
+                data, card_type = sha256_hex(cards.json_of(card_id)), cards.type_of(card_id)
+            else:
+                data, card_type = cards[card_id].model_dump(mode="json"), cards[card_id].type
             # The version is printed (QR code and label) but lives in printings.yaml, not the record.
             printings = self.game.printings
             version = printings.card_version(cards[card_id]) if printings.versioned else None
@@ -109,7 +110,7 @@ class UnitDigests:
             record = {"card": data, "version": version.version if version else None,
                       "released": version.released if version else None,
                       "translation": translation.printed_fields(card_id) if translation else None}
-            self._cards[card_id] = (bytes.fromhex(json_digest(record)), data["type"])
+            self._cards[card_id] = (bytes.fromhex(json_digest(record)), card_type)
         return self._cards[card_id]
 
     def deck(self, unit: str, job: CardJob) -> str:

@@ -2,7 +2,7 @@
 
 The loader (:func:`card_data.loader.check_database`) takes a store of card files that read
 cleanly (:mod:`card_data.parsed_files` says what is remembered and under which digest); this is
-the build's: one JSON file per card file in ``<out>/.printkit-parsed/`` (:data:`PARSED_DIR`),
+the build's: one file per card file in ``<out>/.printkit-parsed/`` (:data:`PARSED_DIR`),
 named by its key, a digest of the file's bytes, of the code behind its game
 (:func:`printkit.build_cache.code_digest`) and of the limits in force.
 
@@ -14,12 +14,9 @@ not read is parsed again, never an error; deleting the folder only costs parsing
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
-from typing import Any
-
 from printkit.build_cache import code_digest
 
 PARSED_DIR = ".printkit-parsed"
@@ -39,21 +36,21 @@ class ParsedFileCache:
         self._used: set[str] = set()
         self._new: dict[str, bytes] = {}
 
-    def get(self, key: str) -> Any | None:
-        """The value remembered under ``key``; ``None`` if none, or it does not read."""
+    def get(self, key: str) -> bytes | None:
+        """The bytes remembered under ``key``; ``None`` if none, or they cannot be read."""
         if self.dir is None or not _KEY.fullmatch(key):
             return None
         try:
-            value = json.loads((self.dir / f"{key}.json").read_bytes())
-        except (OSError, ValueError):
+            value = (self.dir / f"{key}.bin").read_bytes()
+        except OSError:
             return None
         self._used.add(key)
         return value
 
-    def put(self, key: str, value: Any) -> None:
-        """Remember ``value`` (JSON-able) under ``key``, on disk at :meth:`save`."""
+    def put(self, key: str, value: bytes) -> None:
+        """Remember ``value`` under ``key``, on disk at :meth:`save`."""
         if self.dir is not None and _KEY.fullmatch(key):
-            self._new[key] = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            self._new[key] = bytes(value)
             self._used.add(key)
 
     def code(self, game_id: str) -> str:
@@ -71,11 +68,11 @@ class ParsedFileCache:
             for key, data in self._new.items():
                 tmp = self.dir / f"{key}.tmp"
                 tmp.write_bytes(data)
-                os.replace(tmp, self.dir / f"{key}.json")
+                os.replace(tmp, self.dir / f"{key}.bin")
             for path in self.dir.iterdir():
                 # Only files named as this class names them: anything else is not ours to remove.
-                ours = _KEY.fullmatch(path.stem) and path.suffix in (".json", ".tmp")
-                if ours and not (path.suffix == ".json" and path.stem in self._used):
+                ours = _KEY.fullmatch(path.stem) and path.suffix in (".bin", ".tmp")
+                if ours and not (path.suffix == ".bin" and path.stem in self._used):
                     path.unlink()
         except OSError:
             pass
