@@ -15,7 +15,8 @@ worker processes are forked before a big database is loaded
 
 Builds are incremental (:mod:`printkit.build_cache`): a deck, the reference cards or the extras
 whose inputs did not change are neither laid out nor drawn again, and their files are left
-untouched. Decks that do need drawing are spread over a pool of processes (``jobs``), each deck
+untouched; card files that did not change are not parsed again (:mod:`printkit.parsed_cache`).
+Decks that do need drawing are spread over a pool of processes (``jobs``), each deck
 drawn whole by one process, so the bytes are the same as a build in one process.
 
 This module runs a build, unit by unit; the parts it runs live in modules named for them:
