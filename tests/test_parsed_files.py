@@ -127,3 +127,40 @@ def test_another_schema_or_limit_or_an_unreadable_record_parses_again(data, pars
     _, problems = check_database(data, replace(DEFAULT_LIMITS, file_mb=0.002), store)  # 2,000 bytes
     assert {Path(p.file).name for p in problems if p.field == "file"} >= {"agency.yaml"}  # refused, unread
     assert "agency.yaml" in parsed
+
+
+def test_the_builds_store_holds_the_last_builds_files_and_only_ever_removes_its_own(tmp_path, parsed):
+    """``<out>/.printkit-parsed``: one entry per card file the last build read; entries that do
+    not read are parsed again (the output is a cold build's); files it did not name are left
+    alone."""
+    from printkit.build import BuildOptions, build
+    from printkit.parsed_cache import PARSED_DIR
+    from printkit.sheets.paper import paper_by_name
+
+    data, out = tmp_path / "data", tmp_path / "out"
+    shutil.copytree(bundled_data_dir() / GAME, data / GAME, ignore=GAME_CODE)
+
+    def make(into: Path):
+        result = build(data, into, BuildOptions(paper_by_name("letter"), "http://192.168.1.20:5000"), [GAME],
+                       cards_only=True, jobs=1)
+        assert not result.problems, result.problems
+        return {p.relative_to(into).as_posix(): p.read_bytes() for p in sorted((into / GAME).rglob("*"))
+                if p.is_file()}
+
+    make(out)
+    store = out / PARSED_DIR
+    entries = sorted(store.glob("*.bin"))
+    assert len(entries) == len(card_files(data))
+    for entry in entries:
+        entry.write_bytes(b"\x00 not what was kept")
+    (store / "notes.txt").write_text("mine", encoding="utf-8")
+    (store / f"{'0' * 64}.bin").write_bytes(b"an entry no build uses any more")
+    path = data / GAME / "cards" / "agency.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("title: Might", "title: Mighty", 1), encoding="utf-8")
+    parsed.clear()
+    again = make(out)
+    assert sorted(parsed) == card_files(data)  # no entry read: each file parsed again
+    assert again == make(tmp_path / "cold")
+    assert (store / "notes.txt").read_text(encoding="utf-8") == "mine"
+    assert not (store / f"{'0' * 64}.bin").exists()
+    assert len(list(store.glob("*.bin"))) == len(card_files(data))
