@@ -13,6 +13,7 @@ necessarily the same object; nothing should rely on identity.
 
 from __future__ import annotations
 
+import sys
 import zlib
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -38,6 +39,7 @@ class CardStore(Mapping[str, "Card"]):
         self._spec = spec
         self._zdict = b""  # the first card's JSON, once there is one
         self._records: dict[str, bytes] = {}
+        self._types: dict[str, tuple[str, str]] = {}
         self._decoded: OrderedDict[str, Card] = OrderedDict()
         self._adapter: Any = None
         for card in cards:
@@ -50,6 +52,8 @@ class CardStore(Mapping[str, "Card"]):
             self._zdict = data
         packer = zlib.compressobj(zdict=self._zdict)
         self._records[card.id] = packer.compress(data) + packer.flush()
+        # A handful of types and backs: one string each, read without decoding the card.
+        self._types[card.id] = (sys.intern(card.type), sys.intern(card.back_kind()))
         self._decoded.pop(card.id, None)
 
     def __getitem__(self, card_id: str) -> Card:
@@ -65,6 +69,19 @@ class CardStore(Mapping[str, "Card"]):
         if len(self._decoded) > DECODED_CARDS_KEPT:
             self._decoded.popitem(last=False)
         return card
+
+    def json_of(self, card_id: str) -> bytes:
+        """The card's JSON as kept (``model_dump_json``, UTF-8), without validating it into a
+        model: a cheap digest of a card. Raises ``KeyError`` for an unknown id."""
+        return zlib.decompressobj(zdict=self._zdict).decompress(self._records[card_id])
+
+    def type_of(self, card_id: str) -> str:
+        """The card's ``type``, without decoding it. Raises ``KeyError`` for an unknown id."""
+        return self._types[card_id][0]
+
+    def back_kind_of(self, card_id: str) -> str:
+        """The card's ``back_kind()``, without decoding it. Raises ``KeyError`` for an unknown id."""
+        return self._types[card_id][1]
 
     def __contains__(self, card_id: object) -> bool:
         return card_id in self._records
@@ -82,13 +99,15 @@ class CardStore(Mapping[str, "Card"]):
         sub = CardStore(self._spec)
         sub._zdict = self._zdict
         sub._records = {cid: rec for cid, rec in self._records.items() if cid in wanted}
+        sub._types = {cid: self._types[cid] for cid in sub._records}
         return sub
 
     def __getstate__(self) -> dict:
-        return {"spec": self._spec, "zdict": self._zdict, "records": self._records}
+        return {"spec": self._spec, "zdict": self._zdict, "records": self._records, "types": self._types}
 
     def __setstate__(self, state: dict) -> None:
         self._spec, self._zdict, self._records = state["spec"], state["zdict"], state["records"]
+        self._types = state["types"]
         self._decoded, self._adapter = OrderedDict(), None
 
     def __repr__(self) -> str:

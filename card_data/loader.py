@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -23,6 +24,7 @@ from card_data.schema import Card, DeckList, GameInfo, GameRuling, GameSpec, Glo
 from card_data.ruling_ids import Placement, WrittenRuling, assign_ruling_ids
 from card_data.short_codes import code_map
 from card_data.translations import Translation, read_translations
+from card_data.parsed_files import ParsedFiles, read_card_file
 from card_data.yaml_records import Collector, load_list, read_game_yaml, record_id
 
 RESERVED_CARD_ID = "rulings"
@@ -90,7 +92,19 @@ class Database:
 
 
 
-def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | None, list[Problem]]:
+def _parsed_salt(folder: Path, spec: GameSpec, parsed: ParsedFiles) -> str:
+    """What a game's card files are validated against, for :func:`card_data.parsed_files.file_key`:
+    the store's digest of the code behind the game (:meth:`ParsedFiles.code`) and ``game.yaml``'s
+    bytes (a declared game's schema is declared there)."""
+    try:
+        info = hashlib.sha256((folder / "game.yaml").read_bytes()).hexdigest()
+    except OSError:
+        info = "missing"
+    return f"{parsed.code(spec.game_id)} {info}"
+
+
+def _load_game(folder: Path, spec: GameSpec, limits: Limits,
+               parsed: ParsedFiles | None = None) -> tuple[Game | None, list[Problem]]:
     too_large = game_too_large(folder, spec.game_id, limits)
     if too_large is not None:
         return None, [too_large]  # unread: reading it is what the limit prevents
@@ -121,22 +135,18 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | Non
     # (file, line, owner card, field, named card): checked once every card file is read.
     named_cards: list[tuple[Path, int, str, str, str]] = []
     written: list[WrittenRuling] = []  # every ruling, for their ids
+    salt = _parsed_salt(folder, spec, parsed) if parsed is not None else ""
     for path in sorted((folder / "cards").glob("*.yaml")):
         file_name = str(path)  # one string per file, not per card
-        items, complete = load_list(path, col, "cards")
-        if not complete or not all(isinstance(item.get("id"), str) for item, _, _ in items):
+        entries, complete = read_card_file(path, col, adapter, parsed, salt)
+        if not complete or not all(entry.has_id for entry in entries):
             ids.add_text_of(path)
         lost = lost or not complete
-        for item, lines, base in items:
-            rid = record_id(item)
-            try:
-                card = adapter.validate_python(item)
-            except ValidationError as exc:
-                col.pydantic(path, lines, base, rid, exc, data=item)
-                card = None
-                lost = True
+        for entry in entries:
+            rid, card, lines, base = entry.rid, entry.card, entry.lines, entry.base
+            lost = lost or card is None
             # Checked whether or not either record is valid: the two are in conflict either way.
-            if isinstance(item.get("id"), str):
+            if entry.has_id:
                 ids.defined.add(rid)
                 if rid in first_defined:
                     first = first_defined[rid]
@@ -292,7 +302,8 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits) -> tuple[Game | Non
 
 
 
-def check_database(root: Path | str | None = None, limits: Limits | None = None) -> tuple[Database, list[Problem]]:
+def check_database(root: Path | str | None = None, limits: Limits | None = None,
+                   parsed: ParsedFiles | None = None) -> tuple[Database, list[Problem]]:
     """Load ``root`` (default: the bundled database) and return ``(database, problems)``.
 
     The database holds whatever loaded cleanly; ``problems`` lists everything wrong, sorted
@@ -308,6 +319,9 @@ def check_database(root: Path | str | None = None, limits: Limits | None = None)
     :func:`card_data.games.registry_problems` problem, at its ``game.yaml``. Any other folder
     whose ``game.yaml`` declares ``fields:`` is a declared game (:mod:`card_data.declared_game`),
     its cards checked against that declaration; one that does not is a problem saying how.
+
+    ``parsed``: where card files that read cleanly are remembered, so that an unchanged one is
+    not parsed again (:mod:`card_data.parsed_files`); the result is the same with or without.
     """
     root = Path(root) if root is not None else bundled_data_dir()
     specs = {game_id: entry.spec for game_id, entry in registry().items()}
@@ -344,7 +358,7 @@ def check_database(root: Path | str | None = None, limits: Limits | None = None)
     for game_id, spec in {**specs, **declared}.items():
         if game_id not in present:
             continue
-        game, probs = _load_game(root / game_id, spec, limits)
+        game, probs = _load_game(root / game_id, spec, limits, parsed)
         problems.extend(probs)
         if game is not None:
             games[game_id] = game

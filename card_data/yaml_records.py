@@ -36,13 +36,14 @@ class Collector:
                                                        game=self.game_id, card_id=record_id or "-")
 
 
-def read_game_yaml(path: Path, col: Collector) -> tuple[Any, LineMap] | None:
+def read_game_yaml(path: Path, col: Collector, raw: bytes | None = None) -> tuple[Any, LineMap] | None:
     """``(data, lines)`` of the YAML file at ``path``, read within ``col.limits``, or ``None``
     when it cannot be read or parsed (the reason added to ``col``). A key written twice is a
-    problem in ``col`` too, named after its record's id; the data is still returned."""
+    problem in ``col`` too, named after its record's id; the data is still returned.
+    ``raw``: the file's bytes, already read within those limits (it is not read again)."""
     duplicates: list[DuplicateKey] = []
     try:
-        data, lines = load_yaml(path, duplicates, col.limits)
+        data, lines = load_yaml(path, duplicates, col.limits, raw=raw)
     except YamlTooLarge as exc:
         col.add(path, exc.line, "-", "file", exc.message)
         return None
@@ -68,11 +69,12 @@ def record_id(data: Any) -> str:
     return "-"
 
 
-def load_list(path: Path, col: Collector, what: str) -> tuple[list[tuple[dict, LineMap, tuple]], bool]:
+def load_list(path: Path, col: Collector, what: str,
+              raw: bytes | None = None) -> tuple[list[tuple[dict, LineMap, tuple]], bool]:
     """Items of a YAML file holding a list of mappings, with their locations, and whether
     that is every item of the file (``False`` if it could not be read or parsed, is not a
-    list, or holds something other than mappings)."""
-    read = read_game_yaml(path, col)
+    list, or holds something other than mappings). ``raw``: as for :func:`read_game_yaml`."""
+    read = read_game_yaml(path, col, raw)
     if read is None:
         return [], False
     data, lines = read

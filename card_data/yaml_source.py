@@ -224,7 +224,7 @@ def _construct(node: yaml.Node, loc: Loc, lines: LineMap, loader: _BoundedLoader
 
 
 def load_yaml(path: Path, duplicates: list[DuplicateKey] | None = None,
-              limits: Limits | None = None) -> tuple[Any, LineMap]:
+              limits: Limits | None = None, raw: bytes | None = None) -> tuple[Any, LineMap]:
     """Read one YAML document from ``path``.
 
     Returns ``(data, line_map)``; an empty file gives ``None``.
@@ -234,7 +234,8 @@ def load_yaml(path: Path, duplicates: list[DuplicateKey] | None = None,
     to it as a :class:`DuplicateKey` and the later value is kept (so that a caller can report
     them beside every other problem of the file).
 
-    ``limits``: the byte limits (default: :func:`card_data.limits.read_limited`'s).
+    ``limits``: the byte limits (default: :func:`card_data.limits.read_limited`'s). ``raw``:
+    the file's bytes, already read within them (then ``path`` is not read again).
 
     Raises :class:`YamlTooLarge` (a :class:`YamlSyntaxError` at line 1) for a file over
     ``limits.file_bytes``, unread; :class:`YamlSyntaxError` for malformed YAML, for aliases
@@ -244,7 +245,8 @@ def load_yaml(path: Path, duplicates: list[DuplicateKey] | None = None,
     file cannot be read as UTF-8.
     """
     try:
-        raw = read_limited(Path(path), limits)
+        if raw is None:
+            raw = read_limited(Path(path), limits)
     except FileTooLarge as exc:
         raise YamlTooLarge(1, exc.message) from None
     # As Path.read_text reads: universal newlines (YAML takes \r and \r\n as line breaks too).

@@ -15,7 +15,8 @@ worker processes are forked before a big database is loaded
 
 Builds are incremental (:mod:`printkit.build_cache`): a deck, the reference cards or the extras
 whose inputs did not change are neither laid out nor drawn again, and their files are left
-untouched. Decks that do need drawing are spread over a pool of processes (``jobs``), each deck
+untouched; card files that did not change are not parsed again (:mod:`printkit.parsed_cache`).
+Decks that do need drawing are spread over a pool of processes (``jobs``), each deck
 drawn whole by one process, so the bytes are the same as a build in one process.
 
 This module runs a build, unit by unit; the parts it runs live in modules named for them:
@@ -64,6 +65,7 @@ from printkit.deck_files import (
     split_job,
 )
 from printkit.kit_files import EXTRA_TITLES, extra_file_kind, index_pdf, pdf_pages, reference_cards
+from printkit.parsed_cache import ParsedFileCache
 from printkit.output_set import (
     UNCHANGED,
     Spool,
@@ -207,7 +209,8 @@ def _build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, g
                 return result
     if _card_file_bytes(data_dir) >= EARLY_WORKERS_CARD_BYTES:
         workers.start()  # before the database is loaded (see Workers)
-    db, problems = check_database(data_dir, limits)
+    parsed = ParsedFileCache(out_dir)  # card files read before: not parsed again
+    db, problems = check_database(data_dir, limits, parsed)
     games = list(games)
     selected, unknown = select_games(db, games)
     for name in unknown:
@@ -442,6 +445,7 @@ def _build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, g
             write_atomically(cache.path, cache.to_bytes())
         except OSError:
             pass  # the cache only saves time; the output set itself is whole
+        parsed.save()
     return result
 
 

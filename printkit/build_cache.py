@@ -29,7 +29,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from printkit.code_sources import printing_sources, relative_name
+from printkit.code_sources import OWN_PACKAGES, code_root, printing_sources, relative_name
 from printkit.output_set import read_record
 
 CACHE_FILE = ".printkit-cache.json"
@@ -73,18 +73,64 @@ def _source_bytes(path: Path) -> bytes:
     return path.read_bytes()
 
 
-@cache
+_code_digests: dict[str, str] = {}  # game id -> code_digest, this process
+_own_digests: dict[str, str] = {}  # relative name -> SHA-256 of every file that may be code, this process
+_scans: dict[str, list[str]] = {}  # scan key -> the files printing_sources found (from records, or here)
+_scans_used: dict[str, list[str]] = {}  # those this process's digests rest on: what a record keeps
+
+
+def _own_file_digests() -> dict[str, str]:
+    """``{relative name: SHA-256}`` of every file of printkit (fonts and profiles too) and every
+    Python file of the repository's other packages (:data:`~printkit.code_sources.OWN_PACKAGES`),
+    read once per process."""
+    if not _own_digests:
+        for package in OWN_PACKAGES:
+            for root, dirs, files in os.walk(code_root() / package):
+                dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+                for name in sorted(files):
+                    if name.endswith((".pyc", ".pyo")) or (package != "printkit" and not name.endswith(".py")):
+                        continue
+                    path = Path(root) / name
+                    _own_digests[relative_name(path)] = sha256_hex(_source_bytes(path))
+    return _own_digests
+
+
 def code_digest(game_id: str) -> str:
-    """The code behind ``game_id``'s output: :func:`toolkit_digest` and the names and bytes of
+    """The code behind ``game_id``'s output: :func:`toolkit_digest` and the names and contents of
     :func:`printkit.code_sources.printing_sources` (printkit whole; of ``card_data``, what the
     build imports for this game: its card schema and shared modules, not its scorekeeper rules
-    nor any other game's package). Part of every unit's digest; computed once per process."""
+    nor any other game's package). Part of every unit's digest; computed once per process
+    (``code_digest.cache_clear()`` forgets it).
+
+    Which files those are is found by reading every module's imports, which costs far more
+    than hashing them: the answer is remembered under a digest of the game and of every Python
+    file of the repository (the records of :class:`BuildCache` keep it), so that it is read
+    again only after a change to some module's source."""
+    known = _code_digests.get(game_id)
+    if known is not None:
+        return known
+    files = _own_file_digests()
+    scan_key = json_digest({"game": game_id, "python": {n: d for n, d in files.items() if n.endswith(".py")}})
+    names = _scans.get(scan_key)
+    if names is None or not all(name in files for name in names):
+        names = [relative_name(path) for path in printing_sources(game_id)]
+    _scans[scan_key] = _scans_used[scan_key] = names
     h = hashlib.sha256(toolkit_digest().encode() + b"\n")
-    for path in printing_sources(game_id):
-        h.update(relative_name(path).encode() + b"\0" + _source_bytes(path) + b"\0")
+    for name in names:
+        digest = files.get(name) or sha256_hex(_source_bytes(code_root() / name))
+        h.update(name.encode() + b"\0" + digest.encode() + b"\0")
     for name, data in _installed_game_files(game_id):
         h.update(name.encode() + b"\0" + data + b"\0")
-    return h.hexdigest()
+    _code_digests[game_id] = digest = h.hexdigest()
+    return digest
+
+
+def _forget_code_digests() -> None:
+    _code_digests.clear()
+    _own_digests.clear()
+
+
+code_digest.cache_clear = _forget_code_digests  # type: ignore[attr-defined]  # as functools.cache's
 
 
 def _installed_game_files(game_id: str) -> list[tuple[str, bytes]]:
@@ -150,9 +196,12 @@ class BuildCache:
             stats = {str(k): list(v) for k, v in raw.get("file_digests", {}).items()
                      if isinstance(v, list) and len(v) == 3}
             builds = {str(k): dict(v) for k, v in raw.get("builds", [])}
+            scans = {str(k): [str(n) for n in v] for k, v in raw.get("scans", {}).items() if isinstance(v, list)}
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return cache_  # corrupt, foreign or half-written: a full rebuild, never an error
         cache_.units, cache_._stat_digests, cache_.builds = units, stats, builds
+        for key, names in scans.items():
+            _scans.setdefault(key, names)  # by content: true of any record that holds it
         return cache_
 
     def file_digest(self, path: Path) -> str:
@@ -255,4 +304,5 @@ class BuildCache:
                              for key, r in sorted(units.items())} for game, units in sorted(self.units.items())},
             "file_digests": dict(sorted(self._used_stats.items())),
             "builds": list(self.builds.items()),  # oldest first
+            "scans": dict(sorted(_scans_used.items())),  # which files each game's code digest read
         }, indent=1, sort_keys=True).encode("utf-8")

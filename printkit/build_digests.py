@@ -8,11 +8,12 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+from card_data.card_store import CardStore
 from card_data.games import registry
 from card_data.loader import Game
 from card_data.problems import Problem
 from card_data.project_folders import game_templates_dir, is_game_data
-from printkit.build_cache import BuildCache, UnitRecord, code_digest, json_digest
+from printkit.build_cache import BuildCache, UnitRecord, code_digest, json_digest, sha256_hex
 from printkit.build_options import BuildOptions
 from printkit.card_faces import build_translation
 from printkit.components.kit import CardJob
@@ -96,14 +97,20 @@ class UnitDigests:
     def _card(self, card_id: str) -> tuple[bytes, str]:
         """``(SHA-256 of the card's record, its type)``, each card read once."""
         if card_id not in self._cards:
-            card = self.game.cards[card_id]
+            cards = self.game.cards
+            # The record as the store keeps it (its JSON), not decoded into a model unless needed.
+            if isinstance(cards, CardStore):
+                data, card_type = sha256_hex(cards.json_of(card_id)), cards.type_of(card_id)
+            else:
+                data, card_type = cards[card_id].model_dump(mode="json"), cards[card_id].type
             # The version is printed (QR code and label) but lives in printings.yaml, not the record.
-            version = self.game.printings.card_version(card)
+            printings = self.game.printings
+            version = printings.card_version(cards[card_id]) if printings.versioned else None
             translation = build_translation(self.game, self.options)
-            record = {"card": card.model_dump(mode="json"), "version": version.version if version else None,
+            record = {"card": data, "version": version.version if version else None,
                       "released": version.released if version else None,
                       "translation": translation.printed_fields(card_id) if translation else None}
-            self._cards[card_id] = (bytes.fromhex(json_digest(record)), card.type)
+            self._cards[card_id] = (bytes.fromhex(json_digest(record)), card_type)
         return self._cards[card_id]
 
     def deck(self, unit: str, job: CardJob) -> str:

@@ -42,6 +42,11 @@ _ROOT = Path(__file__).resolve().parent.parent
 """The folder holding :data:`OWN_PACKAGES` (the checkout, or site-packages)."""
 
 
+def code_root() -> Path:
+    """The folder holding :data:`OWN_PACKAGES` (the checkout, or site-packages)."""
+    return _ROOT
+
+
 def module_file(name: str) -> Path | None:
     """The source file of the repository module ``name`` (``"card_data.schema"``): a package's
     ``__init__.py`` or a module's ``.py``; ``None`` if ``name`` is not one of the repository's

@@ -19,6 +19,7 @@ from card_data.games import bundled_game_ids
 from card_data.loader import bundled_data_dir
 from printkit.build import BuildOptions, build
 from printkit.build_cache import CACHE_FILE
+from printkit.parsed_cache import PARSED_DIR
 from printkit.code_sources import OWN_PACKAGES, printing_sources, relative_name
 from printkit.sheets.paper import paper_by_name
 from build_fixtures import GAME, project, rendered_decks  # noqa: F401 - fixtures
@@ -159,7 +160,7 @@ def make(project):
 
 def snapshot(out: Path) -> dict[str, bytes]:
     return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*"))
-            if p.is_file() and p.name != CACHE_FILE}
+            if p.is_file() and p.relative_to(out).parts[0] not in (CACHE_FILE, PARSED_DIR)}
 
 
 def test_only_a_change_to_the_games_own_covered_code_re_renders_it(project, rendered_decks, cache_hits,

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 import printkit.build_workers as build_workers
 from printkit.build import BuildOptions, build
 from printkit.build_cache import CACHE_FILE, toolkit_digest
+from printkit.parsed_cache import PARSED_DIR
 from printkit.sheets.paper import paper_by_name
 from build_fixtures import GAME, project, rendered_decks  # noqa: F401 - fixtures
 
@@ -31,16 +32,21 @@ def make(project, out: Path | None = None, base_url: str = BASE_URL, jobs: int =
     return result
 
 
+def output(p: Path, out: Path) -> bool:
+    """Whether ``p`` (below ``out``) is output, not the build's caches."""
+    return p.relative_to(out).parts[0] not in (CACHE_FILE, PARSED_DIR)
+
+
 def snapshot(out: Path) -> dict[str, bytes]:
-    """Every output file but the cache: ``{relative path: bytes}``."""
+    """Every output file but the caches: ``{relative path: bytes}``."""
     return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*"))
-            if p.is_file() and p.name != CACHE_FILE}
+            if p.is_file() and output(p, out)}
 
 
 def stats(out: Path) -> dict[str, tuple[int, int]]:
-    """``{relative path: (inode, mtime in ns)}`` of every output file and folder but the cache."""
+    """``{relative path: (inode, mtime in ns)}`` of every output file and folder but the caches."""
     return {str(p.relative_to(out)): (p.stat().st_ino, p.stat().st_mtime_ns) for p in sorted(out.rglob("*"))
-            if p.name != CACHE_FILE}
+            if output(p, out)}
 
 
 def deck_files(out: Path, deck: str) -> list[str]:
@@ -224,3 +230,36 @@ def test_printkit_help_lists_the_lazy_commands_with_their_own_help():
     for name, (_, help_text) in LAZY_COMMANDS.items():
         command = main.get_command(ctx, name)
         assert " ".join(command.help.split("\n\n")[0].split()) == help_text, name
+
+
+def test_one_changed_card_in_a_deck_of_several_parts_redraws_only_its_part(project, tmp_path, rendered_decks,
+                                                                         monkeypatch):
+    """A deck split into parts (here one sheet a part): one card's title changed redraws the part
+    holding it, whose PDF is the only file the build says it rewrote; the card files that did
+    not change are not parsed again; the output is a cold build's, byte for byte."""
+    import card_data.parsed_files as parsed_files
+    import printkit.build
+
+    monkeypatch.setattr(printkit.build, "SHEETS_PER_FILE", 1)
+    data, _, out = project
+    first = make(project)
+    parts = sorted({p.name.split("-cards")[0] for p in (out / GAME).glob("might-cunning-draw-part-*-cards.pdf")})
+    assert len(parts) >= 3, parts
+    card = _card_only_in(data, "might-cunning-draw")
+    _retitle(data, card, "Renamed For The Test")
+    card_file = next(p.name for p in (data / GAME / "cards").glob("*.yaml") if f"id: {card}\n" in p.read_text())
+    parsed: list[str] = []
+    real = parsed_files.load_list
+    monkeypatch.setattr(parsed_files, "load_list", lambda path, *a, **k: parsed.append(Path(path).name) or
+                        real(path, *a, **k))
+    before = snapshot(out)
+    rendered_decks.clear()
+    again = make(project)
+    # The part(s) holding the card's copies, not the others.
+    assert rendered_decks and set(rendered_decks) < set(parts), rendered_decks
+    rewritten = sorted(p.relative_to(out).as_posix() for p in again.written if p not in again.unchanged)
+    assert rewritten == sorted(f"{GAME}/{part}-cards.pdf" for part in rendered_decks)
+    assert all(before[name] != snapshot(out)[name] for name in rewritten)
+    assert parsed == [card_file]
+    assert set(again.written) == set(first.written)
+    assert snapshot(out) == snapshot(make(project, tmp_path / "fresh").written[0].parent.parent)

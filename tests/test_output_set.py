@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from printkit.build_cache import CACHE_FILE
+from printkit.parsed_cache import PARSED_DIR
 from printkit.output_set import (
     RECORD_NAME,
     SPOOL_DIR_NAME,
@@ -59,8 +60,9 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 
 def entries(out: Path) -> list[str]:
-    """The names in an output folder, but for the incremental build's record (``CACHE_FILE``)."""
-    return sorted(p.name for p in out.iterdir() if p.name != CACHE_FILE)
+    """The names in an output folder, but for the incremental build's records (``CACHE_FILE``,
+    ``PARSED_DIR``)."""
+    return sorted(p.name for p in out.iterdir() if p.name not in (CACHE_FILE, PARSED_DIR))
 
 
 def build_args(out: Path, base_url: str) -> list[str]:

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from card_data.card_store import CardRefs
+from card_data.card_store import CardRefs, CardStore
 from card_data.declared_game import DeclaredGameSpec
 from card_data.loader import Database, Game
 from card_data.problems import DatabaseError, Problem
@@ -167,8 +167,10 @@ def copies(card: Card) -> int:
 def catalog_jobs(game: Game) -> list[CardJob]:
     """Every card of the game once, one file per back kind (in ``game.yaml``'s order of backs)."""
     by_kind: dict[str, list[str]] = {}
-    for card_id, card in game.cards.items():
-        by_kind.setdefault(card.back_kind(), []).append(card_id)
+    cards = game.cards
+    for card_id in cards:
+        kind = cards.back_kind_of(card_id) if isinstance(cards, CardStore) else cards[card_id].back_kind()
+        by_kind.setdefault(kind, []).append(card_id)
     return [CardJob(kind, kind, f"{title}: every card once", CardRefs(game.cards, by_kind[kind]))
             for kind, title in game.info.backs.items() if by_kind.get(kind)]
 
