@@ -31,11 +31,11 @@ FOLD_LINE_STROKE_PT = 0.5
 FOLD_LINE_DASH_MM = (3.0, 2.0)
 
 
-SHEETS_PER_FILE = 50
+SHEETS_PER_FILE = 10
 """Sheets of fronts in one card PDF at most. A larger deck prints as several files (parts),
 so that memory stays flat however large the deck (reportlab keeps a file's pages until it is
 saved), the process pool has several files to share out, and one changed card re-renders
-only its part."""
+only its part (90 cards on a 3 x 3 sheet: one changed card redraws about 90, not 450)."""
 
 
 def split_job(job: CardJob, cards_per_file: int) -> list[CardJob]:
