@@ -179,7 +179,7 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
     art_cache = out_dir / ART_CACHE_DIR if out_dir is not None else None
     try:
         with Workers(jobs if out_dir is not None else 1) as workers, limits_in_force(limits), \
-                art_prints_in(options.art_dpi, art_cache):
+                art_prints_in(options.art_dpi if out_dir is not None else None, art_cache):
             return _build(data_dir, out_dir, options, games, layouts_dir, progress_factory, deck, scorepad_copies,
                           cards_only, catalog, workers, spool, limits)
     finally:

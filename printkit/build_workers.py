@@ -97,7 +97,7 @@ def render_deck(task: DeckTask, progress: Progress | None = None) -> DeckOutcome
     problems are reported in one run, within ``task.limits``. Raises ``ValueError`` if the
     cards do not fit the paper.
     """
-    with limits_in_force(task.limits), art_prints_in(task.options.art_dpi, task.art_cache):
+    with limits_in_force(task.limits), art_prints_in(task.options.art_dpi if task.draw else None, task.art_cache):
         return _render_deck(task, progress)
 
 

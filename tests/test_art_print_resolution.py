@@ -183,3 +183,12 @@ def test_the_cache_is_bounded_dropping_the_least_recently_used_and_nothing_else(
     monkeypatch.setattr(art_prints, "ART_CACHE_MAX_BYTES", newest.stat().st_size)
     art_prints.prune_art_cache(tmp_path / "other" / ART_CACHE_DIR)
     assert list((tmp_path / "other" / ART_CACHE_DIR).iterdir()) == [newest]
+
+
+def test_a_corrupt_picture_is_a_problem_naming_the_card_in_a_build_that_resamples(project, tmp_path):
+    art = project / "carpe_cras" / "art" / "tyro.jpg"
+    art.write_bytes(art.read_bytes()[:len(art.read_bytes()) // 2])  # header intact, data cut off
+    result = build(project, tmp_path / "out", OPTIONS, ["carpe_cras"], cards_only=True)
+    problems = {str(p) for p in result.problems}
+    assert problems and all("carpe_cras/barbarian-tyro: art: tyro.jpg is not a readable image" in p for p in problems)
+    assert not list((tmp_path / "out").rglob("*.pdf"))

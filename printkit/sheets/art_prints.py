@@ -133,15 +133,17 @@ _SETTINGS: _Settings | None = None
 
 
 @contextmanager
-def art_prints_in(dpi: float = ART_DPI, cache_dir: Path | None = None) -> Iterator[None]:
-    """Within the block, raster art drawn by :class:`printkit.sheets.render.PageDrawer` is
-    resampled to ``dpi`` (:func:`print_plan`) and cached in ``cache_dir`` (``None``: kept in
-    memory only). Raises ``ValueError`` for a ``dpi`` outside ``ART_DPI_MIN..ART_DPI_MAX``."""
+def art_prints_in(dpi: float | None = ART_DPI, cache_dir: Path | None = None) -> Iterator[None]:
+    """Within the block, raster art laid out (:func:`read_print_art`) and drawn by
+    :class:`printkit.sheets.render.PageDrawer` is resampled to ``dpi`` (:func:`print_plan`) and
+    cached in ``cache_dir`` (``None``: in this process's memory only); ``dpi=None``: art is
+    drawn as its file holds it. Raises ``ValueError`` for a ``dpi`` outside
+    ``ART_DPI_MIN..ART_DPI_MAX``."""
     global _SETTINGS
-    if not ART_DPI_MIN <= dpi <= ART_DPI_MAX:
+    if dpi is not None and not ART_DPI_MIN <= dpi <= ART_DPI_MAX:
         raise ValueError(f"art dpi must be between {ART_DPI_MIN} and {ART_DPI_MAX}, got {dpi:g}")
     before = _SETTINGS
-    _SETTINGS = _Settings(dpi, cache_dir)
+    _SETTINGS = _Settings(dpi, cache_dir) if dpi is not None else None
     try:
         yield
     finally:
@@ -153,6 +155,32 @@ def art_prints_dpi() -> float | None:
     return _SETTINGS.dpi if _SETTINGS is not None else None
 
 
+def read_print_art(art: Artwork, root: Path | None, region_w_mm: float, region_h_mm: float,
+                   placed_mm: tuple[float, float, float, float]) -> Artwork:
+    """:func:`printkit.sheets.art.read_artwork` for art laid out in a region (see
+    :func:`print_plan`; ``root`` as there): when resampling is in force and the art needs it, its pixels are
+    decoded once, to resample them (which checks them) for drawing, instead of once to check
+    them and again to resample. Returns ``art``; raises
+    :class:`~printkit.sheets.art.ArtError` for a corrupt file."""
+    from printkit.sheets.art import ArtError, read_artwork, unreadable_reason
+
+    dpi = art_prints_dpi()
+    if dpi is not None and art.kind == "raster":
+        plan = print_plan(art, region_w_mm, region_h_mm, placed_mm, dpi)
+        if not plan.whole(art):
+            try:
+                prepare_art(art, plan)
+            except Exception as exc:  # noqa: BLE001 - Pillow raises OSError, SyntaxError, ValueError... on corrupt files
+                raise ArtError(f"{art.path.name} is not a readable image ({unreadable_reason(exc)})") from None
+            return art
+    return read_artwork(art.path, root)
+
+
+_PREPARED: dict[str, PrintImage] = {}
+_PREPARED_KEPT = 64
+"""Prepared images remembered in this process (those not cached on disk hold their bytes)."""
+
+
 def prepare_art(art: Artwork, plan: PrintPlan) -> PrintImage:
     """``art`` (raster) as :func:`print_plan` planned it: the file itself when the plan keeps it
     whole, else cropped, resampled (LANCZOS) and encoded (JPEG stays JPEG, anything else becomes
@@ -161,9 +189,7 @@ def prepare_art(art: Artwork, plan: PrintPlan) -> PrintImage:
     Raises ``OSError`` if the artwork cannot be read (it was checked when laid out)."""
     from PIL import Image as PILImage
 
-    with PILImage.open(art.path) as probe:
-        source_format = probe.format
-    jpeg = source_format in _JPEG_FORMATS
+    jpeg = art.format in _JPEG_FORMATS
     if plan.whole(art):
         return PrintImage(f"pkart{art.digest}", jpeg, path=art.path)
     key = hashlib.sha256(repr((_CACHE_FORMAT, PILImage.__version__, art.digest, plan.crop_px, plan.size_px,
@@ -171,17 +197,28 @@ def prepare_art(art: Artwork, plan: PrintPlan) -> PrintImage:
     name = f"pkart{key[:24]}"
     cache_dir = _SETTINGS.cache_dir if _SETTINGS is not None else None
     cached = cache_dir / f"{key}.{'jpg' if jpeg else 'png'}" if cache_dir is not None else None
+    known = _PREPARED.get(key)
+    if known is not None and (known.path is None or known.path == cached) and (cached is None or cached.is_file()):
+        return known
     if cached is not None and cached.is_file():
         try:
             os.utime(cached)  # recently used: pruned last
         except OSError:
             pass
-        return PrintImage(name, jpeg, path=cached)
+        return _remember(key, PrintImage(name, jpeg, path=cached))
     data = _resample(art.path, plan, jpeg)
     if cached is not None:
         _write_cache_file(cached, data)
-    return PrintImage(name, jpeg, path=cached if cached is not None and cached.is_file() else None,
-                      data=None if cached is not None and cached.is_file() else data)
+    on_disk = cached is not None and cached.is_file()
+    return _remember(key, PrintImage(name, jpeg, path=cached if on_disk else None, data=None if on_disk else data))
+
+
+def _remember(key: str, image: PrintImage) -> PrintImage:
+    _PREPARED.pop(key, None)
+    _PREPARED[key] = image
+    for old in list(_PREPARED)[:-_PREPARED_KEPT]:
+        del _PREPARED[old]
+    return image
 
 
 def _resample(path: Path, plan: PrintPlan, jpeg: bool) -> bytes:
@@ -195,11 +232,18 @@ def _resample(path: Path, plan: PrintPlan, jpeg: bool) -> bytes:
             mode = "LA" if im.mode in ("L", "LA") else "RGBA"
         else:
             mode = "L" if im.mode in ("1", "L") else "RGB"
-        im = im.convert(mode) if im.mode != mode else im
-        if plan.size_px == (plan.crop_px[2] - plan.crop_px[0], plan.crop_px[3] - plan.crop_px[1]):
-            out = im.crop(plan.crop_px)
+        (left, top, right, bottom), (w, h) = plan.crop_px, plan.size_px
+        if (w, h) == (right - left, bottom - top):
+            out = (im.convert(mode) if im.mode != mode else im).crop(plan.crop_px)
         else:
-            out = im.resize(plan.size_px, PILImage.Resampling.LANCZOS, box=plan.crop_px)
+            src_w, src_h = im.size
+            if jpeg:
+                # A JPEG decodes at 1/2, 1/4 or 1/8 of its size in a fraction of the time; at
+                # least twice the pixels LANCZOS then makes (as Pillow's thumbnail does).
+                im.draft(im.mode, (math.ceil(2 * w * src_w / (right - left)), math.ceil(2 * h * src_h / (bottom - top))))
+            fx, fy = im.size[0] / src_w, im.size[1] / src_h
+            im = im.convert(mode) if im.mode != mode else im
+            out = im.resize((w, h), PILImage.Resampling.LANCZOS, box=(left * fx, top * fy, right * fx, bottom * fy))
     buf = io.BytesIO()
     extra = {"icc_profile": icc} if icc else {}
     if jpeg:
