@@ -192,3 +192,17 @@ def test_a_corrupt_picture_is_a_problem_naming_the_card_in_a_build_that_resample
     problems = {str(p) for p in result.problems}
     assert problems and all("carpe_cras/barbarian-tyro: art: tyro.jpg is not a readable image" in p for p in problems)
     assert not list((tmp_path / "out").rglob("*.pdf"))
+
+
+def test_contain_keeps_the_whole_picture_at_its_placed_size_and_stretch_each_axis():
+    from printkit.sheets.art import Artwork, placement
+    from printkit.sheets.art_prints import print_plan
+
+    art = Artwork(Path("a.jpg"), "raster", 1200, 1680, "0" * 16, "JPEG")
+    placed = placement(57.5, 35, 1200, 1680, "contain")  # 25 x 35 mm, centred
+    plan = print_plan(art, 57.5, 35, placed, 300)
+    assert plan.crop_px == (0, 0, 1200, 1680) and plan.rect_mm == pytest.approx(placed)
+    assert plan.size_px == (296, 414)  # 25 mm and 35 mm at 300 dpi, rounded up
+    plan = print_plan(art, 57.5, 35, placement(57.5, 35, 1200, 1680, "stretch"), 300)
+    assert plan.crop_px == (0, 0, 1200, 1680) and plan.size_px == (680, 414)
+    assert print_plan(art, 57.5, 35, placed, 72).size_px == (71, 100)
