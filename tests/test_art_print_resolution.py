@@ -6,6 +6,7 @@ bounded."""
 from __future__ import annotations
 
 import io
+import multiprocessing
 import os
 import shutil
 from pathlib import Path
@@ -17,6 +18,7 @@ from database_edits import copy_game, edit
 from PIL import Image as PILImage
 from PIL import ImageFilter
 
+from printkit import build_workers
 from printkit.build import BuildOptions, build
 from printkit.sheets import art_prints
 from printkit.sheets.art_prints import ART_CACHE_DIR
@@ -149,9 +151,18 @@ def test_a_rebuild_takes_the_resampled_art_from_the_cache_and_writes_the_same_by
     assert sorted(p.name for p in cache.iterdir()) == entries
 
 
-def test_the_same_bytes_serial_and_parallel_and_wherever_the_output_is(project, tmp_path):
+def test_the_same_bytes_serial_and_parallel_and_wherever_the_output_is(project, tmp_path, monkeypatch):
+    pools = []
+
+    def context():
+        pools.append("fork")
+        return multiprocessing.get_context("fork")
+
+    monkeypatch.setattr(build_workers, "_pool_context", context)
+    monkeypatch.setattr(build_workers, "PARALLEL_MIN_CARDS", 0)  # the bundled decks are small
+    make(project, tmp_path / "parallel", jobs=2)  # first: this process has resampled nothing
+    assert pools == ["fork"]
     make(project, tmp_path / "serial", jobs=1)
-    make(project, tmp_path / "parallel", jobs=2)
     serial = {p.name: p.read_bytes() for p in (tmp_path / "serial" / "carpe_cras").iterdir()}
     assert serial == {p.name: p.read_bytes() for p in (tmp_path / "parallel" / "carpe_cras").iterdir()}
 
