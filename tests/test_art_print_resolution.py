@@ -217,3 +217,17 @@ def test_contain_keeps_the_whole_picture_at_its_placed_size_and_stretch_each_axi
     plan = print_plan(art, 57.5, 35, placement(57.5, 35, 1200, 1680, "stretch"), 300)
     assert plan.crop_px == (0, 0, 1200, 1680) and plan.size_px == (680, 414)
     assert print_plan(art, 57.5, 35, placed, 72).size_px == (71, 100)
+
+
+@pytest.mark.parametrize("dpi", ["71", "1201", "high"])
+def test_art_dpi_out_of_its_bounds_is_refused_before_anything_is_built(tmp_path, dpi):
+    from click.testing import CliRunner
+
+    from printkit.cli import main
+
+    result = CliRunner().invoke(main, ["build", "--out", str(tmp_path / "out"), "--art-dpi", dpi])
+    assert result.exit_code == 2
+    assert "--art-dpi" in result.output
+    if dpi != "high":
+        assert "72" in result.output and "1200" in result.output  # the bounds, said
+    assert not (tmp_path / "out").exists()
