@@ -2,9 +2,9 @@
 its placed size at the build's ``art_dpi`` (300 by default), never upsampled, and cached on disk
 by content so a rebuild does not resample again.
 
-A 1200 x 1680 photograph in a 57.5 x 35 mm box prints 680 x 413 pixels at 300 dpi; embedding
-it whole costs five times the bytes and, as reportlab keeps every image of a file until it is
-saved, five times the memory. What is written instead:
+A 1200 x 1680 photograph covering a 57.5 x 35 mm box shows 680 x 413 of its pixels' worth at
+300 dpi; embedding it whole costs seven times the bytes and, as reportlab keeps every image of
+a file until it is saved, seven times the memory. What is written instead:
 
 - the pixels the box shows (``cover`` crops the rest; the clip to the box stays, so the print
   is the same), resampled with Pillow's LANCZOS to ``art_dpi`` at their placed size, or left
@@ -34,7 +34,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # Pillow and reportlab are imported where used: `printkit --help` reads the dpi bounds
@@ -50,7 +49,7 @@ JPEG_QUALITY = 94
 """Quality of a resampled JPEG (with 4:4:4 chroma): no visible loss in print."""
 ART_CACHE_DIR = ".printkit-art-cache"
 ART_CACHE_MAX_BYTES = 1024 * 1024 * 1024
-"""Resampled art kept at most (1 GiB: some 2,000 card pictures at 300 dpi)."""
+"""Resampled art kept at most (1 GiB: thousands of card pictures at 300 dpi)."""
 KEEP_WHOLE = 0.9
 """Art that needs no resampling and of which the box shows at least this share of the pixels
 is embedded as its file holds it (a JPEG's bytes as they are) rather than cropped and encoded
