@@ -110,12 +110,14 @@ def print_plan(art: Artwork, region_w_mm: float, region_h_mm: float, placed_mm: 
 @dataclass(frozen=True)
 class PrintImage:
     """An image ready to embed: ``jpeg`` bytes (DCTDecode as they are) or any other format
-    Pillow reads, from ``path`` or ``data``; ``name`` is a digest of what it shows."""
+    Pillow reads, from ``path`` or ``data``; ``name`` is a digest of what it shows;
+    ``resampled``: printkit encoded it (JPEG, or PNG of mode L, LA, RGB or RGBA)."""
 
     name: str
     jpeg: bool
     path: Path | None = None
     data: bytes | None = None
+    resampled: bool = False
 
     def read(self) -> bytes:
         """The encoded bytes. Raises ``OSError`` if the file cannot be read."""
@@ -204,12 +206,13 @@ def prepare_art(art: Artwork, plan: PrintPlan) -> PrintImage:
             os.utime(cached)  # recently used: pruned last
         except OSError:
             pass
-        return _remember(key, PrintImage(name, jpeg, path=cached))
+        return _remember(key, PrintImage(name, jpeg, path=cached, resampled=True))
     data = _resample(art.path, plan, jpeg)
     if cached is not None:
         _write_cache_file(cached, data)
     on_disk = cached is not None and cached.is_file()
-    return _remember(key, PrintImage(name, jpeg, path=cached if on_disk else None, data=None if on_disk else data))
+    return _remember(key, PrintImage(name, jpeg, path=cached if on_disk else None, data=None if on_disk else data,
+                                     resampled=True))
 
 
 def _remember(key: str, image: PrintImage) -> PrintImage:
@@ -310,7 +313,19 @@ def draw_print_image(canvas, image: PrintImage, x_pt: float, y_pt: float, w_pt: 
 
     doc = canvas._doc
     reg_name = doc.getXObjectName(image.name)
-    if doc.idToObject.get(reg_name) is None:
+    if doc.idToObject.get(reg_name) is None and image.resampled:
+        # Read only when the PDF is written, so a file's images do not pile up in memory while
+        # its pages are drawn (the cached file, or the bytes kept, hold them meanwhile).
+        obj = _LazyImage(image.name, image, alpha=False)
+        canvas._setXObjects(obj)
+        doc.Reference(obj, reg_name)
+        doc.addForm(image.name, obj)
+        if not image.jpeg and _has_alpha(image):
+            mask = _LazyImage(image.name + "a", image, alpha=True)
+            mask_name = doc.getXObjectName(mask.name)
+            canvas._setXObjects(mask)
+            obj.smask = doc.Reference(mask, mask_name)
+    elif doc.idToObject.get(reg_name) is None:
         obj = PDFImageXObject(image.name, None, mask="auto")
         data = io.BytesIO(image.read())
         if not (image.jpeg and obj.loadImageFromJPEG(data)):
@@ -335,3 +350,50 @@ def draw_print_image(canvas, image: PrintImage, x_pt: float, y_pt: float, w_pt: 
     canvas._code.append(f"/{reg_name} Do")
     canvas.restoreState()
     canvas._formsinuse.append(image.name)
+
+
+def _has_alpha(image: PrintImage) -> bool:
+    from PIL import Image as PILImage
+
+    with PILImage.open(io.BytesIO(image.read()) if image.data is not None else image.path) as im:
+        return im.mode in ("LA", "RGBA")
+
+
+def _lazy_image_class():
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfbase.pdfdoc import PDFImageXObject
+
+    class LazyImage(PDFImageXObject):
+        """An image XObject of a resampled :class:`PrintImage` (``alpha``: its soft mask) whose
+        stream is read and encoded only while the PDF is written, and dropped after."""
+
+        def __init__(self, name: str, image: PrintImage, alpha: bool):
+            super().__init__(name, None, mask=None)
+            self.name, self._image, self._alpha = name, image, alpha
+
+        def format(self, document):
+            data = io.BytesIO(self._image.read())
+            if self._alpha:
+                from PIL import Image as PILImage
+
+                with PILImage.open(data) as im:
+                    self.loadImageFromSRC(ImageReader(im.getchannel("A")))
+                self._decode = [0, 1]
+            elif not (self._image.jpeg and self.loadImageFromJPEG(data)):
+                self.loadImageFromSRC(ImageReader(data))
+            try:
+                return super().format(document)
+            finally:
+                self.streamContent = b""
+
+    return LazyImage
+
+
+def _LazyImage(name: str, image: PrintImage, alpha: bool):
+    global _LAZY_IMAGE
+    if _LAZY_IMAGE is None:
+        _LAZY_IMAGE = _lazy_image_class()
+    return _LAZY_IMAGE(name, image, alpha)
+
+
+_LAZY_IMAGE = None
