@@ -18,7 +18,10 @@ a file until it is saved, seven times the memory. What is written instead:
   removed first (:func:`prune_art_cache`, only files named as printkit names them).
 
 The images are placed as XObjects named by that digest (:func:`draw_print_image`): the bytes
-of a PDF do not depend on where the cache is, and an image used twice is stored once.
+of a PDF do not depend on where the cache is, and an image used twice is stored once. A
+resampled image is read from its cache file only while the PDF is written, so a file's images
+do not pile up in memory as its pages are drawn (reportlab still holds the whole PDF's bytes
+while it saves).
 
 Resampling is in force only within :func:`art_prints_in` (``printkit build`` puts it in force
 for every file it draws, in every worker); elsewhere art is drawn as the file holds it.
