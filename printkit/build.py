@@ -75,6 +75,7 @@ from printkit.output_set import (
     recover,
     same_bytes,
 )
+from printkit.sheets.art_prints import ART_CACHE_DIR, art_prints_in, prune_art_cache
 from printkit.sheets.game_assets import game_asset_problems
 from printkit.sheets.layout import LAYOUTS_DIR, LayoutError
 from printkit.sheets.render import write_atomically
@@ -164,6 +165,10 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
     ``jobs``: processes laying out and drawing decks at once (1: all in this one); the output
     is byte-identical whatever the number.
 
+    Raster art is embedded at ``options.art_dpi`` of its placed size, cropped to its box
+    (:mod:`printkit.sheets.art_prints`); what was resampled is cached in
+    ``out_dir/.printkit-art-cache/`` for the next build.
+
     ``limits``: the bounds of card data, artwork and templates (:class:`~card_data.limits.Limits`;
     default: the ``printkit.toml`` found from the current folder up, a broken one reported as a
     problem), in force in this process and sent with every deck to the workers. They are not
@@ -173,13 +178,17 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
     """
     forget_compiled_templates()  # a template too slow in the last build (--watch) is tried again
     spool = Spool(out_dir) if out_dir is not None else None
+    art_cache = out_dir / ART_CACHE_DIR if out_dir is not None else None
     try:
-        with Workers(jobs if out_dir is not None else 1) as workers, limits_in_force(limits):
+        with Workers(jobs if out_dir is not None else 1) as workers, limits_in_force(limits), \
+                art_prints_in(options.art_dpi if out_dir is not None else None, art_cache):
             return _build(data_dir, out_dir, options, games, layouts_dir, progress_factory, deck, scorepad_copies,
                           cards_only, catalog, workers, spool, limits)
     finally:
         if spool is not None:
             spool.discard()  # published files have left it; after problems, nothing is kept
+        if art_cache is not None:
+            prune_art_cache(art_cache)
 
 
 def _build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, games: Iterable[str],
@@ -310,7 +319,8 @@ def _build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, g
                     progress(len(job.cards))
                 continue
             entries.append((job, u, len(tasks)))
-            tasks.append(DeckTask(game, job, options, layouts_dir, drawing and not problems, limits=current_limits()))
+            tasks.append(DeckTask(game, job, options, layouts_dir, drawing and not problems, limits=current_limits(),
+                                  art_cache=out_dir / ART_CACHE_DIR if drawing else None))
         if deck_job is None:
             # The cards the kit does not print are laid out too, so that a problem with any card
             # of the database stops the build as it stops ``validate``.

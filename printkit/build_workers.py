@@ -23,6 +23,7 @@ from printkit.card_faces import GameLayouts
 from printkit.components.kit import CardJob
 from printkit.deck_files import SheetWriter
 from printkit.output_set import Spooled
+from printkit.sheets.art_prints import art_prints_in
 from printkit.sheets.layout import Face, WarningLog
 
 Progress = Callable[[int], None]
@@ -64,7 +65,8 @@ class DeckTask:
     """One deck (a :class:`~printkit.deck_files.SheetWriter` job) to lay out and, with ``draw``, draw; picklable, so
     a worker process can take it. ``check_only`` cards are laid out for their problems only
     (the cards a kit does not print). ``limits``: what its artwork and templates are checked
-    against (the build's, put in force in whichever process lays the deck out)."""
+    against (the build's, put in force in whichever process lays the deck out). ``art_cache``:
+    where art resampled to ``options.art_dpi`` is cached (:mod:`printkit.sheets.art_prints`)."""
 
     game: Game
     job: CardJob
@@ -73,6 +75,7 @@ class DeckTask:
     draw: bool
     check_only: bool = False
     limits: Limits = DEFAULT_LIMITS
+    art_cache: Path | None = None
 
 
 @dataclass
@@ -94,7 +97,7 @@ def render_deck(task: DeckTask, progress: Progress | None = None) -> DeckOutcome
     problems are reported in one run, within ``task.limits``. Raises ``ValueError`` if the
     cards do not fit the paper.
     """
-    with limits_in_force(task.limits):
+    with limits_in_force(task.limits), art_prints_in(task.options.art_dpi if task.draw else None, task.art_cache):
         return _render_deck(task, progress)
 
 

@@ -62,6 +62,7 @@ class Artwork:
         kind: ``raster`` (Pillow reads it) or ``svg`` (svglib draws it).
         width, height: pixels for raster art, points (the SVG's own size) for SVG.
         digest: a digest of the file's content (names its Form XObject).
+        format: Pillow's name of a raster file's format (``"JPEG"``, ``"PNG"``...), ``""`` for SVG.
     """
 
     path: Path
@@ -69,6 +70,7 @@ class Artwork:
     width: float
     height: float
     digest: str
+    format: str = ""
 
     def dpi(self, placed_w_mm: float, placed_h_mm: float) -> float | None:
         """Effective resolution (pixels per inch, the lower of the two axes) when drawn
@@ -132,7 +134,8 @@ def artwork_header(path: Path, root: Path | None = None, limits: Limits | None =
             drawing = load_svg(path, root)
             art = Artwork(path, "svg", float(drawing.width), float(drawing.height), digest)
         else:
-            art = Artwork(path, "raster", *_raster_size(path, limits), digest)
+            width, height, image_format = _raster_size(path, limits)
+            art = Artwork(path, "raster", width, height, digest, image_format)
         _ARTWORK[key] = art
     # Checked on every use, not once with the header: the limits may differ from one build to
     # the next in one process (``printkit preview`` after an edit of printkit.toml).
@@ -188,8 +191,8 @@ def check_art_pixels(art: Artwork, placed_w_mm: float, placed_h_mm: float, src: 
                    f"scale it down, or {limits.raise_hint(key)}")
 
 
-def _raster_size(path: Path, limits: Limits) -> tuple[int, int]:
-    """Width and height from the file's header (Pillow reads no pixels to open a file)."""
+def _raster_size(path: Path, limits: Limits) -> tuple[int, int, str]:
+    """Width, height and format from the file's header (Pillow reads no pixels to open a file)."""
     try:
         with warnings.catch_warnings():
             # Pillow's own "decompression bomb" warning comes above art_megapixels at its
@@ -197,15 +200,15 @@ def _raster_size(path: Path, limits: Limits) -> tuple[int, int]:
             # caught here.
             warnings.simplefilter("ignore", PILImage.DecompressionBombWarning)
             with PILImage.open(path) as im:
-                size = im.size
+                size, image_format = im.size, im.format or ""
     except PILImage.DecompressionBombError:
         raise ArtError(f"{path.name} has more than {2 * PILImage.MAX_IMAGE_PIXELS / 1e6:.0f} megapixels, far "
                        f"more than the {limits.art_megapixels:g} printkit reads: scale it down") from None
     except Exception as exc:  # noqa: BLE001 - Pillow raises OSError, SyntaxError, ValueError... on corrupt files
-        raise ArtError(f"{path.name} is not a readable image ({_reason(exc)})") from None
+        raise ArtError(f"{path.name} is not a readable image ({unreadable_reason(exc)})") from None
     if not all(size):
         raise ArtError(f"{path.name} is an empty image")
-    return size
+    return *size, image_format
 
 
 def _decode(path: Path) -> None:
@@ -213,10 +216,11 @@ def _decode(path: Path) -> None:
         with PILImage.open(path) as im:
             im.load()
     except Exception as exc:  # noqa: BLE001 - Pillow raises OSError, SyntaxError, ValueError... on corrupt files
-        raise ArtError(f"{path.name} is not a readable image ({_reason(exc)})") from None
+        raise ArtError(f"{path.name} is not a readable image ({unreadable_reason(exc)})") from None
 
 
-def _reason(exc: Exception) -> str:
+def unreadable_reason(exc: Exception) -> str:
+    """Why Pillow could not read an image, in a few words (from its exception ``exc``)."""
     text = str(exc).strip() or type(exc).__name__
     return text.replace("cannot identify image file", "not an image format Pillow knows").split(" '")[0]
 
@@ -251,7 +255,7 @@ def load_svg(path: Path, root: Path | None = None, colour: str | None = None) ->
     try:
         drawing = svg2rlg(source, external_reference_root=str(root) if root is not None else str(path.parent))
     except Exception as exc:  # noqa: BLE001 - lxml and svglib raise many kinds on malformed input
-        raise ArtError(f"{path.name} is not a readable SVG ({_reason(exc)})") from None
+        raise ArtError(f"{path.name} is not a readable SVG ({unreadable_reason(exc)})") from None
     finally:
         logger.setLevel(level)
     if drawing is None or not drawing.width or not drawing.height or float(drawing.width) <= 0:

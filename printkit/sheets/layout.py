@@ -32,9 +32,9 @@ from printkit.sheets.art import (
     artwork_header,
     check_art_pixels,
     placement,
-    read_artwork,
     resolve_inside,
 )
+from printkit.sheets.art_prints import read_print_art
 from printkit.sheets.fonts import (
     DEFAULT_FONTS,
     FACES,
@@ -549,7 +549,7 @@ def _artwork(r: ImageRegion, src: str, art_root: Path | None, path: str, line: i
         art = artwork_header(art_path, art_root)
         placed = placement(r.w_mm, r.h_mm, art.width, art.height, r.fit, r.focus)
         check_art_pixels(art, placed[2], placed[3], src)  # before its pixels are decoded
-        art = read_artwork(art_path, art_root)
+        art = read_print_art(art, art_root, r.w_mm, r.h_mm, placed)  # decoded once, resampled if printed
     except ArtError as exc:
         raise LayoutError(path, line, "art", str(exc)) from None
     dpi = art.dpi(placed[2], placed[3])

@@ -17,6 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from printkit.sheets import icons
 from printkit.sheets.art import draw_svg, load_svg
+from printkit.sheets.art_prints import PrintImage, art_prints_dpi, draw_print_image, prepare_art, print_plan
 from printkit.sheets.colour import cmyk_from_rgb, cmyk_image
 from printkit.sheets.fonts import FONT_NAMES, register_fonts
 from printkit.sheets.imposition import FoldImposition, Imposition, Rect
@@ -384,7 +385,14 @@ class PageDrawer:
             return
         dx, dy, w, h = im.placed_mm or (0.0, 0.0, r.w_mm, r.h_mm)
         c = self.c
-        cropped = dx < -1e-6 or dy < -1e-6 or w > r.w_mm + 1e-6 or h > r.h_mm + 1e-6
+        dpi = art_prints_dpi()
+        printed = None
+        if dpi is not None and im.art is not None and im.art.kind == "raster":
+            # At print resolution, only the pixels the box shows (see printkit.sheets.art_prints).
+            plan = print_plan(im.art, r.w_mm, r.h_mm, (dx, dy, w, h), dpi)
+            printed = prepare_art(im.art, plan)
+            dx, dy, w, h = plan.rect_mm
+        cropped = dx < -1e-6 or dy < -1e-6 or dx + w > r.w_mm + 1e-6 or dy + h > r.h_mm + 1e-6
         if cropped:
             c.saveState()
             self.clip(Rect(x, y, r.w_mm, r.h_mm))
@@ -392,7 +400,9 @@ class PageDrawer:
         if im.art is not None and im.art.kind == "svg":
             draw_svg(c, load_svg(im.path, im.path.parent), f"pkart-{im.art.digest}", *box)
         elif getattr(c, "pdf_output", RGB).pdfx:
-            c.drawImage(_cmyk_art(str(im.path)), *box, mask="auto")
+            c.drawImage(_cmyk_art(printed or str(im.path)), *box, mask="auto")
+        elif printed is not None:
+            draw_print_image(c, printed, *box)
         else:
             # By file name, not ImageReader: reportlab then stores a shared image once per PDF.
             c.drawImage(str(im.path), *box, mask="auto")
@@ -478,13 +488,16 @@ class _CmykReader(ImageReader):
 
 
 @lru_cache(maxsize=32)
-def _cmyk_art(path: str) -> ImageReader:
-    """The artwork at ``path`` converted to FOGRA39 CMYK once per process (PDF/X-4 output
-    allows no RGB image under a CMYK OutputIntent); reportlab then stores it once per PDF, by
-    its data's digest. Raises ``OSError`` if it cannot be read."""
+def _cmyk_art(source_art: str | PrintImage) -> ImageReader:
+    """The artwork at ``source_art`` (a path, or art at print resolution) converted to FOGRA39
+    CMYK once per process (PDF/X-4 output allows no RGB image under a CMYK OutputIntent);
+    reportlab then stores it once per PDF, by its data's digest. Raises ``OSError`` if it
+    cannot be read."""
     from PIL import Image as PILImage
 
-    with PILImage.open(path) as source:
+    if isinstance(source_art, PrintImage):
+        source_art = io.BytesIO(source_art.read())
+    with PILImage.open(source_art) as source:
         source.load()
         cmyk, alpha = cmyk_image(source)
     return _CmykReader(cmyk, alpha)
