@@ -165,7 +165,7 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
     ``jobs``: processes laying out and drawing decks at once (1: all in this one); the output
     is byte-identical whatever the number.
 
-    Raster art is embedded at ``options.art_dpi`` of its placed size, cropped to its box
+    Raster art is embedded at ``options.print_dpi`` of its placed size, cropped to its box
     (:mod:`printkit.sheets.art_prints`); what was resampled is cached in
     ``out_dir/.printkit-art-cache/`` for the next build.
 
@@ -181,7 +181,7 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
     art_cache = out_dir / ART_CACHE_DIR if out_dir is not None else None
     try:
         with Workers(jobs if out_dir is not None else 1) as workers, limits_in_force(limits), \
-                art_prints_in(options.art_dpi if out_dir is not None else None, art_cache):
+                art_prints_in(options.print_dpi if out_dir is not None else None, art_cache):
             return _build(data_dir, out_dir, options, games, layouts_dir, progress_factory, deck, scorepad_copies,
                           cards_only, catalog, workers, spool, limits)
     finally:

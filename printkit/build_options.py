@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from printkit.sheets.art_prints import ART_DPI
+from printkit.sheets.art_prints import PRINT_DPI
 from printkit.sheets.paper import Paper
 from printkit.sheets.registration_marks import RegistrationMarks
 from printkit.sheets.render import PdfOutput
@@ -38,9 +38,9 @@ class BuildOptions:
             ``translations/<lang>.yaml`` gives them, the others in the original
             (:mod:`card_data.translations`); ``None`` prints the original. QR codes, versions
             and everything but the card fronts stay the same.
-        art_dpi: the resolution raster art is embedded at, in pixels per inch of its placed
+        print_dpi: the resolution raster art is embedded at, in pixels per inch of its placed
             size (:mod:`printkit.sheets.art_prints`: cropped to its box, never upsampled),
-            ``ART_DPI_MIN..ART_DPI_MAX`` (72..1200), 300 by default.
+            ``PRINT_DPI_MIN..PRINT_DPI_MAX`` (72..1200), 300 by default.
     """
 
     paper: Paper
@@ -52,7 +52,7 @@ class BuildOptions:
     registration_marks: RegistrationMarks | None = None
     pdfx: bool = False
     lang: str | None = None
-    art_dpi: int = ART_DPI
+    print_dpi: int = PRINT_DPI
 
     @property
     def pdf_output(self) -> PdfOutput:

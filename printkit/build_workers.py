@@ -66,7 +66,7 @@ class DeckTask:
     a worker process can take it. ``check_only`` cards are laid out for their problems only
     (the cards a kit does not print). ``limits``: what its artwork and templates are checked
     against (the build's, put in force in whichever process lays the deck out). ``art_cache``:
-    where art resampled to ``options.art_dpi`` is cached (:mod:`printkit.sheets.art_prints`)."""
+    where art resampled to ``options.print_dpi`` is cached (:mod:`printkit.sheets.art_prints`)."""
 
     game: Game
     job: CardJob
@@ -97,7 +97,7 @@ def render_deck(task: DeckTask, progress: Progress | None = None) -> DeckOutcome
     problems are reported in one run, within ``task.limits``. Raises ``ValueError`` if the
     cards do not fit the paper.
     """
-    with limits_in_force(task.limits), art_prints_in(task.options.art_dpi if task.draw else None, task.art_cache):
+    with limits_in_force(task.limits), art_prints_in(task.options.print_dpi if task.draw else None, task.art_cache):
         return _render_deck(task, progress)
 
 

@@ -11,7 +11,7 @@ import click
 from card_data.base_url import ConfigError, resolve_base_url
 from card_data.short_codes import qr_base_url
 from printkit.command_line import check_output_folder, command_paths, report_problems
-from printkit.sheets.art_prints import ART_DPI, ART_DPI_MAX, ART_DPI_MIN
+from printkit.sheets.art_prints import PRINT_DPI, PRINT_DPI_MAX, PRINT_DPI_MIN
 from printkit.sheets.paper import PAPERS, paper_by_name
 
 # Everything heavy (the build with reportlab and the game schemas, pdfium, the importer) is
@@ -224,7 +224,7 @@ def main() -> None:
 @click.option("--pdfx", "--print-shop", "pdfx", is_flag=True,
               help="PDF/X-4 files for a print shop's preflight: colours and artwork converted to CMYK through the "
               "FOGRA39 profile, which is embedded as the OutputIntent; TrimBox and BleedBox on every page.")
-@click.option("--art-dpi", type=click.IntRange(ART_DPI_MIN, ART_DPI_MAX), default=ART_DPI, show_default=True,
+@click.option("--print-dpi", type=click.IntRange(PRINT_DPI_MIN, PRINT_DPI_MAX), default=PRINT_DPI, show_default=True,
               help="Resolution of raster art in the PDFs, in pixels per inch of its printed size: larger art is "
               "scaled down to it (and cropped to its box), smaller art is never scaled up.")
 @click.option("--deck", default=None, metavar="DECK",
@@ -247,7 +247,7 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | Non
               templates_dir: Path | None, watch: bool,
               duplex: str, back_offset: tuple[float, float], cmyk: bool, pdfx: bool, deck: str | None,
               scorepad_copies: int, cards_only: bool, safe_margins: bool, catalog: bool,
-              registration_marks: bool, jobs: int | None, lang: str | None, art_dpi: int) -> None:
+              registration_marks: bool, jobs: int | None, lang: str | None, print_dpi: int) -> None:
     """Render GAMES (default: all): card sheets (fronts and backs, bleed, crop marks, SVG cut
     files), reference cards, boards and mats, token sheets and the score pad."""
     if duplex == "fold" and back_offset != (0.0, 0.0):
@@ -273,7 +273,7 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | Non
     options = BuildOptions(paper=paper_by_name(paper, safe_margins), base_url=base.url, duplex=duplex,
                            back_offset_mm=back_offset, cmyk=cmyk or pdfx, pdfx=pdfx,
                            registration_marks=SILHOUETTE_TYPE_1 if registration_marks else None, lang=lang,
-                           art_dpi=art_dpi)
+                           print_dpi=print_dpi)
     try:
         result = build(paths.data_dir, target, options, games, layouts_dir=paths.templates_dir,
                        progress_factory=_progress_factory(), deck=deck,

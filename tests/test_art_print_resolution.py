@@ -118,15 +118,15 @@ def test_art_is_embedded_at_its_box_size_at_300_dpi_jpeg_as_dct_alpha_as_soft_ma
         assert_fills_box_at(image, 300)  # 680 x 319 of the 1200 x 1680 cropped to what the box shows
 
 
-def test_a_higher_art_dpi_embeds_more_pixels_and_never_more_than_the_file_has(project, tmp_path):
-    images = placed_images(make(project, tmp_path / "out", BuildOptions(**{**OPTIONS.__dict__, "art_dpi": 450}))
+def test_a_higher_print_dpi_embeds_more_pixels_and_never_more_than_the_file_has(project, tmp_path):
+    images = placed_images(make(project, tmp_path / "out", BuildOptions(**{**OPTIONS.__dict__, "print_dpi": 450}))
                            and tmp_path / "out")
     assert (400, 188) in by_pixels(images)
     for image in images:
         if image["px"] != (400, 188):
             assert_fills_box_at(image, 450)
     # At 1200 dpi the box would need 2717 px across: the crop of the file (1200 px) is all there is.
-    images = placed_images(make(project, tmp_path / "out", BuildOptions(**{**OPTIONS.__dict__, "art_dpi": 1200}))
+    images = placed_images(make(project, tmp_path / "out", BuildOptions(**{**OPTIONS.__dict__, "print_dpi": 1200}))
                            and tmp_path / "out")
     assert sorted(im["px"] for im in images) == [(400, 188), (1200, 564), (1200, 564)]
 
@@ -220,14 +220,14 @@ def test_contain_keeps_the_whole_picture_at_its_placed_size_and_stretch_each_axi
 
 
 @pytest.mark.parametrize("dpi", ["71", "1201", "high"])
-def test_art_dpi_out_of_its_bounds_is_refused_before_anything_is_built(tmp_path, dpi):
+def test_print_dpi_out_of_its_bounds_is_refused_before_anything_is_built(tmp_path, dpi):
     from click.testing import CliRunner
 
     from printkit.cli import main
 
-    result = CliRunner().invoke(main, ["build", "--out", str(tmp_path / "out"), "--art-dpi", dpi])
+    result = CliRunner().invoke(main, ["build", "--out", str(tmp_path / "out"), "--print-dpi", dpi])
     assert result.exit_code == 2
-    assert "--art-dpi" in result.output
+    assert "--print-dpi" in result.output
     if dpi != "high":
         assert "72" in result.output and "1200" in result.output  # the bounds, said
     assert not (tmp_path / "out").exists()

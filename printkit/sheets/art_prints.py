@@ -1,5 +1,5 @@
 """Raster art at print resolution: each image cropped to what its box shows and resampled to
-its placed size at the build's ``art_dpi`` (300 by default), never upsampled, and cached on disk
+its placed size at the build's ``print_dpi`` (300 by default), never upsampled, and cached on disk
 by content so a rebuild does not resample again.
 
 A 1200 x 1680 photograph covering a 57.5 x 35 mm box shows 680 x 413 of its pixels' worth at
@@ -7,7 +7,7 @@ A 1200 x 1680 photograph covering a 57.5 x 35 mm box shows 680 x 413 of its pixe
 a file until it is saved, seven times the memory. What is written instead:
 
 - the pixels the box shows (``cover`` crops the rest; the clip to the box stays, so the print
-  is the same), resampled with Pillow's LANCZOS to ``art_dpi`` at their placed size, or left
+  is the same), resampled with Pillow's LANCZOS to ``print_dpi`` at their placed size, or left
   at their own size when that is less (:func:`print_plan`);
 - a JPEG as a JPEG (DCTDecode: quality :data:`JPEG_QUALITY`, 4:4:4, or the file's own bytes
   when nothing needs cropping nor resampling), anything else as a PNG, its alpha kept (the PDF's
@@ -42,11 +42,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # Pillow and reportlab are imported where used: `printkit --help` reads the dpi bounds
     from printkit.sheets.art import Artwork
 
-ART_DPI = 300
-"""The default print resolution of raster art (``printkit build --art-dpi``)."""
-ART_DPI_MIN = 72
-ART_DPI_MAX = 1200
-"""The bounds of ``--art-dpi``: below 72 dpi art prints blocky; no printer resolves more than
+PRINT_DPI = 300
+"""The default print resolution of raster art (``printkit build --print-dpi``)."""
+PRINT_DPI_MIN = 72
+PRINT_DPI_MAX = 1200
+"""The bounds of ``--print-dpi``: below 72 dpi art prints blocky; no printer resolves more than
 1200 dpi of a photograph."""
 JPEG_QUALITY = 94
 """Quality of a resampled JPEG (with 4:4:4 chroma): no visible loss in print."""
@@ -137,15 +137,15 @@ _SETTINGS: _Settings | None = None
 
 
 @contextmanager
-def art_prints_in(dpi: float | None = ART_DPI, cache_dir: Path | None = None) -> Iterator[None]:
+def art_prints_in(dpi: float | None = PRINT_DPI, cache_dir: Path | None = None) -> Iterator[None]:
     """Within the block, raster art laid out (:func:`read_print_art`) and drawn by
     :class:`printkit.sheets.render.PageDrawer` is resampled to ``dpi`` (:func:`print_plan`) and
     cached in ``cache_dir`` (``None``: in this process's memory only); ``dpi=None``: art is
     drawn as its file holds it. Raises ``ValueError`` for a ``dpi`` outside
-    ``ART_DPI_MIN..ART_DPI_MAX``."""
+    ``PRINT_DPI_MIN..PRINT_DPI_MAX``."""
     global _SETTINGS
-    if dpi is not None and not ART_DPI_MIN <= dpi <= ART_DPI_MAX:
-        raise ValueError(f"art dpi must be between {ART_DPI_MIN} and {ART_DPI_MAX}, got {dpi:g}")
+    if dpi is not None and not PRINT_DPI_MIN <= dpi <= PRINT_DPI_MAX:
+        raise ValueError(f"art dpi must be between {PRINT_DPI_MIN} and {PRINT_DPI_MAX}, got {dpi:g}")
     before = _SETTINGS
     _SETTINGS = _Settings(dpi, cache_dir) if dpi is not None else None
     try:
