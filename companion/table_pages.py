@@ -276,12 +276,13 @@ def _htmx() -> bool:
 
 
 def _answer(token: str, change) -> Any:
-    """Run ``change(record)``; answer as the browser asked: the live fragment (htmx), or a
+    """Run ``change(record, values)`` (``values``: the form's event, parsed once, or ``None``
+    for a form without one); answer as the browser asked: the live fragment (htmx), or a
     redirect to the page (a plain form post), a refusal carried there in the session."""
     record = find_table_or_abort(token, api=False)
     values = event_from_form(request.form, service().engines[record.game]) if request.form.get("type") else None
     try:
-        view = change(record)
+        view = change(record, values)
     except (RuleError, InvalidInput, StaleVersion, AlreadyDone) as exc:
         return _refuse(record, Refusal.of(exc, values))
     if _htmx():
@@ -408,8 +409,8 @@ def live(token: str):
 def post_event(token: str):
     """Enter an event from a page form, checked against the table as it is now (``_version``:
     the version the form was drawn at, to tell a repeat or a conflict from another phone)."""
-    return _answer(token, lambda record: service().act(
-        record.token, event_from_form(request.form, service().engines[record.game]),
+    return _answer(token, lambda record, values: service().act(
+        record, values if values is not None else event_from_form(request.form, service().engines[record.game]),
         since=_form_int("_version"), by=viewer_seat(record)[0]))
 
 
@@ -417,8 +418,8 @@ def post_event(token: str):
 def undo(token: str):
     """Undo the entry the page showed last (``_seq``), if it still is the last (if another phone
     undid it already, say so)."""
-    return _answer(token, lambda record: service().undo(record.token, seq=_form_int("_seq"),
-                                                        by=viewer_seat(record)[0]))
+    return _answer(token, lambda record, _values: service().undo(record, seq=_form_int("_seq"),
+                                                                 by=viewer_seat(record)[0]))
 
 
 @bp.post("/t/<token>/me")
@@ -506,7 +507,7 @@ def correct(token: str, seq: int):
     if request.method == "POST":
         values = event_from_form(request.form, view.engine)
         try:
-            service().correct(record.token, seq, values, _form_int("_version"))
+            service().correct(record, seq, values, _form_int("_version"))
         except (RuleError, InvalidInput, StaleVersion) as exc:
             session[key] = dataclasses.asdict(Refusal.of(exc, values))
             return redirect(url_for("table_pages.correct", token=record.token, seq=seq), 303)
