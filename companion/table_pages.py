@@ -38,6 +38,7 @@ import qrcode.image.svg
 from flask import (
     Blueprint,
     Response,
+    current_app,
     redirect,
     render_template,
     request,
@@ -55,6 +56,7 @@ from companion.exports import server_zone_name
 from companion.language import say
 from companion.late_entries import AlreadyDone
 from companion.scorekeeper import find_table_or_abort, service
+from companion.shared_parts import SharedParts
 from card_data.engine.seats import PLAYER_COLOURS
 from companion.table_view import TableView, seat_colours
 from companion.tables import StaleVersion, whole_number
@@ -68,6 +70,8 @@ within about a second (a poll answers 204, a few bytes, when nothing changed).""
 HISTORY_SHOWN = 50
 """How many entries, newest first, the live part of the page lists: it is rendered at every
 change, so its size must not grow with the log (the full history is its own page)."""
+SHARED_PARTS = "companion.shared_parts"
+"""Key in ``app.extensions`` of the app's :class:`~companion.shared_parts.SharedParts`."""
 WHOLE_TABLE = "table"
 """The seat cookie's value for a phone that plays no one seat (it shows everyone's moves)."""
 COLOUR_NAMES = {
@@ -245,7 +249,7 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
     if refusal is not None and refusal.values and refusal.values.get("type") in engine.events:
         retry = filled_form(engine.events[refusal.values["type"]], state, refusal.values, gettext("Send again"))
     table_url = url_for("table_pages.table", token=record.token, _external=True)
-    return dict(
+    context = dict(
         view=view, table=record, state=state, outcome=view.outcome, engine=engine, version=record.version,
         problem=view.problem,
         board=state.scoreboard(),
@@ -261,6 +265,10 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
         rematch=service().find(record.rematch_token) if record.rematch_token else None,
         server_time_zone=server_zone_name(),
     )
+    # The parts every phone at this version sees alike, rendered once and shared between them.
+    parts = current_app.extensions.setdefault(SHARED_PARTS, SharedParts())
+    context["shared"] = lambda name: parts.render(name, context, record.id, record.version)
+    return context
 
 
 def _page(view: TableView, refusal: Refusal | None = None, status: int = 200):
