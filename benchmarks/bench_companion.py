@@ -74,8 +74,8 @@ def percentiles(values: list[float]) -> str:
 class Client:
     """One phone's keep-alive HTTP connection to the server, with its cookies."""
 
-    def __init__(self, port: int):
-        self.port = port
+    def __init__(self, port: int, timeout_s: float = 30):
+        self.port, self.timeout_s = port, timeout_s
         self.conn: http.client.HTTPConnection | None = None
         self.cookies: dict[str, str] = {}
 
@@ -88,7 +88,7 @@ class Client:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         for attempt in range(2):
             if self.conn is None:
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout_s)
             start = time.perf_counter()
             try:
                 self.conn.request(method, path, body=body, headers=headers)
@@ -357,8 +357,9 @@ def run_phones(folder: Path, hosts: list[str], phones: int, seconds: float, proc
 
 def count_stored(port: int, accepted: dict[str, list[str]]) -> tuple[int, int, int, int]:
     """``(acknowledged, stored, lost, stored but never acknowledged)`` over the tables in
-    ``accepted`` (code -> notes acknowledged), from their logs through the API."""
-    client = Client(port)
+    ``accepted`` (code -> notes acknowledged), from their logs through the API. An overloaded
+    server may still be answering the phones' last requests: its answers are awaited."""
+    client = Client(port, timeout_s=600)
     acknowledged = stored = lost = extra = 0
     for code, notes in accepted.items():
         status, body, _, _ = client.json("GET", f"/api/tables/{code}/events")
