@@ -1,41 +1,41 @@
-"""The companion under load: 20 phones posting and polling the production server on loopback.
+"""The companion under load: phones from Locust processes against the production server(s).
 
-Starts ``companion run`` (waitress) on a free loopback port with a fresh SQLite database in a
-temporary folder, then:
+Starts ``companion run`` (waitress, as in production) on free loopback ports: one server, or
+``--servers K`` server processes on one database behind nginx (round-robin; if nginx is not
+installed, the phones are spread across the K ports and the script says so). The database is
+SQLite in a temporary folder, or with ``--postgres URL`` a fresh PostgreSQL database created
+for the run on that server (and dropped after it). Then:
 
-1. the per-event server cost at event 0 and at event 2,000: one client enters events one
+1. the per-event server cost at event 0 and at event ``--long``: one client enters events one
    after another on a Carpe Diem table (``adjust_victory_points``, legal at any time), and the
-   median wall time per append and the server process's CPU per append (``/proc``) are taken
-   over the first ``--sample`` events and again after the log reached ``--long`` events; then
-   one undo and one correction at that length;
-2. ``--phones`` phones (default 20) on Carpe Diem tables of four, one phone per seat, for
-   ``--seconds`` seconds. Each phone enters a VP adjustment for its own seat every 0.5-2.5 s
-   and polls every 1.5 s. Half the phones are pages: they post the table's form as htmx does
-   (form fields, CSRF token, the ``_version`` they last saw: usually other phones entered
-   something since; a refused form (409) is sent again with the new version, as a player
-   would) and poll the live fragment with ``?v=<version>`` (204 when nothing changed). A VP
-   adjustment is legal at any time and each carries its own note, so no page post is a true
-   conflict (nor a repeat): every refused one counts in "refused page posts that were not true
-   conflicts". The other half use the JSON API: POST
-   ``/events`` without If-Match, and GET the table with ``If-None-Match`` (304 when nothing
-   changed).
+   median wall time and the server's CPU per append are taken over ``--sample`` events, at
+   the start and again at that length; then one undo and one correction (``--long 0`` skips);
+2. ``--phones`` phones (default 20) for ``--seconds`` seconds, simulated by Locust in processes
+   of their own (``benchmarks/companion_phones.py``): tables of four, each phone posting a VP
+   adjustment for its seat every 0.5-2.5 s and polling every second as the page does, half as
+   pages (forms, htmx live fragment) and half through the JSON API. A VP adjustment is legal at
+   any time and each carries its own note, so no page post is a true conflict: every refused
+   one counts in "refused page posts that were not true conflicts".
+3. with several servers, a probe enters an event through server 1 every second and polls
+   server 2 every 5 ms until it shows it: the propagation time across servers.
 
-Prints p50/p95/p99 per event and per poll, the poll answers (changed or not), and events
-accepted against events stored, each accepted entry found in the log by its note (zero lost).
-The phones are threads of this process, so on a small machine they compete with the server
-for the CPU: the figures are an upper bound of what the server alone costs.
+Prints p50/p95/p99 per event and per poll; the servers' CPU per request and per event, from
+their own CPU times (``/proc``), beside the proxy's and the phones'; events acknowledged
+against events stored (each acknowledged entry found in its table's log by its note); and the
+goals beside. Needs the ``bench`` extra (``pip install -c constraints.txt -e '.[bench]'``).
 
     .venv/bin/python benchmarks/bench_companion.py --seconds 60
+    .venv/bin/python benchmarks/bench_companion.py --phones 200 --servers 2 --postgres URL
 """
 
 from __future__ import annotations
 
 import argparse
+import glob
 import http.client
 import json
 import os
-import random
-import re
+import secrets
 import shutil
 import socket
 import statistics
@@ -44,16 +44,17 @@ import sys
 import tempfile
 import threading
 import time
-from collections import Counter, defaultdict
+from collections import Counter
+from contextlib import ExitStack
 from pathlib import Path
-from urllib.parse import urlencode
 
+import psutil
+
+HERE = Path(__file__).resolve().parent
 GAME = "carpe_diem"
 PLAYERS = ["Anna", "Bea", "Cato", "Dido"]
-POST_EVERY_S = (0.5, 2.5)
-POLL_EVERY_S = 1.5
-VERSION_IN_PAGE = re.compile(r"/live\?v=(\d+)")
-CSRF_IN_PAGE = re.compile(r'name="csrf_token" value="([^"]+)"')
+SETUP_S = 15.0
+"""Seconds the phones get to start and join their tables before they play."""
 
 
 def ms(seconds: float) -> str:
@@ -73,8 +74,8 @@ def percentiles(values: list[float]) -> str:
 class Client:
     """One phone's keep-alive HTTP connection to the server, with its cookies."""
 
-    def __init__(self, port: int):
-        self.port = port
+    def __init__(self, port: int, timeout_s: float = 30):
+        self.port, self.timeout_s = port, timeout_s
         self.conn: http.client.HTTPConnection | None = None
         self.cookies: dict[str, str] = {}
 
@@ -87,7 +88,7 @@ class Client:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         for attempt in range(2):
             if self.conn is None:
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout_s)
             start = time.perf_counter()
             try:
                 self.conn.request(method, path, body=body, headers=headers)
@@ -113,38 +114,6 @@ class Client:
         status, hdrs, data, elapsed = self.request(method, path, raw, {"Content-Type": "application/json",
                                                                        **(headers or {})})
         return status, (json.loads(data) if data else {}), elapsed, hdrs
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_server(folder: Path, port: int) -> subprocess.Popen:
-    """``companion run`` on ``port`` with a fresh SQLite database in ``folder``; waits until it answers."""
-    companion = shutil.which("companion", path=str(Path(sys.executable).parent)) or "companion"
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder / 'bench.sqlite'}",
-           "COMPANION_SECRET_KEY": "bench-" + "0" * 58}
-    server = subprocess.Popen([companion, "run", "--host", "127.0.0.1", "--port", str(port)], env=env,
-                              cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"companion run exited: {server.stderr.read().decode()}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return server
-        except OSError:
-            time.sleep(0.2)
-    server.terminate()
-    raise SystemExit("companion run did not start within 60 s")
-
-
-def server_cpu_s(pid: int) -> float:
-    """User + system CPU seconds the process has used so far (Linux ``/proc``)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def new_table(client: Client, players: list[str]) -> dict:
@@ -195,195 +164,374 @@ def cost_per_event(port: int, pid: int, long: int, sample: int) -> None:
           f"{ms(correct_s)}")
 
 
-# -- 2. twenty phones ------------------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
-class Results:
-    """What the phones saw, shared between their threads."""
-
-    def __init__(self):
-        self.lock = threading.Lock()
-        self.event_s: dict[str, list[float]] = defaultdict(list)
-        self.poll_s: dict[str, list[float]] = defaultdict(list)
-        self.poll_status: Counter = Counter()
-        self.sent: Counter = Counter()
-        self.page_posts = 0
-        self.page_refused = 0  # a VP adjustment is legal at any time: no refusal is a true conflict
-        self.accepted: dict[str, set[str]] = defaultdict(set)  # table code -> notes of accepted entries
-        self.refused_notes: dict[str, set[str]] = defaultdict(set)
-        self.errors: list[str] = []
-
-    def add(self, bucket: dict[str, list[float]], kind: str, seconds: float) -> None:
-        with self.lock:
-            bucket[kind].append(seconds)
+def wait_for_port(port: int, process: subprocess.Popen, what: str) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"{what} exited: {process.stderr.read().decode() if process.stderr else ''}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.2)
+    process.terminate()
+    raise SystemExit(f"{what} did not start within 60 s")
 
 
-class Phone(threading.Thread):
-    """One player's phone at ``table``, playing ``seat``: a page (htmx) or a JSON API client."""
+def companion_command() -> str:
+    return shutil.which("companion", path=str(Path(sys.executable).parent)) or "companion"
 
-    def __init__(self, number: int, port: int, table: dict, seat: int, page: bool, until: float,
-                 results: Results):
+
+def start_server(folder: Path, port: int, database_url: str, proxied: bool) -> subprocess.Popen:
+    """``companion run`` on ``port`` as in production (waitress), on ``database_url``; waits
+    until it answers. Every server shares one secret key, so a page's session and CSRF token
+    hold on whichever server answers."""
+    env = {**os.environ, "DATABASE_URL": database_url, "COMPANION_SECRET_KEY": "bench-" + "0" * 58}
+    command = [companion_command(), "run", "--host", "127.0.0.1", "--port", str(port)]
+    if proxied:
+        command += ["--trusted-proxy", "127.0.0.1"]
+    server = subprocess.Popen(command, env=env, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wait_for_port(port, server, "companion run")
+    return server
+
+
+NGINX_CONF = """worker_processes 1;
+daemon off;
+pid {tmp}/nginx.pid;
+error_log {tmp}/nginx-error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+    client_body_temp_path {tmp}/nginx-body;
+    proxy_temp_path {tmp}/nginx-proxy;
+    fastcgi_temp_path {tmp}/nginx-fastcgi;
+    uwsgi_temp_path {tmp}/nginx-uwsgi;
+    scgi_temp_path {tmp}/nginx-scgi;
+    upstream companion {{
+{servers}
+        keepalive 64;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://companion;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $remote_addr;
+            proxy_set_header X-Forwarded-Proto $scheme;
+        }}
+    }}
+}}
+"""
+
+
+def start_nginx(folder: Path, ports: list[int]) -> tuple[subprocess.Popen, int] | None:
+    """nginx on a free port, round-robin over ``ports``; ``None`` if nginx is not installed."""
+    nginx = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/local/sbin")
+    if nginx is None:
+        return None
+    port = free_port()
+    servers = "\n".join(f"        server 127.0.0.1:{p};" for p in ports)
+    conf = folder / "nginx.conf"
+    conf.write_text(NGINX_CONF.format(tmp=folder, servers=servers, port=port))
+    process = subprocess.Popen([nginx, "-p", str(folder), "-c", str(conf)], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE)
+    wait_for_port(port, process, "nginx")
+    return process, port
+
+
+def tree_cpu_s(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` and its living children (``/proc``)."""
+    try:
+        root = psutil.Process(pid)
+        total = 0.0
+        for process in [root, *root.children(recursive=True)]:
+            times = process.cpu_times()
+            total += times.user + times.system
+        return total
+    except psutil.NoSuchProcess:
+        return 0.0
+
+
+def server_cpu_s(pid: int) -> float:
+    """User + system CPU seconds one server process has used so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Database:
+    """SQLite in ``folder``, or a fresh PostgreSQL database on the server of ``postgres_url``
+    (dropped on exit)."""
+
+    def __init__(self, folder: Path, postgres_url: str | None):
+        self.admin_url = postgres_url
+        self.name = None
+        if postgres_url is None:
+            self.url = f"sqlite:///{folder / 'bench.sqlite'}"
+            return
+        import psycopg
+        from sqlalchemy.engine import make_url
+
+        self.name = f"companion_bench_{os.getpid()}_{secrets.token_hex(3)}"
+        url = make_url(postgres_url)
+        with psycopg.connect(self._libpq(url), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{self.name}"')
+        self.url = url.set(drivername="postgresql+psycopg", database=self.name).render_as_string(
+            hide_password=False)
+
+    @staticmethod
+    def _libpq(url) -> str:
+        return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+    def drop(self) -> None:
+        if self.name is None:
+            return
+        import psycopg
+        from sqlalchemy.engine import make_url
+
+        with psycopg.connect(self._libpq(make_url(self.admin_url)), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+def init_db(url: str) -> None:
+    done = subprocess.run([companion_command(), "init-db", "--database-url", url], capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"companion init-db failed: {done.stderr}")
+
+
+# -- 2. the phones ---------------------------------------------------------------------------------------
+
+
+def run_phones(folder: Path, hosts: list[str], phones: int, seconds: float, processes: int,
+               cpu_of: dict[str, callable]) -> tuple[dict, dict[str, float]]:
+    """Locust with ``phones`` users in ``processes`` processes; the merged results of its
+    processes and each CPU figure of ``cpu_of`` (name -> CPU seconds so far) over the play."""
+    out = folder / "phones"
+    out.mkdir()
+    start_play = time.time() + SETUP_S
+    until = start_play + seconds
+    env = {**os.environ, "BENCH_OUT": str(out), "BENCH_UNTIL": str(until), "BENCH_HOSTS": " ".join(hosts)}
+    locust = shutil.which("locust", path=str(Path(sys.executable).parent)) or "locust"
+    command = [locust, "-f", str(HERE / "companion_phones.py"), "--headless", "-u", str(phones),
+               "-r", str(max(10, phones // 5)), "-t", f"{int(SETUP_S + seconds + 5)}s", "--stop-timeout", "0",
+               "--only-summary", "-L", "ERROR", "--host", hosts[0]]
+    if processes > 1:
+        command += ["--processes", str(processes)]
+    log = open(folder / "locust.log", "w")
+    swarm = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+    cpu_of = {**cpu_of, "phones (Locust)": lambda: tree_cpu_s(swarm.pid)}
+    time.sleep(max(0.0, start_play - time.time()))
+    before = {name: f() for name, f in cpu_of.items()}
+    time.sleep(max(0.0, until - time.time()))
+    used = {name: f() - before[name] for name, f in cpu_of.items()}
+    try:
+        swarm.wait(SETUP_S + 60)
+    except subprocess.TimeoutExpired:
+        swarm.terminate()
+        swarm.wait(10)
+    log.close()
+    merged: dict = {"times": {}, "status": Counter(), "accepted": {}, "page_posts": 0, "page_refused": 0,
+                    "errors": []}
+    dumps = sorted(glob.glob(str(out / "phones-*.json")))
+    if not dumps:
+        raise SystemExit(f"Locust wrote no results; its log: {(folder / 'locust.log').read_text()[-3000:]}")
+    for dump in dumps:
+        data = json.loads(Path(dump).read_text())
+        for kind, times in data["times"].items():
+            merged["times"].setdefault(kind, []).extend(times)
+        merged["status"].update(data["status"])
+        for code, notes in data["accepted"].items():
+            merged["accepted"].setdefault(code, []).extend(notes)
+        merged["page_posts"] += data["page_posts"]
+        merged["page_refused"] += data["page_refused"]
+        merged["errors"] += data["errors"]
+    return merged, used
+
+
+def count_stored(port: int, accepted: dict[str, list[str]]) -> tuple[int, int, int, int]:
+    """``(acknowledged, stored, lost, stored but never acknowledged)`` over the tables in
+    ``accepted`` (code -> notes acknowledged), from their logs through the API. An overloaded
+    server may still be answering the phones' last requests: its answers are awaited."""
+    client = Client(port, timeout_s=600)
+    acknowledged = stored = lost = extra = 0
+    for code, notes in accepted.items():
+        status, body, _, _ = client.json("GET", f"/api/tables/{code}/events")
+        assert status == 200, body
+        kept = {e["payload"].get("note") for e in body["events"] if e["status"] == "active"}
+        wanted = set(notes)
+        acknowledged += len(wanted)
+        stored += len(kept)
+        lost += len(wanted - kept)
+        extra += len(kept - wanted)
+    return acknowledged, stored, lost, extra
+
+
+# -- 3. propagation across servers -----------------------------------------------------------------------
+
+
+class Propagation(threading.Thread):
+    """Every second, an event entered through server ``write_port`` and the time until a poller
+    of server ``read_port`` (every 5 ms, with If-None-Match) sees its version."""
+
+    def __init__(self, write_port: int, read_port: int, until: float):
         super().__init__(daemon=True)
-        self.number, self.table, self.seat, self.page, self.until = number, table, seat, page, until
-        self.client = Client(port)
-        self.results = results
-        self.version = table["version"]
-        self.etag: str | None = None
-        self.csrf = ""
-        self.random = random.Random(number)
-        self.sent = 0
+        self.writer, self.reader = Client(write_port), Client(read_port)
+        self.until = until
+        self.delays_s: list[float] = []
+        self.errors: list[str] = []
 
     def run(self) -> None:
         try:
-            if self.page:
-                status, _, html, _ = self.client.request("GET", f"/t/{self.table['token']}")
-                assert status == 200, status
-                self._read_page(html)
-            now = time.monotonic()
-            next_post = now + self.random.uniform(*POST_EVERY_S)
-            next_poll = now + self.random.uniform(0, POLL_EVERY_S)
-            while True:
-                due = min(next_post, next_poll)
-                if due >= self.until:
-                    break
-                time.sleep(max(0.0, due - time.monotonic()))
-                if next_post <= next_poll:
-                    self.post()
-                    next_post = time.monotonic() + self.random.uniform(*POST_EVERY_S)
-                else:
-                    self.poll()
-                    next_poll += POLL_EVERY_S
-        except (OSError, AssertionError, ValueError, http.client.HTTPException) as exc:  # said at the end
-            with self.results.lock:
-                self.results.errors.append(f"phone {self.number}: {exc!r}")
-
-    def _read_page(self, html: bytes) -> None:
-        text = html.decode()
-        if match := VERSION_IN_PAGE.search(text):
-            self.version = int(match.group(1))
-        if match := CSRF_IN_PAGE.search(text):
-            self.csrf = match.group(1)
-
-    def post(self) -> None:
-        self.sent += 1
-        note = f"phone {self.number} entry {self.sent}"
-        code = self.table["code"]
-        if not self.page:
-            status, body, elapsed, _ = self.client.json("POST", f"/api/tables/{code}/events",
-                                                        vp_event(self.seat, note))
-            self._record("api", status, elapsed, note)
-            if status == 200:
-                self.version = body["version"]
-            return
-        for _ in range(3):  # a stale form comes back with the new version: the player sends it again
-            form = {"type": "adjust_victory_points", "seat": self.seat, "change": 1, "note": note,
-                    "_version": self.version, "csrf_token": self.csrf}
-            status, _, html, elapsed = self.client.request(
-                "POST", f"/t/{self.table['token']}/events", urlencode(form).encode(),
-                {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"})
-            self._record("page", status, elapsed, note)
-            self._read_page(html)
-            if status != 409:
-                return
-
-    def _record(self, kind: str, status: int, elapsed: float, note: str) -> None:
-        r = self.results
-        with r.lock:
-            r.event_s[kind].append(elapsed)
-            r.sent[f"{kind} {status}"] += 1
-            if kind == "page":
-                r.page_posts += 1
-                r.page_refused += status in (409, 422)
-            if status == 200:
-                r.accepted[self.table["code"]].add(note)
-            elif status != 409:
-                r.errors.append(f"phone {self.number}: POST answered {status}")
-
-    def poll(self) -> None:
-        if self.page:
-            status, _, html, elapsed = self.client.request(
-                "GET", f"/t/{self.table['token']}/live?v={self.version}", headers={"HX-Request": "true"})
-            if status == 200:
-                self._read_page(html)
-            kind = "page live"
-        else:
-            headers = {"If-None-Match": self.etag} if self.etag else {}
-            status, hdrs, _, elapsed = self.client.request("GET", f"/api/tables/{self.table['code']}",
-                                                           headers=headers)
-            self.etag = hdrs.get("etag", self.etag)
-            kind = "api state"
-        self.results.add(self.results.poll_s, kind, elapsed)
-        with self.results.lock:
-            self.results.poll_status[f"{kind} {status}"] += 1
+            table = new_table(self.writer, PLAYERS)
+            code, etag, n = table["code"], None, 0
+            while time.time() < self.until:
+                n += 1
+                status, body, _, _ = self.writer.json("POST", f"/api/tables/{code}/events", vp_event(0, f"probe {n}"))
+                assert status == 200, body
+                acked, version = time.perf_counter(), body["version"]
+                while True:
+                    status, hdrs, data, _ = self.reader.request(
+                        "GET", f"/api/tables/{code}", headers={"If-None-Match": etag} if etag else {})
+                    if status == 200:
+                        etag = hdrs.get("etag")
+                        if json.loads(data)["version"] >= version:
+                            self.delays_s.append(time.perf_counter() - acked)
+                            break
+                    elif status != 304:
+                        raise AssertionError(f"GET answered {status}")
+                    if time.perf_counter() - acked > 10:
+                        raise AssertionError(f"server 2 did not show version {version} within 10 s")
+                    time.sleep(0.005)
+                time.sleep(1.0)
+        except (OSError, AssertionError, http.client.HTTPException) as exc:
+            self.errors.append(repr(exc))
 
 
-def twenty_phones(port: int, pid: int, phones: int, seconds: float) -> bool:
-    setup = Client(port)
-    tables = [new_table(setup, PLAYERS) for _ in range((phones + len(PLAYERS) - 1) // len(PLAYERS))]
-    results = Results()
-    until = time.monotonic() + seconds
-    threads = [Phone(n, port, tables[n // len(PLAYERS)], n % len(PLAYERS), page=n % 2 == 0, until=until,
-                     results=results) for n in range(phones)]
-    cpu_before = server_cpu_s(pid)
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(seconds + 60)
-    cpu_s = server_cpu_s(pid) - cpu_before
+# -- the report ------------------------------------------------------------------------------------------
 
-    print(f"\n{phones} phones on {len(tables)} tables for {seconds:.0f} s (posting every "
-          f"{POST_EVERY_S[0]}-{POST_EVERY_S[1]} s, polling every {POLL_EVERY_S} s)")
-    everything = [t for kind in results.event_s.values() for t in kind]
-    print(f"  per event, all:          {percentiles(everything)}")
-    for kind, times in sorted(results.event_s.items()):
-        print(f"  per event, {kind + ':':<13} {percentiles(times)}")
-    polls = [t for kind in results.poll_s.values() for t in kind]
+
+def p99_ms(values: list[float]) -> float:
+    if len(values) < 2:
+        return values[0] * 1000 if values else float("nan")
+    return statistics.quantiles(values, n=100, method="inclusive")[98] * 1000
+
+
+def goal(label: str, value: float, limit: float, unit: str = "ms") -> str:
+    verdict = "met" if value < limit else "NOT met"
+    return f"  goal: {label} {value:.1f} {unit} < {limit:g} {unit}: {verdict}"
+
+
+def report(results: dict, used: dict[str, float], seconds: float, phones: int, servers: int, postgres: bool,
+           stored: tuple[int, int, int, int], probe: Propagation | None, spread: str) -> bool:
+    times = results["times"]
+    tables = len(results["accepted"])
+    print(f"\n{phones} phones on {tables} tables for {seconds:.0f} s, {servers} server process(es) {spread} "
+          f"(posting every 0.5-2.5 s, polling every 1 s)")
+    events = [t for kind, ts in times.items() if kind.startswith("event") for t in ts]
+    polls = [t for kind, ts in times.items() if kind.startswith("poll") for t in ts]
+    print(f"  per event, all:          {percentiles(events)}")
+    for kind in sorted(k for k in times if k.startswith("event")):
+        print(f"  per {kind + ':':<20} {percentiles(times[kind])}")
     print(f"  per poll, all:           {percentiles(polls)}")
-    for kind, times in sorted(results.poll_s.items()):
-        print(f"  per poll, {kind + ':':<14} {percentiles(times)}")
-    print(f"  poll answers: {dict(sorted(results.poll_status.items()))}")
-    print(f"  event answers: {dict(sorted(results.sent.items()))} (409: a refused form, sent again)")
-    share = results.page_refused / max(results.page_posts, 1)
-    print(f"  refused page posts that were not true conflicts: {results.page_refused} of {results.page_posts} "
-          f"({share:.1%})")
-
-    accepted = stored = lost = extra = 0
-    for table in tables:
-        status, body, _, _ = setup.json("GET", f"/api/tables/{table['code']}/events")
-        assert status == 200, body
-        notes = {e["payload"].get("note") for e in body["events"] if e["status"] == "active"}
-        wanted = results.accepted[table["code"]]
-        accepted += len(wanted)
-        stored += len(body["events"])
-        lost += len(wanted - notes)
-        extra += len(notes - wanted)
-    requests = sum(results.sent.values()) + sum(results.poll_status.values())
-    print(f"  server CPU {cpu_s:.1f} s in {seconds:.0f} s ({cpu_s / seconds:.0%} of one core), "
-          f"{ms(cpu_s / max(requests, 1))} per request")
-    print(f"  events accepted {accepted}, stored {stored}, lost {lost}, stored but never accepted {extra}")
-    for error in results.errors[:10]:
+    for kind in sorted(k for k in times if k.startswith("poll")):
+        print(f"  per {kind + ':':<20} {percentiles(times[kind])}")
+    status = results["status"]
+    print(f"  answers: {dict(sorted(status.items()))} (409: a refused form, sent again)")
+    share = results["page_refused"] / max(results["page_posts"], 1)
+    print(f"  refused page posts that were not true conflicts: {results['page_refused']} of "
+          f"{results['page_posts']} ({share:.1%})")
+    requests = sum(status.values())
+    acknowledged, stored_n, lost, extra = stored
+    server_cpu = used["servers"]
+    print(f"  server CPU {server_cpu:.1f} s in {seconds:.0f} s ({server_cpu / seconds:.0%} of one core): "
+          f"{ms(server_cpu / max(requests, 1))} per request ({requests}), "
+          f"{ms(server_cpu / max(acknowledged, 1))} per event ({acknowledged})")
+    others = ", ".join(f"{name} {cpu:.1f} s" for name, cpu in used.items() if name != "servers")
+    print(f"  other CPU in that time: {others}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print(f"  events acknowledged {acknowledged}, stored {stored_n}, lost {lost}, "
+          f"stored but never acknowledged {extra}")
+    if probe is not None:
+        print(f"  propagation, entered through server 1, seen by a poller of server 2 (polling every 5 ms): "
+              f"{percentiles(probe.delays_s)}")
+        for error in probe.errors:
+            print(f"  PROBE ERROR {error}")
+    for error in results["errors"][:10]:
         print(f"  ERROR {error}")
-    return lost == 0 and extra == 0 and not results.errors
+    if postgres and servers > 1:
+        limits = {"event": 100, "poll": 50, "cpu": None}
+    else:
+        limits = {"event": 50, "poll": 30, "cpu": 5}
+    print(goal("p99 per event", p99_ms(events), limits["event"]))
+    print(goal("p99 per poll", p99_ms(polls), limits["poll"]))
+    if limits["cpu"]:
+        print(goal("server CPU per request", server_cpu * 1000 / max(requests, 1), limits["cpu"]))
+    print(f"  goal: zero lost: {'met' if lost == 0 else 'NOT met'} ({lost} lost)")
+    return lost == 0 and not results["errors"] and (probe is None or not probe.errors)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--phones", type=int, default=20)
+    parser.add_argument("--servers", type=int, default=1, help="server processes on one database")
+    parser.add_argument("--postgres", metavar="URL", default=None,
+                        help="a PostgreSQL server (a fresh database is created on it for the run); "
+                             "default: SQLite in a temporary folder")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long the phones play")
-    parser.add_argument("--long", type=int, default=2000, help="the log length of the second cost sample")
+    parser.add_argument("--locust-processes", type=int, default=None,
+                        help="Locust processes [default: 1 up to 50 phones, else 2]")
+    parser.add_argument("--long", type=int, default=2000,
+                        help="the log length of the second per-event cost sample (0: skip that part)")
     parser.add_argument("--sample", type=int, default=100, help="appends per cost sample")
     args = parser.parse_args()
-    print(f"companion under load, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} CPUs, Python "
-          f"{sys.version.split()[0]}, waitress, SQLite")
-    with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        server = start_server(Path(tmp), port)
-        try:
-            cost_per_event(port, server.pid, args.long, args.sample)
-            ok = twenty_phones(port, server.pid, args.phones, args.seconds)
-        finally:
-            server.terminate()
-            server.wait(10)
+    processes = args.locust_processes or (1 if args.phones <= 50 else 2)
+    store = "PostgreSQL" if args.postgres else "SQLite"
+    print(f"companion under load, {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} CPUs, load average "
+          f"{os.getloadavg()[0]:.1f}, Python {sys.version.split()[0]}, waitress, {store}, "
+          f"{args.servers} server(s), Locust in {processes} process(es)")
+    with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
+        folder = Path(tmp)
+        database = Database(folder, args.postgres)
+        stack.callback(database.drop)
+        init_db(database.url)
+        ports = [free_port() for _ in range(args.servers)]
+        proxy = start_nginx(folder, ports) if args.servers > 1 else None
+        servers = []
+        for port in ports:
+            server = start_server(folder, port, database.url, proxied=proxy is not None)
+            servers.append(server)
+            stack.callback(server.wait, 10)
+            stack.callback(server.terminate)
+        if proxy is not None:
+            stack.callback(proxy[0].wait, 10)
+            stack.callback(proxy[0].terminate)
+            hosts, spread = [f"http://127.0.0.1:{proxy[1]}"], "behind nginx (round-robin)"
+        elif args.servers > 1:
+            hosts = [f"http://127.0.0.1:{p}" for p in ports]
+            spread = "(no nginx: the phones are spread across their ports)"
+        else:
+            hosts, spread = [f"http://127.0.0.1:{ports[0]}"], "(waitress, no proxy)"
+        if args.long:
+            cost_per_event(ports[0], servers[0].pid, args.long, args.sample)
+        cpu_of = {"servers": lambda: sum(server_cpu_s(s.pid) for s in servers)}
+        if proxy is not None:
+            cpu_of["nginx"] = lambda: tree_cpu_s(proxy[0].pid)
+        probe = None
+        if args.servers > 1:
+            probe = Propagation(ports[0], ports[1], time.time() + SETUP_S + args.seconds)
+            probe.start()
+        results, used = run_phones(folder, hosts, args.phones, args.seconds, processes, cpu_of)
+        if probe is not None:
+            probe.join(30)
+        stored = count_stored(ports[-1], results["accepted"])
+        ok = report(results, used, args.seconds, args.phones, args.servers, bool(args.postgres), stored, probe,
+                    spread)
     sys.exit(0 if ok else 1)
 
 

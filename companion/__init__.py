@@ -9,11 +9,12 @@ be exported as a static site (:mod:`companion.cards.site`). Run it with ``compan
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask
-
-from companion.cards.card_source import card_source, served_base_url
+# Flask and the card data are imported by create_app, not here: `companion --help` imports this
+# package and should not pay for them.
+if TYPE_CHECKING:
+    from flask import Flask
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -44,6 +45,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     :class:`card_data.base_url.ConfigError` for a broken ``printkit.toml`` or a
     ``PROJECT_DIR`` that is no project.
     """
+    from flask import Flask
+
+    from companion.cards.card_source import card_source, served_base_url
+
     app = Flask(__name__)
     app.config.from_mapping(
         CARD_DATA_DIR=None,

@@ -5,15 +5,15 @@ from __future__ import annotations
 import socket
 import struct
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from card_data.base_url import ConfigError, resolve_base_url
-from card_data.loader import bundled_data_dir
-from card_data.problems import DatabaseError
-from card_data.project_folders import OutFolderError, check_out_folder
-from companion import create_app
-from companion.cards.card_source import CardSource, card_source
+# Flask, the app and the card data (pydantic schemas) are imported inside the commands that
+# need them: `companion --help` and a mistyped option answer without loading them.
+if TYPE_CHECKING:
+    from card_data.problems import DatabaseError
+    from companion.cards.card_source import CardSource
 
 SIOCGIFADDR = 0x8915  # Linux ioctl: an interface's IPv4 address
 
@@ -101,6 +101,9 @@ def source_or_exit(data_dir: Path | None, project_dir: Path | None) -> CardSourc
     """The card data to serve (:func:`companion.cards.card_source.card_source`); a broken
     ``printkit.toml`` or a ``--project`` that is no project is a :class:`click.UsageError`
     (exit 2) naming the file and line or the folder."""
+    from card_data.base_url import ConfigError
+    from companion.cards.card_source import card_source
+
     try:
         return card_source(data_dir, project_dir)
     except ConfigError as exc:
@@ -110,6 +113,8 @@ def source_or_exit(data_dir: Path | None, project_dir: Path | None) -> CardSourc
 def served(data_dir: Path, project_dir: str | None) -> str:
     """The line saying which card data an app serves (its ``CARD_DATA_DIR`` and
     ``PROJECT_DIR``), e.g. ``Serving the games of /x/quiz/card_data (project /x/quiz).``"""
+    from card_data.loader import bundled_data_dir
+
     if data_dir == bundled_data_dir():
         return "Serving the bundled games."
     return f"Serving the games of {data_dir}" + (f" (project {project_dir})." if project_dir else ".")
@@ -161,6 +166,10 @@ def run(host: str | None, port: int, threads: int, trusted_proxy: str | None, de
     Run inside a project folder (or with --project), it serves that project's games.
     Exits 1, listing every problem, if the card database does not load.
     """
+    from card_data.base_url import ConfigError
+    from card_data.problems import DatabaseError
+    from companion import create_app
+
     try:
         app = create_app({"BASE_URL": base_url, "CARD_DATA_DIR": data_dir, "PROJECT_DIR": project_dir})
     except ConfigError as exc:
@@ -232,6 +241,9 @@ def site_cmd(data_dir: Path | None, project_dir: Path | None, out_dir: Path | No
     Run inside a project folder (or with --project), it exports that project's games.
     Exits 1, listing every problem and writing nothing, if the card database does not load.
     """
+    from card_data.base_url import ConfigError, resolve_base_url
+    from card_data.problems import DatabaseError
+    from card_data.project_folders import OutFolderError, check_out_folder
     from companion.cards.site import ExportError, export_site
 
     source = source_or_exit(data_dir, project_dir)

@@ -1,5 +1,5 @@
 """The README's commands install the versions the project was tested with: ``constraints.txt``
-pins every dependency that ``pyproject.toml`` names (main and test), and the environment the
+pins every dependency that ``pyproject.toml`` names (main, test and bench), and the environment the
 tests run in holds exactly those versions (so a green run speaks for the lock)."""
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ def pins() -> dict[str, str]:
 
 def named_dependencies() -> set[str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    requirements = [*project["dependencies"], *project["optional-dependencies"]["test"]]
+    requirements = [*project["dependencies"], *project["optional-dependencies"]["test"],
+                    *project["optional-dependencies"].get("bench", [])]
     return {canonicalize_name(Requirement(r).name) for r in requirements}
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Refresh constraints.txt, the exact versions the README's two commands install: a fresh venv
-# takes the newest release of every dependency (main and test) that pyproject.toml allows, and
+# takes the newest release of every dependency (main, test and bench) that pyproject.toml allows, and
 # its `pip freeze` becomes the lock. Then run the tests with the new lock (README, set-up) and
 # commit constraints.txt only if they pass.
 set -euo pipefail
@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 fresh=$(mktemp -d)
 trap 'rm -rf "$fresh"' EXIT
 python3 -m venv "$fresh/venv"
-"$fresh/venv/bin/pip" install -q '.[test]'
+"$fresh/venv/bin/pip" install -q '.[test,bench]'
 {
   echo "# The versions printkit was tested with: the README's commands install exactly these"
   echo "# (pip install -c constraints.txt ...). Refresh with tools/lock.sh, then run the tests."

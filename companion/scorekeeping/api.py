@@ -365,7 +365,7 @@ def post_event(code: str):
     """Append an event (``{"type": ..., ...}``) after checking it against the rules."""
     record = find_table_or_abort(code, api=True)
     try:
-        view = service().act(record.token, _body(), _expected_version(), since=_drawn_at())
+        view = service().act(record, _body(), _expected_version(), since=_drawn_at())
     except AlreadyDone as done:
         return _table_json(done.view, event=done.line.__dict__, already=str(done.message))
     last = view.last_line()
@@ -379,7 +379,7 @@ def post_event(code: str):
 def correct_event(code: str, seq: int):
     """Replace entry ``seq``; every later entry is re-checked, and nothing changes if one fails."""
     record = find_table_or_abort(code, api=True)
-    return _table_json(service().correct(record.token, seq, _body(), _expected_version()))
+    return _table_json(service().correct(record, seq, _body(), _expected_version()))
 
 
 @bp.post("/tables/<code>/undo")
@@ -387,7 +387,7 @@ def correct_event(code: str, seq: int):
                params={**CODE, **IF_MATCH}, errors=CHANGE_ERRORS)
 def undo(code: str):
     record = find_table_or_abort(code, api=True)
-    return _table_json(service().undo(record.token, _expected_version()))
+    return _table_json(service().undo(record, _expected_version()))
 
 
 @bp.get("/tables/<code>/events")

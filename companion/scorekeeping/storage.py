@@ -78,6 +78,14 @@ table_events = Table(
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 
+POOL_SIZE = 16
+"""Connections a server process keeps open to a database server (PostgreSQL): a thread holds
+one only while it answers a request."""
+POOL_OVERFLOW = 16
+"""Connections opened past :data:`POOL_SIZE` in a burst, closed after use: a process opens at
+most 32, as many as ``companion run``'s default threads (PostgreSQL's default
+``max_connections`` of 100 serves three such processes)."""
+
 # Short codes are read aloud and typed on phones: no 0/O, 1/I/L.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -219,6 +227,10 @@ class TableStore:
         if self.sqlite:
             # Writers wait for each other instead of failing with "database is locked".
             kwargs["connect_args"] = {"timeout": 30, "check_same_thread": False}
+        else:
+            # SQLAlchemy keeps 5 connections and closes every one past them after use: with 32
+            # server threads under load each request then paid a new PostgreSQL connection.
+            kwargs.update(pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW)
         self.engine: Engine = create_engine(url, **kwargs)
         if self.sqlite:
             event.listen(self.engine, "connect", _sqlite_connect)

@@ -38,6 +38,7 @@ import qrcode.image.svg
 from flask import (
     Blueprint,
     Response,
+    current_app,
     redirect,
     render_template,
     request,
@@ -55,6 +56,7 @@ from companion.scorekeeping.exports import server_zone_name
 from companion.web.language import say
 from companion.scorekeeping.late_entries import AlreadyDone
 from companion.scorekeeping.scorekeeper import find_table_or_abort, service
+from companion.scorekeeping.shared_parts import SharedParts
 from card_data.engine.seats import PLAYER_COLOURS
 from companion.scorekeeping.table_view import TableView, seat_colours
 from companion.scorekeeping.tables import StaleVersion, whole_number
@@ -68,6 +70,8 @@ within about a second (a poll answers 204, a few bytes, when nothing changed).""
 HISTORY_SHOWN = 50
 """How many entries, newest first, the live part of the page lists: it is rendered at every
 change, so its size must not grow with the log (the full history is its own page)."""
+SHARED_PARTS = "companion.scorekeeping.shared_parts"
+"""Key in ``app.extensions`` of the app's :class:`~companion.scorekeeping.shared_parts.SharedParts`."""
 WHOLE_TABLE = "table"
 """The seat cookie's value for a phone that plays no one seat (it shows everyone's moves)."""
 COLOUR_NAMES = {
@@ -245,7 +249,7 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
     if refusal is not None and refusal.values and refusal.values.get("type") in engine.events:
         retry = filled_form(engine.events[refusal.values["type"]], state, refusal.values, gettext("Send again"))
     table_url = url_for("table_pages.table", token=record.token, _external=True)
-    return dict(
+    context = dict(
         view=view, table=record, state=state, outcome=view.outcome, engine=engine, version=record.version,
         problem=view.problem,
         board=state.scoreboard(),
@@ -261,6 +265,10 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
         rematch=service().find(record.rematch_token) if record.rematch_token else None,
         server_time_zone=server_zone_name(),
     )
+    # The parts every phone at this version sees alike, rendered once and shared between them.
+    parts = current_app.extensions.setdefault(SHARED_PARTS, SharedParts())
+    context["shared"] = lambda name: parts.render(name, context, record.id, record.version)
+    return context
 
 
 def _page(view: TableView, refusal: Refusal | None = None, status: int = 200):
@@ -276,12 +284,13 @@ def _htmx() -> bool:
 
 
 def _answer(token: str, change) -> Any:
-    """Run ``change(record)``; answer as the browser asked: the live fragment (htmx), or a
+    """Run ``change(record, values)`` (``values``: the form's event, parsed once, or ``None``
+    for a form without one); answer as the browser asked: the live fragment (htmx), or a
     redirect to the page (a plain form post), a refusal carried there in the session."""
     record = find_table_or_abort(token, api=False)
     values = event_from_form(request.form, service().engines[record.game]) if request.form.get("type") else None
     try:
-        view = change(record)
+        view = change(record, values)
     except (RuleError, InvalidInput, StaleVersion, AlreadyDone) as exc:
         return _refuse(record, Refusal.of(exc, values))
     if _htmx():
@@ -408,8 +417,8 @@ def live(token: str):
 def post_event(token: str):
     """Enter an event from a page form, checked against the table as it is now (``_version``:
     the version the form was drawn at, to tell a repeat or a conflict from another phone)."""
-    return _answer(token, lambda record: service().act(
-        record.token, event_from_form(request.form, service().engines[record.game]),
+    return _answer(token, lambda record, values: service().act(
+        record, values if values is not None else event_from_form(request.form, service().engines[record.game]),
         since=_form_int("_version"), by=viewer_seat(record)[0]))
 
 
@@ -417,8 +426,8 @@ def post_event(token: str):
 def undo(token: str):
     """Undo the entry the page showed last (``_seq``), if it still is the last (if another phone
     undid it already, say so)."""
-    return _answer(token, lambda record: service().undo(record.token, seq=_form_int("_seq"),
-                                                        by=viewer_seat(record)[0]))
+    return _answer(token, lambda record, _values: service().undo(record, seq=_form_int("_seq"),
+                                                                 by=viewer_seat(record)[0]))
 
 
 @bp.post("/t/<token>/me")
@@ -509,7 +518,7 @@ def correct(token: str, seq: int):
         try:
             # The page's version says what the form was drawn at: entries made since are checked
             # with the correction, not a reason to refuse it (companion.scorekeeping.late_entries).
-            service().correct(record.token, seq, values, since=_form_int("_version"))
+            service().correct(record, seq, values, since=_form_int("_version"))
         except (RuleError, InvalidInput, StaleVersion) as exc:
             session[key] = dataclasses.asdict(Refusal.of(exc, values))
             return redirect(url_for("table_pages.correct", token=record.token, seq=seq), 303)

@@ -126,6 +126,11 @@ class TableService:
             raise TableNotFound(key)
         return record
 
+    def _found(self, key: str | TableRecord) -> TableRecord:
+        """``key`` itself if it is a record :meth:`find` gave (a request looks its table up
+        once), else the table :meth:`find` finds by token or code."""
+        return key if isinstance(key, TableRecord) else self.find(key)
+
     def view(self, key: str) -> TableView:
         return self.view_record(self.find(key))
 
@@ -273,13 +278,12 @@ class TableService:
         fresh = self.store.create_table(record.game, record.players, record.options, list(record.colours))
         return self.find(self.store.set_rematch(record.id, fresh.token))
 
-    def _change(self, key: str, expected_version: int | None,
+    def _change(self, record: TableRecord, expected_version: int | None,
                 attempt: Callable[[TableWriter, TableFold], TableFold]) -> TableView:
         """Run ``attempt(writer, fold) -> new fold`` in one write transaction holding the
         table's lock: writers take turns, so an unpinned change never fails for a race. With
         ``expected_version``, a table that moved on since is refused (:class:`StaleVersion`),
         changing nothing."""
-        record = self.find(key)
         with self.store.writing(record.id) as writer:
             fold = self._fold_in(writer)
             if expected_version is not None and expected_version != writer.record.version:
@@ -289,21 +293,22 @@ class TableService:
         self._remember(record.id, fold)  # only once committed
         return self._view(writer.record, fold)
 
-    def act(self, key: str, payload: Any, expected_version: int | None = None, since: int | None = None,
-            by: int | None = None) -> TableView:
+    def act(self, key: str | TableRecord, payload: Any, expected_version: int | None = None,
+            since: int | None = None, by: int | None = None) -> TableView:
         """Check ``payload`` (a JSON event) against the rules and append it.
 
         ``expected_version``: refused (:class:`StaleVersion`) unless the table is still at it.
         ``since``: the version the client's form was drawn at: a repeat of an entry recorded
         since raises :class:`AlreadyDone`, a refusal :class:`StaleVersion` with the rules'
         ``reason`` (:mod:`companion.scorekeeping.late_entries`). ``by``: the sending phone's seat, if known.
+        ``key``: the table's token or code, or its record as :meth:`find` gave it.
 
         Raises :class:`TableNotFound`, :class:`InvalidInput` (malformed event, a value out of
         its bounds), :class:`RuleError` (the rules forbid it, or the table has an entry it could
         not apply, which must be undone or corrected first; nothing is stored),
         :class:`StaleVersion` or :class:`AlreadyDone`.
         """
-        record = self.find(key)
+        record = self._found(key)
         engine = self.engines[record.game]
         event = engine.parse_event(payload)
 
@@ -329,14 +334,15 @@ class TableService:
             self.recorders.note(record.id, row.seq, by)
             return self._appended(fold, row.at_version, row, step)
 
-        return self._change(key, expected_version, attempt)
+        return self._change(record, expected_version, attempt)
 
-    def undo(self, key: str, expected_version: int | None = None, seq: int | None = None,
+    def undo(self, key: str | TableRecord, expected_version: int | None = None, seq: int | None = None,
              by: int | None = None) -> TableView:
         """Undo the last event that counts (when ``seq`` is given, only if that is still it:
         :class:`AlreadyDone` if it was undone already, else :class:`StaleVersion`; ``by``: the
         phone's seat, if known). Raises :class:`RuleError` if there is nothing to undo."""
-        table_id = self.find(key).id
+        record = self._found(key)
+        table_id = record.id
 
         def attempt(writer: TableWriter, fold: TableFold) -> TableFold:
             if seq is not None and seq in fold.events and fold.events[seq].status == "undone":
@@ -352,20 +358,21 @@ class TableService:
             version = writer.set_status(fold.order[-1], "undone")
             return self._undone(writer.record, fold, version)
 
-        return self._change(key, expected_version, attempt)
+        return self._change(record, expected_version, attempt)
 
-    def correct(self, key: str, seq: int, payload: Any, expected_version: int | None = None,
+    def correct(self, key: str | TableRecord, seq: int, payload: Any, expected_version: int | None = None,
                 since: int | None = None) -> TableView:
         """Replace the event at ``seq`` and re-check every later event; refuses (RuleError) if
         any of them would no longer be allowed, changing nothing.
 
+        ``key``: the table's token or code, or its record as :meth:`find` gave it.
         ``expected_version``: refused (:class:`StaleVersion`) unless the table is still at it.
         ``since``: the version the correction's form was drawn at: entries made since do not
         matter (every later entry is checked again anyway), but a correction of the same entry
         made since is a conflict (:class:`StaleVersion` listing it), unless it says just what
         that correction says (a repeat: nothing changes). Raises :class:`InvalidInput` when
         ``seq`` is no active entry (undone since)."""
-        record = self.find(key)
+        record = self._found(key)
         engine = self.engines[record.game]
         stored = engine.parse_event(payload).to_json()
 
@@ -398,4 +405,4 @@ class TableService:
             folded.version = version
             return folded
 
-        return self._change(key, expected_version, attempt)
+        return self._change(record, expected_version, attempt)

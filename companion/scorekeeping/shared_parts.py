@@ -1,0 +1,93 @@
+"""Parts of a table's live fragment that every phone at the table sees alike, rendered once per
+table version and shared between the phones polling it.
+
+A table's live fragment (``tables/_live.html``) is polled by every phone at the table each
+second and changes with every entry; most of it (the history, the game's own ``table.html``)
+does not depend on which phone asks, only on the table's version, the page's language and the
+phone's time zone. :class:`SharedParts` keeps such a part's HTML under that key; a part whose
+template reads what differs between phones (its seat, its moves, a refusal, the request) is
+rendered for each request instead, so a game's ``table.html`` may use them.
+
+The one thing in a shared part that is the phone's own is its forms' CSRF token (the session's,
+signed): the part keeps the token it was rendered with, and each request gets it with its own.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from threading import Lock
+from typing import Any
+
+import jinja2.meta
+from flask import current_app, g, request
+from markupsafe import Markup
+
+from companion.web.language import current_language
+from companion.web.time_zone import phone_zone
+
+CAPACITY = 1024
+"""Parts kept per process (least recently used go first): a part is a few kB, so at most a few MB."""
+
+VIEWER_NAMES = frozenset({"seat", "seat_chosen", "my_moves", "other_moves", "refusal", "retry", "request",
+                          "session", "g"})
+"""Context names that differ between the phones at one table version: a template that reads
+any of them is not shared."""
+
+
+class SharedParts:
+    """Rendered template parts keyed by table version, language, time zone and template,
+    bounded to ``capacity`` entries; safe to use from several threads."""
+
+    def __init__(self, capacity: int = CAPACITY):
+        self.capacity = capacity
+        self._parts: OrderedDict[tuple, tuple[str, str | None]] = OrderedDict()
+        self._per_viewer: dict[str, bool] = {}
+        self._lock = Lock()
+
+    def render(self, name: str, context: dict[str, Any], table_id: int, version: int) -> Markup:
+        """The template ``name`` rendered with ``context`` (a template context as
+        :func:`flask.render_template` takes it) for the table ``table_id`` at ``version``: from
+        the store when a phone asked for it in the same language and time zone before.
+        Raises what rendering raises (:mod:`jinja2` errors)."""
+        if self._reads_viewer(name):
+            return Markup(self._render(name, context))
+        key = (name, table_id, version, current_language(), phone_zone(), request.script_root)
+        with self._lock:
+            kept = self._parts.get(key)
+            if kept is not None:
+                self._parts.move_to_end(key)
+        if kept is None:
+            html = self._render(name, context)
+            token = g.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
+            kept = (html, token if token and token in html else None)
+            with self._lock:
+                self._parts[key] = kept
+                while len(self._parts) > self.capacity:
+                    self._parts.popitem(last=False)
+            return Markup(html)
+        html, token = kept
+        if token is not None:
+            html = html.replace(token, _csrf_token())
+        return Markup(html)
+
+    def _render(self, name: str, context: dict[str, Any]) -> str:
+        full = dict(context)
+        current_app.update_template_context(full)
+        return current_app.jinja_env.get_template(name).render(full)
+
+    def _reads_viewer(self, name: str) -> bool:
+        """Whether template ``name`` itself reads a name of :data:`VIEWER_NAMES` (its imported
+        macros see only the globals)."""
+        known = self._per_viewer.get(name)
+        if known is None:
+            env = current_app.jinja_env
+            source = env.loader.get_source(env, name)[0]
+            known = bool(jinja2.meta.find_undeclared_variables(env.parse(source)) & VIEWER_NAMES)
+            self._per_viewer[name] = known
+        return known
+
+
+def _csrf_token() -> str:
+    from flask_wtf.csrf import generate_csrf
+
+    return generate_csrf()
