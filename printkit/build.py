@@ -56,7 +56,8 @@ from printkit.components.kit import CardJob, KitSpec, catalog_jobs, chosen_deck_
 from printkit.components.packing import LOOSE_DECK_MAX_CARDS, LooseCard, loose_cards
 from printkit.components.print_index import INDEX_FILE, KitFile
 from printkit.deck_files import (
-    SHEETS_PER_FILE,
+    CARDS_PER_FILE,
+    cards_per_file,
     SheetPlan,
     card_imposition,
     deck_imposition,
@@ -86,7 +87,7 @@ __all__ = [
     "build", "BuildOptions", "BuildResult", "BLEED_MM", "select_games", "plan_summaries",
     # Kept here for code that imports them from the build; they live in the modules named.
     "card_url", "card_qr_url", "GameLayouts",  # printkit.card_faces
-    "SHEETS_PER_FILE", "deck_imposition",  # printkit.deck_files
+    "CARDS_PER_FILE", "cards_per_file", "deck_imposition",  # printkit.deck_files
     "EARLY_WORKERS_CARD_BYTES",  # printkit.build_workers
 ]
 
@@ -247,7 +248,7 @@ def _build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, g
             game_jobs[game.game_id] = play_jobs(game, kit)
     for game in selected:
         try:
-            per_file = deck_imposition(game, options).per_sheet * SHEETS_PER_FILE
+            per_file = cards_per_file(deck_imposition(game, options).per_sheet, CARDS_PER_FILE)
         except ValueError:
             continue  # reported where the deck is drawn
         game_jobs[game.game_id] = [part for job in game_jobs[game.game_id] for part in split_job(job, per_file)]

@@ -1,7 +1,7 @@
 """A deck's files: how its cards sit on the paper, the card sheets and SVG cut files drawn
 for it (:class:`SheetWriter`), how the print index lists them, and the summary of how each
 deck was imposed (:class:`SheetPlan`). A deck too large for one file is split into parts
-(:data:`SHEETS_PER_FILE`)."""
+(:data:`CARDS_PER_FILE`)."""
 from __future__ import annotations
 
 import io
@@ -31,11 +31,19 @@ FOLD_LINE_STROKE_PT = 0.5
 FOLD_LINE_DASH_MM = (3.0, 2.0)
 
 
-SHEETS_PER_FILE = 10
-"""Sheets of fronts in one card PDF at most. A larger deck prints as several files (parts),
-so that memory stays flat however large the deck (reportlab keeps a file's pages until it is
-saved), the process pool has several files to share out, and one changed card re-renders
-only its part (90 cards on a 3 x 3 sheet: one changed card redraws about 90, not 450)."""
+CARDS_PER_FILE = 90
+"""Cards in one card PDF at most, in whole sheets (at least one sheet: see
+:func:`cards_per_file`). A larger deck prints as several files (parts), so that memory stays
+flat however large the deck (reportlab keeps a file's pages until it is saved), the process
+pool has several files to share out, and one changed card re-renders only its part (about 90
+cards, not the whole deck). Counted in cards, not sheets: what a file costs is its cards, so
+a 2 x 2 layout holds as many cards a file as a 3 x 3 one."""
+
+
+def cards_per_file(per_sheet: int, most: int = CARDS_PER_FILE) -> int:
+    """How many cards one part file of a deck holds: the whole sheets of ``per_sheet`` cards
+    that fit in ``most`` cards, at least one sheet."""
+    return max(1, most // per_sheet) * per_sheet
 
 
 def split_job(job: CardJob, cards_per_file: int) -> list[CardJob]:

@@ -240,7 +240,7 @@ def test_one_changed_card_in_a_deck_of_several_parts_redraws_only_its_part(proje
     import card_data.parsed_files as parsed_files
     import printkit.build
 
-    monkeypatch.setattr(printkit.build, "SHEETS_PER_FILE", 1)
+    monkeypatch.setattr(printkit.build, "CARDS_PER_FILE", 1)
     data, _, out = project
     first = make(project)
     parts = sorted({p.name.split("-cards")[0] for p in (out / GAME).glob("might-cunning-draw-part-*-cards.pdf")})

@@ -1,4 +1,4 @@
-"""A deck larger than SHEETS_PER_FILE sheets prints as several files (parts), so memory stays
+"""A deck larger than CARDS_PER_FILE cards prints as several files (parts), so memory stays
 flat in the deck's size and the process pool has files to share out; every card still prints
 once per copy, in order."""
 
@@ -15,7 +15,9 @@ from click.testing import CliRunner
 
 from card_data.loader import bundled_data_dir
 from card_data.short_codes import card_code, short_url
-from printkit.build import SHEETS_PER_FILE
+from printkit.build import CARDS_PER_FILE
+
+SHEETS_PER_FILE = CARDS_PER_FILE // 9  # Letter, 9 a sheet
 from printkit.cli import main as printkit_cli
 
 CARDS = 9 * SHEETS_PER_FILE * 2 + 13  # two full parts and a short third on Letter (9 a sheet)
