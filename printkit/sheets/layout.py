@@ -20,6 +20,8 @@ from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph
+from reportlab.platypus.paragraph import cleanBlockQuotedText, textTransformFrags
+from reportlab.platypus.paraparser import ParaParser
 
 from card_data.problems import Problem, ProblemsError
 from card_data.yaml_source import LineMap, YamlSyntaxError, load_yaml
@@ -45,7 +47,13 @@ from printkit.sheets.fonts import (
 )
 from printkit.sheets.icons import ICONS_FOLDER, IconError, markup_icons, size_icons
 from printkit.sheets.qr import long_payload_warning
-from printkit.sheets.template_sandbox import CardSandbox, guard_filter, render_bounded, template_error_message
+from printkit.sheets.template_sandbox import (
+    CardSandbox,
+    TemplateVariables,
+    guard_filter,
+    render_bounded,
+    template_error_message,
+)
 from printkit.sheets.units import pt_from_mm
 
 LAYOUTS_DIR = Path(__file__).parent.parent / "layouts"
@@ -413,29 +421,101 @@ def fit_text(region: TextRegion, text: str, icons_dir: Path | None = None,
     ``icons_dir``: the game's icon folder; ``:name:`` then prints icon ``name`` inline and is
     measured with the text (without it, ``:name:`` is plain text). ``fonts``: the faces to use.
     Raises :class:`~printkit.sheets.icons.IconError` for an icon name without a usable file.
+
+    Most texts fit at ``size_pt``, which is tried first; otherwise the sizes between are
+    bisected (text that fits at one size fits at every smaller one). Each paragraph's markup is
+    parsed once and re-wrapped at each size tried; the paragraphs returned are the ones
+    measured at the size chosen, drawn as they are (see :class:`FittedText`).
     """
     register_fonts()
-    paras_src = _markup(text, icons_dir, region.color)
+    sources = [_ParsedParagraph(src, _style(region, region.size_pt, fonts)) for src in
+               _markup(text, icons_dir, region.color)]
     width_pt, height_pt = pt_from_mm(region.w_mm), pt_from_mm(region.h_mm)
-    size = region.size_pt
-    while True:
-        style = _style(region, size, fonts)
-        gap = size * 0.4
-        paras, total, fits = [], 0.0, True
-        for i, src in enumerate(paras_src):
-            para = Paragraph(src, style)
-            size_icons(para, size)
-            w, h = para.wrap(width_pt, 10_000)
-            if any(_extra_space(line) < -0.01 for line in _lines(para)):
-                fits = False
-                break
-            total += h + (gap if i else 0)
-            paras.append((para, h))
-        if fits and total <= height_pt + 0.01:
-            return FittedText(region, paras, size, total, fonts)
-        if size <= region.min_size_pt:
+    fitted = _fitted_at(region, sources, region.size_pt, width_pt, height_pt, fonts)
+    if fitted is not None or region.size_pt <= region.min_size_pt:
+        return fitted
+    # The sizes a downward walk in 0.5 pt steps would try, largest first, min_size_pt last.
+    sizes = [region.size_pt - 0.5 * k for k in range(1, int((region.size_pt - region.min_size_pt) / 0.5) + 1)]
+    sizes = [s for s in sizes if s > region.min_size_pt] + [region.min_size_pt]
+    lo, hi, best = 0, len(sizes) - 1, None  # sizes[:lo] do not fit; the largest fitting is in sizes[lo:hi + 1]
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        candidate = _fitted_at(region, sources, sizes[mid], width_pt, height_pt, fonts)
+        if candidate is None:
+            lo = mid + 1
+        else:
+            best, hi = candidate, mid - 1
+    return best
+
+
+class _ParsedParagraph:
+    """One paragraph's markup parsed once (reportlab's fragments at the region's ``size_pt``),
+    to be wrapped at any size: each size gets its own copies of the fragments, so that a
+    paragraph measured at one size is not changed by measuring another."""
+
+    def __init__(self, markup: str, style: ParagraphStyle):
+        self.text = cleanBlockQuotedText(markup)
+        if "<" in self.text or "&" in self.text:
+            self.frags = _parse(self.text, style)
+        else:
+            # Plain text (most card text) parses to one fragment of the style: that of a one-letter
+            # text, made once per style, with this text.
+            self.frags = [_plain_frag(style).clone(text=self.text)]
+
+    def at(self, style: ParagraphStyle) -> Paragraph:
+        """A Paragraph of this text in ``style`` (whose font size is the size it is set at)."""
+        size = style.fontSize
+        frags = []
+        for f in self.frags:
+            f = f.clone(fontSize=size)
+            defn = getattr(f, "cbDefn", None)
+            if defn is not None:
+                f.cbDefn = defn.clone()  # icons are sized per paragraph (size_icons)
+            frags.append(f)
+        return Paragraph(self.text, style, frags=frags)
+
+
+def _parse(markup: str, style: ParagraphStyle) -> list:
+    """reportlab's fragments of paragraph ``markup`` in ``style``, parsed as Paragraph parses it."""
+    parser = ParaParser()
+    parser.caseSensitive = 1
+    _, frags, _ = parser.parse(markup, style)
+    if frags is None:
+        raise ValueError(f"paragraph markup not understood: {parser.errors[0]}")
+    textTransformFrags(frags, style)
+    return frags
+
+
+_PLAIN_FRAGS: dict[int, Any] = {}
+
+
+def _plain_frag(style: ParagraphStyle) -> Any:
+    """The fragment plain text parses to in ``style`` (one of :data:`_STYLE_CACHE`'s, which are
+    kept for the process, so their ids stay theirs)."""
+    frag = _PLAIN_FRAGS.get(id(style))
+    if frag is None:
+        frag = _PLAIN_FRAGS[id(style)] = _parse("x", style)[0]
+    return frag
+
+
+def _fitted_at(region: TextRegion, sources: list[_ParsedParagraph], size: float, width_pt: float,
+               height_pt: float, fonts: FontSet) -> FittedText | None:
+    """``sources`` wrapped at ``size``, or ``None`` if a line overruns ``width_pt`` or they
+    are taller than ``height_pt`` together."""
+    style = _style(region, size, fonts)
+    gap = size * 0.4
+    paras, total = [], 0.0
+    for i, src in enumerate(sources):
+        para = src.at(style)
+        size_icons(para, size)
+        _, h = para.wrap(width_pt, 10_000)
+        if any(_extra_space(line) < -0.01 for line in _lines(para)):
             return None
-        size = max(region.min_size_pt, size - 0.5)
+        total += h + (gap if i else 0)
+        if total > height_pt + 0.01:
+            return None
+        paras.append((para, h))
+    return FittedText(region, paras, size, total, fonts)
 
 
 def _extra_space(line: Any) -> float:
@@ -491,16 +571,17 @@ def prepare_face(layout: Layout, context: dict[str, Any], art_root: Path | None,
     path = str(layout.path)
     icons_dir = art_root / ICONS_FOLDER if art_root is not None else None
     fonts = None
+    variables = TemplateVariables(_JINJA, context)  # merged once for the face's templates
     for r in layout.spec.regions:
         line = layout.region_line(r.name)
         where = f"layout:{r.name}"
         try:
             if r.when is not None:
-                shown = render_bounded(layout.compiled[(r.name, "when")], context).strip()
+                shown = render_bounded(layout.compiled[(r.name, "when")], variables).strip()
                 if shown in ("", "False", "None", "0", "[]"):
                     continue
             if isinstance(r, TextRegion):
-                text = render_bounded(layout.compiled[(r.name, "text")], context)
+                text = render_bounded(layout.compiled[(r.name, "text")], variables)
                 if not text.strip():
                     continue
                 if fonts is None:
@@ -515,7 +596,7 @@ def prepare_face(layout: Layout, context: dict[str, Any], art_root: Path | None,
                                       f"{r.min_size_pt} pt: {text.strip()[:60]!r}")
                 items.append(fitted)
             elif isinstance(r, ImageRegion):
-                src = render_bounded(layout.compiled[(r.name, "src")], context).strip()
+                src = render_bounded(layout.compiled[(r.name, "src")], variables).strip()
                 items.append(_artwork(r, src, art_root, path, line, warnings))
             elif isinstance(r, QrRegion):
                 if qr_payload:
