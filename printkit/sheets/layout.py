@@ -455,12 +455,9 @@ class _ParsedParagraph:
 
     def __init__(self, markup: str, style: ParagraphStyle):
         self.text = cleanBlockQuotedText(markup)
-        if "<" in self.text or "&" in self.text:
+        self.frags = _simple_frags(self.text, style)
+        if self.frags is None:
             self.frags = _parse(self.text, style)
-        else:
-            # Plain text (most card text) parses to one fragment of the style: that of a one-letter
-            # text, made once per style, with this text.
-            self.frags = [_plain_frag(style).clone(text=self.text)]
 
     def at(self, style: ParagraphStyle) -> Paragraph:
         """A Paragraph of this text in ``style`` (whose font size is the size it is set at)."""
@@ -486,16 +483,38 @@ def _parse(markup: str, style: ParagraphStyle) -> list:
     return frags
 
 
-_PLAIN_FRAGS: dict[int, Any] = {}
+_SIMPLE_TOKEN = re.compile(r"(<b>|</b>|<br/>|&amp;|&lt;|&gt;)")
+_ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">"}
+_SAMPLE_FRAGS: dict[int, list] = {}
 
 
-def _plain_frag(style: ParagraphStyle) -> Any:
-    """The fragment plain text parses to in ``style`` (one of :data:`_STYLE_CACHE`'s, which are
-    kept for the process, so their ids stay theirs)."""
-    frag = _PLAIN_FRAGS.get(id(style))
-    if frag is None:
-        frag = _PLAIN_FRAGS[id(style)] = _parse("x", style)[0]
-    return frag
+def _simple_frags(markup: str, style: ParagraphStyle) -> list | None:
+    """The fragments reportlab's parser makes of ``markup`` (cleaned as Paragraph cleans it)
+    when it holds no more than what :func:`_markup` writes for text without icons (``<b>``,
+    ``<br/>``, the three escapes), made without the parser: the same fragment for each run of
+    text between tags and escapes, and for each escape and line break, as the parser's (copied
+    from its fragments of a sample text, once per style); ``None`` for anything else."""
+    sample = _SAMPLE_FRAGS.get(id(style))  # styles are kept for the process (_STYLE_CACHE)
+    if sample is None:
+        sample = _SAMPLE_FRAGS[id(style)] = _parse("x<b>x<br/></b><br/>", style)
+    text_frags, break_frags = (sample[0], sample[1]), (sample[3], sample[2])  # [bold]
+    frags = []
+    bold = 0
+    for i, token in enumerate(_SIMPLE_TOKEN.split(markup)):
+        if i % 2 == 0:  # text between tags (the parser splits it at "&" and "<" as well)
+            if "<" in token or "&" in token:
+                return None
+            if token:
+                frags.append(text_frags[bold].clone(text=token))
+        elif token == "<b>" or token == "</b>":
+            if bold == (token == "<b>"):
+                return None  # nested or unbalanced: the parser's business
+            bold = 1 - bold
+        elif token == "<br/>":
+            frags.append(break_frags[bold].clone())
+        else:
+            frags.append(text_frags[bold].clone(text=_ENTITIES[token]))
+    return frags if not bold else None
 
 
 def _fitted_at(region: TextRegion, sources: list[_ParsedParagraph], size: float, width_pt: float,
