@@ -114,6 +114,25 @@ def test_every_repository_module_a_real_build_imports_is_covered(game_id, tmp_pa
 DECKS = ["might-cunning-draw", "authority-zeal-draw", "might-cunning-agency", "authority-zeal-agency"]
 
 
+def test_the_import_scan_sees_every_import_a_full_parse_of_each_repository_module_sees():
+    """The digest reads imports line by line (cheaper than parsing whole files): for every
+    module of the repository it must find exactly the import statements Python's parser finds
+    (an import hidden after ``:`` or ``;`` would be missed, and its file left out)."""
+    import ast
+
+    from printkit.code_sources import _ROOT, _import_statements
+
+    files = [p for package in OWN_PACKAGES for p in (_ROOT / package).rglob("*.py") if "__pycache__" not in p.parts]
+    assert len(files) > 100
+    for path in files:
+        source = path.read_text(encoding="utf-8")
+        full = sorted(ast.dump(n) for n in ast.walk(ast.parse(source)) if isinstance(n, (ast.Import, ast.ImportFrom)))
+        assert sorted(ast.dump(n) for n in _import_statements(source)) == full, path
+    tricky = "def f():\n    if x:\n        from a.b import (c,\n            d)\n    import e, \\\n        f\n"
+    assert sorted(ast.dump(n) for n in _import_statements(tricky)) == sorted(
+        ast.dump(n) for n in ast.walk(ast.parse(tricky)) if isinstance(n, (ast.Import, ast.ImportFrom)))
+
+
 @pytest.fixture()
 def cache_hits(monkeypatch):
     """``{unit key: whether its record was taken as is}`` of the last build (decks, the

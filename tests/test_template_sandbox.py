@@ -202,3 +202,19 @@ def test_a_template_bomb_is_a_problem_at_the_templates_line_from_validate_and_bu
         assert "Traceback" not in run.stderr and "Error:" not in run.stderr
     assert "Nothing was written." in run.stderr
     assert not list(project.glob("output/**/*.pdf"))
+
+
+def test_a_faces_templates_share_the_card_variables_but_not_what_one_of_them_sets(tmp_path):
+    path = tmp_path / "card.yaml"
+    path.write_text(
+        "regions:\n"
+        "  - {name: a, kind: text, x_mm: 4, y_mm: 4, w_mm: 50, h_mm: 8, text: \"{% set title = 'Set' %}"
+        "{{ title }} {{ range(3) | list | length }} {{ _('EXAMPLE') }} {{ cycler }}\"}\n"
+        "  - {name: b, kind: text, x_mm: 4, y_mm: 14, w_mm: 50, h_mm: 8, text: '{{ title }}', when: 'title'}\n",
+        encoding="utf-8")
+    context = {"title": "Mine", "cycler": "a card field named like a global", "layout_words": {"EXAMPLE": "BEISPIEL"}}
+    face = lay_out(path, context)
+    texts = [item.paragraphs[0][0].getPlainText() for item in face.items]
+    assert texts == ["Set 3 BEISPIEL a card field named like a global", "Mine"]
+    assert context == {"title": "Mine", "cycler": "a card field named like a global",
+                       "layout_words": {"EXAMPLE": "BEISPIEL"}}

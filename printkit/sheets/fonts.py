@@ -55,10 +55,18 @@ DEFAULT_FONTS = FontSet()
 @cache
 def register_fonts() -> None:
     """Register the bundled faces and their family mapping (idempotent)."""
-    pdfmetrics.registerFont(TTFont(REGULAR, str(FONT_DIR / "DejaVuSans.ttf")))
-    pdfmetrics.registerFont(TTFont(BOLD, str(FONT_DIR / "DejaVuSans-Bold.ttf")))
-    pdfmetrics.registerFont(TTFont(ITALIC, str(FONT_DIR / "DejaVuSans-Oblique.ttf")))
+    _register(REGULAR, str(FONT_DIR / "DejaVuSans.ttf"))
+    _register(BOLD, str(FONT_DIR / "DejaVuSans-Bold.ttf"))
+    _register(ITALIC, str(FONT_DIR / "DejaVuSans-Oblique.ttf"))
     _map_family(DEFAULT_FONTS)
+
+
+def _register(name: str, path: str) -> None:
+    font = TTFont(name, path)
+    # reportlab's getAscentDescent, asked for every line wrapped and drawn, looks for these on
+    # the font and, for a TrueType font, falls back to its face's through an exception.
+    font.ascent, font.descent = font.face.ascent, font.face.descent
+    pdfmetrics.registerFont(font)
 
 
 def _map_family(fonts: FontSet) -> None:
@@ -78,7 +86,7 @@ def file_digest(path: Path) -> str:
 
 @cache
 def _load_font(name: str, path: str) -> None:
-    pdfmetrics.registerFont(TTFont(name, path))
+    _register(name, path)
 
 
 DEFAULT_FILES = {"regular": FONT_DIR / "DejaVuSans.ttf", "bold": FONT_DIR / "DejaVuSans-Bold.ttf",

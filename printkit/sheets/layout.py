@@ -8,18 +8,12 @@ See ``templates/README.md`` for the format.
 
 from __future__ import annotations
 
-import html
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
 import jinja2
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-from reportlab.lib.colors import HexColor
-from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
-from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Paragraph
 
 from card_data.problems import Problem, ProblemsError
 from card_data.yaml_source import LineMap, YamlSyntaxError, load_yaml
@@ -35,18 +29,17 @@ from printkit.sheets.art import (
     resolve_inside,
 )
 from printkit.sheets.art_prints import read_print_art
-from printkit.sheets.fonts import (
-    DEFAULT_FONTS,
-    FACES,
-    FontError,
-    FontSet,
-    font_set,
-    register_fonts,
-)
-from printkit.sheets.icons import ICONS_FOLDER, IconError, markup_icons, size_icons
+from printkit.sheets.fonts import DEFAULT_FONTS, FACES, FontError, font_set
+from printkit.sheets.icons import ICONS_FOLDER, IconError
 from printkit.sheets.qr import long_payload_warning
-from printkit.sheets.template_sandbox import CardSandbox, guard_filter, render_bounded, template_error_message
-from printkit.sheets.units import pt_from_mm
+from printkit.sheets.template_sandbox import (
+    CardSandbox,
+    TemplateVariables,
+    guard_filter,
+    render_bounded,
+    template_error_message,
+)
+from printkit.sheets.text_fit import FittedText, fit_text  # noqa: F401 - FittedText: a face's item, named here
 
 LAYOUTS_DIR = Path(__file__).parent.parent / "layouts"
 """The bundled templates folder (``printkit/layouts`` is the repository's top-level ``templates/``):
@@ -284,17 +277,6 @@ def load_layout(path: Path, trim_w_mm: float, trim_h_mm: float, bleed_mm: float,
 # ---- evaluated faces -------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class FittedText:
-    """A text region after fitting: paragraphs at ``size_pt`` with their total height."""
-
-    region: TextRegion
-    paragraphs: list[tuple[Paragraph, float]]
-    size_pt: float
-    height_pt: float
-    fonts: FontSet = DEFAULT_FONTS
-
-
-@dataclass(frozen=True)
 class QrCode:
     """A QR region with its payload and, for a card of a versioned game, ``label``: the
     version it prints as (``"v2"``), drawn in small type in the region's bottom-right corner
@@ -366,90 +348,6 @@ class WarningLog:
                 self.items.append(Problem(file, line, game, card_id, w.field, w.message))
 
 
-_BOLD_RE = re.compile(r"\*\*(.+?)\*\*", re.S)
-
-
-def _markup(text: str, icons_dir: Path | None = None, colour: str = "#000000") -> list[str]:
-    """Plain card text to Paragraph markup: escape, **bold**, ``:icon:``, newline breaks; one
-    entry per paragraph. Raises :class:`~printkit.sheets.icons.IconError` for an unknown icon."""
-    paras = re.split(r"\n\s*\n", text.strip())
-    out = []
-    for p in paras:
-        p = html.escape(p.strip(), quote=False)
-        p = _BOLD_RE.sub(r"<b>\1</b>", p)
-        p = markup_icons(p, icons_dir, colour)
-        out.append(p.replace("\n", "<br/>"))
-    return [p for p in out if p]
-
-
-_ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
-_STYLE_CACHE: dict[tuple, ParagraphStyle] = {}
-
-
-def _style(region: TextRegion, size_pt: float, fonts: FontSet = DEFAULT_FONTS) -> ParagraphStyle:
-    key = (fonts.name(region.font), size_pt, region.leading, region.align, region.color)
-    style = _STYLE_CACHE.get(key)
-    if style is None:
-        style = ParagraphStyle(
-            name=f"s{len(_STYLE_CACHE)}", fontName=fonts.name(region.font), fontSize=size_pt,
-            # A colour object, not the hex string: reportlab would parse the string again for
-            # every line it draws.
-            leading=size_pt * region.leading, alignment=_ALIGN[region.align], textColor=HexColor(region.color),
-            spaceBefore=0, spaceAfter=0,
-            # No squeezing of spaces: a line reportlab squeezed would overrun the region edge,
-            # which fit_text rightly counts as not fitting and shrinks further than needed.
-            spaceShrinkage=0,
-        )
-        _STYLE_CACHE[key] = style
-    return style
-
-
-def fit_text(region: TextRegion, text: str, icons_dir: Path | None = None,
-             fonts: FontSet = DEFAULT_FONTS) -> FittedText | None:
-    """Wrap ``text`` in ``region`` at the largest size from ``size_pt`` down to ``min_size_pt``
-    (0.5 pt steps) at which it fits, or ``None`` if it does not fit even at ``min_size_pt``.
-
-    A word wider than the region counts as not fitting (it would run over the edge).
-    ``icons_dir``: the game's icon folder; ``:name:`` then prints icon ``name`` inline and is
-    measured with the text (without it, ``:name:`` is plain text). ``fonts``: the faces to use.
-    Raises :class:`~printkit.sheets.icons.IconError` for an icon name without a usable file.
-    """
-    register_fonts()
-    paras_src = _markup(text, icons_dir, region.color)
-    width_pt, height_pt = pt_from_mm(region.w_mm), pt_from_mm(region.h_mm)
-    size = region.size_pt
-    while True:
-        style = _style(region, size, fonts)
-        gap = size * 0.4
-        paras, total, fits = [], 0.0, True
-        for i, src in enumerate(paras_src):
-            para = Paragraph(src, style)
-            size_icons(para, size)
-            w, h = para.wrap(width_pt, 10_000)
-            if any(_extra_space(line) < -0.01 for line in _lines(para)):
-                fits = False
-                break
-            total += h + (gap if i else 0)
-            paras.append((para, h))
-        if fits and total <= height_pt + 0.01:
-            return FittedText(region, paras, size, total, fonts)
-        if size <= region.min_size_pt:
-            return None
-        size = max(region.min_size_pt, size - 0.5)
-
-
-def _extra_space(line: Any) -> float:
-    """Spare width of a wrapped line (negative: the line overflows); two shapes in reportlab."""
-    if isinstance(line, tuple):
-        return line[0]
-    return getattr(line, "extraSpace", 0)
-
-
-def _lines(para: Paragraph) -> list:
-    blpara = getattr(para, "blPara", None)
-    return getattr(blpara, "lines", []) if blpara is not None else []
-
-
 def game_font_files(context: dict[str, Any], game_root: Path | None) -> dict[str, Path]:
     """The font files the game's ``game.yaml`` names (``fonts:``), inside ``game_root``; a file
     that is missing, outside the folder or not a font is left out (the build reports it as a
@@ -491,16 +389,17 @@ def prepare_face(layout: Layout, context: dict[str, Any], art_root: Path | None,
     path = str(layout.path)
     icons_dir = art_root / ICONS_FOLDER if art_root is not None else None
     fonts = None
+    variables = TemplateVariables(_JINJA, context)  # merged once for the face's templates
     for r in layout.spec.regions:
         line = layout.region_line(r.name)
         where = f"layout:{r.name}"
         try:
             if r.when is not None:
-                shown = render_bounded(layout.compiled[(r.name, "when")], context).strip()
+                shown = render_bounded(layout.compiled[(r.name, "when")], variables).strip()
                 if shown in ("", "False", "None", "0", "[]"):
                     continue
             if isinstance(r, TextRegion):
-                text = render_bounded(layout.compiled[(r.name, "text")], context)
+                text = render_bounded(layout.compiled[(r.name, "text")], variables)
                 if not text.strip():
                     continue
                 if fonts is None:
@@ -515,7 +414,7 @@ def prepare_face(layout: Layout, context: dict[str, Any], art_root: Path | None,
                                       f"{r.min_size_pt} pt: {text.strip()[:60]!r}")
                 items.append(fitted)
             elif isinstance(r, ImageRegion):
-                src = render_bounded(layout.compiled[(r.name, "src")], context).strip()
+                src = render_bounded(layout.compiled[(r.name, "src")], variables).strip()
                 items.append(_artwork(r, src, art_root, path, line, warnings))
             elif isinstance(r, QrRegion):
                 if qr_payload:

@@ -27,7 +27,7 @@ import jinja2
 from jinja2 import filters as jf
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator
-from jinja2.runtime import LoopContext
+from jinja2.runtime import LoopContext, new_context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from jinja2.utils import generate_lorem_ipsum
 from markupsafe import Markup
@@ -403,9 +403,14 @@ def render_bounded(template: jinja2.Template, context: dict[str, Any]) -> str:
     if timed_out is not None:
         raise RenderTimeout(timed_out, earlier=True)
     parts, size = [], 0
+    if isinstance(context, TemplateVariables) and context.serves(template):
+        generated = _generate(template, new_context(template.environment, template.name, template.blocks, context,
+                                                    shared=True, globals=context.environment.globals))
+    else:
+        generated = jinja2.Template.generate(template, context)
     try:
         with render_limits() as bounds:
-            for part in jinja2.Template.generate(template, context):
+            for part in generated:
                 size += len(part)
                 if size > bounds.characters:
                     raise too_long(f"output longer than {bounds.characters} characters")
@@ -415,6 +420,33 @@ def render_bounded(template: jinja2.Template, context: dict[str, Any]) -> str:
         template.timed_out = exc.limits  # type: ignore[attr-defined]
         raise
     return "".join(parts)
+
+
+class TemplateVariables(dict):
+    """The variables of one card (or other subject) with ``environment``'s globals under them,
+    merged once: :func:`render_bounded` renders each template of that environment from them
+    as they are, where Jinja2 would copy globals and variables into a new dict per template.
+    Templates only read them (what a template sets is its own)."""
+
+    def __init__(self, environment: jinja2.Environment, variables: dict[str, Any]):
+        super().__init__(environment.globals)
+        self.update(variables)
+        self.environment = environment
+
+    def serves(self, template: jinja2.Template) -> bool:
+        """Whether ``template`` sees exactly these globals: one of this environment's, without
+        globals of its own."""
+        maps = getattr(template.globals, "maps", None)
+        return template.environment is self.environment and maps is not None and len(maps) == 2 and not maps[0] \
+            and maps[1] is self.environment.globals
+
+
+def _generate(template: jinja2.Template, context: jinja2.runtime.Context) -> Iterator[str]:
+    """Jinja2's ``Template.generate`` from a context already made."""
+    try:
+        yield from template.root_render_func(context)
+    except Exception:  # noqa: BLE001 - as Jinja2: re-raised with the template's lines in the traceback
+        yield template.environment.handle_exception()
 
 
 def template_error_message(exc: BaseException) -> str:

@@ -1,0 +1,77 @@
+"""Card text fitted to its region: the size chosen is the one a walk down in 0.5 pt steps
+finds, and what is drawn is what reportlab draws for the same text parsed its own way."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from reportlab.platypus import Paragraph
+
+from printkit.sheets.layout import TextRegion
+from printkit.sheets.render import new_canvas
+from printkit.sheets.text_fit import _markup, _style, fit_text
+from printkit.sheets.units import pt_from_mm
+
+TEXTS = [
+    "Short",
+    "Strike **twice** & retreat < 2 spaces > away; **Gigantic** units are not moved.",
+    "» Speed **3**   ↷ Evade **1**\n★ Health **4**   ◆ Armor **0**",
+    "First paragraph, with **bold\nacross a break**.\n\nSecond   paragraph\twith  odd   spacing & more.",
+    " ".join(["word"] * 40),
+    " ".join(["longer", "**words**", "rules"] * 30),
+    "Unclosed ** star and a lone * and &amp; written out",
+]
+
+
+def reportlab_fit(region: TextRegion, text: str):
+    """The size, paragraphs and heights found the plain way: each size from ``size_pt`` down in
+    0.5 pt steps, each paragraph parsed by reportlab's Paragraph."""
+    width, height = pt_from_mm(region.w_mm), pt_from_mm(region.h_mm)
+    size = region.size_pt
+    while True:
+        style = _style(region, size)
+        paras, total, fits = [], 0.0, True
+        for i, markup in enumerate(_markup(text)):
+            para = Paragraph(markup, style)
+            _, h = para.wrap(width, 10_000)
+            lines = para.blPara.lines
+            if any((line[0] if isinstance(line, tuple) else line.extraSpace) < -0.01 for line in lines):
+                fits = False
+                break
+            total += h + (size * 0.4 if i else 0)
+            paras.append((para, h))
+        if fits and total <= height + 0.01:
+            return size, paras, total
+        if size <= region.min_size_pt:
+            return None
+        size = max(region.min_size_pt, size - 0.5)
+
+
+def drawn(paras) -> bytes:
+    buf = io.BytesIO()
+    canvas = new_canvas(buf, 100, 100, "t")
+    top = 250.0
+    for para, h in paras:
+        para.drawOn(canvas, 10, top - h)
+        top -= h + 5
+    canvas.showPage()
+    canvas.save()
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("align", ["left", "center", "right"])
+@pytest.mark.parametrize("w_mm,h_mm", [(40, 30), (30, 12), (20, 8), (57.5, 6)])
+def test_fit_chooses_the_size_and_draws_the_lines_reportlab_finds_its_own_way(align, w_mm, h_mm):
+    region = TextRegion(name="r", kind="text", x_mm=0, y_mm=0, w_mm=w_mm, h_mm=h_mm, text="", size_pt=9.5,
+                        min_size_pt=4.5, align=align)
+    for text in TEXTS:
+        mine, theirs = fit_text(region, text), reportlab_fit(region, text)
+        if theirs is None:
+            assert mine is None, text
+            continue
+        size, paras, total = theirs
+        assert mine is not None and mine.size_pt == size, text
+        assert mine.height_pt == pytest.approx(total, abs=1e-9)
+        assert [h for _, h in mine.paragraphs] == [h for _, h in paras]
+        assert drawn(mine.paragraphs) == drawn(paras), text  # same lines, same positions, same fonts
