@@ -29,10 +29,12 @@ OPTIONS = BuildOptions(paper=paper_by_name("letter"), base_url="http://192.168.1
 ART_BOX_MM = (57.5, 27.0)  # carpe_cras unit.yaml's art region
 
 
-def photo(path: Path, w_px: int, h_px: int, mode: str = "RGB", **save) -> Path:
-    """A noisy picture (so that nothing compresses it away), saved by its suffix."""
+def photo(path: Path, w_px: int, h_px: int, mode: str = "RGB", blur: float = 1, **save) -> Path:
+    """A noisy picture (so that nothing compresses it away), saved by its suffix; ``blur=0``:
+    pure noise, as detailed as a picture gets."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    bands = [PILImage.effect_noise((w_px, h_px), 40).filter(ImageFilter.GaussianBlur(1)) for _ in mode]
+    bands = [PILImage.effect_noise((w_px, h_px), 40) for _ in mode]
+    bands = [band.filter(ImageFilter.GaussianBlur(blur)) for band in bands] if blur else bands
     if mode == "RGBA":
         bands[3] = PILImage.linear_gradient("L").resize((w_px, h_px))
     PILImage.merge(mode, bands).save(path, **save)
@@ -231,3 +233,15 @@ def test_print_dpi_out_of_its_bounds_is_refused_before_anything_is_built(tmp_pat
     if dpi != "high":
         assert "72" in result.output and "1200" in result.output  # the bounds, said
     assert not (tmp_path / "out").exists()
+
+
+def test_the_most_detailed_jpeg_resamples_and_stays_dct(project, tmp_path):
+    """Pure noise is the worst case for a JPEG encoder's buffer (an optimized save of it once
+    failed with "Suspension not allowed here"): it still prints, as DCT at its box size."""
+    # Noise as coarse as the printed pixels, so that resampling cannot smooth it away.
+    coarse = PILImage.merge("RGB", [PILImage.effect_noise((340, 476), 90) for _ in "RGB"])
+    coarse.resize((1200, 1680), PILImage.Resampling.NEAREST).save(project / "carpe_cras" / "art" / "tyro.jpg",
+                                                                   quality=95)
+    jpeg = next(im for im in placed_images((make(project, tmp_path / "out"), tmp_path / "out")[1])
+                if im["filter"] == "/DCTDecode")
+    assert_fills_box_at(jpeg, 300)

@@ -252,7 +252,17 @@ def _resample(path: Path, plan: PrintPlan, jpeg: bool) -> bytes:
     buf = io.BytesIO()
     extra = {"icc_profile": icc} if icc else {}
     if jpeg:
-        out.save(buf, "JPEG", quality=JPEG_QUALITY, subsampling=0, optimize=True, **extra)
+        # An optimized JPEG is encoded into one buffer: Pillow sizes it at a byte a pixel below
+        # quality 95, too small for detailed art at 4:4:4 ("Suspension not allowed here"), and
+        # takes no size from the caller but its floor, ImageFile.MAXBLOCK: raised for this save.
+        from PIL import ImageFile
+
+        floor = ImageFile.MAXBLOCK
+        ImageFile.MAXBLOCK = max(floor, out.size[0] * out.size[1] * len(out.getbands()) + 65536)
+        try:
+            out.save(buf, "JPEG", quality=JPEG_QUALITY, subsampling=0, optimize=True, **extra)
+        finally:
+            ImageFile.MAXBLOCK = floor
     else:
         # Fast deflate: reportlab decodes it and compresses the pixels again for the PDF.
         out.save(buf, "PNG", compress_level=1, **extra)
