@@ -170,11 +170,19 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_for_port(port: int, process: subprocess.Popen, what: str) -> None:
+def log_path(folder: Path, what: str, port: int) -> Path:
+    """Where a server's or proxy's stderr goes: a file, never a pipe nobody reads (a full pipe
+    blocks the writer: waitress logging "Task queue depth" under load once stalled a whole
+    server, every request on it waiting 30 s)."""
+    return folder / f"{what.replace(' ', '-')}-{port}.log"
+
+
+def wait_for_port(port: int, process: subprocess.Popen, what: str, log: Path | None = None) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise SystemExit(f"{what} exited: {process.stderr.read().decode() if process.stderr else ''}")
+            said = log.read_text(errors="replace")[-4000:] if log is not None and log.is_file() else ""
+            raise SystemExit(f"{what} exited: {said}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
                 return
@@ -196,8 +204,10 @@ def start_server(folder: Path, port: int, database_url: str, proxied: bool) -> s
     command = [companion_command(), "run", "--host", "127.0.0.1", "--port", str(port)]
     if proxied:
         command += ["--trusted-proxy", "127.0.0.1"]
-    server = subprocess.Popen(command, env=env, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    wait_for_port(port, server, "companion run")
+    log = log_path(folder, "companion run", port)
+    with log.open("wb") as stderr:  # the child keeps its own copy of the file
+        server = subprocess.Popen(command, env=env, cwd=folder, stdout=subprocess.DEVNULL, stderr=stderr)
+    wait_for_port(port, server, "companion run", log)
     return server
 
 
@@ -241,9 +251,11 @@ def start_nginx(folder: Path, ports: list[int]) -> tuple[subprocess.Popen, int] 
     servers = "\n".join(f"        server 127.0.0.1:{p};" for p in ports)
     conf = folder / "nginx.conf"
     conf.write_text(NGINX_CONF.format(tmp=folder, servers=servers, port=port))
-    process = subprocess.Popen([nginx, "-p", str(folder), "-c", str(conf)], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE)
-    wait_for_port(port, process, "nginx")
+    log = log_path(folder, "nginx", port)
+    with log.open("wb") as stderr:
+        process = subprocess.Popen([nginx, "-p", str(folder), "-c", str(conf)], stdout=subprocess.DEVNULL,
+                                   stderr=stderr)
+    wait_for_port(port, process, "nginx", log)
     return process, port
 
 

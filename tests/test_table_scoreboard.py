@@ -276,7 +276,9 @@ def test_a_rematch_reaches_the_other_phone_live_and_keeps_who_it_is(browser, ser
     assert ann.locator("#turn .whoami").inner_text().startswith(f"This phone: {s.PLAYERS[0]}")
 
     bob.wait_for_selector("#rematch-link", timeout=10_000)  # brought by the live update, no reload
-    assert "A rematch has started" in bob.locator("#announcer").inner_text()  # and said to a screen reader
+    # ... and said to a screen reader: the announcer is written when htmx settles the swap
+    # (about 20 ms after the link appears), so the test waits for it rather than racing it.
+    bob.wait_for_selector("#announcer p:has-text('A rematch has started')", timeout=5_000)
     bob.locator("#rematch-link").click()
     bob.wait_for_url(f"**/t/{fresh}")
     assert bob.locator("#turn .whoami").inner_text().startswith(f"This phone: {s.PLAYERS[1]}")
