@@ -24,6 +24,7 @@ from card_data.games.carpe_cras.rules.state import (
     State,
     TempoResult,
 )
+from card_data.games.carpe_cras.rules.events_tempo import roll_outcome
 from card_data.games.carpe_cras.rules.turns import CarpeCrasEvent, require_started
 from card_data.games.carpe_cras.tempo import (
     TEMPO_CERTAIN_AT,
@@ -132,12 +133,7 @@ class CardTempo(CarpeCrasEvent):
 
     def describe(self, before: State, after: State) -> str:
         t = after.last_tempo
-        if tempo_needs_roll(t.differential):
-            how = (Words("rolled %(roll)d: success", roll=t.roll) if t.succeeded
-                   else Words("rolled %(roll)d: failure", roll=t.roll))
-        else:
-            how = (Words("no roll needed: certain success") if t.succeeded
-                   else Words("no roll needed: success impossible"))
+        how = roll_outcome(t)
         return Words("Tempo, %(player)s %(check)s: %(striker)s strikes with %(skill)s at %(target)s; speed "
                      "%(speed)d vs %(against)d, differential %(differential)d; %(how)s",
                      player=before.players[self.seat], check=_CHECK_WORDS[self.check],

@@ -77,12 +77,17 @@ class TempoRoll(CarpeCrasEvent):
 
     def describe(self, before: State, after: State) -> str:
         t = after.last_tempo
-        if tempo_needs_roll(t.differential):
-            how = (Words("rolled %(roll)d: success", roll=t.roll) if t.succeeded
-                   else Words("rolled %(roll)d: failure", roll=t.roll))
-        else:
-            how = (Words("no roll needed: certain success") if t.succeeded
-                   else Words("no roll needed: success impossible"))
+        how = roll_outcome(t)
         return Words("Tempo, %(player)s %(check)s: speed %(speed)d vs %(against)d, differential %(differential)d; "
                      "%(how)s", player=before.players[self.seat], check=_CHECK_WORDS[self.check],
                      speed=t.roller_speed, against=t.opposing_speed, differential=t.differential, how=how)
+
+
+def roll_outcome(t: TempoResult) -> Words:
+    """How a Tempo check came out, for its history line: the roll and its success, or why no
+    roll was needed (Tempo section: a differential beyond the die's reach is certain)."""
+    if tempo_needs_roll(t.differential):
+        return (Words("rolled %(roll)d: success", roll=t.roll) if t.succeeded
+                else Words("rolled %(roll)d: failure", roll=t.roll))
+    return (Words("no roll needed: certain success") if t.succeeded
+            else Words("no roll needed: success impossible"))
