@@ -7,7 +7,8 @@ named by its key, a digest of the file's bytes, of the code behind its game
 (:func:`printkit.build_cache.code_digest`) and of the limits in force.
 
 What a build reads is written only when the build publishes its output (a build with problems
-writes nothing), and the folder then holds exactly the entries that build used: it is bounded
+writes nothing; until then a build's entries wait in its spool, on disk rather than in memory:
+about 1.4 KB a card), and the folder then holds exactly the entries that build used: it is bounded
 by the database it was built from, itself bounded by :mod:`card_data.limits`. An entry that does
 not read is parsed again, never an error; deleting the folder only costs parsing again.
 """
@@ -17,7 +18,9 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+
 from printkit.build_cache import code_digest
+from printkit.pipeline.output_set import Spool, Spooled
 
 PARSED_DIR = ".printkit-parsed"
 
@@ -28,13 +31,16 @@ class ParsedFileCache:
     """A :class:`card_data.parsed_files.ParsedFiles` store in ``<out_dir>/.printkit-parsed/``.
 
     ``out_dir=None`` (validate): remembers nothing. :meth:`save` writes what this build parsed
-    and removes what it did not use; nothing is written before.
+    and removes what it did not use; nothing is written into the folder before. With a
+    ``spool`` (the build's, in the same output folder) each new entry waits there, not in
+    memory, and :meth:`save` moves it in.
     """
 
-    def __init__(self, out_dir: Path | None):
+    def __init__(self, out_dir: Path | None, spool: Spool | None = None):
         self.dir = Path(out_dir) / PARSED_DIR if out_dir is not None else None
+        self._spool = spool
         self._used: set[str] = set()
-        self._new: dict[str, bytes] = {}
+        self._new: dict[str, bytes | Spooled] = {}
 
     def get(self, key: str) -> bytes | None:
         """The bytes remembered under ``key``; ``None`` if none, or they cannot be read."""
@@ -50,7 +56,7 @@ class ParsedFileCache:
     def put(self, key: str, value: bytes) -> None:
         """Remember ``value`` under ``key``, on disk at :meth:`save`."""
         if self.dir is not None and _KEY.fullmatch(key):
-            self._new[key] = bytes(value)
+            self._new[key] = self._spool.put(value, durable=False) if self._spool is not None else bytes(value)
             self._used.add(key)
 
     def code(self, game_id: str) -> str:
@@ -66,6 +72,9 @@ class ParsedFileCache:
         try:
             self.dir.mkdir(exist_ok=True)
             for key, data in self._new.items():
+                if isinstance(data, Spooled):
+                    os.replace(data.path, self.dir / f"{key}.bin")  # whole: written before
+                    continue
                 tmp = self.dir / f"{key}.tmp"
                 tmp.write_bytes(data)
                 os.replace(tmp, self.dir / f"{key}.bin")

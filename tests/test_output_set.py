@@ -281,7 +281,8 @@ def test_a_build_that_finds_a_problem_after_drawing_decks_leaves_no_spool(tmp_pa
                     encoding="utf-8")
     spooled = []
     real_put = output_set.Spool.put
-    monkeypatch.setattr(output_set.Spool, "put", lambda self, data: spooled.append(1) or real_put(self, data))
+    monkeypatch.setattr(output_set.Spool, "put",  # a drawn file (the card files parsed are spooled too, not durable)
+                        lambda self, data, durable=True: (durable and spooled.append(1)) or real_put(self, data, durable))
 
     out = tmp_path / "out"
     result = build(data, out, BuildOptions(paper_by_name("a4"), "http://server-a.example:5000"), ["cartisora"])

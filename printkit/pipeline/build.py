@@ -27,9 +27,11 @@ print), :mod:`printkit.pipeline.card_faces` (one game's card faces and QR addres
 :mod:`printkit.pipeline.digests` (the inputs' digests the cache compares).
 
 Memory does not follow the size of the database: cards are held compact
-(:mod:`card_data.card_store`) and decks as lists of ids, each part file goes to the spool as
-soon as it is drawn, and worker processes are forked before a big database is loaded
-(:class:`printkit.pipeline.workers.Workers`).
+(:mod:`card_data.card_store`) and decks as lists of ids; a big database is parsed and checked
+in a process of its own that hands the cards over and ends (:func:`~printkit.pipeline.load.load_apart`),
+and the worker is forked before they are read back (:class:`printkit.pipeline.workers.Workers`);
+the build's own process draws decks beside it (``jobs`` processes in all); each part file and
+each card file parsed go to the spool as soon as they are made, not kept in memory.
 
 Builds are incremental (:mod:`printkit.build_cache`): a deck, the reference cards or the extras
 whose inputs did not change are neither laid out nor drawn again, and their files are left
@@ -50,7 +52,7 @@ from printkit.pipeline.deck_files import SheetPlan, card_imposition
 from printkit.pipeline.digests import whole_build_key
 from printkit.pipeline.draw import GameDrawing, draw_decks
 from printkit.pipeline.lay_out import lay_out_decks
-from printkit.pipeline.load import BuildRequest, card_file_bytes, load_build
+from printkit.pipeline.load import BuildRequest, card_file_bytes, load_apart, load_build, read_loaded
 from printkit.pipeline.output_set import Spool, recover
 from printkit.pipeline.publish import publish_build
 from printkit.pipeline.units import OutputUnits
@@ -156,10 +158,11 @@ def _build(request: BuildRequest, progress_factory: Callable[[int], Progress] | 
             if progress_factory:
                 progress_factory(result.cards)(result.cards)
             return result
-    if card_file_bytes(request.data_dir) >= EARLY_WORKERS_CARD_BYTES:
-        workers.start()  # before the database is loaded (see Workers)
-
-    loaded = load_build(request)
+    big = card_file_bytes(request.data_dir) >= EARLY_WORKERS_CARD_BYTES
+    pickled = load_apart(request, spool) if big and spool is not None else None
+    if big:
+        workers.start()  # before the database is read in (see Workers)
+    loaded = read_loaded(pickled) if pickled is not None else load_build(request, spool)
     problems = loaded.problems
     progress = progress_factory(loaded.total) if (progress_factory and request.drawing and not problems) else None
     # Only a clean build may skip work: with problems every card is laid out, to report them all.

@@ -3,6 +3,9 @@ checked, the games chosen, and each game's decks as the jobs of cards to print, 
 large for one file split into parts (:func:`load_build` gives a :class:`LoadedBuild`)."""
 from __future__ import annotations
 
+import os
+import pickle
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +19,7 @@ from printkit.components.kit import CardJob, KitSpec, catalog_jobs, chosen_deck_
 from printkit.parsed_cache import ParsedFileCache
 from printkit.pipeline.card_faces import build_translation
 from printkit.pipeline.deck_files import CARDS_PER_FILE, cards_per_file, deck_imposition, split_job
+from printkit.pipeline.output_set import Spool
 
 
 def select_games(db: Database, names: Iterable[str]) -> tuple[list[Game], list[str]]:
@@ -75,13 +79,14 @@ class LoadedBuild:
     parsed: ParsedFileCache
 
 
-def load_build(request: BuildRequest) -> LoadedBuild:
+def load_build(request: BuildRequest, spool: Spool | None = None) -> LoadedBuild:
     """Check the request's database within its limits and choose what to print of its games:
     the ``deck`` asked for, every card once with ``catalog``, every card that loaded when there
     are problems or nothing is written (validate), else each game's play kit. Problems are
-    returned in the result, never raised."""
+    returned in the result, never raised. ``spool``: where the card files parsed wait until
+    the build is published (:class:`~printkit.parsed_cache.ParsedFileCache`)."""
     out_dir, options, games, deck = request.out_dir, request.options, request.games, request.deck
-    parsed = ParsedFileCache(out_dir)  # card files read before: not parsed again
+    parsed = ParsedFileCache(out_dir, spool)  # card files read before: not parsed again
     db, problems = check_database(request.data_dir, request.limits, parsed)
     selected, unknown = select_games(db, games)
     for name in unknown:
@@ -131,3 +136,57 @@ def card_file_bytes(data_dir: Path | None) -> int:
         return sum(p.stat().st_size for p in Path(data_dir or bundled_data_dir()).glob("*/cards/*.yaml"))
     except OSError:
         return 0  # the loader reports what cannot be read
+
+
+def load_apart(request: BuildRequest, spool: Spool) -> Path | None:
+    """:func:`load_build` in a forked process that ends once it has written its result (pickled)
+    into ``spool``'s folder; returns that file, for :func:`read_loaded`. ``None`` where there
+    is no fork (macOS, Windows) or the process failed in any way: then load here, which gives
+    the same result (or raises the same error).
+
+    Parsing and checking thousands of cards leaves this process's memory fragmented and
+    resident long after (30 MiB at 10,000 cards, beyond the 10 MiB the cards take); read back
+    from the file, the database takes only what it holds, and the build's workers can be
+    forked before it is (:class:`~printkit.pipeline.workers.Workers`).
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    import multiprocessing
+
+    path = spool.dir / f"loaded-{os.getpid()}.pickle"
+    child = multiprocessing.get_context("fork").Process(target=_load_into, args=(request, spool, path, os.getpid()),
+                                                        name="printkit-load")
+    try:
+        child.start()
+        child.join()
+    finally:
+        if child.is_alive():  # interrupted (Ctrl-C) while it loads: it ends with the build
+            child.kill()
+            child.join()
+    if child.exitcode != 0 or not path.is_file():
+        path.unlink(missing_ok=True)
+        return None
+    return path
+
+
+def read_loaded(path: Path) -> LoadedBuild:
+    """The :class:`LoadedBuild` :func:`load_apart` wrote to ``path`` (the file is removed)."""
+    try:
+        return pickle.loads(path.read_bytes())
+    finally:
+        path.unlink(missing_ok=True)
+
+
+def _load_into(request: BuildRequest, spool: Spool, path: Path, parent_pid: int) -> None:
+    """In the loading process: load, and write the result to ``path`` whole (or not at all)."""
+    from printkit.pipeline.workers import _die_with_parent
+
+    try:
+        _die_with_parent(parent_pid)
+        loaded = load_build(request, spool)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_bytes(pickle.dumps(loaded, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(tmp, path)
+    except BaseException:  # noqa: BLE001 - any failure: the build loads in its own process, and says why there
+        os._exit(1)

@@ -85,15 +85,17 @@ class Spool:
         self._count = 0
         self._made_out_dir = not self.out_dir.exists()
 
-    def put(self, data: bytes) -> Spooled:
-        """Write ``data`` (flushed to disk) and return where it is. Raises ``OSError``."""
+    def put(self, data: bytes, durable: bool = True) -> Spooled:
+        """Write ``data`` (flushed to disk, unless not ``durable``: a cache's entry, checked when
+        read) and return where it is. Raises ``OSError``."""
         self.dir.mkdir(parents=True, exist_ok=True)
         self._count += 1
-        path = self.dir / f"{self._count:06d}"
+        path = self.dir / f"{os.getpid()}-{self._count:06d}"  # the loading process spools too
         with open(path, "wb") as fh:
             fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         return Spooled(path, len(data), hashlib.sha256(data).hexdigest())
 
     def discard(self) -> None:

@@ -30,6 +30,10 @@ def publish_build(request: BuildRequest, loaded: LoadedBuild, units: OutputUnits
             files[path] = UNCHANGED  # the same bytes as the file there: leave it untouched
     unchanged = [p for p, data in files.items() if isinstance(data, Unchanged)]
     whole_kit = request.deck is None and not request.cards_only
+    if units.use_cache:
+        # The card files parsed wait in the spool, which publishing removes: moved in first.
+        # Each entry is keyed by its file's content, so it holds even if publishing fails.
+        loaded.parsed.save()
     if whole_kit:
         # Files an earlier build wrote that this one does not make (other decks, more sheets,
         # the catalogue's files) would mislead; publish removes them, and only them.
@@ -62,7 +66,6 @@ def _record(request: BuildRequest, loaded: LoadedBuild, units: OutputUnits, plan
         write_atomically(cache.path, cache.to_bytes())
     except OSError:
         pass  # the cache only saves time; the output set itself is whole
-    loaded.parsed.save()
 
 
 def _sha_of(path: Path, data: OutputFile) -> str:

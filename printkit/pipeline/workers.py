@@ -152,8 +152,9 @@ def _for_worker(task: DeckTask) -> DeckTask:
 
 
 EARLY_WORKERS_CARD_BYTES = 256 << 10
-"""Card files (YAML) of at least this many bytes, about 300 cards: the build starts its
-workers before loading them (see :class:`Workers`)."""
+"""Card files (YAML) of at least this many bytes, about 300 cards: the build loads them in a
+process of its own (:func:`printkit.pipeline.load.load_apart`) and starts its workers before
+reading them back (see :class:`Workers`)."""
 
 
 def _die_with_parent(parent_pid: int) -> None:
@@ -173,10 +174,12 @@ def _die_with_parent(parent_pid: int) -> None:
 
 
 class Workers:
-    """A build's worker processes (``jobs`` of them; none for ``jobs`` 1), started on demand.
+    """A build's worker processes, started on demand: ``jobs - 1`` of them (none for ``jobs``
+    1), for the build's own process draws decks too (:func:`run_decks`), so that ``jobs``
+    processes draw at once.
 
-    A big database's build starts them before loading it (:data:`EARLY_WORKERS_CARD_BYTES`): a
-    forked process starts as big as its parent (its resident pages are counted again), so
+    A big database's build starts them before reading it in (:data:`EARLY_WORKERS_CARD_BYTES`):
+    a forked process starts as big as its parent (its resident pages are counted again), so
     workers forked after loading 10,000 cards would each start with them; forked first, each
     holds printkit's code and the cards of the deck it is sent, whatever the size of the
     database. Use as a context manager (the processes end with it, or with the build's process).
@@ -184,17 +187,18 @@ class Workers:
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
+        self.processes = max(0, jobs - 1)
         self.pool = None
 
     def start(self) -> None:
         """Start the processes now (no-op for one job, or if processes cannot be started)."""
-        if self.jobs <= 1 or self.pool is not None:
+        if self.processes < 1 or self.pool is not None:
             return
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
         try:
-            self.pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=_pool_context(),
+            self.pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=_pool_context(),
                                             initializer=_die_with_parent, initargs=(os.getpid(),))
             self.pool.submit(int).result()  # a fork pool starts all its processes at its first task
         except (OSError, BrokenProcessPool):
@@ -212,53 +216,83 @@ class Workers:
         self.shutdown()
 
 
+class _Run:
+    """One :func:`run_decks`: its tasks' outcomes as they arrive, each handed on once."""
+
+    def __init__(self, tasks: list[DeckTask], progress: Progress | None,
+                 on_outcome: Callable[[int, DeckOutcome], None] | None) -> None:
+        self.tasks, self.progress, self.on_outcome = tasks, progress, on_outcome
+        self.outcomes: list[DeckOutcome | None] = [None] * len(tasks)
+
+    @property
+    def failed(self) -> bool:
+        """Whether a deck drawn so far met a problem (nothing will be published then)."""
+        return any(o.problems for o in self.outcomes if o is not None)
+
+    def draw_here(self, i: int) -> None:
+        """Lay out and draw task ``i`` in this process, counting its cards as they are drawn.
+        After a problem, the cards are only laid out (their problems are still reported)."""
+        task = self.tasks[i]
+        if self.failed and task.draw:
+            task = replace(task, draw=False)
+        self.arrived(i, render_deck(task, None if task.check_only else self.progress), counted=True)
+
+    def arrived(self, i: int, outcome: DeckOutcome, counted: bool = False) -> None:
+        self.outcomes[i] = outcome
+        if self.on_outcome is not None:
+            self.on_outcome(i, outcome)
+        if self.progress and not counted and not self.tasks[i].check_only:
+            self.progress(len(self.tasks[i].job.cards))
+
+
 def run_decks(tasks: list[DeckTask], workers: Workers, progress: Progress | None,
               on_outcome: Callable[[int, DeckOutcome], None] | None = None) -> list[DeckOutcome]:
-    """Every task's outcome, in ``tasks``' order: in ``workers``' processes when they are
-    started and there are several decks and enough cards, else one after the other here.
+    """Every task's outcome, in ``tasks``' order: shared between this process and ``workers``'
+    processes when there are several decks and enough cards, else one after the other here.
     ``on_outcome(i, outcome)`` is called as each arrives (e.g. to spool its files rather than
     hold them)."""
+    run = _Run(tasks, progress, on_outcome)
     cards = [len(t.job.cards) for t in tasks]
-    outcomes: list[DeckOutcome | None] = [None] * len(tasks)
-    drawing = [i for i, t in enumerate(tasks) if not t.check_only]
-    if len(tasks) > 1 and sum(cards) >= PARALLEL_MIN_CARDS:
+    parallel = len(tasks) > 1 and sum(cards) >= PARALLEL_MIN_CARDS
+    if parallel:
         workers.start()
-    if workers.pool is not None and len(tasks) > 1 and sum(cards) >= PARALLEL_MIN_CARDS:
-        from concurrent.futures import FIRST_COMPLETED, wait
+    if workers.pool is not None and parallel:
         from concurrent.futures.process import BrokenProcessPool
 
         try:
-            # Largest first, so that the last deck to finish is a small one.
-            order = sorted(range(len(tasks)), key=lambda i: -cards[i])
-            running: dict = {}
-            while order or running:
-                # A few tasks ahead of the workers, not all: each holds its cards' records and
-                # its outcome its files, so memory stays the same for any number of decks.
-                while order and len(running) < 2 * workers.jobs:
-                    i = order.pop(0)
-                    running[workers.pool.submit(render_deck, _for_worker(tasks[i]))] = i
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    i = running.pop(future)
-                    outcomes[i] = future.result()
-                    if on_outcome is not None:
-                        on_outcome(i, outcomes[i])
-                    if progress and not tasks[i].check_only:
-                        progress(cards[i])
-            return [o for o in outcomes if o is not None]
+            _share(run, workers, cards)
         except BrokenProcessPool:
             # A worker died (out of memory, killed) or processes cannot be started here: the
             # decks not yet done are drawn in this process instead, to the same bytes.
             pass
-    failed = any(o.problems for o in outcomes if o is not None)
-    for i, task in enumerate(tasks):
-        if outcomes[i] is not None:
-            continue
-        if failed and task.draw:
-            task = replace(task, draw=False)  # one process: stop drawing at the first problem
-        outcome = render_deck(task, progress if i in drawing else None)
-        failed = failed or bool(outcome.problems)
-        outcomes[i] = outcome
-        if on_outcome is not None:
-            on_outcome(i, outcome)
-    return [o for o in outcomes if o is not None]
+    for i in range(len(tasks)):
+        if run.outcomes[i] is None:
+            run.draw_here(i)
+    return [o for o in run.outcomes if o is not None]
+
+
+def _share(run: _Run, workers: Workers, cards: list[int]) -> None:
+    """Draw ``run``'s tasks in this process and ``workers``' at once: the workers take the
+    largest decks first, this process the smallest, so that the last to finish is a small one.
+    Raises ``BrokenProcessPool`` if a worker dies (the decks not done are left undone)."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    order = sorted(range(len(run.tasks)), key=lambda i: -cards[i])
+    running: dict = {}
+
+    def collect(block: bool) -> None:
+        done, _ = wait(running, timeout=None if block else 0, return_when=FIRST_COMPLETED)
+        for future in done:
+            run.arrived(running.pop(future), future.result())
+
+    while order or running:
+        # One deck waiting behind each worker's, no more: each holds its cards' records and its
+        # outcome its files (memory stays the same for any number of decks), and a deck sent
+        # cannot be taken back when this process runs out of its own.
+        while order and len(running) < 2 * workers.processes:
+            i = order.pop(0)
+            running[workers.pool.submit(render_deck, _for_worker(run.tasks[i]))] = i
+        if running:
+            collect(block=not order)
+        if order:
+            run.draw_here(order.pop())

@@ -1,0 +1,119 @@
+"""The build's processes: a database big enough is loaded in a process of its own that ends once
+it has handed the cards over, and the build's own process draws decks beside its worker. Either
+way the output, its warnings and the caches it leaves are those of a build in one process."""
+
+from __future__ import annotations
+
+import copy
+import shutil
+from pathlib import Path
+
+import yaml
+
+import printkit.pipeline.build as pipeline_build
+import printkit.pipeline.workers as workers
+from card_data.loader import bundled_data_dir
+from printkit.build_options import BuildOptions
+from printkit.parsed_cache import PARSED_DIR
+from printkit.pipeline.build import build
+from printkit.pipeline.workers import EARLY_WORKERS_CARD_BYTES
+from printkit.sheets.paper import paper_by_name
+
+BASE_URL = "http://192.168.1.20:5000"
+
+
+def big_database(root: Path) -> Path:
+    """Carpe Cras with 600 more cards (copies of its own under new ids): past
+    :data:`EARLY_WORKERS_CARD_BYTES`, so the build loads it apart and forks its worker first."""
+    game = root / "carpe_cras"
+    shutil.copytree(bundled_data_dir() / "carpe_cras", game, ignore=shutil.ignore_patterns("decks", "kit.yaml"))
+    originals = [c for p in sorted((game / "cards").glob("*.yaml"))
+                 for c in yaml.safe_load(p.read_text(encoding="utf-8")) if c["type"] not in ("reference", "token")]
+    many = [dict(copy.deepcopy(originals[i % len(originals)]), id=f"copy-{i:04d}") for i in range(600)]
+    (game / "cards" / "copies.yaml").write_text(yaml.safe_dump(many, allow_unicode=True), encoding="utf-8")
+    assert sum(p.stat().st_size for p in (game / "cards").glob("*.yaml")) >= EARLY_WORKERS_CARD_BYTES
+    return root
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    """Every file below ``folder`` but the build cache's records (they name the code's digest,
+    the same in both builds anyway): ``{relative path: bytes}``."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and p.name != ".printkit-cache.json"}
+
+
+def test_a_big_database_loaded_apart_and_drawn_by_two_processes_gives_one_process_bytes(tmp_path, monkeypatch):
+    data = big_database(tmp_path / "data")
+    drawn_here = []
+    real_draw_here = workers._Run.draw_here
+
+    def draw_here(run, i):
+        drawn_here.append(run.tasks[i].job.name)
+        real_draw_here(run, i)
+
+    monkeypatch.setattr(workers._Run, "draw_here", draw_here)
+    options = BuildOptions(paper_by_name("letter"), BASE_URL)
+    loads = []
+    real_load_apart = pipeline_build.load_apart
+    monkeypatch.setattr(pipeline_build, "load_apart", lambda *a: loads.append(real_load_apart(*a)) or loads[-1])
+
+    shared = build(data, tmp_path / "shared", options, ["carpe_cras"], cards_only=True, jobs=2)
+    assert shared.problems == []
+    assert len(loads) == 1 and loads[0] is not None  # loaded in its own process, read back here
+    assert not loads[0].exists()  # and its hand-over file is gone
+    decks = [p.name.removesuffix("-cards.pdf") for p in shared.written if p.name.endswith("-cards.pdf")]
+    assert len(decks) >= 4, decks
+    # This process drew some of the decks and its worker the others.
+    drawn_here = [name for name in drawn_here if name != "-unprinted"]  # a check, not a deck file
+    assert drawn_here and set(drawn_here) < set(decks), (drawn_here, decks)
+    monkeypatch.setattr(workers._Run, "draw_here", real_draw_here)
+
+    monkeypatch.setattr(pipeline_build, "load_apart", lambda *a: None)
+    alone = build(data, tmp_path / "alone", options, ["carpe_cras"], cards_only=True, jobs=1)
+    assert files(tmp_path / "shared") == files(tmp_path / "alone")
+    assert (tmp_path / "shared" / PARSED_DIR).is_dir()  # the card files parsed in the loading process
+    assert [p.name for p in shared.written] == [p.name for p in alone.written]
+    assert shared.warnings == alone.warnings and shared.cards == alone.cards
+    assert [plan.summary() for plan in shared.plans] == [plan.summary() for plan in alone.plans]
+    assert not (tmp_path / "shared" / ".printkit-spool").exists()
+
+
+def test_a_big_database_with_a_problem_is_reported_from_the_loading_process(tmp_path, monkeypatch):
+    """The problems found while loading apart are the build's, with their file and line; nothing
+    is written."""
+    data = big_database(tmp_path / "data")
+    copies = data / "carpe_cras" / "cards" / "copies.yaml"
+    text = copies.read_text(encoding="utf-8")
+    copies.write_text(text.replace("id: copy-0008\n", "id: copy-0007\n", 1), encoding="utf-8")
+    result = build(data, tmp_path / "out", BuildOptions(paper_by_name("letter"), BASE_URL), ["carpe_cras"],
+                   cards_only=True, jobs=2)
+    assert result.problems, "the broken card was not reported"
+    assert any(p.file == str(copies) and p.card_id == "copy-0007" and "duplicate card id" in p.message
+               for p in result.problems), result.problems
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_worker_that_dies_leaves_its_decks_to_the_builds_process(tmp_path, monkeypatch):
+    """The worker ends on its first deck (as if killed, or out of memory): the decks it had are
+    drawn in the build's own process instead, and the output is the one-process build's."""
+    import os
+
+    data = tmp_path / "data"
+    shutil.copytree(bundled_data_dir() / "carpe_cras", data / "carpe_cras")
+    options = BuildOptions(paper_by_name("letter"), BASE_URL)
+    build_pid, real_render = os.getpid(), workers._render_deck
+
+    def dying(task, progress):
+        if os.getpid() != build_pid:
+            os._exit(1)
+        return real_render(task, progress)
+
+    monkeypatch.setattr(workers, "_pool_context", lambda: __import__("multiprocessing").get_context("fork"))
+    monkeypatch.setattr(workers, "PARALLEL_MIN_CARDS", 0)  # the bundled decks are small
+    monkeypatch.setattr(workers, "_render_deck", dying)  # forked: the worker has it too
+    shared = build(data, tmp_path / "shared", options, ["carpe_cras"], jobs=2)
+    monkeypatch.setattr(workers, "_render_deck", real_render)
+    alone = build(data, tmp_path / "alone", options, ["carpe_cras"], jobs=1)
+    assert shared.problems == [] and alone.problems == []
+    assert files(tmp_path / "shared") == files(tmp_path / "alone")
+    assert [p.name for p in shared.written] == [p.name for p in alone.written]
