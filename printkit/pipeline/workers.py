@@ -140,14 +140,16 @@ def _pool_context():
 
 
 def _for_worker(task: DeckTask) -> DeckTask:
-    """``task`` with its game knowing only the job's cards (records and sources): what laying
-    them out reads, and much less to send to a worker than a database of thousands of cards."""
+    """``task`` with its game knowing only the job's cards (records, sources, printings and the
+    ids of their rulings): what laying them out reads, and much less to send to a worker than
+    a database of thousands of cards (whose ruling ids alone pickle to 700 kB at 10,000)."""
     game, ids = task.game, set(task.job.cards.ids)
     sources = {key: game.sources[key] for cid in ids for key in (("card", cid), ("art", cid))
                if key in game.sources}
     cards = game.cards.subset(ids) if isinstance(game.cards, CardStore) else {i: game.cards[i] for i in ids}
+    ruling_ids = {where: rid for where, rid in game.ruling_ids.items() if where[0] is None or where[0] in ids}
     return replace(task, game=replace(game, cards=cards, glossary=[], decks={}, sources=sources,
-                                      printings=game.printings.subset(ids)),
+                                      printings=game.printings.subset(ids), ruling_ids=ruling_ids),
                    job=replace(task.job, cards=task.job.cards.over(cards)))
 
 
