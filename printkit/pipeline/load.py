@@ -158,6 +158,7 @@ def load_apart(request: BuildRequest, spool: Spool) -> Path | None:
                                                         name="printkit-load")
     try:
         child.start()
+        _import_games(request.games)  # meanwhile, on another core
         child.join()
     finally:
         if child.is_alive():  # interrupted (Ctrl-C) while it loads: it ends with the build
@@ -167,6 +168,21 @@ def load_apart(request: BuildRequest, spool: Spool) -> Path | None:
         path.unlink(missing_ok=True)
         return None
     return path
+
+
+def _import_games(names: list[str]) -> None:
+    """Import the code of the installed games named (all if none), as loading does: reading
+    the cards back needs it, and it is imported here while the loading process works rather
+    than after. Any error is left for loading to report."""
+    from card_data.games import registry
+
+    try:
+        entries = registry()
+        for game_id in names or list(entries):
+            if game_id in entries:
+                entries[game_id].spec  # noqa: B018 - imports the game's package and card schema
+    except Exception:  # noqa: BLE001 - only a head start
+        pass
 
 
 def read_loaded(path: Path) -> LoadedBuild:
