@@ -48,10 +48,13 @@ def code_root() -> Path:
     return _ROOT
 
 
+@cache
 def module_file(name: str) -> Path | None:
     """The source file of the repository module ``name`` (``"card_data.schema"``): a package's
     ``__init__.py`` or a module's ``.py``; ``None`` if ``name`` is not one of the repository's
-    modules (another package, or a name imported from a module: ``card_data.schema.Card``)."""
+    modules (another package, or a name imported from a module: ``card_data.schema.Card``).
+    Looked up once per process and name, like the imports read from it (:func:`printing_sources`
+    asks for the same names thousands of times)."""
     parts = name.split(".")
     if parts[0] not in OWN_PACKAGES or not all(p.isidentifier() for p in parts):
         return None
