@@ -42,6 +42,7 @@ older libyaml and PyYAML's own parser do not, and this bound holds for them too.
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _STR_TAG = "tag:yaml.org,2002:str"
+_VALUE_TAG = "tag:yaml.org,2002:value"
 _LIBYAML_SAFE_NEST_LEVELS = 1_000  # libyaml's default bound: its composer recurses this deep at most
 
 
@@ -275,41 +276,76 @@ def _read_plain(text: str) -> tuple[Any, LineMap, list[DuplicateKey]]:
 def _construct_plain(node: yaml.Node, loc: Loc, lines: LineMap, loader: Any, found: list[DuplicateKey],
                      seen: set[int], depth: int) -> Any:
     # _construct for a tree: a node reached twice is an alias (libyaml's composer gives the
-    # target itself, cycles included), which only the bounded reading may expand.
+    # target itself, cycles included), which only the bounded reading may expand. A string
+    # value (most of a card file) is taken in its parent's loop, without a call of its own.
     if id(node) in seen:
         raise _NotPlain
     seen.add(id(node))
-    lines.record(loc, node.start_mark.line + 1)
-    if node.tag == _STR_TAG and type(node) is yaml.ScalarNode:
+    record = lines._lines
+    record[loc] = node.start_mark.line + 1
+    scalar = yaml.ScalarNode
+    if type(node) is scalar and node.tag == _STR_TAG:
         return node.value
     if isinstance(node, yaml.MappingNode):
         if depth >= MAX_DEPTH:
             raise _NotPlain
-        for key_node, first in _keys_written_twice(node):
-            found.append(DuplicateKey(loc + (_key(key_node, loader),), key_node.start_mark.line + 1, first,
-                                      str(key_node.value)))
+        # In one pass: keys written twice (as _keys_written_twice), keys reached twice, and
+        # whether flatten_mapping has anything to do (a << merge, or a = key it retags).
+        first: dict[tuple[str, str], int] = {}
+        twice = []
+        flatten = False
         for key_node, value_node in node.value:
-            if not isinstance(key_node, yaml.ScalarNode) or id(key_node) in seen:
+            if not isinstance(key_node, scalar) or id(key_node) in seen:
                 raise _NotPlain  # a list or mapping as a key is not walked here, nor what it holds
             seen.add(id(key_node))
-            if key_node.tag == _MERGE_TAG:  # what << merges is not walked once merged in
+            tag = key_node.tag
+            if tag == _MERGE_TAG:  # what << merges is not walked once merged in
+                flatten = True
                 merged = value_node.value if isinstance(value_node, yaml.SequenceNode) else []
                 for part in (value_node, *merged):
                     if id(part) in seen:
                         raise _NotPlain
                     seen.add(id(part))
-        loader.flatten_mapping(node)
+                continue
+            flatten = flatten or tag == _VALUE_TAG
+            written = (tag, key_node.value)
+            if written in first:
+                twice.append((key_node, first[written]))
+            else:
+                first[written] = key_node.start_mark.line + 1
+        for key_node, first_line in twice:
+            found.append(DuplicateKey(loc + (_key(key_node, loader),), key_node.start_mark.line + 1, first_line,
+                                      str(key_node.value)))
+        if flatten:
+            loader.flatten_mapping(node)
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             key = _key(key_node, loader)
-            out[key] = _construct_plain(value_node, loc + (key,), lines, loader, found, seen, depth + 1)
-            lines.record(loc + (key,), key_node.start_mark.line + 1)
+            where = loc + (key,)
+            if type(value_node) is scalar and value_node.tag == _STR_TAG:
+                if id(value_node) in seen:
+                    raise _NotPlain
+                seen.add(id(value_node))
+                out[key] = value_node.value
+            else:
+                out[key] = _construct_plain(value_node, where, lines, loader, found, seen, depth + 1)
+            # A key's own line is where users look for it, not its value's first line.
+            record[where] = key_node.start_mark.line + 1
         return out
     if isinstance(node, yaml.SequenceNode):
         if depth >= MAX_DEPTH:
             raise _NotPlain
-        return [_construct_plain(item, loc + (i,), lines, loader, found, seen, depth + 1)
-                for i, item in enumerate(node.value)]
+        items = []
+        for i, item in enumerate(node.value):
+            if type(item) is scalar and item.tag == _STR_TAG:
+                if id(item) in seen:
+                    raise _NotPlain
+                seen.add(id(item))
+                record[loc + (i,)] = item.start_mark.line + 1
+                items.append(item.value)
+            else:
+                items.append(_construct_plain(item, loc + (i,), lines, loader, found, seen, depth + 1))
+        return items
     return _scalar(node, loader)
 
 
