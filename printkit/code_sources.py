@@ -126,11 +126,13 @@ def _import_statements(source: str) -> list[ast.Import | ast.ImportFrom]:
     return found
 
 
-def _printkit_files() -> list[Path]:
-    """Every file of the printkit package (sources, fonts, ICC profiles), no bytecode."""
+@cache
+def _printkit_files() -> tuple[Path, ...]:
+    """Every file of the printkit package (sources, fonts, ICC profiles), no bytecode; listed
+    once per process, like the imports read from them."""
     root = _ROOT / "printkit"
-    return [p for p in root.rglob("*")
-            if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".pyc", ".pyo")]
+    return tuple(p for p in root.rglob("*")
+                 if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".pyc", ".pyo"))
 
 
 @cache
