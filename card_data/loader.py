@@ -176,7 +176,7 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits,
                 for k, named in enumerate(ruling.cards):
                     named_cards.append((path, lines.line_for(base + ("rulings", j, "cards", k)), card.id,
                                         f"rulings.{j}.cards.{k}", named))
-            cards.add(card)
+            cards.add(card, entry.json)
             sources[("card", card.id)] = (file_name, line)
             if card.art:
                 sources[("art", card.id)] = (file_name, lines.line_for(base + ("art",)))
