@@ -1,7 +1,7 @@
 """One card file read and validated, or taken from a cache of files read before.
 
-Reading a card file costs YAML composing (in Python, to bound aliases and nesting and to
-remember lines: :mod:`card_data.yaml_source`) and a pydantic validation per card, about half a
+Reading a card file costs YAML composing and constructing (remembering lines, bounded:
+:mod:`card_data.yaml_source`) and a pydantic validation per card, about a fifth of a
 millisecond a card. A build that follows its database's edits (``printkit build`` again, or
 ``--watch``) reads files that mostly did not change, so the loader can be given a
 :class:`ParsedFiles` store: a file that read cleanly (every record a valid card, no problem of
