@@ -11,6 +11,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from importlib import import_module
 from pathlib import Path
 from typing import Self
 
@@ -151,6 +152,11 @@ def _for_worker(task: DeckTask) -> DeckTask:
                    job=replace(task.job, cards=task.job.cards.over(cards)))
 
 
+FORK_PRELOADED = ("svglib.svglib",)
+"""Modules the drawing imports on first use, imported before the workers are forked: each
+worker would otherwise import them again (svglib with lxml and its CSS parsers: ~50 ms of
+CPU a worker)."""
+
 EARLY_WORKERS_CARD_BYTES = 256 << 10
 """Card files (YAML) of at least this many bytes, about 300 cards: the build starts its
 workers before loading them (see :class:`Workers`)."""
@@ -193,6 +199,8 @@ class Workers:
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
+        for module in FORK_PRELOADED:
+            import_module(module)
         try:
             self.pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=_pool_context(),
                                             initializer=_die_with_parent, initargs=(os.getpid(),))
