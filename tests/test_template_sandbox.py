@@ -214,7 +214,7 @@ def test_a_faces_templates_share_the_card_variables_but_not_what_one_of_them_set
         encoding="utf-8")
     context = {"title": "Mine", "cycler": "a card field named like a global", "layout_words": {"EXAMPLE": "BEISPIEL"}}
     face = lay_out(path, context)
-    texts = [item.paragraphs[0][0].getPlainText() for item in face.items]
+    texts = [item.paragraphs[0][0].plain_text() for item in face.items]
     assert texts == ["Set 3 BEISPIEL a card field named like a global", "Mine"]
     assert context == {"title": "Mine", "cycler": "a card field named like a global",
                        "layout_words": {"EXAMPLE": "BEISPIEL"}}

@@ -23,6 +23,7 @@ from reportlab.platypus.paraparser import ParaParser
 
 from printkit.sheets.fonts import DEFAULT_FONTS, FontSet, register_fonts
 from printkit.sheets.icons import markup_icons, size_icons
+from printkit.sheets.text_lines import PlainText, SetParagraph
 from printkit.sheets.units import pt_from_mm
 
 if TYPE_CHECKING:
@@ -31,10 +32,12 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class FittedText:
-    """A text region after fitting: paragraphs at ``size_pt`` with their total height."""
+    """A text region after fitting: paragraphs at ``size_pt`` (each with its height in pt) and
+    their total height. A paragraph of plain text is a :class:`~printkit.sheets.text_lines.SetParagraph`
+    (lines set by printkit); one with inline icons, or that reportlab must set itself, a Paragraph."""
 
     region: TextRegion
-    paragraphs: list[tuple[Paragraph, float]]
+    paragraphs: list[tuple[Paragraph | SetParagraph, float]]
     size_pt: float
     height_pt: float
     fonts: FontSet = DEFAULT_FONTS
@@ -125,6 +128,8 @@ class _ParsedParagraph:
     def __init__(self, markup: str, style: ParagraphStyle):
         self.text = cleanBlockQuotedText(markup)
         self.frags = _simple_frags(self.text, style)
+        # Plain text (no icons, nothing reportlab's parser must read) is set by printkit itself.
+        self.plain = PlainText.of(self.frags) if self.frags is not None else None
         if self.frags is None:
             self.frags = _parse(self.text, style)
 
@@ -194,11 +199,16 @@ def _fitted_at(region: TextRegion, sources: list[_ParsedParagraph], size: float,
     gap = size * 0.4
     paras, total = [], 0.0
     for i, src in enumerate(sources):
-        para = src.at(style)
-        size_icons(para, size)
-        _, h = para.wrap(width_pt, 10_000)
-        if any(_extra_space(line) < -0.01 for line in _lines(para)):
-            return None
+        lines = src.plain.set(size, width_pt) if src.plain is not None else None
+        if lines is not None:
+            para = SetParagraph(lines, size, style.leading, region.align)
+            h = para.height_pt
+        else:
+            para = src.at(style)
+            size_icons(para, size)
+            _, h = para.wrap(width_pt, 10_000)
+            if any(_extra_space(line) < -0.01 for line in _lines(para)):
+                return None
         total += h + (gap if i else 0)
         if total > height_pt + 0.01:
             return None

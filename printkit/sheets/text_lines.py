@@ -1,0 +1,238 @@
+"""Card text set in lines by printkit itself: measured once per size tried, drawn as measured.
+
+For a paragraph of plain text in the region's faces (``**bold**`` and line breaks, no inline
+icons), :func:`set_paragraph` breaks the lines exactly as reportlab's ``Paragraph.breakLines``
+does for the same fragments (the same greedy rule, the same widths from the C-accelerated
+``pdfmetrics.stringWidth``, summed in the same order), without building a Paragraph per size;
+:func:`draw_paragraphs` then draws a region's measured lines with one text object, switching
+fonts per fragment, where ``Paragraph.drawOn`` saves and restores the graphics state and walks
+its per-line machinery for every paragraph. The glyphs land where reportlab puts them: a line's
+baseline is ``size_pt`` below the paragraph's top and ``leading`` below the line above, its start
+is the region's left edge plus the line's spare width (all of it right-aligned, half centred).
+
+Anything reportlab treats specially (soft hyphens, no-break spaces, a word wider than the line,
+which reportlab splits) returns ``None``: the caller then uses reportlab's Paragraph, as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus.paragraph import lstrip, split, strip
+from string import whitespace
+
+_SPECIAL = ("\xad", "\xa0")  # soft hyphen, no-break space: reportlab's own business
+
+
+@dataclass(frozen=True)
+class _Word:
+    """A word as reportlab's ``_getFragWords`` makes it: ``pieces`` ((font name, text), one per
+    fragment it spans), ``spaced`` when a space follows it, ``br`` for a line break."""
+
+    pieces: tuple[tuple[str, str], ...]
+    spaced: bool = False
+    br: bool = False
+
+
+class PlainText:
+    """One paragraph's fragments (reportlab ParaFrags of plain text and line breaks, as
+    :func:`printkit.sheets.text_fit._simple_frags` makes them) turned into words once, to be set
+    at any size (:meth:`set`). ``PlainText.of(frags)`` is ``None`` for fragments it does not handle."""
+
+    def __init__(self, words: list[_Word] | None, single: tuple[str, list[str]] | None):
+        self._words = words
+        self._single = single  # one fragment: (font name, words), reportlab's simpler path
+
+    @classmethod
+    def of(cls, frags: list) -> PlainText | None:
+        """The words of ``frags``, or ``None`` when a fragment is anything but text or a line break
+        or the text holds a soft hyphen or a no-break space."""
+        for f in frags:
+            if hasattr(f, "cbDefn") or hasattr(f, "backColor") or getattr(f, "rise", 0):
+                return None
+            text = getattr(f, "text", "")
+            if any(c in text for c in _SPECIAL):
+                return None
+        if len(frags) == 1:
+            f = frags[0]
+            if hasattr(f, "lineBreak"):
+                return None
+            return cls(None, (f.fontName, split(strip(f.text))))
+        return cls(_frag_words(frags), None)
+
+    def set(self, size_pt: float, width_pt: float) -> list[tuple[float, list[list[str]]]] | None:
+        """The lines at ``size_pt`` in ``width_pt``: ``(spare width pt, [[font name, text], ...])``
+        each, as reportlab breaks them; ``None`` if a word is wider than the line (reportlab would
+        split it: the caller asks reportlab)."""
+        if self._single is not None:
+            return _set_single(*self._single, size_pt, width_pt)
+        return _set_words(self._words, size_pt, width_pt)
+
+
+def _frag_words(frags: list) -> list[_Word]:
+    """reportlab's ``_getFragWords`` for text and line-break fragments (no soft hyphens)."""
+    words: list[_Word] = []
+    pieces: list[tuple[str, str]] = []
+    hanging_strip = True
+    for f in frags:
+        text = f.text if hasattr(f, "text") else ""
+        if text != "":
+            if hanging_strip:
+                text = lstrip(text)
+                if not text:
+                    continue
+                hanging_strip = False
+            parts = split(text)
+            if text[0] in whitespace or not parts:
+                if pieces:
+                    words.append(_Word(tuple(pieces)))  # reportlab: a word without its space...
+                    pieces = []
+                    whs = False
+                else:
+                    whs = bool(words) and words[-1].spaced
+                if not whs:
+                    parts.insert(0, "")  # ...which an empty spaced word then carries
+                elif not parts:
+                    continue
+            for w in parts[:-1]:
+                pieces.append((f.fontName, w))
+                words.append(_Word(tuple(pieces), spaced=True))
+                pieces = []
+            pieces.append((f.fontName, parts[-1]))
+            if text[-1] in whitespace:
+                words.append(_Word(tuple(pieces), spaced=True))
+                pieces = []
+        elif hasattr(f, "lineBreak"):
+            if pieces:
+                words.append(_Word(tuple(pieces)))
+                pieces = []
+            words.append(_Word(((f.fontName, ""),), br=True))
+            hanging_strip = True
+    if pieces:
+        words.append(_Word(tuple(pieces)))
+    if not words and frags:
+        words.append(_Word(((frags[0].fontName, ""),)))
+    return words
+
+
+def _set_single(font: str, words: list[str], size: float, max_w: float):
+    """reportlab's ``breakLines`` for a single fragment (its ``kind == 0`` lines)."""
+    space_w = stringWidth(" ", font, size)
+    lines = []
+    line: list[str] = []
+    current = -space_w
+    for word in words:
+        word_w = stringWidth(word, font, size)
+        if word_w > max_w:
+            return None
+        new = current + space_w + word_w
+        if new <= max_w or not line:
+            line.append(word)
+            current = new
+        else:
+            lines.append((max_w - current, [[font, " ".join(line)]]))
+            line = [word]
+            current = word_w
+    if line:
+        lines.append((max_w - current, [[font, " ".join(line)]]))
+    return lines
+
+
+def _set_words(words: list[_Word], size: float, max_w: float):
+    """reportlab's ``breakLines`` for several fragments (its ``kind == 1`` lines)."""
+    lines = []
+    out: list[list[str]] = []  # the line's pieces, [font, text], as reportlab's frag clones
+    started = False
+    n = 0
+    space_w = current = 0.0
+    for w in words:
+        if not started:
+            n, space_w, current = 0, 0, 0
+            started = True
+        word_w = 0
+        for font, text in w.pieces:
+            word_w += stringWidth(text, font, size)
+        if not w.br and word_w > max_w:
+            return None
+        new = current + space_w + word_w if word_w > 0 else current
+        if not ((new > max_w and n > 0) or w.br):
+            font0, text0 = w.pieces[0]
+            if text0:
+                n += 1
+            if not out:
+                out = [[font0, text0]]
+            elif out[-1][0] != font0:
+                if space_w and not out[-1][1].endswith(" "):
+                    out[-1][1] += " "
+                out.append([font0, text0])
+            elif space_w:
+                out[-1][1] += text0 if out[-1][1].endswith(" ") else " " + text0
+            else:
+                out[-1][1] += text0
+            space_w = stringWidth(" ", w.pieces[-1][0], size) if w.spaced else 0
+            more = False
+            for font, text in w.pieces[1:]:
+                out.append([font, text])
+                more = more or bool(text)
+            if not text0 and more:
+                n += 1
+            current = new
+        else:
+            lines.append((max_w - current, out))
+            if w.br:
+                out, started = [], False
+                continue
+            space_w = stringWidth(" ", w.pieces[-1][0], size) if w.spaced else 0
+            current = word_w
+            n = 1
+            out = [[font, text] for font, text in w.pieces]
+    if out:
+        lines.append((max_w - current, out))
+    return lines
+
+
+@dataclass(frozen=True)
+class SetParagraph:
+    """A paragraph set in lines at ``size_pt``: ``lines`` as :meth:`PlainText.set` returns them,
+    ``leading_pt`` between baselines, ``align`` (``left``, ``center``, ``right``)."""
+
+    lines: list[tuple[float, list[list[str]]]]
+    size_pt: float
+    leading_pt: float
+    align: str
+
+    @property
+    def height_pt(self) -> float:
+        """The paragraph's height as reportlab's ``Paragraph.wrap`` gives it: lines times leading."""
+        return len(self.lines) * self.leading_pt
+
+    def plain_text(self) -> str:
+        """The paragraph's text, its lines joined by spaces (for tests and messages)."""
+        return " ".join("".join(text for _, text in pieces) for _, pieces in self.lines)
+
+
+def draw_paragraphs(canvas: Canvas, placed: list[tuple[SetParagraph, float, float]], colour) -> None:
+    """Draw ``placed`` paragraphs (each with its left edge and top in pt) in ``colour`` (a
+    reportlab colour) with one text object, inside one saved graphics state."""
+    canvas.saveState()
+    canvas.setFillColor(colour)
+    tx = canvas.beginText()
+    font = None
+    for para, x_pt, top_pt in placed:
+        size = para.size_pt
+        y = top_pt - size
+        share = 0.5 if para.align == "center" else 1.0 if para.align == "right" else 0.0
+        for spare, pieces in para.lines:
+            tx.setTextOrigin(x_pt + share * spare if share else x_pt, y)
+            for name, text in pieces:
+                if not text:
+                    continue
+                if font != (name, size):
+                    font = (name, size)
+                    tx.setFont(name, size)
+                tx.textOut(text)
+            y -= para.leading_pt
+    canvas.drawText(tx)
+    canvas.restoreState()
