@@ -121,17 +121,24 @@ def fit_text(region: TextRegion, text: str, icons_dir: Path | None = None,
 
 
 class _ParsedParagraph:
-    """One paragraph's markup parsed once (reportlab's fragments at the region's ``size_pt``),
-    to be wrapped at any size: each size gets its own copies of the fragments, so that a
-    paragraph measured at one size is not changed by measuring another."""
+    """One paragraph's markup read once, to be set at any size: plain text (``plain``, set by
+    printkit, see :mod:`printkit.sheets.text_lines`) or reportlab's fragments at the region's
+    ``size_pt`` (``frags``, made when first needed), of which each size gets its own copies, so
+    that a paragraph measured at one size is not changed by measuring another."""
 
     def __init__(self, markup: str, style: ParagraphStyle):
         self.text = cleanBlockQuotedText(markup)
-        self.frags = _simple_frags(self.text, style)
-        # Plain text (no icons, nothing reportlab's parser must read) is set by printkit itself.
-        self.plain = PlainText.of(self.frags) if self.frags is not None else None
-        if self.frags is None:
-            self.frags = _parse(self.text, style)
+        self._style = style
+        self._frags = None
+        pieces = _simple_pieces(self.text, style)
+        self.plain = PlainText.of(pieces) if pieces is not None else None
+
+    @property
+    def frags(self) -> list:
+        """reportlab's fragments of the paragraph at the region's ``size_pt``."""
+        if self._frags is None:
+            self._frags = _simple_frags(self.text, self._style) or _parse(self.text, self._style)
+        return self._frags
 
     def at(self, style: ParagraphStyle) -> Paragraph:
         """A Paragraph of this text in ``style`` (whose font size is the size it is set at)."""
@@ -162,33 +169,61 @@ _ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">"}
 _SAMPLE_FRAGS: dict[int, list] = {}
 
 
-def _simple_frags(markup: str, style: ParagraphStyle) -> list | None:
-    """The fragments reportlab's parser makes of ``markup`` (cleaned as Paragraph cleans it)
-    when it holds no more than what :func:`_markup` writes for text without icons (``<b>``,
-    ``<br/>``, the three escapes), made without the parser: the same fragment for each run of
-    text between tags and escapes, and for each escape and line break, as the parser's (copied
-    from its fragments of a sample text, once per style); ``None`` for anything else."""
-    sample = _SAMPLE_FRAGS.get(id(style))  # styles are kept for the process (_STYLE_CACHE)
-    if sample is None:
-        sample = _SAMPLE_FRAGS[id(style)] = _parse("x<b>x<br/></b><br/>", style)
-    text_frags, break_frags = (sample[0], sample[1]), (sample[3], sample[2])  # [bold]
-    frags = []
+def _simple_tokens(markup: str) -> list[tuple[int, str | None]] | None:
+    """``markup`` (cleaned as Paragraph cleans it) as ``(bold, text)`` per fragment reportlab's
+    parser would make, ``(bold, None)`` per line break, when it holds no more than what
+    :func:`_markup` writes for text without icons (``<b>``, ``<br/>``, the three escapes): a
+    fragment for each run of text between tags and escapes, and for each escape; ``None`` for
+    anything else."""
+    tokens: list[tuple[int, str | None]] = []
     bold = 0
     for i, token in enumerate(_SIMPLE_TOKEN.split(markup)):
         if i % 2 == 0:  # text between tags (the parser splits it at "&" and "<" as well)
             if "<" in token or "&" in token:
                 return None
             if token:
-                frags.append(text_frags[bold].clone(text=token))
+                tokens.append((bold, token))
         elif token == "<b>" or token == "</b>":
             if bold == (token == "<b>"):
                 return None  # nested or unbalanced: the parser's business
             bold = 1 - bold
         elif token == "<br/>":
-            frags.append(break_frags[bold].clone())
+            tokens.append((bold, None))
         else:
-            frags.append(text_frags[bold].clone(text=_ENTITIES[token]))
-    return frags if not bold else None
+            tokens.append((bold, _ENTITIES[token]))
+    return tokens if not bold else None
+
+
+def _sample(style: ParagraphStyle) -> tuple[tuple, tuple]:
+    """The parser's (regular, bold) text fragment and (regular, bold) line break in ``style``,
+    parsed once per style (styles are kept for the process, :data:`_STYLE_CACHE`)."""
+    sample = _SAMPLE_FRAGS.get(id(style))
+    if sample is None:
+        sample = _SAMPLE_FRAGS[id(style)] = _parse("x<b>x<br/></b><br/>", style)
+    return (sample[0], sample[1]), (sample[3], sample[2])
+
+
+def _simple_frags(markup: str, style: ParagraphStyle) -> list | None:
+    """The fragments reportlab's parser makes of ``markup`` (see :func:`_simple_tokens`), made
+    without the parser, as copies of its fragments of a sample text; ``None`` for markup the
+    parser must read."""
+    tokens = _simple_tokens(markup)
+    if tokens is None:
+        return None
+    text_frags, break_frags = _sample(style)
+    return [break_frags[bold].clone() if text is None else text_frags[bold].clone(text=text)
+            for bold, text in tokens]
+
+
+def _simple_pieces(markup: str, style: ParagraphStyle) -> list[tuple[str, str | None]] | None:
+    """:func:`_simple_frags` as ``(font name, text)`` per fragment, ``(font name, None)`` per line
+    break, without making the fragments."""
+    tokens = _simple_tokens(markup)
+    if tokens is None:
+        return None
+    text_frags, break_frags = _sample(style)
+    return [(break_frags[bold].fontName, None) if text is None else (text_frags[bold].fontName, text)
+            for bold, text in tokens]
 
 
 def _fitted_at(region: TextRegion, sources: list[_ParsedParagraph], size: float, width_pt: float,

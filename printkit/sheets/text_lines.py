@@ -37,29 +37,27 @@ class _Word:
 
 
 class PlainText:
-    """One paragraph's fragments (reportlab ParaFrags of plain text and line breaks, as
-    :func:`printkit.sheets.text_fit._simple_frags` makes them) turned into words once, to be set
-    at any size (:meth:`set`). ``PlainText.of(frags)`` is ``None`` for fragments it does not handle."""
+    """One paragraph's fragments of plain text and line breaks (as reportlab's parser makes them,
+    see :func:`printkit.sheets.text_fit._simple_frags`) turned into words once, to be set at any
+    size (:meth:`set`). ``PlainText.of(frags)`` is ``None`` for text it does not handle."""
 
     def __init__(self, words: list[_Word] | None, single: tuple[str, list[str]] | None):
         self._words = words
         self._single = single  # one fragment: (font name, words), reportlab's simpler path
 
     @classmethod
-    def of(cls, frags: list) -> PlainText | None:
-        """The words of ``frags``, or ``None`` when a fragment is anything but text or a line break
-        or the text holds a soft hyphen or a no-break space."""
-        for f in frags:
-            if hasattr(f, "cbDefn") or hasattr(f, "backColor") or getattr(f, "rise", 0):
-                return None
-            text = getattr(f, "text", "")
-            if any(c in text for c in _SPECIAL):
+    def of(cls, frags: list[tuple[str, str | None]]) -> PlainText | None:
+        """The words of ``frags``: the paragraph's fragments as reportlab's parser makes them, each
+        ``(font name, text)``, or ``(font name, None)`` for a line break; ``None`` when the text
+        holds a soft hyphen or a no-break space."""
+        for _, text in frags:
+            if text and any(c in text for c in _SPECIAL):
                 return None
         if len(frags) == 1:
-            f = frags[0]
-            if hasattr(f, "lineBreak"):
+            font, text = frags[0]
+            if text is None:
                 return None
-            return cls(None, (f.fontName, split(strip(f.text))))
+            return cls(None, (font, split(strip(text))))
         return cls(_frag_words(frags), None)
 
     def set(self, size_pt: float, width_pt: float) -> list[tuple[float, list[list[str]]]] | None:
@@ -71,14 +69,13 @@ class PlainText:
         return _set_words(self._words, size_pt, width_pt)
 
 
-def _frag_words(frags: list) -> list[_Word]:
+def _frag_words(frags: list[tuple[str, str | None]]) -> list[_Word]:
     """reportlab's ``_getFragWords`` for text and line-break fragments (no soft hyphens)."""
     words: list[_Word] = []
     pieces: list[tuple[str, str]] = []
     hanging_strip = True
-    for f in frags:
-        text = f.text if hasattr(f, "text") else ""
-        if text != "":
+    for font_name, text in frags:
+        if text:
             if hanging_strip:
                 text = lstrip(text)
                 if not text:
@@ -97,23 +94,23 @@ def _frag_words(frags: list) -> list[_Word]:
                 elif not parts:
                     continue
             for w in parts[:-1]:
-                pieces.append((f.fontName, w))
+                pieces.append((font_name, w))
                 words.append(_Word(tuple(pieces), spaced=True))
                 pieces = []
-            pieces.append((f.fontName, parts[-1]))
+            pieces.append((font_name, parts[-1]))
             if text[-1] in whitespace:
                 words.append(_Word(tuple(pieces), spaced=True))
                 pieces = []
-        elif hasattr(f, "lineBreak"):
+        elif text is None:
             if pieces:
                 words.append(_Word(tuple(pieces)))
                 pieces = []
-            words.append(_Word(((f.fontName, ""),), br=True))
+            words.append(_Word(((font_name, ""),), br=True))
             hanging_strip = True
     if pieces:
         words.append(_Word(tuple(pieces)))
     if not words and frags:
-        words.append(_Word(((frags[0].fontName, ""),)))
+        words.append(_Word(((frags[0][0], ""),)))
     return words
 
 
