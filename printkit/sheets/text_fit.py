@@ -22,8 +22,8 @@ from reportlab.platypus.paragraph import cleanBlockQuotedText, textTransformFrag
 from reportlab.platypus.paraparser import ParaParser
 
 from printkit.sheets.fonts import DEFAULT_FONTS, FontSet, register_fonts
-from printkit.sheets.icons import markup_icons, size_icons
-from printkit.sheets.text_lines import PlainText, SetParagraph
+from printkit.sheets.icons import CALLBACK, markup_icons, size_icons
+from printkit.sheets.text_lines import IconLabel, PlainText, SetParagraph
 from printkit.sheets.units import pt_from_mm
 
 if TYPE_CHECKING:
@@ -164,17 +164,17 @@ def _parse(markup: str, style: ParagraphStyle) -> list:
     return frags
 
 
-_SIMPLE_TOKEN = re.compile(r"(<b>|</b>|<br/>|&amp;|&lt;|&gt;)")
+_SIMPLE_TOKEN = re.compile(r'(<b>|</b>|<br/>|&amp;|&lt;|&gt;|<onDraw name="' + CALLBACK + r'" label="[^"<>]*"/>)')
 _ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">"}
 _SAMPLE_FRAGS: dict[int, list] = {}
 
 
 def _simple_tokens(markup: str) -> list[tuple[int, str | None]] | None:
     """``markup`` (cleaned as Paragraph cleans it) as ``(bold, text)`` per fragment reportlab's
-    parser would make, ``(bold, None)`` per line break, when it holds no more than what
-    :func:`_markup` writes for text without icons (``<b>``, ``<br/>``, the three escapes): a
-    fragment for each run of text between tags and escapes, and for each escape; ``None`` for
-    anything else."""
+    parser would make, ``(bold, None)`` per line break, ``(bold, IconLabel)`` per inline icon,
+    when it holds no more than what :func:`_markup` writes (``<b>``, ``<br/>``, the three
+    escapes, icon tags): a fragment for each run of text between tags and escapes, and for each
+    escape; ``None`` for anything else."""
     tokens: list[tuple[int, str | None]] = []
     bold = 0
     for i, token in enumerate(_SIMPLE_TOKEN.split(markup)):
@@ -189,6 +189,8 @@ def _simple_tokens(markup: str) -> list[tuple[int, str | None]] | None:
             bold = 1 - bold
         elif token == "<br/>":
             tokens.append((bold, None))
+        elif token.startswith("<onDraw"):
+            tokens.append((bold, IconLabel(html.unescape(token[token.index('label="') + 7:-3]))))
         else:
             tokens.append((bold, _ENTITIES[token]))
     return tokens if not bold else None
@@ -208,16 +210,16 @@ def _simple_frags(markup: str, style: ParagraphStyle) -> list | None:
     without the parser, as copies of its fragments of a sample text; ``None`` for markup the
     parser must read."""
     tokens = _simple_tokens(markup)
-    if tokens is None:
-        return None
+    if tokens is None or any(isinstance(text, IconLabel) for _, text in tokens):
+        return None  # icons: the parser makes their fragments
     text_frags, break_frags = _sample(style)
     return [break_frags[bold].clone() if text is None else text_frags[bold].clone(text=text)
             for bold, text in tokens]
 
 
 def _simple_pieces(markup: str, style: ParagraphStyle) -> list[tuple[str, str | None]] | None:
-    """:func:`_simple_frags` as ``(font name, text)`` per fragment, ``(font name, None)`` per line
-    break, without making the fragments."""
+    """:func:`_simple_tokens` as ``(font name, text)`` per fragment, ``(font name, None)`` per line
+    break and ``(font name, IconLabel)`` per icon, without making reportlab's fragments."""
     tokens = _simple_tokens(markup)
     if tokens is None:
         return None

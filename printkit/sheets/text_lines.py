@@ -18,12 +18,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from string import whitespace
+
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus.paragraph import lstrip, split, strip
-from string import whitespace
+
+from printkit.sheets.icons import draw_icon, icon_width
 
 _SPECIAL = ("\xad", "\xa0")  # soft hyphen, no-break space: reportlab's own business
+
+
+class IconLabel(str):
+    """An inline icon among a paragraph's fragments: the label of its tag (see
+    :mod:`printkit.sheets.icons`). It takes its width in the line and prints no text."""
 
 
 @dataclass(frozen=True)
@@ -51,13 +59,14 @@ class PlainText:
         ``(font name, text)``, or ``(font name, None)`` for a line break; ``None`` when the text
         holds a soft hyphen or a no-break space."""
         for _, text in frags:
-            if text and any(c in text for c in _SPECIAL):
+            if text and not isinstance(text, IconLabel) and any(c in text for c in _SPECIAL):
                 return None
         if len(frags) == 1:
             font, text = frags[0]
             if text is None:
                 return None
-            return cls(None, (font, split(strip(text))))
+            if not isinstance(text, IconLabel):
+                return cls(None, (font, split(strip(text))))
         return cls(_frag_words(frags), None)
 
     def set(self, size_pt: float, width_pt: float) -> list[tuple[float, list[list[str]]]] | None:
@@ -75,7 +84,13 @@ def _frag_words(frags: list[tuple[str, str | None]]) -> list[_Word]:
     pieces: list[tuple[str, str]] = []
     hanging_strip = True
     for font_name, text in frags:
-        if text:
+        if isinstance(text, IconLabel):
+            if pieces:
+                words.append(_Word(tuple(pieces)))
+                pieces = []
+            words.append(_Word(((font_name, text),)))
+            hanging_strip = False
+        elif text:
             if hanging_strip:
                 text = lstrip(text)
                 if not text:
@@ -138,7 +153,8 @@ def _set_single(font: str, words: list[str], size: float, max_w: float):
 
 
 def _set_words(words: list[_Word], size: float, max_w: float):
-    """reportlab's ``breakLines`` for several fragments (its ``kind == 1`` lines)."""
+    """reportlab's ``breakLines`` for several fragments (its ``kind == 1`` lines). An icon is a
+    word of its own that counts no text (reportlab ends a line only after a word with text)."""
     lines = []
     out: list[list[str]] = []  # the line's pieces, [font, text], as reportlab's frag clones
     started = False
@@ -150,19 +166,24 @@ def _set_words(words: list[_Word], size: float, max_w: float):
             started = True
         word_w = 0
         for font, text in w.pieces:
-            word_w += stringWidth(text, font, size)
+            word_w += icon_width(text, size) if isinstance(text, IconLabel) else stringWidth(text, font, size)
         if not w.br and word_w > max_w:
             return None
         new = current + space_w + word_w if word_w > 0 else current
         if not ((new > max_w and n > 0) or w.br):
             font0, text0 = w.pieces[0]
-            if text0:
+            icon = isinstance(text0, IconLabel)
+            if text0 and not icon:
                 n += 1
             if not out:
                 out = [[font0, text0]]
-            elif out[-1][0] != font0:
-                if space_w and not out[-1][1].endswith(" "):
-                    out[-1][1] += " "
+            elif icon or isinstance(out[-1][1], IconLabel) or out[-1][0] != font0:
+                if space_w:  # the space goes to the line's last text
+                    for piece in reversed(out):
+                        if not isinstance(piece[1], IconLabel):
+                            if not piece[1].endswith(" "):
+                                piece[1] += " "
+                            break
                 out.append([font0, text0])
             elif space_w:
                 out[-1][1] += text0 if out[-1][1].endswith(" ") else " " + text0
@@ -212,24 +233,37 @@ class SetParagraph:
 
 def draw_paragraphs(canvas: Canvas, placed: list[tuple[SetParagraph, float, float]], colour) -> None:
     """Draw ``placed`` paragraphs (each with its left edge and top in pt) in ``colour`` (a
-    reportlab colour) with one text object, inside one saved graphics state."""
+    reportlab colour) with one text object, inside one saved graphics state; inline icons are
+    drawn where the text leaves room for them."""
     canvas.saveState()
-    canvas.setFillColor(colour)
     tx = canvas.beginText()
+    tx.setFillColor(colour)
     font = None
     for para, x_pt, top_pt in placed:
         size = para.size_pt
         y = top_pt - size
         share = 0.5 if para.align == "center" else 1.0 if para.align == "right" else 0.0
         for spare, pieces in para.lines:
-            tx.setTextOrigin(x_pt + share * spare if share else x_pt, y)
+            x = x_pt + share * spare if share else x_pt
+            tx.setTextOrigin(x, y)
+            icons = any(isinstance(text, IconLabel) for _, text in pieces)
+            moved = False
             for name, text in pieces:
+                if isinstance(text, IconLabel):
+                    x += draw_icon(canvas, text, x, y, size)
+                    moved = True
+                    continue
                 if not text:
                     continue
                 if font != (name, size):
                     font = (name, size)
                     tx.setFont(name, size)
+                if moved:
+                    tx.setTextOrigin(x, y)
+                    moved = False
                 tx.textOut(text)
+                if icons:
+                    x += stringWidth(text, name, size)
             y -= para.leading_pt
     canvas.drawText(tx)
     canvas.restoreState()
