@@ -1,17 +1,18 @@
 """Card text set in lines by printkit itself: measured once per size tried, drawn as measured.
 
-For a paragraph of plain text in the region's faces (``**bold**`` and line breaks, no inline
-icons), :func:`set_paragraph` breaks the lines exactly as reportlab's ``Paragraph.breakLines``
-does for the same fragments (the same greedy rule, the same widths from the C-accelerated
-``pdfmetrics.stringWidth``, summed in the same order), without building a Paragraph per size;
+For a paragraph of the region's faces (``**bold**``, line breaks and inline icons),
+:meth:`PlainText.set` breaks the lines exactly as reportlab's ``Paragraph.breakLines`` does for
+the same fragments (the same greedy rule, the same widths from the C-accelerated functions
+behind ``pdfmetrics.stringWidth``, summed in the same order), without a Paragraph per size tried;
 :func:`draw_paragraphs` then draws a region's measured lines with one text object, switching
 fonts per fragment, where ``Paragraph.drawOn`` saves and restores the graphics state and walks
 its per-line machinery for every paragraph. The glyphs land where reportlab puts them: a line's
 baseline is ``size_pt`` below the paragraph's top and ``leading`` below the line above, its start
-is the region's left edge plus the line's spare width (all of it right-aligned, half centred).
+is the region's left edge plus the line's spare width (all of it right-aligned, half centred),
+and an icon is drawn where the text before it ends (:func:`printkit.sheets.icons.draw_icon`).
 
 Anything reportlab treats specially (soft hyphens, no-break spaces, a word wider than the line,
-which reportlab splits) returns ``None``: the caller then uses reportlab's Paragraph, as before.
+which reportlab splits) gives ``None``: the caller then uses reportlab's Paragraph, as before.
 """
 
 from __future__ import annotations
@@ -20,13 +21,25 @@ from dataclasses import dataclass
 
 from string import whitespace
 
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus.paragraph import lstrip, split, strip
 
 from printkit.sheets.icons import draw_icon, icon_width
 
 _SPECIAL = ("\xad", "\xa0")  # soft hyphen, no-break space: reportlab's own business
+
+
+_WIDTH_OF: dict[str, object] = {}
+
+
+def _width_of(font_name: str):
+    """``font_name``'s width function, ``(text, size_pt) -> pt``: what ``pdfmetrics.stringWidth``
+    calls (the same numbers), looked up once per font."""
+    width = _WIDTH_OF.get(font_name)
+    if width is None:
+        width = _WIDTH_OF[font_name] = getFont(font_name).stringWidth
+    return width
 
 
 class IconLabel(str):
@@ -131,12 +144,13 @@ def _frag_words(frags: list[tuple[str, str | None]]) -> list[_Word]:
 
 def _set_single(font: str, words: list[str], size: float, max_w: float):
     """reportlab's ``breakLines`` for a single fragment (its ``kind == 0`` lines)."""
-    space_w = stringWidth(" ", font, size)
+    width = _width_of(font)
+    space_w = width(" ", size)
     lines = []
     line: list[str] = []
     current = -space_w
     for word in words:
-        word_w = stringWidth(word, font, size)
+        word_w = width(word, size)
         if word_w > max_w:
             return None
         new = current + space_w + word_w
@@ -166,7 +180,7 @@ def _set_words(words: list[_Word], size: float, max_w: float):
             started = True
         word_w = 0
         for font, text in w.pieces:
-            word_w += icon_width(text, size) if isinstance(text, IconLabel) else stringWidth(text, font, size)
+            word_w += icon_width(text, size) if isinstance(text, IconLabel) else _width_of(font)(text, size)
         if not w.br and word_w > max_w:
             return None
         new = current + space_w + word_w if word_w > 0 else current
@@ -189,7 +203,7 @@ def _set_words(words: list[_Word], size: float, max_w: float):
                 out[-1][1] += text0 if out[-1][1].endswith(" ") else " " + text0
             else:
                 out[-1][1] += text0
-            space_w = stringWidth(" ", w.pieces[-1][0], size) if w.spaced else 0
+            space_w = _width_of(w.pieces[-1][0])(" ", size) if w.spaced else 0
             more = False
             for font, text in w.pieces[1:]:
                 out.append([font, text])
@@ -202,7 +216,7 @@ def _set_words(words: list[_Word], size: float, max_w: float):
             if w.br:
                 out, started = [], False
                 continue
-            space_w = stringWidth(" ", w.pieces[-1][0], size) if w.spaced else 0
+            space_w = _width_of(w.pieces[-1][0])(" ", size) if w.spaced else 0
             current = word_w
             n = 1
             out = [[font, text] for font, text in w.pieces]
@@ -233,9 +247,9 @@ class SetParagraph:
 
 def draw_paragraphs(canvas: Canvas, placed: list[tuple[SetParagraph, float, float]], colour) -> None:
     """Draw ``placed`` paragraphs (each with its left edge and top in pt) in ``colour`` (a
-    reportlab colour) with one text object, inside one saved graphics state; inline icons are
-    drawn where the text leaves room for them."""
-    canvas.saveState()
+    reportlab colour) with one text object; inline icons are drawn where the text leaves room
+    for them. The page's fill colour is ``colour`` afterwards (no graphics state is saved: what
+    is drawn next sets its own colours, as :class:`printkit.sheets.render.PageDrawer` does)."""
     tx = canvas.beginText()
     tx.setFillColor(colour)
     font = None
@@ -263,7 +277,6 @@ def draw_paragraphs(canvas: Canvas, placed: list[tuple[SetParagraph, float, floa
                     moved = False
                 tx.textOut(text)
                 if icons:
-                    x += stringWidth(text, name, size)
+                    x += _width_of(name)(text, size)
             y -= para.leading_pt
     canvas.drawText(tx)
-    canvas.restoreState()
