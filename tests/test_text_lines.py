@@ -98,3 +98,13 @@ def test_a_template_file_is_parsed_once_per_content(tmp_path, monkeypatch):
     assert len(reads) == 2 and changed.spec.regions[0].text == "Two"
     with pytest.raises(layout_module.LayoutError, match="safe area"):
         load_layout(path, 40, 40, 3)  # the checks still run for every card size
+
+
+def test_plain_text_fitted_once_per_region_and_text_but_text_with_icons_each_time():
+    region = TextRegion(name="r", kind="text", x_mm=0, y_mm=0, w_mm=40, h_mm=20, text="")
+    label = fit_text(region, "Pays for **Might** cards")
+    assert fit_text(region, "Pays for **Might** cards") is label  # a deck's label, set once
+    narrower = fit_text(region.model_copy(update={"w_mm": 18}), "Pays for **Might** cards")
+    assert narrower is not label and len(narrower.paragraphs[0][0].lines) > len(label.paragraphs[0][0].lines)
+    with_icon = fit_text(region, "Gain 2 :might:", ICONS)
+    assert with_icon is not None and fit_text(region, "Gain 2 :might:", ICONS) is not with_icon  # icon files re-read

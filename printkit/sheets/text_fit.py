@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -96,10 +97,34 @@ def fit_text(region: TextRegion, text: str, icons_dir: Path | None = None,
     one a walk down in steps finds, in fewer tries. Each paragraph's markup is parsed once and
     re-wrapped at each size tried; the paragraphs returned are the ones measured at the size
     chosen, drawn as they are (see :class:`FittedText`).
+
+    The results for text printkit sets itself without icons are kept (:data:`FITTED_KEPT`,
+    keyed by region, text and fonts): a deck repeats its labels on every card.
     """
+    key = (region, text, icons_dir, fonts)
+    if key in _FITTED:
+        _FITTED.move_to_end(key)
+        return _FITTED[key]
     register_fonts()
     sources = [_ParsedParagraph(src, _style(region, region.size_pt, fonts)) for src in
                _markup(text, icons_dir, region.color)]
+    fitted = _fit(region, sources, fonts)
+    if all(src.plain is not None and not src.plain.icons for src in sources) and (
+            fitted is None or all(isinstance(para, SetParagraph) for para, _ in fitted.paragraphs)):
+        _FITTED[key] = fitted  # no icon files, no reportlab Paragraph in it: the same for every use
+        if len(_FITTED) > FITTED_KEPT:
+            _FITTED.popitem(last=False)
+    return fitted
+
+
+FITTED_KEPT = 1024
+"""Fitted texts kept per process (a few hundred bytes each), the least recently used dropped."""
+
+_FITTED: OrderedDict[tuple, FittedText | None] = OrderedDict()
+
+
+def _fit(region: TextRegion, sources: list[_ParsedParagraph], fonts: FontSet) -> FittedText | None:
+    """:func:`fit_text` of the paragraphs ``sources``."""
     width_pt, height_pt = pt_from_mm(region.w_mm), pt_from_mm(region.h_mm)
     fitted = _fitted_at(region, sources, region.size_pt, width_pt, height_pt, fonts)
     if fitted is not None or region.size_pt <= region.min_size_pt:

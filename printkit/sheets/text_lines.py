@@ -65,6 +65,8 @@ class PlainText:
     def __init__(self, words: list[_Word] | None, single: tuple[str, list[str]] | None):
         self._words = words
         self._single = single  # one fragment: (font name, words), reportlab's simpler path
+        self.icons = any(isinstance(text, IconLabel) for w in words or () for _, text in w.pieces)
+        """Whether the paragraph holds inline icons."""
 
     @classmethod
     def of(cls, frags: list[tuple[str, str | None]]) -> PlainText | None:
