@@ -17,8 +17,8 @@ which reportlab splits) gives ``None``: the caller then uses reportlab's Paragra
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-
 from string import whitespace
 
 from reportlab.pdfbase.pdfmetrics import getFont
@@ -30,10 +30,10 @@ from printkit.sheets.icons import draw_icon, icon_width
 _SPECIAL = ("\xad", "\xa0")  # soft hyphen, no-break space: reportlab's own business
 
 
-_WIDTH_OF: dict[str, object] = {}
+_WIDTH_OF: dict[str, Callable[[str, float], float]] = {}
 
 
-def _width_of(font_name: str):
+def _width_of(font_name: str) -> Callable[[str, float], float]:
     """``font_name``'s width function, ``(text, size_pt) -> pt``: what ``pdfmetrics.stringWidth``
     calls (the same numbers), looked up once per font."""
     width = _WIDTH_OF.get(font_name)
@@ -58,21 +58,21 @@ class _Word:
 
 
 class PlainText:
-    """One paragraph's fragments of plain text and line breaks (as reportlab's parser makes them,
-    see :func:`printkit.sheets.text_fit._simple_frags`) turned into words once, to be set at any
-    size (:meth:`set`). ``PlainText.of(frags)`` is ``None`` for text it does not handle."""
+    """One paragraph's fragments of text, line breaks and inline icons (as reportlab's parser
+    makes them, see :func:`printkit.sheets.text_fit._simple_tokens`) turned into words once, to be
+    set at any size (:meth:`set`). ``PlainText.of(frags)`` is ``None`` for text it does not
+    handle. ``icons``: whether the paragraph holds inline icons."""
 
     def __init__(self, words: list[_Word] | None, single: tuple[str, list[str]] | None):
         self._words = words
         self._single = single  # one fragment: (font name, words), reportlab's simpler path
         self.icons = any(isinstance(text, IconLabel) for w in words or () for _, text in w.pieces)
-        """Whether the paragraph holds inline icons."""
 
     @classmethod
     def of(cls, frags: list[tuple[str, str | None]]) -> PlainText | None:
         """The words of ``frags``: the paragraph's fragments as reportlab's parser makes them, each
-        ``(font name, text)``, or ``(font name, None)`` for a line break; ``None`` when the text
-        holds a soft hyphen or a no-break space."""
+        ``(font name, text)``, ``(font name, None)`` for a line break or ``(font name, IconLabel)``
+        for an icon; ``None`` when the text holds a soft hyphen or a no-break space."""
         for _, text in frags:
             if text and not isinstance(text, IconLabel) and any(c in text for c in _SPECIAL):
                 return None
@@ -94,7 +94,7 @@ class PlainText:
 
 
 def _frag_words(frags: list[tuple[str, str | None]]) -> list[_Word]:
-    """reportlab's ``_getFragWords`` for text and line-break fragments (no soft hyphens)."""
+    """reportlab's ``_getFragWords`` for text, line-break and icon fragments (no soft hyphens)."""
     words: list[_Word] = []
     pieces: list[tuple[str, str]] = []
     hanging_strip = True
@@ -243,8 +243,9 @@ class SetParagraph:
         return len(self.lines) * self.leading_pt
 
     def plain_text(self) -> str:
-        """The paragraph's text, its lines joined by spaces (for tests and messages)."""
-        return " ".join("".join(text for _, text in pieces) for _, pieces in self.lines)
+        """The paragraph's text without its icons, its lines joined by spaces (for tests and messages)."""
+        return " ".join("".join(text for _, text in pieces if not isinstance(text, IconLabel))
+                        for _, pieces in self.lines)
 
 
 def draw_paragraphs(canvas: Canvas, placed: list[tuple[SetParagraph, float, float]], colour) -> None:
