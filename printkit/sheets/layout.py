@@ -9,6 +9,7 @@ See ``templates/README.md`` for the format.
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -236,6 +237,7 @@ LAYOUT_SPECS_KEPT = 64
 a build loads the same few templates for every deck part file."""
 
 _SPECS: OrderedDict[tuple[str, str], tuple[LayoutSpec, LineMap]] = OrderedDict()
+_SPECS_LOCK = threading.Lock()
 
 
 def _layout_spec(path: Path) -> tuple[LayoutSpec, LineMap]:
@@ -246,13 +248,16 @@ def _layout_spec(path: Path) -> tuple[LayoutSpec, LineMap]:
     except (OSError, FileTooLarge):
         return read_template(path, LayoutSpec)  # which reports it as a LayoutError
     key = (str(path), hashlib.sha256(raw).hexdigest())
-    known = _SPECS.get(key)
-    if known is not None:
-        _SPECS.move_to_end(key)
-        return known
-    known = _SPECS[key] = read_template(path, LayoutSpec, raw)
-    if len(_SPECS) > LAYOUT_SPECS_KEPT:
-        _SPECS.popitem(last=False)
+    with _SPECS_LOCK:  # a designer's preview server lays out cards from several threads
+        known = _SPECS.get(key)
+        if known is not None:
+            _SPECS.move_to_end(key)
+            return known
+    known = read_template(path, LayoutSpec, raw)
+    with _SPECS_LOCK:
+        _SPECS[key] = known
+        if len(_SPECS) > LAYOUT_SPECS_KEPT:
+            _SPECS.popitem(last=False)
     return known
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,18 +103,20 @@ def fit_text(region: TextRegion, text: str, icons_dir: Path | None = None,
     keyed by region, text and fonts): a deck repeats its labels on every card.
     """
     key = (region, text, icons_dir, fonts)
-    if key in _FITTED:
-        _FITTED.move_to_end(key)
-        return _FITTED[key]
+    with _FITTED_LOCK:  # a designer's preview server fits texts from several threads
+        if key in _FITTED:
+            _FITTED.move_to_end(key)
+            return _FITTED[key]
     register_fonts()
     sources = [_ParsedParagraph(src, _style(region, region.size_pt, fonts)) for src in
                _markup(text, icons_dir, region.color)]
     fitted = _fit(region, sources, fonts)
     if all(src.plain is not None and not src.plain.icons for src in sources) and (
             fitted is None or all(isinstance(para, SetParagraph) for para, _ in fitted.paragraphs)):
-        _FITTED[key] = fitted  # no icon files, no reportlab Paragraph in it: the same for every use
-        if len(_FITTED) > FITTED_KEPT:
-            _FITTED.popitem(last=False)
+        with _FITTED_LOCK:  # no icon files, no reportlab Paragraph in it: the same for every use
+            _FITTED[key] = fitted
+            if len(_FITTED) > FITTED_KEPT:
+                _FITTED.popitem(last=False)
     return fitted
 
 
@@ -121,6 +124,7 @@ FITTED_KEPT = 1024
 """Fitted texts kept per process (a few hundred bytes each), the least recently used dropped."""
 
 _FITTED: OrderedDict[tuple, FittedText | None] = OrderedDict()
+_FITTED_LOCK = threading.Lock()
 
 
 def _fit(region: TextRegion, sources: list[_ParsedParagraph], fonts: FontSet) -> FittedText | None:
