@@ -26,6 +26,7 @@ TEXTS = [
     " ".join(["word"] * 40),
     " ".join(["longer", "**words**", "rules"] * 30),
     "Unclosed ** star and a lone * and &amp; written out",
+    "A no-break\xa0space and a soft\xadhyphen, which reportlab sets itself: Supercalifragilisticexpi\xadalidocious",
 ]
 
 
