@@ -8,6 +8,9 @@ See ``templates/README.md`` for the format.
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
@@ -15,6 +18,7 @@ from typing import Annotated, Any, Literal, Union
 import jinja2
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from card_data.limits import FileTooLarge, read_limited
 from card_data.problems import Problem, ProblemsError
 from card_data.yaml_source import LineMap, YamlSyntaxError, load_yaml
 from printkit.sheets.art import (
@@ -207,14 +211,15 @@ class Layout:
         return self.region_lines.get(name, 1)
 
 
-def read_template(path: Path, model: type[BaseModel]) -> tuple[Any, LineMap]:
-    """Read a YAML template file into ``model``; returns ``(spec, line_map)``.
+def read_template(path: Path, model: type[BaseModel], raw: bytes | None = None) -> tuple[Any, LineMap]:
+    """Read a YAML template file into ``model``; returns ``(spec, line_map)``. ``raw``: the
+    file's bytes, already read (then ``path`` is not read again).
 
     Raises :class:`LayoutError` naming the file, line and field of the first problem.
     """
     spath = str(path)
     try:
-        data, lines = load_yaml(path)
+        data, lines = load_yaml(path, raw=raw)
     except YamlSyntaxError as exc:
         raise LayoutError(spath, exc.line, "yaml", exc.message) from None
     except OSError as exc:
@@ -227,14 +232,45 @@ def read_template(path: Path, model: type[BaseModel]) -> tuple[Any, LineMap]:
     return spec, lines
 
 
+LAYOUT_SPECS_KEPT = 64
+"""Template files kept read (spec and line map, a few KB each) in a process, by path and content:
+a build loads the same few templates for every deck part file."""
+
+_SPECS: OrderedDict[tuple[str, str], tuple[LayoutSpec, LineMap]] = OrderedDict()
+_SPECS_LOCK = threading.Lock()
+
+
+def _layout_spec(path: Path) -> tuple[LayoutSpec, LineMap]:
+    """:func:`read_template` of ``path`` as a :class:`LayoutSpec`, read once per content in a
+    process (keyed by path and SHA-256 of the bytes; the specs are frozen, shared as they are)."""
+    try:
+        raw = read_limited(path)
+    except (OSError, FileTooLarge):
+        return read_template(path, LayoutSpec)  # which reports it as a LayoutError
+    key = (str(path), hashlib.sha256(raw).hexdigest())
+    with _SPECS_LOCK:  # a designer's preview server lays out cards from several threads
+        known = _SPECS.get(key)
+        if known is not None:
+            _SPECS.move_to_end(key)
+            return known
+    known = read_template(path, LayoutSpec, raw)
+    with _SPECS_LOCK:
+        _SPECS[key] = known
+        if len(_SPECS) > LAYOUT_SPECS_KEPT:
+            _SPECS.popitem(last=False)
+    return known
+
+
 def load_layout(path: Path, trim_w_mm: float, trim_h_mm: float, bleed_mm: float, is_back: bool = False) -> Layout:
     """Read and check a template file for a card of ``trim_w_mm`` x ``trim_h_mm``.
 
     Checks: the YAML and schema, Jinja2 syntax, text and QR regions inside the safe area,
     boxes inside trim + bleed, no QR on a back. Raises :class:`LayoutError` on the first problem.
+    A file is read and parsed once per content in a process (:data:`LAYOUT_SPECS_KEPT`); the
+    checks run on every call.
     """
     spath = str(path)
-    spec, lines = read_template(path, LayoutSpec)
+    spec, lines = _layout_spec(path)
     region_lines = {r.name: lines.line_for(("regions", i)) for i, r in enumerate(spec.regions)}
     layout = Layout(path, spec, region_lines)
     for face, src in spec.fonts.items():
