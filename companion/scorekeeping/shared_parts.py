@@ -10,11 +10,20 @@ rendered for each request instead, so a game's ``table.html`` may use them.
 
 The one thing in a shared part that is the phone's own is its forms' CSRF token (the session's,
 signed): the part keeps the token it was rendered with, and each request gets it with its own.
+
+A phone's moves (its forms, ``tables/_moves.html``) are the phone's seat's, so not one part for
+the whole table; but a seat's forms mostly stay the same from one entry to the next, but for the
+version each form carries. :meth:`SharedParts.render_moves` keeps them by what they hold (a
+digest of the moves themselves, their URLs, the language and time zone), rendered with a mark
+where the version goes, which each request fills in with its own.
 """
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 from collections import OrderedDict
+from collections.abc import Sequence
 from threading import Lock
 from typing import Any
 
@@ -32,6 +41,11 @@ VIEWER_NAMES = frozenset({"seat", "seat_chosen", "my_moves", "other_moves", "ref
                           "session", "g"})
 """Context names that differ between the phones at one table version: a template that reads
 any of them is not shared."""
+
+MOVES_TEMPLATE = "tables/_moves.html"
+"""The template whose ``moves_list`` macro draws a list of moves as forms."""
+VERSION_MARK = "companion-shared-part-version"
+"""What a shared list of forms holds where each form's table version goes (filled in per request)."""
 
 
 class SharedParts:
@@ -52,23 +66,50 @@ class SharedParts:
         if self._reads_viewer(name):
             return Markup(self._render(name, context))
         key = (name, table_id, version, current_language(), phone_zone(), request.script_root)
+        return Markup(self._kept(key, lambda: self._render(name, context)))
+
+    def render_moves(self, moves: Sequence[Any], post_url: str, version: int, preview_url: str | None,
+                     open_first: bool = True) -> Markup:
+        """``moves`` (:class:`card_data.engine.Move` objects) as ``tables/_moves.html``'s
+        ``moves_list`` draws them for the table version ``version``: from the store when the
+        same moves (compared by content: a digest of their pickle) were drawn before with the
+        same URLs in the same language and time zone, at whatever version. Moves that cannot
+        be pickled (an event class made on the fly) are drawn each time. Raises what rendering
+        raises (:mod:`jinja2` errors)."""
+        macro = current_app.jinja_env.get_template(MOVES_TEMPLATE).module.moves_list
+
+        def draw() -> str:
+            return str(macro(list(moves), post_url, VERSION_MARK, preview_url, open_first=open_first))
+
+        try:
+            content = pickle.dumps((tuple(moves), post_url, preview_url, open_first), pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError):
+            html = draw()
+        else:
+            key = (MOVES_TEMPLATE, hashlib.blake2b(content, digest_size=32).digest(), current_language(),
+                   phone_zone(), request.script_root)
+            html = self._kept(key, draw)
+        return Markup(html.replace(VERSION_MARK, str(version)))
+
+    def _kept(self, key: tuple, render) -> str:
+        """The HTML kept under ``key``, with this request's CSRF token, or ``render()``'s, kept."""
         with self._lock:
             kept = self._parts.get(key)
             if kept is not None:
                 self._parts.move_to_end(key)
         if kept is None:
-            html = self._render(name, context)
+            html = render()
             token = g.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
             kept = (html, token if token and token in html else None)
             with self._lock:
                 self._parts[key] = kept
                 while len(self._parts) > self.capacity:
                     self._parts.popitem(last=False)
-            return Markup(html)
+            return html
         html, token = kept
         if token is not None:
             html = html.replace(token, _csrf_token())
-        return Markup(html)
+        return html
 
     def _render(self, name: str, context: dict[str, Any]) -> str:
         full = dict(context)

@@ -242,8 +242,8 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
     record, engine, state = view.record, view.engine, view.state
     speak_data_of(record.game)
     seat, chosen = viewer_seat(record)
-    everyone = engine.allowed(state)
-    mine = engine.allowed(state, seat) if seat is not None else everyone
+    everyone = view.allowed()
+    mine = view.allowed(seat) if seat is not None else everyone
     others = [m for m in everyone if seat is not None and m.seat is not None and m.seat != seat]
     retry = None
     if refusal is not None and refusal.values and refusal.values.get("type") in engine.events:
@@ -268,6 +268,8 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
     # The parts every phone at this version sees alike, rendered once and shared between them.
     parts = current_app.extensions.setdefault(SHARED_PARTS, SharedParts())
     context["shared"] = lambda name: parts.render(name, context, record.id, record.version)
+    context["shared_moves"] = lambda moves, open_first=True: parts.render_moves(
+        moves, context["post_url"], record.version, context["preview_url"], open_first)
     return context
 
 
