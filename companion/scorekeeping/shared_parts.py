@@ -76,10 +76,8 @@ class SharedParts:
         same URLs in the same language and time zone, at whatever version. Moves that cannot
         be pickled (an event class made on the fly) are drawn each time. Raises what rendering
         raises (:mod:`jinja2` errors)."""
-        macro = current_app.jinja_env.get_template(MOVES_TEMPLATE).module.moves_list
-
         def draw() -> str:
-            return str(macro(list(moves), post_url, VERSION_MARK, preview_url, open_first=open_first))
+            return self._render_moves(list(moves), post_url, preview_url, open_first)
 
         try:
             content = pickle.dumps((tuple(moves), post_url, preview_url, open_first), pickle.HIGHEST_PROTOCOL)
@@ -110,6 +108,10 @@ class SharedParts:
         if token is not None:
             html = html.replace(token, _csrf_token())
         return html
+
+    def _render_moves(self, moves: list[Any], post_url: str, preview_url: str | None, open_first: bool) -> str:
+        macro = current_app.jinja_env.get_template(MOVES_TEMPLATE).module.moves_list
+        return str(macro(moves, post_url, VERSION_MARK, preview_url, open_first=open_first))
 
     def _render(self, name: str, context: dict[str, Any]) -> str:
         full = dict(context)
