@@ -4,9 +4,12 @@ each say a string in the language in force when they say it."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from flask import render_template_string
-from flask_babel import force_locale
+from companion.web.language import force_locale
 
 from card_data.engine import Words
 from companion import create_app
@@ -37,3 +40,11 @@ def test_one_catalogue_per_request_and_language(app):
 def test_outside_any_context_nothing_is_translated():
     assert gettext("History") == "History"
     assert gettext("%(n)d entries", n=3) == "3 entries"
+
+
+def test_the_companion_forces_a_locale_only_through_its_own_force_locale():
+    """Flask-Babel's own ``force_locale`` would leave the request's kept catalogue in force."""
+    root = Path(__file__).resolve().parent.parent / "companion"
+    users = [path.name for path in root.rglob("*.py")
+             if re.search(r"flask_babel import[^\n]*\bforce_locale\b", path.read_text())]
+    assert users == ["language.py"]

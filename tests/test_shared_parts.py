@@ -210,3 +210,39 @@ def test_forms_are_kept_per_language(app):
     moves = MOVES.search(live(german, table)).group(0)
     assert CSRF.sub("", live(german, table)) == CSRF.sub("", drawn_afresh(app, german, table))
     assert "SP von Ann anpassen" in moves and "Adjust Ann&#39;s VP" not in moves
+
+
+def test_each_history_line_is_kept_and_follows_its_entry_undone_or_corrected(app, monkeypatch):
+    drawn: list[int] = []
+    original = SharedParts.render_entry
+
+    def counting(self, macro, line, *args):
+        before = len(self._entries)
+        html = original(self, macro, line, *args)
+        if len(self._entries) > before:
+            drawn.append(line.seq)
+        return html
+
+    monkeypatch.setattr(SharedParts, "render_entry", counting)
+    table = new_table(app.test_client())
+    ann, bo = phone(app, table, 0), phone(app, table, 1)
+    bo.set_cookie("lang", "de")
+    for note in ("one", "two"):
+        enter(app.test_client(), table, note)
+    live(ann, table)
+    assert drawn == [2, 1]
+    enter(app.test_client(), table, "three")
+    live(ann, table)
+    assert drawn == [2, 1, 3]  # only the new line drawn
+    api = app.test_client()
+    assert api.post(f"/api/tables/{table['code']}/undo").status_code == 200
+    corrected = {"type": "adjust_victory_points", "seat": 1, "change": 2, "note": "one, corrected"}
+    assert api.put(f"/api/tables/{table['code']}/events/1", json=corrected).status_code == 200
+    for client in (ann, bo):
+        fragment = live(client, table)
+        assert CSRF.sub("", fragment) == CSRF.sub("", drawn_afresh(app, client, table))
+    history = HISTORY.search(live(ann, table)).group(0)
+    assert re.search(r'data-seq="3" data-status="undone".*?<s>', history, re.S)
+    assert re.search(r'data-seq="1" data-status="corrected"', history)
+    assert "(corrected)" in history and "one, corrected" in history
+    assert "(rückgängig gemacht)" in HISTORY.search(live(bo, table)).group(0)

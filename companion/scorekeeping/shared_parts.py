@@ -16,6 +16,11 @@ the whole table; but a seat's forms mostly stay the same from one entry to the n
 version each form carries. :meth:`SharedParts.render_moves` keeps them by what they hold (a
 digest of the moves themselves, their URLs, the language and time zone), rendered with a mark
 where the version goes, which each request fills in with its own.
+
+The history lists up to 50 entries and changes with every entry, but each entry's line stays
+the same until it is undone or corrected: :meth:`SharedParts.render_entry` keeps each line by
+what it shows (the entry, its status, its text, the seats' colours, the language), so a new
+version draws one new line and takes the others from the store.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import pickle
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from threading import Lock
 from typing import Any
 
@@ -36,6 +41,9 @@ from companion.web.time_zone import phone_zone
 
 CAPACITY = 1024
 """Parts kept per process (least recently used go first): a part is a few kB, so at most a few MB."""
+ENTRY_CAPACITY = 8192
+"""History lines kept per process (least recently used go first): a line is under 1 kB, so at
+most a few MB; 50 shown at each of 160 busy tables."""
 
 VIEWER_NAMES = frozenset({"seat", "seat_chosen", "my_moves", "other_moves", "refusal", "retry", "request",
                           "session", "g"})
@@ -52,9 +60,11 @@ class SharedParts:
     """Rendered template parts keyed by table version, language, time zone and template,
     bounded to ``capacity`` entries; safe to use from several threads."""
 
-    def __init__(self, capacity: int = CAPACITY):
+    def __init__(self, capacity: int = CAPACITY, entry_capacity: int = ENTRY_CAPACITY):
         self.capacity = capacity
+        self.entry_capacity = entry_capacity
         self._parts: OrderedDict[tuple, tuple[str, str | None]] = OrderedDict()
+        self._entries: OrderedDict[tuple, tuple[str, str | None]] = OrderedDict()
         self._per_viewer: dict[str, bool] = {}
         self._lock = Lock()
 
@@ -89,20 +99,40 @@ class SharedParts:
             html = self._kept(key, draw)
         return Markup(html.replace(VERSION_MARK, str(version)))
 
-    def _kept(self, key: tuple, render) -> str:
-        """The HTML kept under ``key``, with this request's CSRF token, or ``render()``'s, kept."""
+    def render_entry(self, macro: Callable[[Any], str], line: Any, table_token: str, colours: Sequence[str],
+                     problem_seq: int | None) -> Markup:
+        """``macro(line)``: one history line (a
+        :class:`~companion.scorekeeping.table_view.HistoryLine`) of the table ``table_token``
+        as the history's ``entry`` macro draws it, given the seats' ``colours`` and the seq of
+        the entry the table could not apply (``problem_seq``), from the store when drawn before
+        with the same status, text (a digest of its pickle: a
+        :class:`~card_data.engine.Words`' template and params), colours and language."""
+        try:
+            text = hashlib.blake2b(pickle.dumps(line.text, pickle.HIGHEST_PROTOCOL), digest_size=16).digest()
+        except (pickle.PicklingError, TypeError, AttributeError):
+            return Markup(macro(line))
+        key = (table_token, line.seq, line.status, line.corrects, repr(line.payload.get("seat")), tuple(colours),
+               problem_seq, text, current_language(), phone_zone(), request.script_root)
+        return Markup(self._kept(key, lambda: str(macro(line)), self._entries, self.entry_capacity))
+
+    def _kept(self, key: tuple, render: Callable[[], str], store: OrderedDict | None = None,
+              capacity: int | None = None) -> str:
+        """The HTML kept under ``key`` in ``store`` (default: the parts), with this request's
+        CSRF token, or ``render()``'s, kept (the least recently used dropped past ``capacity``)."""
+        store = self._parts if store is None else store
+        capacity = self.capacity if capacity is None else capacity
         with self._lock:
-            kept = self._parts.get(key)
+            kept = store.get(key)
             if kept is not None:
-                self._parts.move_to_end(key)
+                store.move_to_end(key)
         if kept is None:
             html = render()
             token = g.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
             kept = (html, token if token and token in html else None)
             with self._lock:
-                self._parts[key] = kept
-                while len(self._parts) > self.capacity:
-                    self._parts.popitem(last=False)
+                store[key] = kept
+                while len(store) > capacity:
+                    store.popitem(last=False)
             return html
         html, token = kept
         if token is not None:

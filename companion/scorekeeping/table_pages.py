@@ -268,6 +268,8 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
     # The parts every phone at this version sees alike, rendered once and shared between them.
     parts = current_app.extensions.setdefault(SHARED_PARTS, SharedParts())
     context["shared"] = lambda name: parts.render(name, context, record.id, record.version)
+    context["shared_entry"] = lambda macro, line: parts.render_entry(
+        macro, line, record.token, view.colours, view.problem.seq if view.problem else None)
     context["shared_moves"] = lambda moves, open_first=True: parts.render_moves(
         moves, context["post_url"], record.version, context["preview_url"], open_first)
     return context

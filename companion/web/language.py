@@ -22,13 +22,27 @@ in code), then run ``tools/translations.sh`` (extract, update the catalogues, co
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from babel.support import NullTranslations
-from flask import Blueprint, Flask, Response, abort, current_app, g, has_request_context, redirect, request
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    g,
+    has_app_context,
+    has_request_context,
+    redirect,
+    request,
+)
 from flask_babel import Babel, get_locale, get_translations
+from flask_babel import force_locale as babel_force_locale
 
 from card_data.engine.wording import Words
 from card_data.games import registry
@@ -101,27 +115,43 @@ texts of the page's game that its data translates into the page's language (set 
 
 
 PAGE_TRANSLATIONS = "companion_translations"
-"""Key in :data:`flask.g` of ``(locale, catalogue)``: the request's merged catalogue, kept by
-:func:`translations`."""
+"""Attribute of :data:`flask.g` holding the request's merged catalogue (see :func:`translations`)."""
 
 
 def translations() -> NullTranslations:
     """The merged catalogue of the current page's language (Flask-Babel's own, from
-    :func:`flask_babel.get_translations`), looked up once per request and locale.
+    :func:`flask_babel.get_translations`), looked up once per request.
 
     Flask-Babel looks the request's context, domain and locale up again for every string (and
     turns the locale into its name for the cache key): a table page says a few hundred strings,
-    and that look-up cost more than the strings. Kept per locale, so a
-    :func:`flask_babel.force_locale` block still gets its own language. Outside a request:
-    Flask-Babel's answer (no translation)."""
-    if not has_request_context():
-        return get_translations()
-    locale = get_locale()
-    kept = g.get(PAGE_TRANSLATIONS)
-    if kept is None or kept[0] is not locale:
-        kept = (locale, get_translations())
+    and that look-up cost more than the strings. A block that says things in another language
+    uses :func:`force_locale` (this module's, which drops the kept catalogue on entering and
+    leaving). Outside a request: Flask-Babel's answer (no translation)."""
+    try:
+        return getattr(g, PAGE_TRANSLATIONS)
+    except AttributeError:
+        kept = get_translations()
         setattr(g, PAGE_TRANSLATIONS, kept)
-    return kept[1]
+        return kept
+    except RuntimeError:  # no app context
+        return get_translations()
+
+
+@contextmanager
+def force_locale(locale: str) -> Iterator[None]:
+    """:func:`flask_babel.force_locale` (say things in ``locale``, e.g. ``"de"``, within the
+    block) for the companion's catalogue look-ups too (:func:`translations`)."""
+    with babel_force_locale(locale):
+        _forget_translations()
+        try:
+            yield
+        finally:
+            _forget_translations()
+
+
+def _forget_translations() -> None:
+    if has_app_context():
+        g.pop(PAGE_TRANSLATIONS, None)
 
 
 def gettext(string: str, **variables: Any) -> str:
