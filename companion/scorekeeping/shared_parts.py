@@ -56,6 +56,13 @@ VERSION_MARK = "companion-shared-part-version"
 """What a shared list of forms holds where each form's table version goes (filled in per request)."""
 
 
+def viewing() -> tuple[str, str | None, str]:
+    """What a shared part's HTML depends on besides its own content and table: the page's
+    language, the phone's time zone and the app's root path. A page works it out once and
+    passes it to each :class:`SharedParts` call (a history asks for up to 50 lines)."""
+    return current_language(), phone_zone(), request.script_root
+
+
 class SharedParts:
     """Rendered template parts keyed by table version, language, time zone and template,
     bounded to ``capacity`` entries; safe to use from several threads."""
@@ -68,18 +75,19 @@ class SharedParts:
         self._per_viewer: dict[str, bool] = {}
         self._lock = Lock()
 
-    def render(self, name: str, context: dict[str, Any], table_id: int, version: int) -> Markup:
+    def render(self, name: str, context: dict[str, Any], table_id: int, version: int,
+               where: tuple | None = None) -> Markup:
         """The template ``name`` rendered with ``context`` (a template context as
         :func:`flask.render_template` takes it) for the table ``table_id`` at ``version``: from
         the store when a phone asked for it in the same language and time zone before.
         Raises what rendering raises (:mod:`jinja2` errors)."""
         if self._reads_viewer(name):
             return Markup(self._render(name, context))
-        key = (name, table_id, version, current_language(), phone_zone(), request.script_root)
+        key = (name, table_id, version, *(where or viewing()))
         return Markup(self._kept(key, lambda: self._render(name, context)))
 
     def render_moves(self, moves: Sequence[Any], post_url: str, version: int, preview_url: str | None,
-                     open_first: bool = True) -> Markup:
+                     open_first: bool = True, where: tuple | None = None) -> Markup:
         """``moves`` (:class:`card_data.engine.Move` objects) as ``tables/_moves.html``'s
         ``moves_list`` draws them for the table version ``version``: from the store when the
         same moves (compared by content: a digest of their pickle) were drawn before with the
@@ -94,25 +102,25 @@ class SharedParts:
         except (pickle.PicklingError, TypeError, AttributeError):
             html = draw()
         else:
-            key = (MOVES_TEMPLATE, hashlib.blake2b(content, digest_size=32).digest(), current_language(),
-                   phone_zone(), request.script_root)
+            key = (MOVES_TEMPLATE, hashlib.blake2b(content, digest_size=32).digest(), *(where or viewing()))
             html = self._kept(key, draw)
         return Markup(html.replace(VERSION_MARK, str(version)))
 
     def render_entry(self, macro: Callable[[Any], str], line: Any, table_token: str, colours: Sequence[str],
-                     problem_seq: int | None) -> Markup:
+                     problem_seq: int | None, where: tuple | None = None) -> Markup:
         """``macro(line)``: one history line (a
         :class:`~companion.scorekeeping.table_view.HistoryLine`) of the table ``table_token``
         as the history's ``entry`` macro draws it, given the seats' ``colours`` and the seq of
         the entry the table could not apply (``problem_seq``), from the store when drawn before
-        with the same status, text (a digest of its pickle: a
-        :class:`~card_data.engine.Words`' template and params), colours and language."""
+        with the same status, text (its pickle: a
+        :class:`~card_data.engine.Words`' template and params), colours and language.
+        ``where``: :func:`viewing` (worked out here if not given), as for each method here."""
         try:
-            text = hashlib.blake2b(pickle.dumps(line.text, pickle.HIGHEST_PROTOCOL), digest_size=16).digest()
+            text = pickle.dumps(line.text, pickle.HIGHEST_PROTOCOL)
         except (pickle.PicklingError, TypeError, AttributeError):
             return Markup(macro(line))
         key = (table_token, line.seq, line.status, line.corrects, repr(line.payload.get("seat")), tuple(colours),
-               problem_seq, text, current_language(), phone_zone(), request.script_root)
+               problem_seq, text, *(where or viewing()))
         return Markup(self._kept(key, lambda: str(macro(line)), self._entries, self.entry_capacity))
 
     def _kept(self, key: tuple, render: Callable[[], str], store: OrderedDict | None = None,
