@@ -246,3 +246,16 @@ def test_each_history_line_is_kept_and_follows_its_entry_undone_or_corrected(app
     assert re.search(r'data-seq="1" data-status="corrected"', history)
     assert "(corrected)" in history and "one, corrected" in history
     assert "(rückgängig gemacht)" in HISTORY.search(live(bo, table)).group(0)
+
+
+def test_a_player_named_like_the_version_mark_keeps_the_name(app):
+    """The mark standing for the version in kept forms cannot come from a player's name."""
+    from companion.scorekeeping.shared_parts import VERSION_MARK
+
+    client = app.test_client()
+    response = client.post("/api/tables", json={"game": "carpe_diem", "players": [str(VERSION_MARK), "Bo"]})
+    table = response.get_json()
+    ann = phone(app, table, 0)
+    enter(client, table, "one")
+    moves = MOVES.search(live(ann, table)).group(0)
+    assert "Adjust &lt;companion-version&gt;&#39;s VP" in moves and set(VERSIONS.findall(moves)) == {"1"}

@@ -52,8 +52,10 @@ any of them is not shared."""
 
 MOVES_TEMPLATE = "tables/_moves.html"
 """The template whose ``moves_list`` macro draws a list of moves as forms."""
-VERSION_MARK = "companion-shared-part-version"
-"""What a shared list of forms holds where each form's table version goes (filled in per request)."""
+VERSION_MARK = Markup("<companion-version>")
+"""What a shared list of forms holds where each form's table version goes (filled in per
+request): markup, so written as it is, where any text from outside (a player's name) has its
+``<`` escaped and so can never read the same."""
 
 
 def viewing() -> tuple[str, str | None, str]:
