@@ -12,7 +12,8 @@ for the run on that server (and dropped after it). Then:
    the start and again at that length; then one undo and one correction (``--long 0`` skips);
 2. ``--phones`` phones (default 20) for ``--seconds`` seconds, simulated by Locust in processes
    of their own (``benchmarks/companion_phones.py``): tables of four, each phone posting a VP
-   adjustment for its seat every 0.5-2.5 s and polling every second as the page does, half as
+   adjustment for its seat every 0.5-2.5 s and polling every second as the page does (a tick
+   that comes while the phone waits for an answer is dropped, as htmx drops it), half as
    pages (forms, htmx live fragment) and half through the JSON API. A VP adjustment is legal at
    any time and each carries its own note, so no page post is a true conflict: every refused
    one counts in "refused page posts that were not true conflicts".

@@ -10,6 +10,12 @@ API (``POST /api/tables/<code>/events``, and ``GET /api/tables/<code>`` with ``I
 every second). Each posts a VP adjustment for its seat every 0.5-2.5 s, carrying a note unique
 to the run, so the script can find every acknowledged entry in the log afterwards.
 
+A phone polls as the page's htmx does (``data-hx-trigger="every 1s"``): a tick every second, and
+a tick that comes while the phone still waits for an answer (a poll, or a post, which htmx
+queues on the live part) is dropped, as htmx drops it (its default ``hx-sync``): an answer late
+by three seconds is followed by one poll at the next tick, not by the three missed ones at once.
+While the server answers within the second, every tick polls.
+
 Settings come from the environment: ``BENCH_OUT`` (folder for each process's results,
 ``phones-<pid>.json``), ``BENCH_UNTIL`` (Unix time at which phones stop posting and polling),
 ``BENCH_HOSTS`` (space-separated base URLs: phone ``n`` of a process uses
@@ -152,6 +158,9 @@ class Phone(FastHttpUser):
                     next_poll += POLL_EVERY_S
             except Exception as exc:  # noqa: BLE001 - reported at the end, the phone goes on
                 RESULTS.errors.append(f"phone {self.number}: {exc!r}")
+            late = time.monotonic() - next_poll
+            if late > 0:  # ticks that came while this phone waited for an answer: dropped, as htmx does
+                next_poll += POLL_EVERY_S * (int(late / POLL_EVERY_S) + 1)
         gevent.sleep(3600)
 
     def post(self) -> None:
