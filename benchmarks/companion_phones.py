@@ -7,8 +7,9 @@ others join it by its code, each playing its own seat. Even phones are pages (th
 page's form, choose their seat, post the table's form as htmx does with the ``_version`` they
 last saw, and poll the live fragment every second with ``?v=<version>``); odd phones use the JSON
 API (``POST /api/tables/<code>/events``, and ``GET /api/tables/<code>`` with ``If-None-Match``
-every second). Each posts a VP adjustment for its seat every 0.5-2.5 s, carrying a note unique
-to the run, so the script can find every acknowledged entry in the log afterwards.
+every second). Each posts a VP adjustment for its seat every 0.5-2.5 s (``BENCH_POST_EVERY``),
+carrying a note unique to the run, so the script can find every acknowledged entry in the log
+afterwards.
 
 A phone polls as the page's htmx does (``data-hx-trigger="every 1s"``): a tick every second, and
 a tick that comes while the phone still waits for an answer (a poll, or a post, which htmx
@@ -19,7 +20,8 @@ While the server answers within the second, every tick polls.
 Settings come from the environment: ``BENCH_OUT`` (folder for each process's results,
 ``phones-<pid>.json``), ``BENCH_UNTIL`` (Unix time at which phones stop posting and polling),
 ``BENCH_HOSTS`` (space-separated base URLs: phone ``n`` of a process uses
-``hosts[n % len(hosts)]``; one URL when a proxy spreads the load).
+``hosts[n % len(hosts)]``; one URL when a proxy spreads the load), ``BENCH_POST_EVERY`` ("MIN MAX"
+seconds between one phone's posts, drawn evenly; default "0.5 2.5").
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from locust.runners import MasterRunner
 
 GAME = "carpe_diem"
 PLAYERS = ["Anna", "Bea", "Cato", "Dido"]
-POST_EVERY_S = (0.5, 2.5)
+POST_EVERY_S = tuple(float(x) for x in os.environ.get("BENCH_POST_EVERY", "0.5 2.5").split())
 POLL_EVERY_S = 1.0  # companion/scorekeeping/table_pages.py POLL_INTERVAL_S: the page's own interval
 VERSION_IN_PAGE = re.compile(r"/live\?v=(\d+)")
 CSRF_IN_PAGE = re.compile(r'name="csrf_token" value="([^"]+)"')
