@@ -20,10 +20,10 @@ from card_data.limits import DEFAULT_LIMITS, Limits, limits_in_force
 from card_data.loader import Game
 from card_data.problems import Problem
 from printkit.build_options import BuildOptions
-from printkit.card_faces import GameLayouts
 from printkit.components.kit import CardJob
-from printkit.deck_files import SheetWriter
-from printkit.output_set import Spooled
+from printkit.pipeline.card_faces import GameLayouts
+from printkit.pipeline.deck_files import SheetWriter
+from printkit.pipeline.output_set import Spooled
 from printkit.sheets.art_prints import art_prints_in
 from printkit.sheets.layout import Face, WarningLog
 
@@ -63,7 +63,7 @@ class BuildWarnings(WarningLog):
 
 @dataclass(frozen=True)
 class DeckTask:
-    """One deck (a :class:`~printkit.deck_files.SheetWriter` job) to lay out and, with ``draw``, draw; picklable, so
+    """One deck (a :class:`~printkit.pipeline.deck_files.SheetWriter` job) to lay out and, with ``draw``, draw; picklable, so
     a worker process can take it. ``check_only`` cards are laid out for their problems only
     (the cards a kit does not print). ``limits``: what its artwork and templates are checked
     against (the build's, put in force in whichever process lays the deck out). ``art_cache``:

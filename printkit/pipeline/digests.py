@@ -15,8 +15,8 @@ from card_data.problems import Problem
 from card_data.project_folders import game_templates_dir, is_game_data
 from printkit.build_cache import BuildCache, UnitRecord, code_digest, json_digest, sha256_hex
 from printkit.build_options import BuildOptions
-from printkit.card_faces import build_translation
 from printkit.components.kit import CardJob
+from printkit.pipeline.card_faces import build_translation
 
 
 def _in_game_data(relative: Path) -> bool:
@@ -67,7 +67,7 @@ def warnings_from_json(items: list[dict], game: Game) -> list[tuple[bool, Proble
 
 
 def readable_meta(meta: dict, game: Game) -> bool:
-    """Whether a cached unit's ``meta`` has the shape :func:`printkit.build.build` writes."""
+    """Whether a cached unit's ``meta`` has the shape :func:`printkit.pipeline.build.build` writes."""
     try:
         warnings_from_json(meta.get("warnings", []), game)
         pages = meta.get("pages", {})
