@@ -37,7 +37,7 @@ from card_data.project_folders import (
     is_game_data,
 )
 from printkit.sheets.art import ArtError, resolve_inside
-from printkit.sheets.layout import LAYOUTS_DIR
+from printkit.sheets.layout_base import LAYOUTS_DIR
 
 # What only `printkit init` uses (the sheet importer, the starter game) is imported there: every
 # command finds its project through this module, and `printkit build` never needs them.

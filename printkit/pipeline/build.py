@@ -48,16 +48,12 @@ from printkit.build_cache import BuildCache
 from printkit.build_options import BuildOptions
 from printkit.pipeline.deck_files import SheetPlan, card_imposition
 from printkit.pipeline.digests import whole_build_key
-from printkit.pipeline.draw import GameDrawing, draw_decks
-from printkit.pipeline.lay_out import lay_out_decks
 from printkit.pipeline.load import BuildRequest, card_file_bytes, load_build
 from printkit.pipeline.output_set import Spool, recover
-from printkit.pipeline.publish import publish_build
 from printkit.pipeline.units import OutputUnits
 from printkit.pipeline.workers import EARLY_WORKERS_CARD_BYTES, BuildWarnings, Progress, Workers
 from printkit.sheets.art_prints import ART_CACHE_DIR, art_prints_in, prune_art_cache
-from printkit.sheets.layout import LAYOUTS_DIR
-from printkit.sheets.template_sandbox import forget_compiled_templates
+from printkit.sheets.layout_base import LAYOUTS_DIR
 
 
 @dataclass
@@ -122,7 +118,6 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
     written, and a unit refused was never recorded, so a raised limit builds it afresh anyway
     (a lowered one is not checked again against what an earlier build took unchanged).
     """
-    forget_compiled_templates()  # a template too slow in the last build (--watch) is tried again
     request = BuildRequest(data_dir, out_dir, options, list(games), layouts_dir, deck, scorepad_copies,
                            cards_only, catalog, limits)
     spool = Spool(out_dir) if out_dir is not None else None
@@ -156,6 +151,14 @@ def _build(request: BuildRequest, progress_factory: Callable[[int], Progress] | 
             if progress_factory:
                 progress_factory(result.cards)(result.cards)
             return result
+    # The stages that lay out and draw, imported only now: a rebuild that carries every file
+    # over needs none of the renderer, and the workers started below inherit them.
+    from printkit.pipeline.draw import GameDrawing, draw_decks
+    from printkit.pipeline.lay_out import lay_out_decks
+    from printkit.pipeline.publish import publish_build
+    from printkit.sheets.template_sandbox import forget_compiled_templates
+
+    forget_compiled_templates()  # a template too slow in the last build (--watch) is tried again
     if card_file_bytes(request.data_dir) >= EARLY_WORKERS_CARD_BYTES:
         workers.start()  # before the database is loaded (see Workers)
 

@@ -14,7 +14,6 @@ from card_data.translations import untranslated_cards
 from printkit.build_options import BuildOptions
 from printkit.components.kit import CardJob, KitSpec, catalog_jobs, chosen_deck_jobs, load_kit, play_jobs
 from printkit.parsed_cache import ParsedFileCache
-from printkit.pipeline.card_faces import build_translation
 from printkit.pipeline.deck_files import CARDS_PER_FILE, cards_per_file, deck_imposition, split_job
 
 
@@ -116,6 +115,8 @@ def load_build(request: BuildRequest) -> LoadedBuild:
     total = sum(len(job.cards) for jobs in game_jobs.values() for job in jobs)
     fallbacks = []
     if options.lang:
+        from printkit.pipeline.card_faces import build_translation
+
         for game in selected:
             printed = [cid for job in game_jobs[game.game_id] for cid in job.cards.ids]
             left = untranslated_cards(printed, build_translation(game, options))
