@@ -48,7 +48,7 @@ from printkit.build_cache import BuildCache
 from printkit.build_options import BuildOptions
 from printkit.pipeline.deck_files import SheetPlan, card_imposition
 from printkit.pipeline.digests import whole_build_key
-from printkit.pipeline.load import BuildRequest, card_file_bytes, load_build
+from printkit.pipeline.load import BuildRequest, card_file_bytes, import_card_schemas, load_build
 from printkit.pipeline.output_set import Spool, recover
 from printkit.pipeline.units import OutputUnits
 from printkit.pipeline.workers import EARLY_WORKERS_CARD_BYTES, BuildWarnings, Progress, Workers
@@ -160,6 +160,7 @@ def _build(request: BuildRequest, progress_factory: Callable[[int], Progress] | 
 
     forget_compiled_templates()  # a template too slow in the last build (--watch) is tried again
     if card_file_bytes(request.data_dir) >= EARLY_WORKERS_CARD_BYTES:
+        import_card_schemas(request.data_dir)  # the workers unpickle cards of their classes
         workers.start()  # before the database is loaded (see Workers)
 
     loaded = load_build(request)

@@ -132,3 +132,18 @@ def card_file_bytes(data_dir: Path | None) -> int:
         return sum(p.stat().st_size for p in Path(data_dir or bundled_data_dir()).glob("*/cards/*.yaml"))
     except OSError:
         return 0  # the loader reports what cannot be read
+
+
+def import_card_schemas(data_dir: Path | None) -> None:
+    """Import the card schemas (``cards.SPEC``) of the registered games whose folders the
+    database at ``data_dir`` (default: the bundled one) holds, as loading it does
+    (:func:`card_data.loader.load_database`): workers started before the load then inherit
+    them, instead of each importing its games' again when its first deck arrives (~16 ms a
+    game)."""
+    from card_data.games import registry
+    from card_data.loader import bundled_data_dir
+
+    root = Path(data_dir or bundled_data_dir())
+    for game_id, entry in registry().items():
+        if (root / game_id / "game.yaml").is_file():
+            entry.spec  # noqa: B018 - imported on first use
