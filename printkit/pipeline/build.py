@@ -40,9 +40,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from card_data.limits import Limits, limits_in_force
-from card_data.loader import Game
 from card_data.problems import Problem
 from printkit.build_cache import BuildCache
 from printkit.build_options import BuildOptions
@@ -54,6 +54,9 @@ from printkit.pipeline.units import OutputUnits
 from printkit.pipeline.workers import EARLY_WORKERS_CARD_BYTES, BuildWarnings, Progress, Workers
 from printkit.sheets.art_prints import ART_CACHE_DIR, art_prints_in, prune_art_cache
 from printkit.sheets.layout_base import LAYOUTS_DIR
+
+if TYPE_CHECKING:
+    from card_data.loader import Game
 
 
 @dataclass

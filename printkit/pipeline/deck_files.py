@@ -9,9 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
-from card_data.loader import Game
 from printkit.build_options import BuildOptions, Duplex
-from printkit.components.kit import CardJob
 from printkit.sheets.imposition import (
     FoldImposition,
     Imposition,
@@ -22,6 +20,8 @@ from printkit.sheets.imposition import (
 from printkit.sheets.registration_marks import MARK_COLOUR
 
 if TYPE_CHECKING:
+    from card_data.loader import Game
+    from printkit.components.kit import CardJob
     from printkit.components.print_index import KitFile
     from printkit.sheets.layout import Face
     from printkit.sheets.render import PageDrawer

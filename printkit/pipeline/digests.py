@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING
 
 from card_data.card_store import CardStore
 from card_data.games import registry
-from card_data.loader import Game
 from card_data.problems import Problem
 from card_data.project_folders import game_templates_dir, is_game_data
 from printkit.build_cache import BuildCache, UnitRecord, code_digest, json_digest, sha256_hex
 from printkit.build_options import BuildOptions
 
 if TYPE_CHECKING:
+    from card_data.loader import Game
     from printkit.components.kit import CardJob
 
 
@@ -34,7 +34,8 @@ def whole_build_key(data_dir: Path | None, layouts_dir: Path, options: BuildOpti
                     **arguments) -> str:
     """A digest over everything a whole build reads: every file of the card database and of the
     templates, the options and arguments, the code behind every game's output."""
-    from card_data.loader import bundled_data_dir
+    if data_dir is None:
+        from card_data.loader import bundled_data_dir
 
     data_root = Path(data_dir) if data_dir is not None else bundled_data_dir()
     deck = arguments.get("deck")

@@ -6,15 +6,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from card_data.limits import Limits
-from card_data.loader import Database, Game, check_database
 from card_data.problems import DatabaseError, Problem
-from card_data.translations import untranslated_cards
 from printkit.build_options import BuildOptions
-from printkit.components.kit import CardJob, KitSpec, catalog_jobs, chosen_deck_jobs, load_kit, play_jobs
 from printkit.parsed_cache import ParsedFileCache
 from printkit.pipeline.deck_files import CARDS_PER_FILE, cards_per_file, deck_imposition, split_job
+
+if TYPE_CHECKING:
+    from card_data.loader import Database, Game
+    from printkit.components.kit import CardJob, KitSpec
 
 
 def select_games(db: Database, names: Iterable[str]) -> tuple[list[Game], list[str]]:
@@ -79,6 +81,12 @@ def load_build(request: BuildRequest) -> LoadedBuild:
     the ``deck`` asked for, every card once with ``catalog``, every card that loaded when there
     are problems or nothing is written (validate), else each game's play kit. Problems are
     returned in the result, never raised."""
+    # The loader, the kits and translations (pydantic models): not for a rebuild that carries
+    # every file over, which stops before this stage.
+    from card_data.loader import check_database
+    from card_data.translations import untranslated_cards
+    from printkit.components.kit import catalog_jobs, chosen_deck_jobs, load_kit, play_jobs
+
     out_dir, options, games, deck = request.out_dir, request.options, request.games, request.deck
     parsed = ParsedFileCache(out_dir)  # card files read before: not parsed again
     db, problems = check_database(request.data_dir, request.limits, parsed)

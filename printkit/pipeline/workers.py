@@ -17,15 +17,15 @@ from typing import TYPE_CHECKING, Self
 
 from card_data.card_store import CardStore
 from card_data.limits import DEFAULT_LIMITS, Limits, limits_in_force
-from card_data.loader import Game
 from card_data.problems import Problem
 from printkit.build_options import BuildOptions
-from printkit.components.kit import CardJob
 from printkit.pipeline.output_set import Spooled
 from printkit.sheets.art_prints import art_prints_in
 from printkit.sheets.layout_base import WarningLog
 
 if TYPE_CHECKING:
+    from card_data.loader import Game
+    from printkit.components.kit import CardJob
     from printkit.sheets.layout import Face
 
 Progress = Callable[[int], None]
