@@ -48,7 +48,7 @@ RESERVED_FIELDS = frozenset({"id", "type", "title", "qty", "example", "assumed",
 """Fields every declared card has already (see :mod:`card_data.declared_game`)."""
 
 TEMPLATE_NAMES = frozenset({"card", "game", "game_id", "layout_words"})
-"""Names a card template gives something else (``printkit.card_faces.card_context``): a field of
+"""Names a card template gives something else (``printkit.pipeline.card_faces.card_context``): a field of
 one of these names could not be printed."""
 
 MAX_FIELDS = 200

@@ -1,6 +1,6 @@
 """A record of the files a command wrote into a folder, so that a later run removes only those.
 
-Shared by printkit's build (:mod:`printkit.output_set`, a record in each game folder) and the
+Shared by printkit's build (:mod:`printkit.pipeline.output_set`, a record in each game folder) and the
 companion's static export (:mod:`companion.cards.site`, the record in its marker): both replace a
 folder whole by a new one built beside it, and both carry over into the new folder every file
 of the old one that is not theirs. A record is JSON, ``{"format": 1, "files": {path: SHA-256}}``

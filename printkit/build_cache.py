@@ -1,7 +1,7 @@
 """The incremental build's memory: what each output unit was made from, kept in the output folder.
 
 A *unit* is a group of output files rendered together: one deck (a
-:class:`printkit.deck_files.SheetWriter` job: its PDF(s) and SVG cut files), a game's reference
+:class:`printkit.pipeline.deck_files.SheetWriter` job: its PDF(s) and SVG cut files), a game's reference
 cards, its extras (boards, tokens, score pad), or the check of the cards a kit does not
 print. Before rendering a unit the build computes a digest over everything that goes into it:
 card records, ``game.yaml``, the templates, the game's fonts, icons and art, the build options
@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from printkit.code_sources import OWN_PACKAGES, code_root, printing_sources, relative_name
-from printkit.output_set import read_record
+from printkit.pipeline.output_set import read_record
 
 CACHE_FILE = ".printkit-cache.json"
 FORMAT = 1
@@ -261,7 +261,7 @@ class BuildCache:
         """What the build ``key`` (a digest over all of a build's inputs) recorded, if every
         file it wrote is still in ``out_dir`` as written (and, for a whole kit, no other file
         an earlier build wrote is in its game folders, by their records:
-        :func:`printkit.output_set.read_record`); else ``None``."""
+        :func:`printkit.pipeline.output_set.read_record`); else ``None``."""
         build = self.builds.get(key)
         try:
             if build is None:

@@ -264,8 +264,9 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | Non
 
         watch_build(click.get_current_context(), paths)
         return
-    from printkit.build import BuildOptions, build
-    from printkit.deck_files import plan_summaries
+    from printkit.build_options import BuildOptions
+    from printkit.pipeline.build import build
+    from printkit.pipeline.deck_files import plan_summaries
     from printkit.sheets.imposition import margin_note
     from printkit.sheets.registration_marks import SILHOUETTE_TYPE_1
 
@@ -360,7 +361,8 @@ def validate_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: P
 
     Prints every problem as FILE:LINE: game/card-id: field: message and exits 1 if any.
     """
-    from printkit.build import BuildOptions, build
+    from printkit.build_options import BuildOptions
+    from printkit.pipeline.build import build
 
     options = BuildOptions(paper=paper_by_name("letter"), base_url="http://localhost:5000")
     paths = command_paths(data_dir, templates_dir)

@@ -32,9 +32,10 @@ def check_output_folder(paths, out: Path, given: bool) -> Path:
     :class:`~printkit.designer.project.ProjectPaths`; ``given``: ``out`` came from ``--out``
     (else from ``printkit.toml`` or the default). Returns ``out``."""
     from card_data.base_url import ConfigError
-    from card_data.loader import bundled_data_dir
     from card_data.project_folders import OutFolderError, check_out_folder
 
+    if paths.data_dir is None:
+        from card_data.loader import bundled_data_dir  # the card schemas come with it: only if needed
     from_config = paths.project.config if paths.project is not None and not given else None
     named = f"--out {out}" if given else f"the output folder {out}"
     try:

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-import printkit.build_workers as build_workers
+import printkit.pipeline.workers as build_workers
 from card_data.loader import bundled_data_dir
 from database_edits import GAME_CODE
 from printkit.sheets.layout import LAYOUTS_DIR

@@ -19,7 +19,8 @@ from database_edits import copy_game, edit
 from PIL import Image as PILImage
 
 from card_data.loader import bundled_data_dir
-from printkit.build import BuildOptions, build
+from printkit.build_options import BuildOptions
+from printkit.pipeline.build import build
 from printkit.cli import main
 from printkit.sheets.fonts import FONT_DIR
 from printkit.sheets.imposition import Rect

@@ -18,8 +18,9 @@ from database_edits import copy_game, edit
 from PIL import Image as PILImage
 from PIL import ImageFilter
 
-from printkit import build_workers
-from printkit.build import BuildOptions, build
+import printkit.pipeline.workers as build_workers
+from printkit.build_options import BuildOptions
+from printkit.pipeline.build import build
 from printkit.sheets import art_prints
 from printkit.sheets.art_prints import ART_CACHE_DIR
 from printkit.sheets.paper import paper_by_name

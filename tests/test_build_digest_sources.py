@@ -17,7 +17,8 @@ import card_data.games
 import printkit.build_cache as build_cache
 from card_data.games import bundled_game_ids
 from card_data.loader import bundled_data_dir
-from printkit.build import BuildOptions, build
+from printkit.build_options import BuildOptions
+from printkit.pipeline.build import build
 from printkit.build_cache import CACHE_FILE
 from printkit.parsed_cache import PARSED_DIR
 from printkit.code_sources import OWN_PACKAGES, printing_sources, relative_name
@@ -27,7 +28,7 @@ from build_fixtures import GAME, project, rendered_decks  # noqa: F401 - fixture
 BASE_URL = "http://192.168.1.20:5000"
 SHARED = ["card_data/__init__.py", "card_data/games/__init__.py", "card_data/loader.py", "card_data/schema.py",
           "card_data/problems.py", "card_data/short_codes.py", "card_data/translations.py",
-          "printkit/build.py", "printkit/build_cache.py", "printkit/code_sources.py"]
+          "printkit/pipeline/build.py", "printkit/build_cache.py", "printkit/code_sources.py"]
 
 
 def is_rules(name: str) -> bool:
@@ -72,7 +73,8 @@ def test_a_games_digest_covers_its_schema_and_shared_code_not_other_games_nor_ru
 _PROBE = """
 import json, sys
 from pathlib import Path
-from printkit.build import BuildOptions, build
+from printkit.build_options import BuildOptions
+from printkit.pipeline.build import build
 from printkit.sheets.paper import paper_by_name
 from printkit.sheets.layout import LAYOUTS_DIR
 game, data, out = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])

@@ -16,7 +16,8 @@ from pdf_measure import Box, crop_marks, drawn_objects, mm
 from qr_scan import opened_page
 
 from card_data.loader import load_database
-from printkit.build import BLEED_MM, card_qr_url, card_url
+from printkit.build_options import BLEED_MM
+from printkit.pipeline.card_faces import card_qr_url, card_url
 from printkit.cli import main as printkit_cli
 from printkit.components.packing import LOOSE_DECK_MAX_CARDS
 

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 from card_data.loader import load_database
-from printkit.build import card_qr_url
+from printkit.pipeline.card_faces import card_qr_url
 from printkit.cli import main
 from printkit.designer.shops import TGC_POKER
 

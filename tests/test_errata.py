@@ -32,7 +32,9 @@ from card_data.loader import check_database, load_database
 from card_data.printings import PRINTINGS_FILE, Printings, plan_release, printed_fields
 from card_data.short_codes import card_code, short_url
 from companion.cards.errata import word_diff
-from printkit.build import BuildOptions, build, card_url
+from printkit.build_options import BuildOptions
+from printkit.pipeline.build import build
+from printkit.pipeline.card_faces import card_url
 from printkit.cli import main as printkit_cli
 from printkit.sheets.paper import paper_by_name
 
@@ -210,7 +212,7 @@ def test_the_sheet_prints_each_cards_version_in_small_type(story):
 def test_versions_keep_every_bundled_code_at_qr_version_2(base_url):
     """The README's base URLs: with its version in the short code every bundled card's code is
     QR version 2 at error correction M (tests/test_qr_scanners.py reads them back printed)."""
-    from printkit.build import card_qr_url
+    from printkit.pipeline.card_faces import card_qr_url
     from printkit.sheets.qr import MAX_COMFORTABLE_VERSION, qr_matrix, qr_version
 
     assert MAX_COMFORTABLE_VERSION == 2

@@ -14,8 +14,9 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-import printkit.build_workers as build_workers
-from printkit.build import BuildOptions, build
+import printkit.pipeline.workers as build_workers
+from printkit.build_options import BuildOptions
+from printkit.pipeline.build import build
 from printkit.build_cache import CACHE_FILE, toolkit_digest
 from printkit.parsed_cache import PARSED_DIR
 from printkit.sheets.paper import paper_by_name
@@ -238,9 +239,9 @@ def test_one_changed_card_in_a_deck_of_several_parts_redraws_only_its_part(proje
     holding it, whose PDF is the only file the build says it rewrote; the card files that did
     not change are not parsed again; the output is a cold build's, byte for byte."""
     import card_data.parsed_files as parsed_files
-    import printkit.build
+    import printkit.pipeline.load
 
-    monkeypatch.setattr(printkit.build, "CARDS_PER_FILE", 1)
+    monkeypatch.setattr(printkit.pipeline.load, "CARDS_PER_FILE", 1)
     data, _, out = project
     first = make(project)
     parts = sorted({p.name.split("-cards")[0] for p in (out / GAME).glob("might-cunning-draw-part-*-cards.pdf")})

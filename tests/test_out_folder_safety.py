@@ -149,7 +149,8 @@ def test_even_a_build_into_the_sources_removes_no_file_it_did_not_write(project:
     """The library below the commands' check: a build told to write into the card data and the
     templates folders (the game folders hold game.yaml, card.yaml...) adds its files and
     deletes none of the designer's."""
-    from printkit.build import BuildOptions, build
+    from printkit.build_options import BuildOptions
+    from printkit.pipeline.build import build
     from printkit.sheets.paper import paper_by_name
 
     before = tree(project)

@@ -17,7 +17,7 @@ import pytest
 
 from printkit.build_cache import CACHE_FILE
 from printkit.parsed_cache import PARSED_DIR
-from printkit.output_set import (
+from printkit.pipeline.output_set import (
     RECORD_NAME,
     SPOOL_DIR_NAME,
     STAGING_DIR_NAME,
@@ -262,8 +262,9 @@ def test_a_build_that_finds_a_problem_after_drawing_decks_leaves_no_spool(tmp_pa
     """Decks drawn before the problem was found were spooled; nothing of them is left, and an
     output folder the build would have made is not made."""
     from card_data.loader import load_database
-    from printkit import output_set
-    from printkit.build import BuildOptions, build
+    from printkit.pipeline import output_set
+    from printkit.build_options import BuildOptions
+    from printkit.pipeline.build import build
     from printkit.sheets.paper import paper_by_name
     from tests.database_edits import copy_database
 
@@ -298,7 +299,7 @@ def test_a_killed_build_leaves_no_worker_processes_behind(tmp_path):
     import yaml
 
     from card_data.loader import bundled_data_dir
-    from printkit.build import EARLY_WORKERS_CARD_BYTES
+    from printkit.pipeline.workers import EARLY_WORKERS_CARD_BYTES
 
     game = tmp_path / "data" / "carpe_cras"
     shutil.copytree(bundled_data_dir() / "carpe_cras", game, ignore=shutil.ignore_patterns("decks", "kit.yaml"))

@@ -25,7 +25,7 @@ from pdf_measure import box_of, mm
 
 from card_data.loader import load_database
 from database_edits import copy_layouts
-from printkit.build import card_qr_url
+from printkit.pipeline.card_faces import card_qr_url
 from printkit.cli import main as printkit_cli
 from printkit.components.boards import render_extras
 from printkit.components.packing import FOLD_LINE_STROKE_PT, PIECE_CLEARANCE_MM

@@ -133,7 +133,8 @@ def test_the_builds_store_holds_the_last_builds_files_and_only_ever_removes_its_
     """``<out>/.printkit-parsed``: one entry per card file the last build read; entries that do
     not read are parsed again (the output is a cold build's); files it did not name are left
     alone."""
-    from printkit.build import BuildOptions, build
+    from printkit.build_options import BuildOptions
+    from printkit.pipeline.build import build
     from printkit.parsed_cache import PARSED_DIR
     from printkit.sheets.paper import paper_by_name
 

@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from card_data.schema import CardSize
-from printkit.build import BLEED_MM
+from printkit.build_options import BLEED_MM
 from printkit.cli import main as printkit_cli
 from printkit.sheets.imposition import (
     CROP_MARK_GAP_MM,
@@ -437,7 +437,8 @@ def test_a3_sheet_holds_4_x_4_poker_cards_and_says_so(sheets):
 
 
 def test_a_tarot_sized_game_prints_2_x_2_on_a4(tmp_path):
-    from printkit.build import BuildOptions, build
+    from printkit.build_options import BuildOptions
+    from printkit.pipeline.build import build
     from printkit.sheets.layout import LAYOUTS_DIR
     from printkit.sheets.paper import paper_by_name
 

@@ -21,7 +21,8 @@ from PIL import Image, ImageCms
 from reportlab.lib.colors import HexColor, rgb2cmyk
 
 from card_data.loader import load_database
-from printkit.build import BLEED_MM, BuildOptions, deck_imposition
+from printkit.build_options import BLEED_MM, BuildOptions
+from printkit.pipeline.deck_files import deck_imposition
 from printkit.cli import main as printkit_cli
 from printkit.sheets.colour import PROFILE_PATH
 from printkit.sheets.paper import paper_by_name

@@ -46,7 +46,9 @@ from card_data.problems import DatabaseError
 from card_data.short_codes import CODE_ALPHABET, card_code, qr_base_url, short_url
 from companion import create_app
 from companion.cards.site import export_site
-from printkit.build import BuildOptions, build, card_qr_url, card_url
+from printkit.build_options import BuildOptions
+from printkit.pipeline.build import build
+from printkit.pipeline.card_faces import card_qr_url, card_url
 from printkit.cli import main as printkit_cli
 from printkit.sheets.paper import paper_by_name
 from printkit.sheets.qr import ALPHANUMERIC, MIN_MODULE_MM, module_mm, qr_matrix, qr_version

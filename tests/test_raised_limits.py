@@ -19,10 +19,11 @@ from click.testing import CliRunner
 from database_edits import copy_game, edit
 from PIL import Image as PILImage
 
-import printkit.build_workers as build_workers
+import printkit.pipeline.workers as build_workers
 from card_data.limit_keys import LIMIT_KEYS
 from card_data.limits import DEFAULT_LIMITS, Limits
-from printkit.build import BuildOptions, build
+from printkit.build_options import BuildOptions
+from printkit.pipeline.build import build
 from printkit.cli import main
 from printkit.designer.preview import render_previews
 from printkit.designer.project import project_paths

@@ -14,7 +14,9 @@ import zxingcpp
 from pypdf import PdfReader
 
 from card_data.loader import load_database
-from printkit.build import BuildOptions, build, card_qr_url
+from printkit.build_options import BuildOptions
+from printkit.pipeline.build import build
+from printkit.pipeline.card_faces import card_qr_url
 from printkit.sheets.imposition import Rect
 from printkit.sheets.paper import paper_by_name
 from printkit.sheets.qr import QUIET_ZONE_MODULES, qr_dark_runs, qr_matrix

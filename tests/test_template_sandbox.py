@@ -14,8 +14,10 @@ import pytest
 from click.testing import CliRunner
 from database_edits import copy_game, edit
 
-from printkit.build import BuildOptions, build
-from printkit.build_workers import _pool_context
+from printkit.build_options import BuildOptions
+
+from printkit.pipeline.build import build
+from printkit.pipeline.workers import _pool_context
 from printkit.cli import main
 from printkit.sheets.layout import LAYOUTS_DIR, LayoutError, load_layout, prepare_face
 from printkit.sheets.paper import paper_by_name

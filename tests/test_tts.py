@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 from card_data.loader import bundled_data_dir, load_database
-from printkit.build import card_qr_url
+from printkit.pipeline.card_faces import card_qr_url
 from printkit.designer.commands import tts_cmd
 
 BASE_URL = "http://192.168.1.20:5000"

@@ -42,12 +42,12 @@ from card_data.limits import limits_in_force
 from card_data.loader import Game, check_database
 from card_data.problems import Problem
 from card_data.schema import Card
-from printkit.build import select_games
 from printkit.build_options import BLEED_MM, BuildOptions
-from printkit.card_faces import GameLayouts
 from printkit.components.kit import decks_drawn
 from printkit.designer.shops import MM_PER_INCH, ShopPreset
 from printkit.designer.written_exports import write_deck_folders
+from printkit.pipeline.card_faces import GameLayouts
+from printkit.pipeline.load import select_games
 from printkit.sheets.imposition import Rect
 from printkit.sheets.layout import (
     BoxRegion,
@@ -104,7 +104,7 @@ def rebleed_layout(layout: Layout, trim_w_mm: float, trim_h_mm: float, from_blee
 
 
 class RebleedLayouts(GameLayouts):
-    """A game's layouts (:class:`printkit.card_faces.GameLayouts`, read at printkit's bleed, so the
+    """A game's layouts (:class:`printkit.pipeline.card_faces.GameLayouts`, read at printkit's bleed, so the
     templates are checked as for the sheets) re-laid out at ``bleed_mm``."""
 
     def __init__(self, game: Game, options: BuildOptions, layouts_dir: Path, problems: list[Problem],

@@ -37,11 +37,11 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from card_data.limits import limits_in_force
 from card_data.loader import check_database
 from card_data.problems import Problem
-from printkit.build import select_games
 from printkit.build_options import BLEED_MM, BuildOptions
-from printkit.card_faces import GameLayouts
 from printkit.designer.export import faces_pdf, png_bytes, rasterise_pdf
 from printkit.designer.project import ProjectPaths
+from printkit.pipeline.card_faces import GameLayouts
+from printkit.pipeline.load import select_games
 from printkit.sheets.paper import paper_by_name
 from printkit.sheets.template_sandbox import forget_compiled_templates
 

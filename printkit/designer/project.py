@@ -25,7 +25,6 @@ from pathlib import Path
 
 from card_data.base_url import CONFIG_FILE, ConfigError
 from card_data.games import bundled_game_ids, registry
-from card_data.loader import bundled_data_dir, check_database
 from card_data.problems import ProblemsError
 from card_data.project_folders import (
     DEFAULT_DATA,
@@ -37,7 +36,7 @@ from card_data.project_folders import (
     is_game_data,
 )
 from printkit.sheets.art import ArtError, resolve_inside
-from printkit.sheets.layout import LAYOUTS_DIR
+from printkit.sheets.layout_base import LAYOUTS_DIR
 
 # What only `printkit init` uses (the sheet importer, the starter game) is imported there: every
 # command finds its project through this module, and `printkit build` never needs them.
@@ -190,6 +189,7 @@ def _sheet_game(stage: Path, sheet: Path, game_id: str, written: list[Path]) -> 
 def _starter_game(stage: Path, written: list[Path]) -> None:
     """Write into ``stage`` printkit's starter game (:mod:`printkit.designer.starter_game`) and
     check that it loads. Raises :class:`ProblemsError` if it does not (a bug of printkit's)."""
+    from card_data.loader import check_database
     from printkit.designer.starter_game import STARTER_FILES
 
     for name, text in STARTER_FILES.items():
@@ -262,6 +262,8 @@ def _stage_project(stage: Path, from_game: str | None, from_sheet: Path | None, 
     data, templates = stage / DEFAULT_DATA, stage / DEFAULT_TEMPLATES
     bundled_templates = LAYOUTS_DIR.resolve()
     if from_game is not None:
+        from card_data.loader import bundled_data_dir
+
         _copy_tree(bundled_data_dir() / from_game, data / from_game, written)
     elif from_sheet is not None:
         _sheet_game(stage, from_sheet, game_id, written)
@@ -294,6 +296,8 @@ def game_of(path: Path, paths: ProjectPaths) -> str | None:
     """The game a changed file belongs to (``<data>/<game>/...``, its layouts in
     ``<data>/<game>/templates/`` among them, or an older project's ``<templates>/<game>/...``),
     or ``None`` when it concerns every game (``printkit.toml``, a file outside a game folder)."""
+    from card_data.loader import bundled_data_dir  # the card schemas: only what runs needs them
+
     resolved = path.resolve()
     roots = [paths.templates_dir, paths.data_dir if paths.data_dir is not None else bundled_data_dir()]
     for root in roots:

@@ -43,14 +43,14 @@ from PIL import Image
 from card_data.limits import limits_in_force
 from card_data.loader import Game, check_database
 from card_data.problems import Problem
-from printkit.build import select_games
 from printkit.build_options import BuildOptions
-from printkit.card_faces import GameLayouts
 from printkit.components.kit import CardJob, decks_drawn
+from printkit.designer.written_exports import TTS_RECORD, write_recorded
+from printkit.pipeline.card_faces import GameLayouts
+from printkit.pipeline.load import select_games
 from printkit.sheets.imposition import Rect
 from printkit.sheets.layout import LAYOUTS_DIR, Face
 from printkit.sheets.paper import paper_by_name
-from printkit.designer.written_exports import TTS_RECORD, write_recorded
 from printkit.sheets.render import PageDrawer, new_canvas
 
 DEFAULT_DPI = 200

@@ -35,6 +35,7 @@ from printkit.sheets.art import (
 from printkit.sheets.art_prints import read_print_art
 from printkit.sheets.fonts import DEFAULT_FONTS, FACES, FontError, font_set
 from printkit.sheets.icons import ICONS_FOLDER, IconError
+from printkit.sheets.layout_base import LAYOUTS_DIR, WarningLog  # noqa: F401 - named here too
 from printkit.sheets.qr import long_payload_warning
 from printkit.sheets.template_sandbox import (
     CardSandbox,
@@ -44,11 +45,6 @@ from printkit.sheets.template_sandbox import (
     template_error_message,
 )
 from printkit.sheets.text_fit import FittedText, fit_text  # noqa: F401 - FittedText: a face's item, named here
-
-LAYOUTS_DIR = Path(__file__).parent.parent / "layouts"
-"""The bundled templates folder (``printkit/layouts`` is the repository's top-level ``templates/``):
-``print/`` (calibration texts) and the format guides. A game's layouts are in its own folder
-(:func:`card_data.project_folders.game_templates_dir`)."""
 
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
 
@@ -359,29 +355,6 @@ class Face:
     layout: Layout
     items: list[Any]
     warnings: list[FaceWarning] = field(default_factory=list)
-
-
-class WarningLog:
-    """A build's warnings as :class:`~card_data.problems.Problem` (printed, never failing the
-    build): per card, or once per build for :attr:`FaceWarning.once` ones."""
-
-    def __init__(self) -> None:
-        self.items: list[Problem] = []
-        self._said: set[str] = set()
-
-    def add(self, face: Face | None, file: str, line: int, game: str, card_id: str) -> None:
-        """Record ``face``'s warnings against the card at ``file:line``."""
-        if face is None:
-            return
-        for w in face.warnings:
-            if w.once:
-                if w.field in self._said:
-                    continue
-                self._said.add(w.field)
-                self.items.append(Problem(str(face.layout.path), face.layout.region_line(w.field.split(":")[-1]),
-                                          game, "-", w.field, w.message))
-            else:
-                self.items.append(Problem(file, line, game, card_id, w.field, w.message))
 
 
 def game_font_files(context: dict[str, Any], game_root: Path | None) -> dict[str, Path]:

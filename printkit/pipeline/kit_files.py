@@ -8,14 +8,15 @@ from pathlib import Path
 from card_data.loader import Game
 from card_data.problems import DatabaseError, Problem
 from card_data.project_folders import game_templates_dir
-from printkit.build_digests import Unit, warnings_json, warnings_from_json
 from printkit.build_options import BuildOptions
-from printkit.build_workers import BuildWarnings
-from printkit.card_faces import GameLayouts
 from printkit.components.kit import KitSpec, choose_one_lists, left_out
 from printkit.components.print_index import ChooseOneList, KitFile, print_index_pdf
 from printkit.components.reference import REFERENCE_BACK_TITLE, reference_faces
-from printkit.deck_files import SheetWriter, deck_kit_files
+from printkit.pipeline.card_faces import GameLayouts
+from printkit.pipeline.deck_files import SheetWriter, deck_kit_files
+from printkit.pipeline.digests import Unit, warnings_json, warnings_from_json
+from printkit.pipeline.units import OutputUnits
+from printkit.pipeline.workers import BuildWarnings
 from printkit.sheets.layout import LayoutError
 from printkit.sheets.render import DocInfo
 
@@ -63,14 +64,13 @@ def pdf_pages(data: bytes) -> int:
 
 
 def reference_cards(game: Game, kit: KitSpec, options: BuildOptions, layouts_dir: Path, problems: list[Problem],
-                    warnings: BuildWarnings, drawing: bool, rendered: dict, u: Unit | None, keep, remember,
-                    out_dir: Path | None) -> list[KitFile]:
-    """The game's ``reference-cards.pdf`` (and cut files) into ``rendered``, unless unchanged;
-    returns its lines of the print index."""
+                    warnings: BuildWarnings, drawing: bool, units: OutputUnits, u: Unit | None) -> list[KitFile]:
+    """The game's ``reference-cards.pdf`` (and cut files) into ``units``, or kept as they are if
+    unit ``u`` is unchanged; returns its lines of the print index."""
     ref_note = kit.files.get("reference-cards.pdf")
     copies, note = (ref_note.copies, ref_note.note or "") if ref_note else (1, "")
     if u is not None and u.cached is not None:
-        keep(game, u)
+        units.keep(game, u)
         warnings.merge(warnings_from_json(u.cached.meta.get("warnings", []), game))
         faces_count, sheets = int(u.cached.meta.get("faces", 0)), int(u.cached.meta.get("sheets", 0))
         return deck_kit_files("reference", options.duplex, sheets,
@@ -94,10 +94,9 @@ def reference_cards(game: Game, kit: KitSpec, options: BuildOptions, layouts_dir
     for _, face in faces:
         writer.add(face)
     files, _ = writer.files()
-    for file_name, data in files.items():
-        rendered[out_dir / game.game_id / file_name] = data
+    units.add(game, files)
     if u is not None:
-        remember(game, u, files, {"faces": len(faces), "sheets": writer.sheets,
+        units.remember(game, u, files, {"faces": len(faces), "sheets": writer.sheets,
                                   "warnings": warnings_json(ref_warnings.entries)})
     return writer.kit_file(f"Reference cards: {len(faces)} (rules summaries, with their own back)",
                            copies=copies, note=note)

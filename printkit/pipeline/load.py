@@ -1,0 +1,157 @@
+"""The build's first stage, load: what was asked (:class:`BuildRequest`), the card database
+checked, the games chosen, and each game's decks as the jobs of cards to print, a deck too
+large for one file split into parts (:func:`load_build` gives a :class:`LoadedBuild`)."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from card_data.limits import Limits
+from card_data.problems import DatabaseError, Problem
+from printkit.build_options import BuildOptions
+from printkit.parsed_cache import ParsedFileCache
+from printkit.pipeline.deck_files import CARDS_PER_FILE, cards_per_file, deck_imposition, split_job
+
+if TYPE_CHECKING:
+    from card_data.loader import Database, Game
+    from printkit.components.kit import CardJob, KitSpec
+
+
+def select_games(db: Database, names: Iterable[str]) -> tuple[list[Game], list[str]]:
+    """The games called ``names`` (all if empty) and the names that match no game."""
+    names = list(names)
+    if not names:
+        return list(db.games.values()), []
+    unknown = [n for n in names if n not in db.games]
+    return [db.games[n] for n in names if n in db.games], unknown
+
+
+@dataclass(frozen=True)
+class BuildRequest:
+    """A build as :func:`printkit.pipeline.build.build` was asked for it (see there): the
+    database folder (``None``: the bundled one), the output folder (``None``: validate only),
+    how to print, which games (all if empty), the templates folder, one deck or all, the
+    score pad's copies, the parts left out, and the limits (``None``: the project's)."""
+
+    data_dir: Path | None
+    out_dir: Path | None
+    options: BuildOptions
+    games: list[str]
+    layouts_dir: Path
+    deck: str | Path | None
+    scorepad_copies: int
+    cards_only: bool
+    catalog: bool
+    limits: Limits | None
+
+    @property
+    def drawing(self) -> bool:
+        """Whether files are drawn (``printkit build``), not only checked (``validate``)."""
+        return self.out_dir is not None
+
+
+@dataclass
+class LoadedBuild:
+    """What the build prints, before anything is laid out.
+
+    ``db``: the database; ``games``: the games selected, in order; ``kits``: each game's
+    ``kit.yaml`` (by game id); ``jobs``: each game's decks in print order, split into part
+    files (:func:`~printkit.pipeline.deck_files.split_job`); ``deck_job``: the one deck asked
+    for with ``deck``, else ``None``; ``total``: the cards in ``jobs``; ``fallbacks``: with
+    ``options.lang``, per game ``(game_id, [untranslated card ids], cards printed)``;
+    ``problems``: every problem met so far (the stages after add theirs); ``parsed``: the
+    parsed-file cache the database was read through, saved once the build is published.
+    """
+
+    db: Database
+    games: list[Game]
+    kits: dict[str, KitSpec]
+    jobs: dict[str, list[CardJob]]
+    deck_job: list[CardJob] | None
+    total: int
+    fallbacks: list[tuple[str, list[str], int]]
+    problems: list[Problem]
+    parsed: ParsedFileCache
+
+
+def load_build(request: BuildRequest) -> LoadedBuild:
+    """Check the request's database within its limits and choose what to print of its games:
+    the ``deck`` asked for, every card once with ``catalog``, every card that loaded when there
+    are problems or nothing is written (validate), else each game's play kit. Problems are
+    returned in the result, never raised."""
+    # The loader, the kits and translations (pydantic models): not for a rebuild that carries
+    # every file over, which stops before this stage.
+    from card_data.loader import check_database
+    from card_data.translations import untranslated_cards
+    from printkit.components.kit import catalog_jobs, chosen_deck_jobs, load_kit, play_jobs
+
+    out_dir, options, games, deck = request.out_dir, request.options, request.games, request.deck
+    parsed = ParsedFileCache(out_dir)  # card files read before: not parsed again
+    db, problems = check_database(request.data_dir, request.limits, parsed)
+    selected, unknown = select_games(db, games)
+    for name in unknown:
+        problems.append(Problem(str(db.root), 1, name, "-", "game", f"no such game (have: {', '.join(db.games)})"))
+    deck_job: list[CardJob] | None = None
+    if deck is not None and not problems:
+        try:
+            target, deck_job = chosen_deck_jobs(db, selected, games, deck)
+            selected = [target]
+        except DatabaseError as exc:
+            problems.extend(exc.problems)
+    game_jobs: dict[str, list[CardJob]] = {}
+    kits: dict[str, KitSpec] = {}
+    for game in selected:
+        kit, kit_problems = load_kit(game)
+        problems.extend(kit_problems)
+        kits[game.game_id] = kit
+        if deck_job is not None:
+            game_jobs[game.game_id] = deck_job
+        elif request.catalog or problems or out_dir is None:
+            # Lays out every card that loaded, to report every problem; deck lists may name
+            # cards that failed to load, so they are only followed in a clean database.
+            game_jobs[game.game_id] = catalog_jobs(game)
+        else:
+            game_jobs[game.game_id] = play_jobs(game, kit)
+    for game in selected:
+        try:
+            per_file = cards_per_file(deck_imposition(game, options).per_sheet, CARDS_PER_FILE)
+        except ValueError:
+            continue  # reported where the deck is drawn
+        game_jobs[game.game_id] = [part for job in game_jobs[game.game_id] for part in split_job(job, per_file)]
+    total = sum(len(job.cards) for jobs in game_jobs.values() for job in jobs)
+    fallbacks = []
+    if options.lang:
+        from printkit.pipeline.card_faces import build_translation
+
+        for game in selected:
+            printed = [cid for job in game_jobs[game.game_id] for cid in job.cards.ids]
+            left = untranslated_cards(printed, build_translation(game, options))
+            fallbacks.append((game.game_id, left, len(set(printed))))
+    return LoadedBuild(db, selected, kits, game_jobs, deck_job, total, fallbacks, problems, parsed)
+
+
+def card_file_bytes(data_dir: Path | None) -> int:
+    """The size of the database's card files (``<game>/cards/*.yaml``), in bytes."""
+    from card_data.loader import bundled_data_dir
+
+    try:
+        return sum(p.stat().st_size for p in Path(data_dir or bundled_data_dir()).glob("*/cards/*.yaml"))
+    except OSError:
+        return 0  # the loader reports what cannot be read
+
+
+def import_card_schemas(data_dir: Path | None) -> None:
+    """Import the card schemas (``cards.SPEC``) of the registered games whose folders the
+    database at ``data_dir`` (default: the bundled one) holds, as loading it does
+    (:func:`card_data.loader.load_database`): workers started before the load then inherit
+    them, instead of each importing its games' again when its first deck arrives (~16 ms a
+    game)."""
+    from card_data.games import registry
+    from card_data.loader import bundled_data_dir
+
+    root = Path(data_dir or bundled_data_dir())
+    for game_id, entry in registry().items():
+        if (root / game_id / "game.yaml").is_file():
+            entry.spec  # noqa: B018 - imported on first use
