@@ -12,7 +12,9 @@ for the run on that server (and dropped after it). Then:
    the start and again at that length; then one undo and one correction (``--long 0`` skips);
 2. ``--phones`` phones (default 20) for ``--seconds`` seconds, simulated by Locust in processes
    of their own (``benchmarks/companion_phones.py``): tables of four, each phone posting a VP
-   adjustment for its seat every 0.5-2.5 s and polling every second as the page does, half as
+   adjustment for its seat every 0.5-2.5 s (``--post-every``) and polling every second as the
+   page does (a tick
+   that comes while the phone waits for an answer is dropped, as htmx drops it), half as
    pages (forms, htmx live fragment) and half through the JSON API. A VP adjustment is legal at
    any time and each carries its own note, so no page post is a true conflict: every refused
    one counts in "refused page posts that were not true conflicts".
@@ -22,7 +24,9 @@ for the run on that server (and dropped after it). Then:
 Prints p50/p95/p99 per event and per poll; the servers' CPU per request and per event, from
 their own CPU times (``/proc``), beside the proxy's and the phones'; events acknowledged
 against events stored (each acknowledged entry found in its table's log by its note); and the
-goals beside. Needs the ``bench`` extra (``pip install -c constraints.txt -e '.[bench]'``).
+goals beside. The default posting rate is a stress rate: a table of four enters ~2.7 entries a
+second, where a played game enters one every 10-30 s; ``--post-every 20 100`` (each of four
+phones every 20-100 s: a table's entry every ~15 s) is a table at play. Needs the ``bench`` extra (``pip install -c constraints.txt -e '.[bench]'``).
 
     .venv/bin/python benchmarks/bench_companion.py --seconds 60
     .venv/bin/python benchmarks/bench_companion.py --phones 200 --servers 2 --postgres URL
@@ -322,14 +326,16 @@ def init_db(url: str) -> None:
 
 
 def run_phones(folder: Path, hosts: list[str], phones: int, seconds: float, processes: int,
-               cpu_of: dict[str, callable]) -> tuple[dict, dict[str, float]]:
+               cpu_of: dict[str, callable], post_every_s: tuple[float, float]) -> tuple[dict, dict[str, float]]:
     """Locust with ``phones`` users in ``processes`` processes; the merged results of its
-    processes and each CPU figure of ``cpu_of`` (name -> CPU seconds so far) over the play."""
+    processes and each CPU figure of ``cpu_of`` (name -> CPU seconds so far) over the play;
+    each phone posts every ``post_every_s`` (min, max) seconds."""
     out = folder / "phones"
     out.mkdir()
     start_play = time.time() + SETUP_S
     until = start_play + seconds
-    env = {**os.environ, "BENCH_OUT": str(out), "BENCH_UNTIL": str(until), "BENCH_HOSTS": " ".join(hosts)}
+    env = {**os.environ, "BENCH_OUT": str(out), "BENCH_UNTIL": str(until), "BENCH_HOSTS": " ".join(hosts),
+           "BENCH_POST_EVERY": " ".join(str(x) for x in post_every_s)}
     locust = shutil.which("locust", path=str(Path(sys.executable).parent)) or "locust"
     command = [locust, "-f", str(HERE / "companion_phones.py"), "--headless", "-u", str(phones),
                "-r", str(max(10, phones // 5)), "-t", f"{int(SETUP_S + seconds + 5)}s", "--stop-timeout", "0",
@@ -441,11 +447,12 @@ def goal(label: str, value: float, limit: float, unit: str = "ms") -> str:
 
 
 def report(results: dict, used: dict[str, float], seconds: float, phones: int, servers: int, postgres: bool,
-           stored: tuple[int, int, int, int], probe: Propagation | None, spread: str) -> bool:
+           stored: tuple[int, int, int, int], probe: Propagation | None, spread: str,
+           post_every_s: tuple[float, float]) -> bool:
     times = results["times"]
     tables = len(results["accepted"])
     print(f"\n{phones} phones on {tables} tables for {seconds:.0f} s, {servers} server process(es) {spread} "
-          f"(posting every 0.5-2.5 s, polling every 1 s)")
+          f"(each posting every {post_every_s[0]:g}-{post_every_s[1]:g} s, polling every 1 s)")
     events = [t for kind, ts in times.items() if kind.startswith("event") for t in ts]
     polls = [t for kind, ts in times.items() if kind.startswith("poll") for t in ts]
     print(f"  per event, all:          {percentiles(events)}")
@@ -501,7 +508,13 @@ def main() -> None:
     parser.add_argument("--long", type=int, default=2000,
                         help="the log length of the second per-event cost sample (0: skip that part)")
     parser.add_argument("--sample", type=int, default=100, help="appends per cost sample")
+    parser.add_argument("--post-every", type=float, nargs=2, metavar=("MIN", "MAX"), default=(0.5, 2.5),
+                        help="seconds between one phone's posts, drawn evenly (default: 0.5 2.5, a stress "
+                             "rate; 20 100 is a table at play)")
     args = parser.parse_args()
+    low, high = args.post_every
+    if not 0.1 <= low <= high <= 3600:
+        parser.error("--post-every takes MIN <= MAX, each 0.1-3600 seconds")
     processes = args.locust_processes or (1 if args.phones <= 50 else 2)
     store = "PostgreSQL" if args.postgres else "SQLite"
     print(f"companion under load, {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} CPUs, load average "
@@ -538,12 +551,13 @@ def main() -> None:
         if args.servers > 1:
             probe = Propagation(ports[0], ports[1], time.time() + SETUP_S + args.seconds)
             probe.start()
-        results, used = run_phones(folder, hosts, args.phones, args.seconds, processes, cpu_of)
+        results, used = run_phones(folder, hosts, args.phones, args.seconds, processes, cpu_of,
+                                   tuple(args.post_every))
         if probe is not None:
             probe.join(30)
         stored = count_stored(ports[-1], results["accepted"])
         ok = report(results, used, args.seconds, args.phones, args.servers, bool(args.postgres), stored, probe,
-                    spread)
+                    spread, tuple(args.post_every))
     sys.exit(0 if ok else 1)
 
 

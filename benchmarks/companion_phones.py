@@ -7,13 +7,21 @@ others join it by its code, each playing its own seat. Even phones are pages (th
 page's form, choose their seat, post the table's form as htmx does with the ``_version`` they
 last saw, and poll the live fragment every second with ``?v=<version>``); odd phones use the JSON
 API (``POST /api/tables/<code>/events``, and ``GET /api/tables/<code>`` with ``If-None-Match``
-every second). Each posts a VP adjustment for its seat every 0.5-2.5 s, carrying a note unique
-to the run, so the script can find every acknowledged entry in the log afterwards.
+every second). Each posts a VP adjustment for its seat every 0.5-2.5 s (``BENCH_POST_EVERY``),
+carrying a note unique to the run, so the script can find every acknowledged entry in the log
+afterwards.
+
+A phone polls as the page's htmx does (``data-hx-trigger="every 1s"``): a tick every second, and
+a tick that comes while the phone still waits for an answer (a poll, or a post, which htmx
+queues on the live part) is dropped, as htmx drops it (its default ``hx-sync``): an answer late
+by three seconds is followed by one poll at the next tick, not by the three missed ones at once.
+While the server answers within the second, every tick polls.
 
 Settings come from the environment: ``BENCH_OUT`` (folder for each process's results,
 ``phones-<pid>.json``), ``BENCH_UNTIL`` (Unix time at which phones stop posting and polling),
 ``BENCH_HOSTS`` (space-separated base URLs: phone ``n`` of a process uses
-``hosts[n % len(hosts)]``; one URL when a proxy spreads the load).
+``hosts[n % len(hosts)]``; one URL when a proxy spreads the load), ``BENCH_POST_EVERY`` ("MIN MAX"
+seconds between one phone's posts, drawn evenly; default "0.5 2.5").
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ from locust.runners import MasterRunner
 
 GAME = "carpe_diem"
 PLAYERS = ["Anna", "Bea", "Cato", "Dido"]
-POST_EVERY_S = (0.5, 2.5)
+POST_EVERY_S = tuple(float(x) for x in os.environ.get("BENCH_POST_EVERY", "0.5 2.5").split())
 POLL_EVERY_S = 1.0  # companion/scorekeeping/table_pages.py POLL_INTERVAL_S: the page's own interval
 VERSION_IN_PAGE = re.compile(r"/live\?v=(\d+)")
 CSRF_IN_PAGE = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -152,6 +160,9 @@ class Phone(FastHttpUser):
                     next_poll += POLL_EVERY_S
             except Exception as exc:  # noqa: BLE001 - reported at the end, the phone goes on
                 RESULTS.errors.append(f"phone {self.number}: {exc!r}")
+            late = time.monotonic() - next_poll
+            if late > 0:  # ticks that came while this phone waited for an answer: dropped, as htmx does
+                next_poll += POLL_EVERY_S * (int(late / POLL_EVERY_S) + 1)
         gevent.sleep(3600)
 
     def post(self) -> None:

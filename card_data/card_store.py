@@ -45,9 +45,11 @@ class CardStore(Mapping[str, "Card"]):
         for card in cards:
             self.add(card)
 
-    def add(self, card: Card) -> None:
-        """Keep ``card`` under ``card.id`` (replacing a card of that id)."""
-        data = card.model_dump_json().encode("utf-8")
+    def add(self, card: Card, json: bytes | None = None) -> None:
+        """Keep ``card`` under ``card.id`` (replacing a card of that id). ``json``: its
+        ``model_dump_json()`` in UTF-8, when the caller has it already (the card is then not
+        serialised again)."""
+        data = json if json is not None else card.model_dump_json().encode("utf-8")
         if not self._records:
             self._zdict = data
         packer = zlib.compressobj(zdict=self._zdict)

@@ -1,7 +1,7 @@
 """One card file read and validated, or taken from a cache of files read before.
 
-Reading a card file costs YAML composing (in Python, to bound aliases and nesting and to
-remember lines: :mod:`card_data.yaml_source`) and a pydantic validation per card, about half a
+Reading a card file costs YAML composing and constructing (remembering lines, bounded:
+:mod:`card_data.yaml_source`) and a pydantic validation per card, about a fifth of a
 millisecond a card. A build that follows its database's edits (``printkit build`` again, or
 ``--watch``) reads files that mostly did not change, so the loader can be given a
 :class:`ParsedFiles` store: a file that read cleanly (every record a valid card, no problem of
@@ -52,13 +52,16 @@ class ParsedFiles(Protocol):
 class CardEntry:
     """One record of a card file: ``card`` (``None`` when it is not a valid card), its ``rid``
     (:func:`card_data.yaml_records.record_id`), whether its ``id`` is a string, and where it is
-    (``lines`` of the whole file, ``base`` the record's location in it)."""
+    (``lines`` of the whole file, ``base`` the record's location in it). ``json``: the card's
+    ``model_dump_json()`` in UTF-8 when it was made or read here (for
+    :meth:`~card_data.card_store.CardStore.add`), else ``None``."""
 
     rid: str
     has_id: bool
     card: Card | None
     lines: LineMap
     base: tuple
+    json: bytes | None = None
 
 
 def _kept_lines(item: dict, lines: LineMap, base: tuple) -> list[list]:
@@ -114,9 +117,10 @@ def read_card_file(path: Path, col: Collector, adapter: TypeAdapter, parsed: Par
         except ValidationError as exc:
             col.pydantic(path, lines, base, rid, exc, data=item)
             card = None
-        entries.append(CardEntry(rid, isinstance(item.get("id"), str), card, lines, base))
-        if key is not None and card is not None:
-            kept.append(([list(base), rid, _kept_lines(item, lines, base)], card.model_dump_json().encode()))
+        data = card.model_dump_json().encode() if key is not None and card is not None else None
+        entries.append(CardEntry(rid, isinstance(item.get("id"), str), card, lines, base, data))
+        if data is not None:
+            kept.append(([list(base), rid, _kept_lines(item, lines, base)], data))
     if key is not None and complete and len(col.problems) == before and all(e.card and e.has_id for e in entries):
         # One line of where each card is, then each card's JSON on a line of its own (JSON
         # escapes line breaks), which pydantic validates from the bytes as they are.
@@ -143,7 +147,7 @@ def _from_cache(value: bytes | None, adapter: TypeAdapter) -> list[CardEntry] | 
             card = adapter.validate_json(data)
             if card.id != rid:
                 return None
-            entries.append(CardEntry(rid, True, card, lines, base))
+            entries.append(CardEntry(rid, True, card, lines, base, data))
         return entries
     except (ValueError, TypeError, ValidationError):
         return None

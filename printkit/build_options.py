@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from printkit.sheets.art_prints import PRINT_DPI
 from printkit.sheets.paper import Paper
 from printkit.sheets.registration_marks import RegistrationMarks
-from printkit.sheets.render import PdfOutput
+
+if TYPE_CHECKING:
+    from printkit.sheets.render import PdfOutput
 
 BLEED_MM = 3.0
 Duplex = Literal["long", "short", "none", "fold"]
@@ -57,4 +59,6 @@ class BuildOptions:
     @property
     def pdf_output(self) -> PdfOutput:
         """How the PDFs' colours and standard are written (from ``cmyk`` and ``pdfx``)."""
+        from printkit.sheets.render import PdfOutput  # the renderer: only a build that draws needs it
+
         return PdfOutput.of(self.cmyk, self.pdfx)

@@ -10,7 +10,7 @@ import click
 
 from card_data.base_url import ConfigError, resolve_base_url
 from card_data.short_codes import qr_base_url
-from printkit.command_line import check_output_folder, command_paths, report_problems
+from printkit.command_line import build_gc, check_output_folder, command_paths, report_problems
 from printkit.sheets.art_prints import PRINT_DPI, PRINT_DPI_MAX, PRINT_DPI_MIN
 from printkit.sheets.paper import PAPERS, paper_by_name
 
@@ -276,10 +276,11 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | Non
                            registration_marks=SILHOUETTE_TYPE_1 if registration_marks else None, lang=lang,
                            print_dpi=print_dpi)
     try:
-        result = build(paths.data_dir, target, options, games, layouts_dir=paths.templates_dir,
-                       progress_factory=_progress_factory(), deck=deck,
-                       scorepad_copies=scorepad_copies, cards_only=cards_only, catalog=catalog,
-                       jobs=jobs if jobs is not None else (os.cpu_count() or 1))
+        with build_gc():
+            result = build(paths.data_dir, target, options, games, layouts_dir=paths.templates_dir,
+                           progress_factory=_progress_factory(), deck=deck,
+                           scorepad_copies=scorepad_copies, cards_only=cards_only, catalog=catalog,
+                           jobs=jobs if jobs is not None else (os.cpu_count() or 1))
     except (OSError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     _warn(result.warnings, result.problems)
@@ -365,7 +366,8 @@ def validate_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: P
 
     options = BuildOptions(paper=paper_by_name("letter"), base_url="http://localhost:5000")
     paths = command_paths(data_dir, templates_dir)
-    result = build(paths.data_dir, None, options, games, layouts_dir=paths.templates_dir)
+    with build_gc():
+        result = build(paths.data_dir, None, options, games, layouts_dir=paths.templates_dir)
     _warn(result.warnings, result.problems)
     if result.problems:
         report_problems(result.problems)

@@ -48,10 +48,13 @@ def code_root() -> Path:
     return _ROOT
 
 
+@cache
 def module_file(name: str) -> Path | None:
     """The source file of the repository module ``name`` (``"card_data.schema"``): a package's
     ``__init__.py`` or a module's ``.py``; ``None`` if ``name`` is not one of the repository's
-    modules (another package, or a name imported from a module: ``card_data.schema.Card``)."""
+    modules (another package, or a name imported from a module: ``card_data.schema.Card``).
+    Looked up once per process and name, like the imports read from it (:func:`printing_sources`
+    asks for the same names thousands of times)."""
     parts = name.split(".")
     if parts[0] not in OWN_PACKAGES or not all(p.isidentifier() for p in parts):
         return None
@@ -123,11 +126,13 @@ def _import_statements(source: str) -> list[ast.Import | ast.ImportFrom]:
     return found
 
 
-def _printkit_files() -> list[Path]:
-    """Every file of the printkit package (sources, fonts, ICC profiles), no bytecode."""
+@cache
+def _printkit_files() -> tuple[Path, ...]:
+    """Every file of the printkit package (sources, fonts, ICC profiles), no bytecode; listed
+    once per process, like the imports read from them."""
     root = _ROOT / "printkit"
-    return [p for p in root.rglob("*")
-            if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".pyc", ".pyo")]
+    return tuple(p for p in root.rglob("*")
+                 if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".pyc", ".pyo"))
 
 
 @cache

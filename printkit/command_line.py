@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -29,9 +32,10 @@ def check_output_folder(paths, out: Path, given: bool) -> Path:
     :class:`~printkit.designer.project.ProjectPaths`; ``given``: ``out`` came from ``--out``
     (else from ``printkit.toml`` or the default). Returns ``out``."""
     from card_data.base_url import ConfigError
-    from card_data.loader import bundled_data_dir
     from card_data.project_folders import OutFolderError, check_out_folder
 
+    if paths.data_dir is None:
+        from card_data.loader import bundled_data_dir  # the card schemas come with it: only if needed
     from_config = paths.project.config if paths.project is not None and not given else None
     named = f"--out {out}" if given else f"the output folder {out}"
     try:
@@ -49,3 +53,27 @@ def report_problems(problems: list[Problem], then: str = "") -> None:
         click.echo(str(p), err=True)
     count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found."
     click.echo(f"{count} {then}" if then else count, err=True)
+
+
+GC_YOUNG_OBJECTS = 10_000
+"""During a build, Python's cyclic garbage collector looks at the youngest objects after this
+many more allocations than frees (Python's default: 700). Higher saves a little more CPU and
+holds more memory: 50,000 held 13 MiB more at 900 cards."""
+
+
+@contextmanager
+def build_gc() -> Iterator[None]:
+    """Tune Python's cyclic garbage collector while a build or a check runs, and restore it
+    after: the objects that exist on entry (the modules imported, mostly) are frozen, so that
+    collections do not scan them again and again and forked workers do not write to their
+    pages (which would copy them), and the youngest generation is collected every
+    :data:`GC_YOUNG_OBJECTS` allocations. The cycles a build makes are still collected;
+    reference counting frees everything else as before."""
+    thresholds = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG_OBJECTS, *thresholds[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()  # what was frozen may be collected again (in a test run, earlier tests' garbage)

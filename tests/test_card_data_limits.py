@@ -135,8 +135,9 @@ def test_a_game_over_its_limit_is_one_problem_and_raising_the_limit_lets_it_thro
 
 def test_the_bundled_database_and_a_game_of_10000_cards_are_far_within_the_defaults():
     """The default limits against what they must let through, measured from sizes (not by
-    loading 17 MB): every bundled file and game, and each bundled game grown to 10,000 cards
-    as ``benchmarks/bench_build.py`` grows it (its cards cloned in turn), all in one file."""
+    loading 17 MB): every bundled file and game, and each bundled game grown to 10,000 cards of
+    its own average size, all in one file (the size a designer's large game reaches;
+    ``benchmarks/bench_build.py`` generates texts of the bundled cards' lengths)."""
     for folder in bundled_data_dir().iterdir():
         if not (folder / "game.yaml").is_file():
             continue

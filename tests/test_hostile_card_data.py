@@ -23,6 +23,7 @@ from database_edits import copy_database, copy_game, edit, line_of, problem_line
 
 from card_data.loader import load_database
 from card_data.problems import DatabaseError
+from card_data import yaml_source
 from card_data.yaml_source import MAX_ALIAS_VALUES, YamlSyntaxError, load_yaml
 from companion import create_app
 from printkit.cli import main as printkit_cli
@@ -64,6 +65,17 @@ def bomb_line(text: str) -> int:
 
 # ---- YAML that would hang, crash or silently lose a value ----------------------------------
 
+@pytest.fixture(params=["libyaml-composer", "bounded-composer"])
+def yaml_reading(request, monkeypatch):
+    """Each YAML test on both readings of :mod:`card_data.yaml_source`: libyaml's own composer,
+    which reads a document without aliases, and the bounded composer, which reads every other
+    document (and every document where libyaml does not bound nesting itself)."""
+    if request.param == "bounded-composer":
+        monkeypatch.setattr(yaml_source, "_libyaml_composes_safely", lambda: False)
+    return request.param
+
+
+@pytest.mark.usefixtures("yaml_reading")
 def test_validate_reports_a_billion_laughs_file_at_its_line(tmp_path):
     data = copy_database(tmp_path / "data")
     bomb = data / "cahrd" / "cards" / "laughs.yaml"
@@ -76,6 +88,7 @@ def test_validate_reports_a_billion_laughs_file_at_its_line(tmp_path):
         "1 problem found."]
 
 
+@pytest.mark.usefixtures("yaml_reading")
 def test_the_companion_refuses_a_billion_laughs_database_on_start(tmp_path):
     data = copy_database(tmp_path / "data")
     bomb = data / "carpe_cras" / "cards" / "laughs.yaml"
@@ -89,6 +102,7 @@ def test_the_companion_refuses_a_billion_laughs_database_on_start(tmp_path):
          "(here at *e); a card file needs far fewer")]
 
 
+@pytest.mark.usefixtures("yaml_reading")
 def test_aliases_within_the_limit_still_load(tmp_path):
     path = tmp_path / "stats.yaml"
     path.write_text("base: &base {power: 2, speed: 3}\nknight:\n  <<: *base\n  speed: 4\n"
@@ -99,6 +113,7 @@ def test_aliases_within_the_limit_still_load(tmp_path):
     assert lines.line_for(("knight", "speed")) == 4
 
 
+@pytest.mark.usefixtures("yaml_reading")
 @pytest.mark.parametrize("text, line, message", [
     ("- id: loop\n  type: item\n  title: Loop\n  effect: &e [*e]\n", 4, "recursive alias: *e is used inside"),
     ("- id: loop\n  type: item\n  title: Loop\n  effect: &e\n    again: *e\n", 5, "recursive alias: *e is used inside"),
@@ -133,6 +148,7 @@ def yaml_library_nesting(request, monkeypatch):
     return request.param
 
 
+@pytest.mark.usefixtures("yaml_reading")
 @pytest.mark.parametrize("shape", ["lists", "mappings"])
 def test_yaml_nested_100000_deep_is_one_problem_at_its_line(tmp_path, yaml_library_nesting, shape):
     """Before: a RecursionError (or libyaml's composer crashing the process). What the problem
@@ -148,6 +164,7 @@ def test_yaml_nested_100000_deep_is_one_problem_at_its_line(tmp_path, yaml_libra
     assert found[0].startswith(f"{path}:3: cahrd/-: "), found
 
 
+@pytest.mark.usefixtures("yaml_reading")
 def test_a_key_written_twice_names_the_key_and_both_lines(tmp_path):
     data = copy_game(tmp_path, "cahrd")
     path = data / "cards" / "items.yaml"
@@ -163,6 +180,7 @@ def test_a_key_written_twice_names_the_key_and_both_lines(tmp_path):
          "YAML keeps only this later value")]
 
 
+@pytest.mark.usefixtures("yaml_reading")
 def test_load_yaml_refuses_a_duplicate_key_unless_asked_to_collect_them(tmp_path):
     """Layout templates, boards and reference cards read YAML without collecting: for them a
     duplicate key is an error like a syntax error."""
@@ -179,6 +197,7 @@ def test_load_yaml_refuses_a_duplicate_key_unless_asked_to_collect_them(tmp_path
 
 # ---- every independent problem, no consequential one -----------------------------------------
 
+@pytest.mark.usefixtures("yaml_reading")
 def test_a_card_file_that_does_not_parse_is_one_problem(tmp_path):
     """Before: the syntax error and ten "unknown card id" problems, one per deck entry naming
     an item of that file."""

@@ -106,3 +106,156 @@ def test_another_phones_token_is_refused(app):
     token = CSRF.search(undo).group(1)
     seq = re.search(r'name="_seq" value="(\d+)"', undo).group(1)
     assert bo.post(f"/t/{table['token']}/undo", data={"csrf_token": token, "_seq": seq}).status_code == 400
+
+
+# -- a seat's forms, drawn once per content and shared across versions ---------------------------------
+
+VERSIONS = re.compile(r'name="_version" value="(\d+)"')
+MOVES = re.compile(r'<section id="moves".*?</section>', re.S)
+
+
+@pytest.fixture
+def moves_drawn(monkeypatch):
+    """How many times :class:`SharedParts` drew a list of moves."""
+    drawn = [0]
+    original = SharedParts._render_moves
+
+    def counting(self, *args):
+        drawn[0] += 1
+        return original(self, *args)
+
+    monkeypatch.setattr(SharedParts, "_render_moves", counting)
+    return drawn
+
+
+def drawn_afresh(app, client, table: dict) -> str:
+    """The phone's live fragment drawn with nothing kept (a new store): what it must be."""
+    kept = app.extensions[SHARED]
+    app.extensions[SHARED] = SharedParts()
+    try:
+        return live(client, table)
+    finally:
+        app.extensions[SHARED] = kept
+
+
+SHARED = "companion.scorekeeping.shared_parts"
+
+
+def test_a_seats_forms_are_drawn_once_and_carry_each_new_version(app, moves_drawn):
+    table = new_table(app.test_client())
+    ann, also_ann = phone(app, table, 0), phone(app, table, 0)  # two phones saying they are Ann
+    enter(app.test_client(), table, "first")
+    before = moves_drawn[0]
+    first = live(ann, table)
+    assert moves_drawn[0] == before + 2  # Ann's moves and the other players'
+    assert live(also_ann, table) and moves_drawn[0] == before + 2  # the same forms: not drawn again
+    enter(app.test_client(), table, "second")  # a VP adjustment: Ann's forms stay the same
+    second = live(ann, table)
+    assert moves_drawn[0] == before + 2
+    assert set(VERSIONS.findall(first)) == {"1"} and set(VERSIONS.findall(second)) == {"2"}
+    assert CSRF.sub("", second) == CSRF.sub("", drawn_afresh(app, ann, table))
+
+
+def test_shared_forms_carry_each_phones_own_csrf_token_and_post(app):
+    table = new_table(app.test_client())
+    ann, also_ann = phone(app, table, 0), phone(app, table, 0)
+    live(ann, table)  # draws Ann's forms with the first phone's token
+    fragment = live(also_ann, table)
+    form = re.search(r'<form method="post" action="[^"]*/events"[^>]*data-event="adjust_victory_points".*?</form>',
+                     MOVES.search(fragment).group(0), re.S).group(0)
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form))
+    response = also_ann.post(f"/t/{table['token']}/events",
+                             data={**fields, "change": "2", "note": "from the second phone"})
+    assert response.status_code == 303  # accepted: the second phone's own token
+    events = app.test_client().get(f"/api/tables/{table['code']}/events").get_json()["events"]
+    assert [e["payload"].get("note") for e in events] == ["from the second phone"]
+
+
+@pytest.mark.parametrize("languages", [("en", "en"), ("en", "de")])
+def test_a_change_by_one_phone_shows_on_the_others_next_poll(app, languages):
+    """Two phones at different seats (and languages): after one posts, the other's next poll
+    (with the version it has) shows the change, each phone's fragment exactly what it would be
+    with nothing kept; a poll at the current version answers 204."""
+    table = new_table(app.test_client())
+    ann, bo = phone(app, table, 0), phone(app, table, 1)
+    ann.set_cookie("lang", languages[0])
+    bo.set_cookie("lang", languages[1])
+    for client in (ann, bo):
+        assert client.get(f"/t/{table['token']}/live?v=0", headers={"HX-Request": "true"}).status_code == 204
+    form = re.search(r'<form method="post" action="[^"]*/events"[^>]*data-event="adjust_victory_points".*?</form>',
+                     live(ann, table), re.S).group(0)
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form))
+    answer = ann.post(f"/t/{table['token']}/events", data={**fields, "change": "3", "note": "Ann's entry"},
+                      headers={"HX-Request": "true"})
+    assert answer.status_code == 200 and 'data-version="1"' in answer.get_data(as_text=True)
+    polled = bo.get(f"/t/{table['token']}/live?v=0", headers={"HX-Request": "true"})
+    assert polled.status_code == 200
+    seen = polled.get_data(as_text=True)
+    assert 'data-version="1"' in seen and set(VERSIONS.findall(seen)) == {"1"}
+    said = {"en": "Ann&#39;s VP adjusted by +3 (Ann&#39;s entry)", "de": "SP von Ann um +3 angepasst (Ann&#39;s entry)"}
+    assert said[languages[1]] in seen
+    assert CSRF.sub("", seen) == CSRF.sub("", drawn_afresh(app, bo, table))
+    assert CSRF.sub("", live(ann, table)) == CSRF.sub("", drawn_afresh(app, ann, table))
+    for client in (ann, bo):
+        assert client.get(f"/t/{table['token']}/live?v=1", headers={"HX-Request": "true"}).status_code == 204
+    api = app.test_client().get(f"/api/tables/{table['code']}", headers={"If-None-Match": '"0"'})
+    assert api.status_code == 200 and api.get_json()["version"] == 1
+
+
+def test_forms_are_kept_per_language(app):
+    table = new_table(app.test_client())
+    english, german = phone(app, table, 0), phone(app, table, 0)
+    german.set_cookie("lang", "de")
+    live(english, table)
+    moves = MOVES.search(live(german, table)).group(0)
+    assert CSRF.sub("", live(german, table)) == CSRF.sub("", drawn_afresh(app, german, table))
+    assert "SP von Ann anpassen" in moves and "Adjust Ann&#39;s VP" not in moves
+
+
+def test_each_history_line_is_kept_and_follows_its_entry_undone_or_corrected(app, monkeypatch):
+    drawn: list[int] = []
+    original = SharedParts.render_entry
+
+    def counting(self, macro, line, *args):
+        before = len(self._entries)
+        html = original(self, macro, line, *args)
+        if len(self._entries) > before:
+            drawn.append(line.seq)
+        return html
+
+    monkeypatch.setattr(SharedParts, "render_entry", counting)
+    table = new_table(app.test_client())
+    ann, bo = phone(app, table, 0), phone(app, table, 1)
+    bo.set_cookie("lang", "de")
+    for note in ("one", "two"):
+        enter(app.test_client(), table, note)
+    live(ann, table)
+    assert drawn == [2, 1]
+    enter(app.test_client(), table, "three")
+    live(ann, table)
+    assert drawn == [2, 1, 3]  # only the new line drawn
+    api = app.test_client()
+    assert api.post(f"/api/tables/{table['code']}/undo").status_code == 200
+    corrected = {"type": "adjust_victory_points", "seat": 1, "change": 2, "note": "one, corrected"}
+    assert api.put(f"/api/tables/{table['code']}/events/1", json=corrected).status_code == 200
+    for client in (ann, bo):
+        fragment = live(client, table)
+        assert CSRF.sub("", fragment) == CSRF.sub("", drawn_afresh(app, client, table))
+    history = HISTORY.search(live(ann, table)).group(0)
+    assert re.search(r'data-seq="3" data-status="undone".*?<s>', history, re.S)
+    assert re.search(r'data-seq="1" data-status="corrected"', history)
+    assert "(corrected)" in history and "one, corrected" in history
+    assert "(rückgängig gemacht)" in HISTORY.search(live(bo, table)).group(0)
+
+
+def test_a_player_named_like_the_version_mark_keeps_the_name(app):
+    """The mark standing for the version in kept forms cannot come from a player's name."""
+    from companion.scorekeeping.shared_parts import VERSION_MARK
+
+    client = app.test_client()
+    response = client.post("/api/tables", json={"game": "carpe_diem", "players": [str(VERSION_MARK), "Bo"]})
+    table = response.get_json()
+    ann = phone(app, table, 0)
+    enter(client, table, "one")
+    moves = MOVES.search(live(ann, table)).group(0)
+    assert "Adjust &lt;companion-version&gt;&#39;s VP" in moves and set(VERSIONS.findall(moves)) == {"1"}

@@ -216,7 +216,26 @@ def test_a_faces_templates_share_the_card_variables_but_not_what_one_of_them_set
         encoding="utf-8")
     context = {"title": "Mine", "cycler": "a card field named like a global", "layout_words": {"EXAMPLE": "BEISPIEL"}}
     face = lay_out(path, context)
-    texts = [item.paragraphs[0][0].getPlainText() for item in face.items]
+    texts = [item.paragraphs[0][0].plain_text() for item in face.items]
     assert texts == ["Set 3 BEISPIEL a card field named like a global", "Mine"]
     assert context == {"title": "Mine", "cycler": "a card field named like a global",
                        "layout_words": {"EXAMPLE": "BEISPIEL"}}
+
+
+def test_a_template_text_without_jinja_is_run_once_and_still_bounded(monkeypatch):
+    import dataclasses
+
+    from card_data.limits import DEFAULT_LIMITS, limits_in_force
+    from printkit.sheets import template_sandbox
+    from printkit.sheets.layout import _JINJA
+    from printkit.sheets.template_sandbox import TemplateLimitError, render_bounded
+
+    text = "Rules summary · not part of any deck\n"
+    template = _JINJA.from_string(text)
+    assert render_bounded(template, {}) == text.rstrip("\n")  # as Jinja2 renders it (trailing newline dropped)
+    monkeypatch.setattr(template_sandbox, "_generate", lambda *a: pytest.fail("a constant text was run again"))
+    monkeypatch.setattr(template, "root_render_func", lambda *a: pytest.fail("a constant text was run again"))
+    assert render_bounded(template, {"title": "x"}) == text.rstrip("\n")
+    with limits_in_force(dataclasses.replace(DEFAULT_LIMITS, template_characters=10)):
+        with pytest.raises(TemplateLimitError):
+            render_bounded(template, {})

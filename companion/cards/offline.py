@@ -36,14 +36,13 @@ import hashlib
 from pathlib import Path
 
 from flask import Blueprint, Flask, abort, current_app, render_template, send_from_directory
-from flask_babel import force_locale
 
 from card_data.loader import Game
 from card_data.printings import printed_versions
 from card_data.project_folders import is_game_data
 from card_data.short_codes import printed_cards
 from companion.cards.catalog import all_cards, get_database, get_game_or_404
-from companion.web.language import LANGUAGES
+from companion.web.language import LANGUAGES, force_locale
 from companion.cards.links import page_url
 from companion.cards.short_links import target_endpoint
 

@@ -10,11 +10,25 @@ rendered for each request instead, so a game's ``table.html`` may use them.
 
 The one thing in a shared part that is the phone's own is its forms' CSRF token (the session's,
 signed): the part keeps the token it was rendered with, and each request gets it with its own.
+
+A phone's moves (its forms, ``tables/_moves.html``) are the phone's seat's, so not one part for
+the whole table; but a seat's forms mostly stay the same from one entry to the next, but for the
+version each form carries. :meth:`SharedParts.render_moves` keeps them by what they hold (a
+digest of the moves themselves, their URLs, the language and time zone), rendered with a mark
+where the version goes, which each request fills in with its own.
+
+The history lists up to 50 entries and changes with every entry, but each entry's line stays
+the same until it is undone or corrected: :meth:`SharedParts.render_entry` keeps each line by
+what it shows (the entry, its status, its text, the seats' colours, the language), so a new
+version draws one new line and takes the others from the store.
 """
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from threading import Lock
 from typing import Any
 
@@ -27,48 +41,117 @@ from companion.web.time_zone import phone_zone
 
 CAPACITY = 1024
 """Parts kept per process (least recently used go first): a part is a few kB, so at most a few MB."""
+ENTRY_CAPACITY = 8192
+"""History lines kept per process (least recently used go first): a line is under 1 kB, so at
+most a few MB; 50 shown at each of 160 busy tables."""
 
 VIEWER_NAMES = frozenset({"seat", "seat_chosen", "my_moves", "other_moves", "refusal", "retry", "request",
                           "session", "g"})
 """Context names that differ between the phones at one table version: a template that reads
 any of them is not shared."""
 
+MOVES_TEMPLATE = "tables/_moves.html"
+"""The template whose ``moves_list`` macro draws a list of moves as forms."""
+VERSION_MARK = Markup("<companion-version>")
+"""What a shared list of forms holds where each form's table version goes (filled in per
+request): markup, so written as it is, where any text from outside (a player's name) has its
+``<`` escaped and so can never read the same."""
+
+
+def viewing() -> tuple[str, str | None, str]:
+    """What a shared part's HTML depends on besides its own content and table: the page's
+    language, the phone's time zone and the app's root path. A page works it out once and
+    passes it to each :class:`SharedParts` call (a history asks for up to 50 lines)."""
+    return current_language(), phone_zone(), request.script_root
+
 
 class SharedParts:
     """Rendered template parts keyed by table version, language, time zone and template,
     bounded to ``capacity`` entries; safe to use from several threads."""
 
-    def __init__(self, capacity: int = CAPACITY):
+    def __init__(self, capacity: int = CAPACITY, entry_capacity: int = ENTRY_CAPACITY):
         self.capacity = capacity
+        self.entry_capacity = entry_capacity
         self._parts: OrderedDict[tuple, tuple[str, str | None]] = OrderedDict()
+        self._entries: OrderedDict[tuple, tuple[str, str | None]] = OrderedDict()
         self._per_viewer: dict[str, bool] = {}
         self._lock = Lock()
 
-    def render(self, name: str, context: dict[str, Any], table_id: int, version: int) -> Markup:
+    def render(self, name: str, context: dict[str, Any], table_id: int, version: int,
+               where: tuple | None = None) -> Markup:
         """The template ``name`` rendered with ``context`` (a template context as
         :func:`flask.render_template` takes it) for the table ``table_id`` at ``version``: from
         the store when a phone asked for it in the same language and time zone before.
         Raises what rendering raises (:mod:`jinja2` errors)."""
         if self._reads_viewer(name):
             return Markup(self._render(name, context))
-        key = (name, table_id, version, current_language(), phone_zone(), request.script_root)
+        key = (name, table_id, version, *(where or viewing()))
+        return Markup(self._kept(key, lambda: self._render(name, context)))
+
+    def render_moves(self, moves: Sequence[Any], post_url: str, version: int, preview_url: str | None,
+                     open_first: bool = True, where: tuple | None = None) -> Markup:
+        """``moves`` (:class:`card_data.engine.Move` objects) as ``tables/_moves.html``'s
+        ``moves_list`` draws them for the table version ``version``: from the store when the
+        same moves (compared by content: a digest of their pickle) were drawn before with the
+        same URLs in the same language and time zone, at whatever version. Moves that cannot
+        be pickled (an event class made on the fly) are drawn each time. Raises what rendering
+        raises (:mod:`jinja2` errors)."""
+        def draw() -> str:
+            return self._render_moves(list(moves), post_url, preview_url, open_first)
+
+        try:
+            content = pickle.dumps((tuple(moves), post_url, preview_url, open_first), pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError):
+            html = draw()
+        else:
+            key = (MOVES_TEMPLATE, hashlib.blake2b(content, digest_size=32).digest(), *(where or viewing()))
+            html = self._kept(key, draw)
+        return Markup(html.replace(VERSION_MARK, str(version)))
+
+    def render_entry(self, macro: Callable[[Any], str], line: Any, table_token: str, colours: Sequence[str],
+                     problem_seq: int | None, where: tuple | None = None) -> Markup:
+        """``macro(line)``: one history line (a
+        :class:`~companion.scorekeeping.table_view.HistoryLine`) of the table ``table_token``
+        as the history's ``entry`` macro draws it, given the seats' ``colours`` and the seq of
+        the entry the table could not apply (``problem_seq``), from the store when drawn before
+        with the same status, text (its pickle: a
+        :class:`~card_data.engine.Words`' template and params), colours and language.
+        ``where``: :func:`viewing` (worked out here if not given), as for each method here."""
+        try:
+            text = pickle.dumps(line.text, pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError):
+            return Markup(macro(line))
+        key = (table_token, line.seq, line.status, line.corrects, repr(line.payload.get("seat")), tuple(colours),
+               problem_seq, text, *(where or viewing()))
+        return Markup(self._kept(key, lambda: str(macro(line)), self._entries, self.entry_capacity))
+
+    def _kept(self, key: tuple, render: Callable[[], str], store: OrderedDict | None = None,
+              capacity: int | None = None) -> str:
+        """The HTML kept under ``key`` in ``store`` (default: the parts), with this request's
+        CSRF token, or ``render()``'s, kept (the least recently used dropped past ``capacity``)."""
+        store = self._parts if store is None else store
+        capacity = self.capacity if capacity is None else capacity
         with self._lock:
-            kept = self._parts.get(key)
+            kept = store.get(key)
             if kept is not None:
-                self._parts.move_to_end(key)
+                store.move_to_end(key)
         if kept is None:
-            html = self._render(name, context)
+            html = render()
             token = g.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
             kept = (html, token if token and token in html else None)
             with self._lock:
-                self._parts[key] = kept
-                while len(self._parts) > self.capacity:
-                    self._parts.popitem(last=False)
-            return Markup(html)
+                store[key] = kept
+                while len(store) > capacity:
+                    store.popitem(last=False)
+            return html
         html, token = kept
         if token is not None:
             html = html.replace(token, _csrf_token())
-        return Markup(html)
+        return html
+
+    def _render_moves(self, moves: list[Any], post_url: str, preview_url: str | None, open_first: bool) -> str:
+        macro = current_app.jinja_env.get_template(MOVES_TEMPLATE).module.moves_list
+        return str(macro(moves, post_url, VERSION_MARK, preview_url, open_first=open_first))
 
     def _render(self, name: str, context: dict[str, Any]) -> str:
         full = dict(context)

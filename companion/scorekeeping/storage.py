@@ -295,10 +295,14 @@ class TableStore:
 
     def find(self, key: str) -> TableRecord | None:
         """The table whose token, or short code (case-insensitive), is ``key``."""
+        by_token = select(game_tables).where(game_tables.c.token == key)
         with self.engine.connect() as conn:
-            row = conn.execute(select(game_tables).where(game_tables.c.token == key)).first()
-            if row is None and len(key) == CODE_LENGTH:
+            if len(key) != CODE_LENGTH:
+                row = conn.execute(by_token).first()
+            else:  # a code, as the API's clients poll by: looked up first (a token is 22 characters)
                 row = conn.execute(select(game_tables).where(game_tables.c.code == key.upper())).first()
+                if row is None:
+                    row = conn.execute(by_token).first()
         return _record(row) if row is not None else None
 
     def newest(self, limit: int) -> list[TableRecord]:

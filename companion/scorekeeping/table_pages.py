@@ -56,7 +56,7 @@ from companion.scorekeeping.exports import server_zone_name
 from companion.web.language import say
 from companion.scorekeeping.late_entries import AlreadyDone
 from companion.scorekeeping.scorekeeper import find_table_or_abort, service
-from companion.scorekeeping.shared_parts import SharedParts
+from companion.scorekeeping.shared_parts import SharedParts, viewing
 from card_data.engine.seats import PLAYER_COLOURS
 from companion.scorekeeping.table_view import TableView, seat_colours
 from companion.scorekeeping.tables import StaleVersion, whole_number
@@ -242,8 +242,8 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
     record, engine, state = view.record, view.engine, view.state
     speak_data_of(record.game)
     seat, chosen = viewer_seat(record)
-    everyone = engine.allowed(state)
-    mine = engine.allowed(state, seat) if seat is not None else everyone
+    everyone = view.allowed()
+    mine = view.allowed(seat) if seat is not None else everyone
     others = [m for m in everyone if seat is not None and m.seat is not None and m.seat != seat]
     retry = None
     if refusal is not None and refusal.values and refusal.values.get("type") in engine.events:
@@ -267,7 +267,14 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
     )
     # The parts every phone at this version sees alike, rendered once and shared between them.
     parts = current_app.extensions.setdefault(SHARED_PARTS, SharedParts())
-    context["shared"] = lambda name: parts.render(name, context, record.id, record.version)
+    where = viewing()
+    colours = tuple(view.colours)
+    problem_seq = view.problem.seq if view.problem else None
+    context["shared"] = lambda name: parts.render(name, context, record.id, record.version, where)
+    context["shared_entry"] = lambda macro, line: parts.render_entry(
+        macro, line, record.token, colours, problem_seq, where)
+    context["shared_moves"] = lambda moves, open_first=True: parts.render_moves(
+        moves, context["post_url"], record.version, context["preview_url"], open_first, where)
     return context
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from card_data.engine import Engine, Outcome, Step, Words
+from card_data.engine import Engine, Move, Outcome, Step, Words
 from card_data.engine.seats import PLAYER_COLOURS
 from card_data.games import registry
 from card_data.problems import InvalidInput, Problem
@@ -65,7 +65,8 @@ class TableFold:
     events of ``order`` (0 is the new table); ``state``: after all of them, or before
     ``problem``'s entry (the first that could not be applied; ``None`` when all were);
     ``texts``: the history line of every event that was ever folded, by seq (an undone entry
-    keeps the line it had).
+    keeps the line it had); ``allowed``: the moves the rules allow on ``state``, by the seat
+    asking (``None``: everyone's), filled in by :meth:`TableView.allowed` on first use.
     """
 
     version: int
@@ -75,6 +76,7 @@ class TableFold:
     state: BaseModel
     texts: dict[int, str] = field(default_factory=dict)
     problem: EntryProblem | None = None
+    allowed: dict[int | None, tuple[Move, ...]] = field(default_factory=dict, compare=False, repr=False)
 
 
 def fold_entries(engine: Engine, rows: dict[int, EventRecord], order: list[int], start: int,
@@ -173,6 +175,16 @@ class TableView:
                 return
             state = self.engine.step(state, self._fold.events[seq].payload).state
             yield state
+
+    def allowed(self, seat: int | None = None) -> tuple[Move, ...]:
+        """The moves the rules allow now (:meth:`card_data.engine.Engine.allowed` of the state
+        for ``seat``, ``None``: everyone's), worked out once per table version and seat: the
+        fold of a version is shared by every request that shows it (every phone polling the
+        table), and its state never changes."""
+        kept = self._fold.allowed.get(seat)
+        if kept is None:
+            kept = self._fold.allowed[seat] = tuple(self.engine.allowed(self.state, seat))
+        return kept
 
     @cached_property
     def history(self) -> list[HistoryLine]:

@@ -22,12 +22,27 @@ in code), then run ``tools/translations.sh`` (extract, update the catalogues, co
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, Response, abort, current_app, g, has_request_context, redirect, request
-from flask_babel import Babel, get_locale, gettext
+from babel.support import NullTranslations
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    g,
+    has_app_context,
+    has_request_context,
+    redirect,
+    request,
+)
+from flask_babel import Babel, get_locale, get_translations
+from flask_babel import force_locale as babel_force_locale
 
 from card_data.engine.wording import Words
 from card_data.games import registry
@@ -99,6 +114,53 @@ texts of the page's game that its data translates into the page's language (set 
 :func:`companion.cards.translated_data.speak_data_of`)."""
 
 
+PAGE_TRANSLATIONS = "companion_translations"
+"""Attribute of :data:`flask.g` holding the request's merged catalogue (see :func:`translations`)."""
+
+
+def translations() -> NullTranslations:
+    """The merged catalogue of the current page's language (Flask-Babel's own, from
+    :func:`flask_babel.get_translations`), looked up once per request.
+
+    Flask-Babel looks the request's context, domain and locale up again for every string (and
+    turns the locale into its name for the cache key): a table page says a few hundred strings,
+    and that look-up cost more than the strings. A block that says things in another language
+    uses :func:`force_locale` (this module's, which drops the kept catalogue on entering and
+    leaving). Outside a request: Flask-Babel's answer (no translation)."""
+    try:
+        return getattr(g, PAGE_TRANSLATIONS)
+    except AttributeError:
+        kept = get_translations()
+        setattr(g, PAGE_TRANSLATIONS, kept)
+        return kept
+    except RuntimeError:  # no app context
+        return get_translations()
+
+
+@contextmanager
+def force_locale(locale: str) -> Iterator[None]:
+    """:func:`flask_babel.force_locale` (say things in ``locale``, e.g. ``"de"``, within the
+    block) for the companion's catalogue look-ups too (:func:`translations`)."""
+    with babel_force_locale(locale):
+        _forget_translations()
+        try:
+            yield
+        finally:
+            _forget_translations()
+
+
+def _forget_translations() -> None:
+    if has_app_context():
+        g.pop(PAGE_TRANSLATIONS, None)
+
+
+def gettext(string: str, **variables: Any) -> str:
+    """``string`` in the page's language, filled with ``variables`` (``%(name)s``), as
+    :func:`flask_babel.gettext` does, through the request's catalogue (:func:`translations`)."""
+    said = translations().ugettext(string)
+    return said % variables if variables else said
+
+
 def say(text: Any) -> Any:
     """``text`` in the page's language: a :class:`~card_data.engine.wording.Words` from a rule
     engine or the table service is looked up in the catalogue by its English template and
@@ -159,6 +221,15 @@ def init_app(app: Flask) -> None:
     # One Babel per app: Flask-Babel caches the merged catalogues on the instance, and two apps
     # in one process (tests, a project's companion beside the bundled one) may read different ones.
     Babel(app, locale_selector=select_language, timezone_selector=time_zone.select_time_zone)
+    # The templates' _(), ngettext() and {% trans %} through the request's catalogue, looked up
+    # once (Flask-Babel installs the same callables looking it up for every string).
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda s: translations().ugettext(s),
+        ngettext=lambda s, p, n: translations().ungettext(s, p, n),
+        pgettext=lambda c, s: translations().upgettext(c, s),
+        npgettext=lambda c, s, p, n: translations().unpgettext(c, s, p, n),
+        newstyle=True,
+    )
     time_zone.init_app(app)
     app.add_template_global(current_language, "current_language")
     app.add_template_global(LANGUAGES, "languages")

@@ -10,10 +10,10 @@ bundled DejaVu Sans; whatever the content, it is shrunk to fit one page. Same in
 
 from __future__ import annotations
 
+import html
 import io
 from dataclasses import dataclass
 from typing import Literal
-from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
@@ -86,6 +86,12 @@ class ChooseOneList:
     lists: list[tuple[str, list[str]]]
 
 
+def _escape(text: str) -> str:
+    """``text`` as paragraph markup: ``&``, ``<`` and ``>`` escaped, quotes kept (as
+    ``xml.sax.saxutils.escape``, which would import urllib, http and ssl with it)."""
+    return html.escape(text, quote=False)
+
+
 def _styles() -> dict[str, ParagraphStyle]:
     base = ParagraphStyle("body", fontName=REGULAR, fontSize=8.5, leading=10.5, spaceAfter=3)
     return {
@@ -131,9 +137,9 @@ def print_index_pdf(game_title: str, paper: Paper, duplex: str, files: list[KitF
     info = info or DocInfo(f"{game_title} – print this")
     st = _styles()
     flip = "short" if duplex == "short" else "long"
-    story: list = [Paragraph(escape(f"{game_title}: print this"), st["title"])]
+    story: list = [Paragraph(_escape(f"{game_title}: print this"), st["title"])]
     how = ("Print every file at <b>actual size (100 %)</b>, not “fit to page”, on "
-           f"{escape(paper.label or paper.name)} paper.")
+           f"{_escape(paper.label or paper.name)} paper.")
     if duplex in ("long", "short"):
         how += (f" Card files are <b>double-sided</b>: each page of fronts is followed by its backs, so print "
                 f"them on both sides with <b>flip on {flip} edge</b> (card stock or 160-200 g/m² paper if your "
@@ -146,13 +152,13 @@ def print_index_pdf(game_title: str, paper: Paper, duplex: str, files: list[KitF
                 "in and print the matching backs file on their other side.")
     story.append(Paragraph(how, st["body"]))
     story.append(Paragraph("For a first game", st["h"]))
-    story.append(Paragraph(escape(first_game or "Every file below, in the copies listed."), st["body"]))
+    story.append(Paragraph(_escape(first_game or "Every file below, in the copies listed."), st["body"]))
 
     header = [Paragraph(h, st["cellb"]) for h in ("File", "Pages", "Print", "Copies", "What it is")]
     rows = [header]
     for f in files:
-        what = escape(f.title) + (f"<br/>{escape(f.note)}" if f.note else "")
-        rows.append([Paragraph(escape(f.file), st["cell"]), Paragraph(_pages_text(f), st["cell"]),
+        what = _escape(f.title) + (f"<br/>{_escape(f.note)}" if f.note else "")
+        rows.append([Paragraph(_escape(f.file), st["cell"]), Paragraph(_pages_text(f), st["cell"]),
                      Paragraph(_sides_text(f.sides, flip), st["cell"]), Paragraph(str(f.copies), st["cell"]),
                      Paragraph(what, st["cell"])])
     width_pt = pt_from_mm(paper.width_mm - 2 * PAGE_MARGIN_MM) - 2 * FRAME_PADDING_PT
@@ -192,15 +198,15 @@ def print_index_pdf(game_title: str, paper: Paper, duplex: str, files: list[KitF
             story.append(Paragraph("• " + step, st["body"]))
 
     for group in choose_one:
-        story.append(Paragraph(escape(f"{group.title}: use one list, by {group.by}"), st["h"]))
-        story.append(Paragraph(escape(f"{group.file} holds every card these lists need; deal out the one for "
+        story.append(Paragraph(_escape(f"{group.title}: use one list, by {group.by}"), st["h"]))
+        story.append(Paragraph(_escape(f"{group.file} holds every card these lists need; deal out the one for "
                                       f"your {group.by}:"), st["body"]))
         for deck_title, cards in group.lists:
-            story.append(Paragraph(f"<b>{escape(deck_title)}</b> ({len(cards)}): {escape(', '.join(cards))}",
+            story.append(Paragraph(f"<b>{_escape(deck_title)}</b> ({len(cards)}): {_escape(', '.join(cards))}",
                                    st["small"]))
     if left_out:
         story.append(Paragraph("Not in this kit", st["h"]))
-        text = "; ".join(f"<b>{escape(title)}</b>: {escape(why)}" for title, why in left_out)
+        text = "; ".join(f"<b>{_escape(title)}</b>: {_escape(why)}" for title, why in left_out)
         story.append(Paragraph(text + ". <i>printkit build --catalog</i> prints every card once.", st["small"]))
     story.append(Spacer(1, 4))
     story.append(Paragraph("Written by printkit from the card database; every card's QR code opens its rulings.",

@@ -25,7 +25,6 @@ from pathlib import Path
 
 from card_data.base_url import CONFIG_FILE, ConfigError
 from card_data.games import bundled_game_ids, registry
-from card_data.loader import bundled_data_dir, check_database
 from card_data.problems import ProblemsError
 from card_data.project_folders import (
     DEFAULT_DATA,
@@ -36,12 +35,11 @@ from card_data.project_folders import (
     find_project,
     is_game_data,
 )
-from printkit.designer.importer import cards_to_yaml, import_sheet, sheet_rows
-from printkit.designer.sheet_game import GameIdError, check_game_id, game_files, sheet_game_id
-from printkit.designer.sheet_inference import infer_game
-from printkit.designer.starter_game import STARTER_FILES, STARTER_GAME
 from printkit.sheets.art import ArtError, resolve_inside
-from printkit.sheets.layout import LAYOUTS_DIR
+from printkit.sheets.layout_base import LAYOUTS_DIR
+
+# What only `printkit init` uses (the sheet importer, the starter game) is imported there: every
+# command finds its project through this module, and `printkit build` never needs them.
 
 PRINT_TEMPLATES = "print"
 """``templates/print/``: the texts of the calibration and registration pages."""
@@ -166,6 +164,10 @@ def _sheet_game(stage: Path, sheet: Path, game_id: str, written: list[Path]) -> 
     """Write into ``stage`` the declared game ``game_id`` that ``sheet`` describes and its
     cards, imported from it. Raises :class:`ProblemsError` (the sheet's ``FILE:ROW``
     problems, or the written game's, which would be a bug)."""
+    from printkit.designer.importer import cards_to_yaml, import_sheet, sheet_rows
+    from printkit.designer.sheet_game import game_files
+    from printkit.designer.sheet_inference import infer_game
+
     header, rows, problems = sheet_rows(sheet)
     game = infer_game(str(sheet), header, rows) if not problems else None
     if game is not None:
@@ -187,6 +189,9 @@ def _sheet_game(stage: Path, sheet: Path, game_id: str, written: list[Path]) -> 
 def _starter_game(stage: Path, written: list[Path]) -> None:
     """Write into ``stage`` printkit's starter game (:mod:`printkit.designer.starter_game`) and
     check that it loads. Raises :class:`ProblemsError` if it does not (a bug of printkit's)."""
+    from card_data.loader import check_database
+    from printkit.designer.starter_game import STARTER_FILES
+
     for name, text in STARTER_FILES.items():
         _write(stage / name, text, written)
     _, problems = check_database(stage / DEFAULT_DATA)
@@ -228,6 +233,8 @@ def init_project(dest: Path, from_game: str | None = None, from_sheet: Path | No
             raise InitError(f"{dest / name} already exists; printkit init starts a new project in an "
                             "empty folder (or one without printkit.toml, card_data and templates)")
     if from_sheet is not None:
+        from printkit.designer.sheet_game import GameIdError, check_game_id, sheet_game_id
+
         try:
             game_id = check_game_id(game_id) if game_id is not None else sheet_game_id(from_sheet)
         except GameIdError as exc:
@@ -249,10 +256,14 @@ def init_project(dest: Path, from_game: str | None = None, from_sheet: Path | No
 
 def _stage_project(stage: Path, from_game: str | None, from_sheet: Path | None, game_id: str | None) -> list[Path]:
     """Write a whole project into ``stage`` (see :func:`init_project`); the files written."""
+    from printkit.designer.starter_game import STARTER_GAME
+
     written: list[Path] = []
     data, templates = stage / DEFAULT_DATA, stage / DEFAULT_TEMPLATES
     bundled_templates = LAYOUTS_DIR.resolve()
     if from_game is not None:
+        from card_data.loader import bundled_data_dir
+
         _copy_tree(bundled_data_dir() / from_game, data / from_game, written)
     elif from_sheet is not None:
         _sheet_game(stage, from_sheet, game_id, written)
@@ -285,6 +296,8 @@ def game_of(path: Path, paths: ProjectPaths) -> str | None:
     """The game a changed file belongs to (``<data>/<game>/...``, its layouts in
     ``<data>/<game>/templates/`` among them, or an older project's ``<templates>/<game>/...``),
     or ``None`` when it concerns every game (``printkit.toml``, a file outside a game folder)."""
+    from card_data.loader import bundled_data_dir  # the card schemas: only what runs needs them
+
     resolved = path.resolve()
     roots = [paths.templates_dir, paths.data_dir if paths.data_dir is not None else bundled_data_dir()]
     for root in roots:

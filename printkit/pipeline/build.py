@@ -42,24 +42,30 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from card_data.limits import Limits, limits_in_force
-from card_data.loader import Game
 from card_data.problems import Problem
 from printkit.build_cache import BuildCache
 from printkit.build_options import BuildOptions
 from printkit.pipeline.deck_files import SheetPlan, card_imposition
 from printkit.pipeline.digests import whole_build_key
-from printkit.pipeline.draw import GameDrawing, draw_decks
-from printkit.pipeline.lay_out import lay_out_decks
-from printkit.pipeline.load import BuildRequest, card_file_bytes, load_apart, load_build, read_loaded
+from printkit.pipeline.load import (
+    BuildRequest,
+    card_file_bytes,
+    import_card_schemas,
+    load_apart,
+    load_build,
+    read_loaded,
+)
 from printkit.pipeline.output_set import Spool, recover
-from printkit.pipeline.publish import publish_build
 from printkit.pipeline.units import OutputUnits
 from printkit.pipeline.workers import EARLY_WORKERS_CARD_BYTES, BuildWarnings, Progress, Workers
 from printkit.sheets.art_prints import ART_CACHE_DIR, art_prints_in, prune_art_cache
-from printkit.sheets.layout import LAYOUTS_DIR
-from printkit.sheets.template_sandbox import forget_compiled_templates
+from printkit.sheets.layout_base import LAYOUTS_DIR
+
+if TYPE_CHECKING:
+    from card_data.loader import Game
 
 
 @dataclass
@@ -124,7 +130,6 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
     written, and a unit refused was never recorded, so a raised limit builds it afresh anyway
     (a lowered one is not checked again against what an earlier build took unchanged).
     """
-    forget_compiled_templates()  # a template too slow in the last build (--watch) is tried again
     request = BuildRequest(data_dir, out_dir, options, list(games), layouts_dir, deck, scorepad_copies,
                            cards_only, catalog, limits)
     spool = Spool(out_dir) if out_dir is not None else None
@@ -158,9 +163,18 @@ def _build(request: BuildRequest, progress_factory: Callable[[int], Progress] | 
             if progress_factory:
                 progress_factory(result.cards)(result.cards)
             return result
+    # The stages that lay out and draw, imported only now: a rebuild that carries every file
+    # over needs none of the renderer, and the workers started below inherit them.
+    from printkit.pipeline.draw import GameDrawing, draw_decks
+    from printkit.pipeline.lay_out import lay_out_decks
+    from printkit.pipeline.publish import publish_build
+    from printkit.sheets.template_sandbox import forget_compiled_templates
+
+    forget_compiled_templates()  # a template too slow in the last build (--watch) is tried again
     big = card_file_bytes(request.data_dir) >= EARLY_WORKERS_CARD_BYTES
     pickled = load_apart(request, spool) if big and spool is not None else None
     if big:
+        import_card_schemas(request.data_dir)  # the workers unpickle cards of their classes
         workers.start()  # before the database is read in (see Workers)
     loaded = read_loaded(pickled) if pickled is not None else load_build(request, spool)
     problems = loaded.problems

@@ -7,13 +7,9 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from card_data.loader import Game
 from printkit.build_options import BuildOptions, Duplex
-from printkit.components.kit import CardJob
-from printkit.components.print_index import KitFile
-from printkit.sheets.cutfile import cut_svg
 from printkit.sheets.imposition import (
     FoldImposition,
     Imposition,
@@ -21,9 +17,17 @@ from printkit.sheets.imposition import (
     imposed_boxes,
     impose_most,
 )
-from printkit.sheets.layout import Face
 from printkit.sheets.registration_marks import MARK_COLOUR
-from printkit.sheets.render import DocInfo, PageDrawer, new_canvas
+
+if TYPE_CHECKING:
+    from card_data.loader import Game
+    from printkit.components.kit import CardJob
+    from printkit.components.print_index import KitFile
+    from printkit.sheets.layout import Face
+    from printkit.sheets.render import PageDrawer
+
+# The renderer (reportlab), the print index and the cut files are imported where a deck is drawn:
+# planning (impositions, file names) is also what a rebuild that carries every file over reads.
 
 FOLD_LINE_COLOUR = "#808080"
 FOLD_LINE_STROKE_PT = 0.5
@@ -89,6 +93,8 @@ class SheetWriter:
 
     def __init__(self, game: Game, kind: str, back: Face, options: BuildOptions, name: str | None = None,
                  back_title: str | None = None):
+        from printkit.sheets.render import DocInfo, PageDrawer
+
         size = game.info.card_size
         self.imp = deck_imposition(game, options)
         self.kind, self.back, self.options = kind, back, options
@@ -104,6 +110,8 @@ class SheetWriter:
         self.cards = 0
 
     def _new_canvas(self, buffer: io.BytesIO, title: str):
+        from printkit.sheets.render import DocInfo, new_canvas
+
         trim, bleed = imposed_boxes(self.imp, self.options.back_offset_mm)
         info = DocInfo(title, self.doc_info.author, self.doc_info.subject)
         return new_canvas(buffer, self.imp.paper.width_mm, self.imp.paper.height_mm, info, self.options.pdf_output,
@@ -116,6 +124,8 @@ class SheetWriter:
         return self._flush() if len(self._pending) == self.imp.per_sheet else 0
 
     def _flush(self) -> int:
+        from printkit.sheets.cutfile import cut_svg
+
         batch, self._pending = self._pending, []
         if not batch:
             return 0
@@ -169,6 +179,8 @@ class SheetWriter:
         self._canvas.save()
         files = {f"{self.name}-cards.pdf": self._buffer.getvalue()}
         if self.options.duplex == "none":
+            from printkit.sheets.render import PageDrawer
+
             buf = io.BytesIO()
             canvas = self._new_canvas(buf, f"{self.title} (backs)")
             self._backs_page(PageDrawer(canvas, self.imp.paper.height_mm), self.imp.per_sheet, "long")
@@ -182,6 +194,8 @@ def deck_kit_files(name: str, duplex: Duplex, sheets: int, title: str, copies: i
                    note: str = "") -> list[KitFile]:
     """How the print index lists a deck's files: ``<name>-cards.pdf`` of ``sheets`` sheets of
     fronts (and ``<name>-backs.pdf`` with ``duplex="none"``)."""
+    from printkit.components.print_index import KitFile
+
     if duplex == "fold":
         return [KitFile(f"{name}-cards.pdf", title, sheets, "fold", copies, note)]
     if duplex == "none":

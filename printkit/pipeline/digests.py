@@ -7,16 +7,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from card_data.card_store import CardStore
 from card_data.games import registry
-from card_data.loader import Game
 from card_data.problems import Problem
 from card_data.project_folders import game_templates_dir, is_game_data
 from printkit.build_cache import BuildCache, UnitRecord, code_digest, json_digest, sha256_hex
 from printkit.build_options import BuildOptions
-from printkit.components.kit import CardJob
-from printkit.pipeline.card_faces import build_translation
+
+if TYPE_CHECKING:
+    from card_data.loader import Game
+    from printkit.components.kit import CardJob
 
 
 def _in_game_data(relative: Path) -> bool:
@@ -32,7 +34,8 @@ def whole_build_key(data_dir: Path | None, layouts_dir: Path, options: BuildOpti
                     **arguments) -> str:
     """A digest over everything a whole build reads: every file of the card database and of the
     templates, the options and arguments, the code behind every game's output."""
-    from card_data.loader import bundled_data_dir
+    if data_dir is None:
+        from card_data.loader import bundled_data_dir
 
     data_root = Path(data_dir) if data_dir is not None else bundled_data_dir()
     deck = arguments.get("deck")
@@ -83,6 +86,8 @@ class UnitDigests:
 
     def __init__(self, cache: BuildCache, game: Game, options: BuildOptions, layouts_dir: Path):
         self.cache, self.game, self.layouts_dir, self.options = cache, game, layouts_dir, options
+        from printkit.pipeline.card_faces import build_translation  # the layouts: not for a whole-build check
+
         folder = game_templates_dir(game.folder, layouts_dir)
         translation = build_translation(game, options)
         self.common = {"code": code_digest(game.game_id), "options": repr(options), "game": game.game_id,
@@ -106,6 +111,8 @@ class UnitDigests:
             # The version is printed (QR code and label) but lives in printings.yaml, not the record.
             printings = self.game.printings
             version = printings.card_version(cards[card_id]) if printings.versioned else None
+            from printkit.pipeline.card_faces import build_translation
+
             translation = build_translation(self.game, self.options)
             record = {"card": data, "version": version.version if version else None,
                       "released": version.released if version else None,

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from card_data.loader import Game
 from card_data.problems import Problem
 from printkit.build_cache import UnitRecord
-from printkit.components.boards import place_loose_cards, render_extras
 from printkit.components.kit import CardJob
 from printkit.components.print_index import INDEX_FILE, KitFile
 from printkit.pipeline.deck_files import SheetPlan, deck_imposition, deck_kit_files
@@ -123,6 +122,8 @@ class GameDrawing:
             placed_file = extras_unit.cached.meta.get("placed")
             extras_names = list(pages)
         else:
+            from printkit.components.boards import place_loose_cards, render_extras  # not for --cards-only
+
             try:
                 extras = render_extras(game, request.options.paper, request.layouts_dir,
                                        scorepad_copies=request.scorepad_copies, output=request.options.pdf_output,

@@ -10,12 +10,12 @@ so that a problem with any card stops the build as it stops ``validate``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from card_data.card_store import CardRefs
 from card_data.limits import current_limits
 from card_data.loader import Game
 from printkit.components.kit import CardJob
-from printkit.components.packing import LOOSE_DECK_MAX_CARDS, LooseCard, loose_cards
 from printkit.pipeline.card_faces import GameLayouts
 from printkit.pipeline.digests import Unit, UnitDigests
 from printkit.pipeline.load import BuildRequest, LoadedBuild
@@ -23,6 +23,9 @@ from printkit.pipeline.units import OutputUnits
 from printkit.pipeline.workers import BuildWarnings, DeckTask, Progress
 from printkit.sheets.art_prints import ART_CACHE_DIR
 from printkit.sheets.game_assets import game_asset_problems
+
+if TYPE_CHECKING:
+    from printkit.components.packing import LooseCard
 
 UNPRINTED = "-"
 """The back kind of the job holding the cards a kit does not print (checked, never drawn)."""
@@ -59,6 +62,9 @@ def lay_out_decks(request: BuildRequest, loaded: LoadedBuild, units: OutputUnits
     layouts of backs) are added to ``loaded.problems``; ``progress`` counts the cards of decks
     kept unchanged or held as loose cards."""
     options, problems = request.options, loaded.problems
+    packing = None  # loose cards join the extras, which --cards-only and a single deck leave out
+    if loaded.deck_job is None and not request.cards_only:
+        from printkit.components import packing
     tasks: list[DeckTask] = []
     games: list[GameDecks] = []
     for game in loaded.games:
@@ -69,11 +75,11 @@ def lay_out_decks(request: BuildRequest, loaded: LoadedBuild, units: OutputUnits
         layouts = GameLayouts(game, options, request.layouts_dir, problems, decks.warnings)
         jobs = loaded.jobs[game.game_id]
         for job in jobs:
-            if loaded.deck_job is None and not request.cards_only and len(job.cards) <= LOOSE_DECK_MAX_CARDS:
+            if packing is not None and len(job.cards) <= packing.LOOSE_DECK_MAX_CARDS:
                 # One or two cards would take a duplex sheet of their own: they join the game's
                 # score pad page or token sheet as fold-over pairs (render_extras).
-                decks.loose += loose_cards(game, job.kind, job.cards, layouts.back(job.kind), layouts.front,
-                                           options.bleed_mm)
+                decks.loose += packing.loose_cards(game, job.kind, job.cards, layouts.back(job.kind), layouts.front,
+                                                   options.bleed_mm)
                 decks.loose_jobs.append(job)
                 if progress:
                     progress(len(job.cards))

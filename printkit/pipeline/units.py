@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from card_data.loader import Game
 from printkit.build_cache import BuildCache, UnitRecord, sha256_hex
 from printkit.pipeline.digests import Unit, readable_meta
 from printkit.pipeline.output_set import UNCHANGED, Spooled, Unchanged
+
+if TYPE_CHECKING:
+    from card_data.loader import Game
 
 OutputFile = bytes | Spooled | Unchanged
 """A file to publish: its bytes, where it waits in the spool, or :data:`UNCHANGED` (keep the

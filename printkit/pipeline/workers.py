@@ -11,20 +11,22 @@ import os
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from importlib import import_module
 from pathlib import Path
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 from card_data.card_store import CardStore
 from card_data.limits import DEFAULT_LIMITS, Limits, limits_in_force
-from card_data.loader import Game
 from card_data.problems import Problem
 from printkit.build_options import BuildOptions
-from printkit.components.kit import CardJob
-from printkit.pipeline.card_faces import GameLayouts
-from printkit.pipeline.deck_files import SheetWriter
 from printkit.pipeline.output_set import Spooled
 from printkit.sheets.art_prints import art_prints_in
-from printkit.sheets.layout import Face, WarningLog
+from printkit.sheets.layout_base import WarningLog
+
+if TYPE_CHECKING:
+    from card_data.loader import Game
+    from printkit.components.kit import CardJob
+    from printkit.sheets.layout import Face
 
 Progress = Callable[[int], None]
 
@@ -102,6 +104,9 @@ def render_deck(task: DeckTask, progress: Progress | None = None) -> DeckOutcome
 
 
 def _render_deck(task: DeckTask, progress: Progress | None) -> DeckOutcome:
+    from printkit.pipeline.card_faces import GameLayouts
+    from printkit.pipeline.deck_files import SheetWriter
+
     game, job, options = task.game, task.job, task.options
     problems: list[Problem] = []
     warnings = BuildWarnings()
@@ -153,6 +158,13 @@ def _for_worker(task: DeckTask) -> DeckTask:
                    job=replace(task.job, cards=task.job.cards.over(cards)))
 
 
+FORK_PRELOADED = ("svglib.svglib", "printkit.pipeline.card_faces", "printkit.sheets.render",
+                  "printkit.sheets.cutfile", "PIL.Image", "reportlab.graphics.renderPDF")
+"""Modules the drawing imports on first use, imported before the workers are forked: each
+worker would otherwise import them again (svglib with lxml and its CSS parsers: ~50 ms of
+CPU a worker; the layouts and the renderer, which a rebuild that carries every file over
+does not import)."""
+
 EARLY_WORKERS_CARD_BYTES = 256 << 10
 """Card files (YAML) of at least this many bytes, about 300 cards: the build loads them in a
 process of its own (:func:`printkit.pipeline.load.load_apart`) and starts its workers before
@@ -199,6 +211,8 @@ class Workers:
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
+        for module in FORK_PRELOADED:
+            import_module(module)
         try:
             self.pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=_pool_context(),
                                             initializer=_die_with_parent, initargs=(os.getpid(),))

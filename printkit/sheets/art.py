@@ -21,15 +21,17 @@ import logging
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
-
-from PIL import Image as PILImage
-from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import Drawing
-from reportlab.pdfgen.canvas import Canvas
+from typing import TYPE_CHECKING, Literal
 
 from card_data.limits import Limits, current_limits
-from printkit.sheets.fonts import REGULAR, file_digest
+
+if TYPE_CHECKING:
+    from reportlab.graphics.shapes import Drawing
+    from reportlab.pdfgen.canvas import Canvas
+
+# Pillow, reportlab's graphics and the fonts are imported where an image is read or drawn: a
+# rebuild that carries every file over, and the commands that only name this module's errors,
+# need none of them.
 
 Fit = Literal["contain", "cover", "stretch"]
 
@@ -126,6 +128,8 @@ def artwork_header(path: Path, root: Path | None = None, limits: Limits | None =
         if key[2] > MAX_ART_BYTES:
             raise ArtError(f"{path.name} is larger than {MAX_ART_BYTES // 2**20} MB, the most printkit reads: "
                            f"save it as JPEG, or scale it down")
+        from printkit.sheets.fonts import file_digest
+
         try:
             digest = file_digest(path)
         except OSError as exc:
@@ -193,6 +197,8 @@ def check_art_pixels(art: Artwork, placed_w_mm: float, placed_h_mm: float, src: 
 
 def _raster_size(path: Path, limits: Limits) -> tuple[int, int, str]:
     """Width, height and format from the file's header (Pillow reads no pixels to open a file)."""
+    from PIL import Image as PILImage
+
     try:
         with warnings.catch_warnings():
             # Pillow's own "decompression bomb" warning comes above art_megapixels at its
@@ -212,6 +218,8 @@ def _raster_size(path: Path, limits: Limits) -> tuple[int, int, str]:
 
 
 def _decode(path: Path) -> None:
+    from PIL import Image as PILImage
+
     try:
         with PILImage.open(path) as im:
             im.load()
@@ -290,6 +298,10 @@ def draw_svg(canvas: Canvas, drawing: Drawing, form_name: str, x_pt: float, y_pt
     repeats cost one ``Do`` operator each.
     """
     if not canvas.hasForm(form_name):
+        from reportlab.graphics import renderPDF
+
+        from printkit.sheets.fonts import REGULAR
+
         canvas.beginForm(form_name, 0, 0, float(drawing.width), float(drawing.height))
         # reportlab's graphics start every drawing in Helvetica, which is never embedded and which
         # a print shop's preflight flags as a missing font even when no text uses it.

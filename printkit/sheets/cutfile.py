@@ -8,8 +8,8 @@ it at 100 % over a scan of the printed sheet lines the cuts up with the crop mar
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterable
-from xml.sax.saxutils import escape
 
 from printkit.sheets.imposition import Rect
 from printkit.sheets.registration_marks import RegistrationMarks, registration_svg
@@ -34,7 +34,7 @@ def cut_svg(page_w_mm: float, page_h_mm: float, trims: Iterable[Rect], corner_ra
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}">',
-        f"  <title>{escape(title)}</title>",
+        f"  <title>{html.escape(title, quote=False)}</title>",
         f'  <g id="cut" fill="none" stroke="{CUT_STROKE}" stroke-width="{_mm(CUT_STROKE_MM)}">',
     ]
     r = _mm(corner_radius_mm)

@@ -114,33 +114,44 @@ def size_icons(para: Paragraph, size_pt: float) -> None:
         defn = getattr(frag, "cbDefn", None)
         if defn is None or getattr(defn, "name", None) != CALLBACK:
             continue
-        icon = _ICONS[defn.label]
-        defn.width = size_pt * (icon.aspect + 2 * GAP)
+        defn.width = icon_width(defn.label, size_pt)
         defn.height = size_pt
         defn.valign = "baseline"
 
 
-def _draw(canvas: Canvas, kind: str, label: str | None) -> None:
-    """The paragraph callback: draw the icon at the text cursor and move the cursor past it."""
-    info = canvas._curr_tx_info
-    tx, xs = info["tx"], info["xs"]
+def icon_width(label: str, size_pt: float) -> float:
+    """The width in pt an icon (by its tag's ``label``) takes in text of ``size_pt``, gaps included."""
+    return size_pt * (_ICONS[label].aspect + 2 * GAP)
+
+
+def draw_icon(canvas: Canvas, label: str, x_pt: float, baseline_pt: float, size_pt: float) -> float:
+    """Draw the icon of tag ``label`` in text of ``size_pt`` whose cursor is at (``x_pt``,
+    ``baseline_pt``); returns how far the cursor moves past it (:func:`icon_width`)."""
     icon = _ICONS[label]
-    # reportlab does not advance its own x for callback tags: icons earlier on this line
-    # are added here (kept on the paragraph's per-draw state, per line).
-    line_y, shift = getattr(xs, "_printkit_icon_shift", (None, 0.0))
-    if line_y != info["cur_y"]:
-        shift = 0.0
-    h = xs.style.fontSize  # card text has one size per paragraph
+    h = size_pt
     w = h * icon.aspect
-    x = info["cur_x"] + shift + GAP * h
-    y = info["cur_y"] - DESCENT * h
+    x = x_pt + GAP * h
+    y = baseline_pt - DESCENT * h
     if icon.path.suffix == ".svg":
         art = read_artwork(icon.path, icon.path.parent)
         name = f"pkicon-{art.digest}-{icon.colour.lstrip('#')}"
         draw_svg(canvas, load_svg(icon.path, icon.path.parent, icon.colour), name, x, y, w, h)
     else:
         canvas.drawImage(str(icon.path), x, y, w, h, mask="auto")
-    advance = w + 2 * GAP * h
+    return w + 2 * GAP * h
+
+
+def _draw(canvas: Canvas, kind: str, label: str | None) -> None:
+    """The paragraph callback: draw the icon at the text cursor and move the cursor past it."""
+    info = canvas._curr_tx_info
+    tx, xs = info["tx"], info["xs"]
+    # reportlab does not advance its own x for callback tags: icons earlier on this line
+    # are added here (kept on the paragraph's per-draw state, per line).
+    line_y, shift = getattr(xs, "_printkit_icon_shift", (None, 0.0))
+    if line_y != info["cur_y"]:
+        shift = 0.0
+    # card text has one size per paragraph
+    advance = draw_icon(canvas, label, info["cur_x"] + shift, info["cur_y"], xs.style.fontSize)
     xs._printkit_icon_shift = (info["cur_y"], shift + advance)
     setXPos(tx, info["cur_x"] + shift + advance - tx._x0)
 

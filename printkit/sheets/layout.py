@@ -8,6 +8,9 @@ See ``templates/README.md`` for the format.
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
@@ -15,6 +18,7 @@ from typing import Annotated, Any, Literal, Union
 import jinja2
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from card_data.limits import FileTooLarge, read_limited
 from card_data.problems import Problem, ProblemsError
 from card_data.yaml_source import LineMap, YamlSyntaxError, load_yaml
 from printkit.sheets.art import (
@@ -31,6 +35,7 @@ from printkit.sheets.art import (
 from printkit.sheets.art_prints import read_print_art
 from printkit.sheets.fonts import DEFAULT_FONTS, FACES, FontError, font_set
 from printkit.sheets.icons import ICONS_FOLDER, IconError
+from printkit.sheets.layout_base import LAYOUTS_DIR, WarningLog  # noqa: F401 - named here too
 from printkit.sheets.qr import long_payload_warning
 from printkit.sheets.template_sandbox import (
     CardSandbox,
@@ -40,11 +45,6 @@ from printkit.sheets.template_sandbox import (
     template_error_message,
 )
 from printkit.sheets.text_fit import FittedText, fit_text  # noqa: F401 - FittedText: a face's item, named here
-
-LAYOUTS_DIR = Path(__file__).parent.parent / "layouts"
-"""The bundled templates folder (``printkit/layouts`` is the repository's top-level ``templates/``):
-``print/`` (calibration texts) and the format guides. A game's layouts are in its own folder
-(:func:`card_data.project_folders.game_templates_dir`)."""
 
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
 
@@ -207,14 +207,15 @@ class Layout:
         return self.region_lines.get(name, 1)
 
 
-def read_template(path: Path, model: type[BaseModel]) -> tuple[Any, LineMap]:
-    """Read a YAML template file into ``model``; returns ``(spec, line_map)``.
+def read_template(path: Path, model: type[BaseModel], raw: bytes | None = None) -> tuple[Any, LineMap]:
+    """Read a YAML template file into ``model``; returns ``(spec, line_map)``. ``raw``: the
+    file's bytes, already read (then ``path`` is not read again).
 
     Raises :class:`LayoutError` naming the file, line and field of the first problem.
     """
     spath = str(path)
     try:
-        data, lines = load_yaml(path)
+        data, lines = load_yaml(path, raw=raw)
     except YamlSyntaxError as exc:
         raise LayoutError(spath, exc.line, "yaml", exc.message) from None
     except OSError as exc:
@@ -227,14 +228,45 @@ def read_template(path: Path, model: type[BaseModel]) -> tuple[Any, LineMap]:
     return spec, lines
 
 
+LAYOUT_SPECS_KEPT = 64
+"""Template files kept read (spec and line map, a few KB each) in a process, by path and content:
+a build loads the same few templates for every deck part file."""
+
+_SPECS: OrderedDict[tuple[str, str], tuple[LayoutSpec, LineMap]] = OrderedDict()
+_SPECS_LOCK = threading.Lock()
+
+
+def _layout_spec(path: Path) -> tuple[LayoutSpec, LineMap]:
+    """:func:`read_template` of ``path`` as a :class:`LayoutSpec`, read once per content in a
+    process (keyed by path and SHA-256 of the bytes; the specs are frozen, shared as they are)."""
+    try:
+        raw = read_limited(path)
+    except (OSError, FileTooLarge):
+        return read_template(path, LayoutSpec)  # which reports it as a LayoutError
+    key = (str(path), hashlib.sha256(raw).hexdigest())
+    with _SPECS_LOCK:  # a designer's preview server lays out cards from several threads
+        known = _SPECS.get(key)
+        if known is not None:
+            _SPECS.move_to_end(key)
+            return known
+    known = read_template(path, LayoutSpec, raw)
+    with _SPECS_LOCK:
+        _SPECS[key] = known
+        if len(_SPECS) > LAYOUT_SPECS_KEPT:
+            _SPECS.popitem(last=False)
+    return known
+
+
 def load_layout(path: Path, trim_w_mm: float, trim_h_mm: float, bleed_mm: float, is_back: bool = False) -> Layout:
     """Read and check a template file for a card of ``trim_w_mm`` x ``trim_h_mm``.
 
     Checks: the YAML and schema, Jinja2 syntax, text and QR regions inside the safe area,
     boxes inside trim + bleed, no QR on a back. Raises :class:`LayoutError` on the first problem.
+    A file is read and parsed once per content in a process (:data:`LAYOUT_SPECS_KEPT`); the
+    checks run on every call.
     """
     spath = str(path)
-    spec, lines = read_template(path, LayoutSpec)
+    spec, lines = _layout_spec(path)
     region_lines = {r.name: lines.line_for(("regions", i)) for i, r in enumerate(spec.regions)}
     layout = Layout(path, spec, region_lines)
     for face, src in spec.fonts.items():
@@ -323,29 +355,6 @@ class Face:
     layout: Layout
     items: list[Any]
     warnings: list[FaceWarning] = field(default_factory=list)
-
-
-class WarningLog:
-    """A build's warnings as :class:`~card_data.problems.Problem` (printed, never failing the
-    build): per card, or once per build for :attr:`FaceWarning.once` ones."""
-
-    def __init__(self) -> None:
-        self.items: list[Problem] = []
-        self._said: set[str] = set()
-
-    def add(self, face: Face | None, file: str, line: int, game: str, card_id: str) -> None:
-        """Record ``face``'s warnings against the card at ``file:line``."""
-        if face is None:
-            return
-        for w in face.warnings:
-            if w.once:
-                if w.field in self._said:
-                    continue
-                self._said.add(w.field)
-                self.items.append(Problem(str(face.layout.path), face.layout.region_line(w.field.split(":")[-1]),
-                                          game, "-", w.field, w.message))
-            else:
-                self.items.append(Problem(file, line, game, card_id, w.field, w.message))
 
 
 def game_font_files(context: dict[str, Any], game_root: Path | None) -> dict[str, Path]:

@@ -14,12 +14,12 @@ is derived from the content (qpdf's deterministic id) and so is the XMP's.
 
 from __future__ import annotations
 
+import html
 import hashlib
 import io
 import re
 import zlib
 from functools import cache
-from xml.sax.saxutils import escape
 
 from printkit.sheets.colour import (
     OUTPUT_CONDITION,
@@ -47,11 +47,11 @@ def _xmp_date(pdf_date: str) -> str:
 def _xmp(title: str, author: str | None, subject: str | None, creator: str, producer: str, created: str,
          modified: str, document_id: str) -> bytes:
     def alt(text: str) -> str:
-        return f'<rdf:Alt><rdf:li xml:lang="x-default">{escape(text)}</rdf:li></rdf:Alt>'
+        return f'<rdf:Alt><rdf:li xml:lang="x-default">{html.escape(text, quote=False)}</rdf:li></rdf:Alt>'
 
     dc = f"<dc:title>{alt(title)}</dc:title><dc:format>application/pdf</dc:format>"
     if author:
-        dc += f"<dc:creator><rdf:Seq><rdf:li>{escape(author)}</rdf:li></rdf:Seq></dc:creator>"
+        dc += f"<dc:creator><rdf:Seq><rdf:li>{html.escape(author, quote=False)}</rdf:li></rdf:Seq></dc:creator>"
     if subject:
         dc += f"<dc:description>{alt(subject)}</dc:description>"
     body = (
@@ -60,8 +60,9 @@ def _xmp(title: str, author: str | None, subject: str | None, creator: str, prod
         'xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/" xmlns:pdfxid="http://www.npes.org/pdfx/ns/id/">'
         f"{dc}"
         f"<xmp:CreateDate>{created}</xmp:CreateDate><xmp:ModifyDate>{modified}</xmp:ModifyDate>"
-        f"<xmp:MetadataDate>{modified}</xmp:MetadataDate><xmp:CreatorTool>{escape(creator)}</xmp:CreatorTool>"
-        f"<pdf:Producer>{escape(producer)}</pdf:Producer><pdf:Trapped>False</pdf:Trapped>"
+        f"<xmp:MetadataDate>{modified}</xmp:MetadataDate>"
+        f"<xmp:CreatorTool>{html.escape(creator, quote=False)}</xmp:CreatorTool>"
+        f"<pdf:Producer>{html.escape(producer, quote=False)}</pdf:Producer><pdf:Trapped>False</pdf:Trapped>"
         f"<xmpMM:DocumentID>uuid:{document_id}</xmpMM:DocumentID>"
         f"<xmpMM:InstanceID>uuid:{document_id}</xmpMM:InstanceID>"
         "<xmpMM:VersionID>1</xmpMM:VersionID><xmpMM:RenditionClass>default</xmpMM:RenditionClass>"

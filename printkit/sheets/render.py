@@ -30,6 +30,7 @@ from printkit.sheets.layout import (
     QrCode,
 )
 from printkit.sheets.qr import QUIET_ZONE_MODULES, qr_dark_runs, qr_size
+from printkit.sheets.text_lines import SetParagraph, draw_paragraphs
 from printkit.sheets.units import pt_from_mm
 
 if TYPE_CHECKING:
@@ -368,11 +369,18 @@ class PageDrawer:
         elif r.valign == "bottom":
             top_pt -= spare_pt
         gap = t.size_pt * 0.4
+        x_pt = pt_from_mm(ox_mm + r.x_mm)
+        placed = []  # printkit's own lines, drawn together with one text object
         for i, (para, h) in enumerate(t.paragraphs):
             if i:
                 top_pt -= gap
-            para.drawOn(self.c, pt_from_mm(ox_mm + r.x_mm), top_pt - h)
+            if isinstance(para, SetParagraph):
+                placed.append((para, x_pt, top_pt))
+            else:
+                para.drawOn(self.c, x_pt, top_pt - h)
             top_pt -= h
+        if placed:
+            draw_paragraphs(self.c, placed, _colour(r.color))
 
     def _image(self, im: Image, ox_mm: float, oy_mm: float) -> None:
         r = im.region

@@ -334,6 +334,8 @@ class CardSandbox(ImmutableSandboxedEnvironment):
             if len(self._compiled) >= 4096:
                 self._compiled.clear()
             template = self._compiled[source] = super().from_string(source)
+            # Text without "{" holds no Jinja2 syntax: its output never changes (render_bounded).
+            template.constant_text = "{" not in source
         return template
 
     def compile(self, *args: Any, **kwargs: Any) -> Any:
@@ -398,10 +400,18 @@ def render_bounded(template: jinja2.Template, context: dict[str, Any]) -> str:
     any other bound. Any other error of the template is raised as is.
 
     A template that took too long once is not run again (it is the same for every card of a
-    deck): :class:`RenderTimeout` at once, saying so."""
+    deck): :class:`RenderTimeout` at once, saying so. A template text without Jinja2 syntax
+    (no ``{``) of :meth:`CardSandbox.from_string` is run once; its output, the same for every
+    card, is then checked against the bounds in force and returned as it is."""
     timed_out = getattr(template, "timed_out", None)  # the limits it ran out of time under
     if timed_out is not None:
         raise RenderTimeout(timed_out, earlier=True)
+    output = getattr(template, "constant_output", None)  # a text without Jinja2 syntax, rendered once
+    if output is not None:
+        with render_limits() as bounds:
+            if len(output) > bounds.characters:
+                raise too_long(f"output longer than {bounds.characters} characters")
+            return charge(output)
     parts, size = [], 0
     if isinstance(context, TemplateVariables) and context.serves(template):
         generated = _generate(template, new_context(template.environment, template.name, template.blocks, context,
@@ -419,7 +429,10 @@ def render_bounded(template: jinja2.Template, context: dict[str, Any]) -> str:
     except RenderTimeout as exc:
         template.timed_out = exc.limits  # type: ignore[attr-defined]
         raise
-    return "".join(parts)
+    output = "".join(parts)
+    if getattr(template, "constant_text", False):
+        template.constant_output = output  # type: ignore[attr-defined]
+    return output
 
 
 class TemplateVariables(dict):

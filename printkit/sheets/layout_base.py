@@ -1,0 +1,44 @@
+"""What the build needs of the layouts before it lays out anything: where the bundled templates
+are (:data:`LAYOUTS_DIR`) and the log of faces' warnings (:class:`WarningLog`).
+
+Kept apart from :mod:`printkit.sheets.layout` (Jinja2, the renderer, text fitting) so that a
+rebuild carrying every file over, and the worker pool's set-up, import none of that.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from card_data.problems import Problem
+
+if TYPE_CHECKING:
+    from printkit.sheets.layout import Face
+
+LAYOUTS_DIR = Path(__file__).parent.parent / "layouts"
+"""The bundled templates folder (``printkit/layouts`` is the repository's top-level ``templates/``):
+``print/`` (calibration texts) and the format guides. A game's layouts are in its own folder
+(:func:`card_data.project_folders.game_templates_dir`)."""
+
+
+class WarningLog:
+    """A build's warnings as :class:`~card_data.problems.Problem` (printed, never failing the
+    build): per card, or once per build for :attr:`~printkit.sheets.layout.FaceWarning.once` ones."""
+
+    def __init__(self) -> None:
+        self.items: list[Problem] = []
+        self._said: set[str] = set()
+
+    def add(self, face: Face | None, file: str, line: int, game: str, card_id: str) -> None:
+        """Record ``face``'s warnings against the card at ``file:line``."""
+        if face is None:
+            return
+        for w in face.warnings:
+            if w.once:
+                if w.field in self._said:
+                    continue
+                self._said.add(w.field)
+                self.items.append(Problem(str(face.layout.path), face.layout.region_line(w.field.split(":")[-1]),
+                                          game, "-", w.field, w.message))
+            else:
+                self.items.append(Problem(file, line, game, card_id, w.field, w.message))

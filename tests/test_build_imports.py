@@ -1,0 +1,56 @@
+"""A rebuild in which nothing changed answers from the build cache without importing the
+renderer (issue 21): reportlab's page layout and canvas, the layouts and their templates
+(Jinja2), art (Pillow, svglib), the QR encoder and the components are imported by the stages
+that lay out and draw, and the card database's loader (its pydantic schemas), the kits and
+translations by the stage that loads, none of which such a rebuild reaches. Each build runs
+in a fresh interpreter, whose ``sys.modules`` is what it imported."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from card_data.loader import bundled_data_dir
+
+RENDERING = ("reportlab.platypus", "reportlab.pdfgen.canvas", "reportlab.graphics", "PIL.Image", "svglib",
+             "zxingcpp", "jinja2", "printkit.sheets.render", "printkit.sheets.layout", "printkit.sheets.text_fit",
+             "printkit.components.boards", "printkit.components.print_index", "printkit.components.packing",
+             "printkit.pipeline.draw", "printkit.pipeline.card_faces",
+             "card_data.loader", "card_data.translations", "printkit.components.kit")
+
+PROBE = """
+import json, sys
+from printkit.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit as exit:
+    code = exit.code
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+"""
+
+
+def build_imports(out: Path) -> tuple[int, set[str], str]:
+    """``printkit build cartisora --data <bundled> --out out`` in a fresh interpreter: its exit
+    code, the modules it imported, and what it printed before the probe's own line."""
+    done = subprocess.run([sys.executable, "-c", PROBE, "build", "cartisora", "--data", str(bundled_data_dir()),
+                           "--out", str(out), "--jobs", "1"], capture_output=True, text=True, timeout=300)
+    *printed, last = done.stdout.strip().splitlines()
+    report = json.loads(last)
+    return report["code"], set(report["modules"]), "\n".join(printed) + done.stderr
+
+
+def test_a_rebuild_with_nothing_changed_imports_no_renderer(tmp_path):
+    out = tmp_path / "out"
+    code, cold, _ = build_imports(out)
+    assert code == 0
+    # The probe can fail: the first build draws, so it imports what the rebuild must not.
+    assert set(RENDERING) <= cold, sorted(set(RENDERING) - cold)
+    before = {p: p.read_bytes() for p in out.rglob("*.pdf")}
+
+    code, warm, printed = build_imports(out)
+    assert code == 0
+    assert "Nothing changed" in printed
+    assert {p: p.read_bytes() for p in out.rglob("*.pdf")} == before
+    assert not warm & set(RENDERING), sorted(warm & set(RENDERING))
