@@ -219,7 +219,7 @@ def printed_texts(game: str, cards: list[dict], base_url: str) -> list[dict]:
     """What the baseline scripts draw for each of ``cards``: ``title``, ``cost``, ``kind`` (type line),
     ``stats``, ``skills``, ``ability`` and ``payload`` (the short address printkit's QR code
     holds for it at ``base_url``)."""
-    from card_data.short_codes import card_code, short_url
+    from card_data.editions.short_codes import card_code, short_url
 
     texts = []
     for card in cards:

@@ -13,13 +13,23 @@ Where a game lives:
   - ``table.html``: its scorekeeper page (the companion's).
   The one registry of games is :mod:`card_data.games`.
 
-Shared here: :mod:`.schema` (what every game's cards, rulings and decks have),
-:mod:`.engine` (the rule-engine core the games plug into), :mod:`.loader` (reads and
-validates a data folder, every problem at once), :mod:`.problems`, :mod:`.yaml_source`
-and :mod:`.base_url` (where the printed QR codes point), :mod:`.short_codes` (the short card
-addresses they hold); for the commands that write output folders, :mod:`.project_folders`
-(where they may write) and :mod:`.written_files` (the record of what they wrote, so they remove
-nothing else).
+Shared here, at the top where everything uses them: :mod:`.schema` (what every game's cards,
+rulings and decks have, on :mod:`.model_base`), :mod:`.loader` (reads and validates a data
+folder, every problem at once) and :mod:`.problems` (everything wrong with input). The rest is
+grouped by concern:
+
+- :mod:`.reading`: reading a game's YAML files, bounded and naming lines (``yaml_source``), into
+  records, card files (cached), deck lists and the compact card store;
+- :mod:`.project`: a designer's project as ``printkit.toml`` sets it: ``base_url`` (where the
+  printed QR codes point), the ``limits`` and how they are raised, ``project_folders`` (where
+  the commands that write output folders may write) and ``written_files`` (the record of what
+  they wrote, so they remove nothing else);
+- :mod:`.declared`: what a ``game.yaml`` declares as data: deck rules, and a declared game's
+  fields, scoring and the card schema made from them;
+- :mod:`.editions`: printings (versions and errata), ``short_codes`` (the short card addresses
+  the QR codes hold) and translations;
+- :mod:`.rulings`: rulings' stable ids and their records for the rulings pages;
+- :mod:`.engine`: the rule-engine core the games plug into.
 
 printkit and the companion import this package; it imports neither.
 """

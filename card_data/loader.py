@@ -10,22 +10,22 @@ from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
 
-from card_data.base_url import ConfigError
-from card_data.card_ids import CardIds
-from card_data.card_store import CardStore
-from card_data.declared_game import DeclaredGameSpec, back_deck_problems, declared_spec_of, file_problems
-from card_data.deck_lists import read_deck_list
-from card_data.game_files import game_too_large
+from card_data.project.base_url import ConfigError
+from card_data.reading.card_ids import CardIds
+from card_data.reading.card_store import CardStore
+from card_data.declared.declared_game import DeclaredGameSpec, back_deck_problems, declared_spec_of, file_problems
+from card_data.reading.deck_lists import read_deck_list
+from card_data.reading.game_files import game_too_large
 from card_data.games import registry, registry_problems
-from card_data.limits import DEFAULT_LIMITS, Limits, configured_limits
-from card_data.printings import PRINTINGS_FILE, Printings, read_printings
+from card_data.project.limits import DEFAULT_LIMITS, Limits, configured_limits
+from card_data.editions.printings import PRINTINGS_FILE, Printings, read_printings
 from card_data.problems import DatabaseError, Problem
 from card_data.schema import Card, DeckList, GameInfo, GameRuling, GameSpec, GlossaryEntry
-from card_data.ruling_ids import Placement, WrittenRuling, assign_ruling_ids
-from card_data.short_codes import code_map
-from card_data.translations import Translation, read_translations
-from card_data.parsed_files import ParsedFiles, read_card_file
-from card_data.yaml_records import Collector, load_list, read_game_yaml, record_id
+from card_data.rulings.ruling_ids import Placement, WrittenRuling, assign_ruling_ids
+from card_data.editions.short_codes import code_map
+from card_data.editions.translations import Translation, read_translations
+from card_data.reading.parsed_files import ParsedFiles, read_card_file
+from card_data.reading.yaml_records import Collector, load_list, read_game_yaml, record_id
 
 RESERVED_CARD_ID = "rulings"
 """Not a card id: ``<base>/r/<game>/rulings`` is the game's list of rulings."""
@@ -44,7 +44,7 @@ class Game:
     Attributes:
         game_id: folder name, e.g. ``"cartisora"``.
         info: the game's ``game.yaml``.
-        cards: cards by id, in file order (a :class:`~card_data.card_store.CardStore`: each card
+        cards: cards by id, in file order (a :class:`~card_data.reading.card_store.CardStore`: each card
             is decoded when read, so read it once where it is used many times).
         glossary: glossary entries in file order.
         decks: deck lists by id (while the database has problems, a deck may name cards
@@ -58,10 +58,10 @@ class Game:
             ``("art", card id)``: where a card's ``art:`` is.
         folder: the game's folder (artwork paths are relative to it).
         printings: the printed versions of its cards (``printings.yaml``, see
-            :mod:`card_data.printings`); unversioned (``printings.path is None``) without it.
+            :mod:`card_data.editions.printings`); unversioned (``printings.path is None``) without it.
         translations: language code -> its text of the game (``translations/<lang>.yaml``,
-            see :mod:`card_data.translations`); empty for a game written in one language.
-        ruling_ids: every ruling's stable id (see :mod:`card_data.ruling_ids`), by where it is
+            see :mod:`card_data.editions.translations`); empty for a game written in one language.
+        ruling_ids: every ruling's stable id (see :mod:`card_data.rulings.ruling_ids`), by where it is
             written: ``(card id, index)``, ``(None, index)`` for ``rulings.yaml``.
     """
 
@@ -84,7 +84,7 @@ class Game:
 @dataclass
 class Database:
     """All games of a database directory, by game id: the registered ones in the order of
-    :func:`card_data.games.registry`, then the declared ones (:mod:`card_data.declared_game`) by id."""
+    :func:`card_data.games.registry`, then the declared ones (:mod:`card_data.declared.declared_game`) by id."""
 
     root: Path
     games: dict[str, Game]
@@ -93,7 +93,7 @@ class Database:
 
 
 def _parsed_salt(folder: Path, spec: GameSpec, parsed: ParsedFiles) -> str:
-    """What a game's card files are validated against, for :func:`card_data.parsed_files.file_key`:
+    """What a game's card files are validated against, for :func:`card_data.reading.parsed_files.file_key`:
     the store's digest of the code behind the game (:meth:`ParsedFiles.code`) and ``game.yaml``'s
     bytes (a declared game's schema is declared there)."""
     try:
@@ -308,20 +308,20 @@ def check_database(root: Path | str | None = None, limits: Limits | None = None,
 
     The database holds whatever loaded cleanly; ``problems`` lists everything wrong, sorted
     by file and line (two card versions whose QR short codes are the same among them, see
-    :func:`card_data.short_codes.code_map`). Never raises for bad data.
+    :func:`card_data.editions.short_codes.code_map`). Never raises for bad data.
 
-    Files are read within the byte limits of :mod:`card_data.limits` (``limits``, default:
+    Files are read within the byte limits of :mod:`card_data.project.limits` (``limits``, default:
     those of the ``printkit.toml`` found from the current folder up): a file over its limit
     is a problem at ``FILE:1`` and is not read; a game whose YAML files together are over
     theirs is one problem at its folder and is not read at all. A broken ``printkit.toml``
     is a problem too, and the default limits apply. A folder of a game that an installed
     distribution declares but that cannot be used is its
     :func:`card_data.games.registry_problems` problem, at its ``game.yaml``. Any other folder
-    whose ``game.yaml`` declares ``fields:`` is a declared game (:mod:`card_data.declared_game`),
+    whose ``game.yaml`` declares ``fields:`` is a declared game (:mod:`card_data.declared.declared_game`),
     its cards checked against that declaration; one that does not is a problem saying how.
 
     ``parsed``: where card files that read cleanly are remembered, so that an unchanged one is
-    not parsed again (:mod:`card_data.parsed_files`); the result is the same with or without.
+    not parsed again (:mod:`card_data.reading.parsed_files`); the result is the same with or without.
     """
     root = Path(root) if root is not None else bundled_data_dir()
     # Only the games present are imported (a game's schema costs ~20 ms to build).
@@ -362,7 +362,7 @@ def check_database(root: Path | str | None = None, limits: Limits | None = None,
         problems.extend(probs)
         if game is not None:
             games[game_id] = game
-    # Two printed card versions sharing a short QR code (card_data.short_codes): practically
+    # Two printed card versions sharing a short QR code (card_data.editions.short_codes): practically
     # never, but then a scanned card could open another one.
     problems.extend(code_map(games.values())[1])
     return Database(root, games), sorted(problems)

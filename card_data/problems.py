@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from pydantic import ValidationError
 
-    from card_data.yaml_source import LineMap
+    from card_data.reading.yaml_source import LineMap
 
 _MESSAGES = {"missing": "required field is missing", "extra_forbidden": "unknown field"}
 """pydantic's messages that read badly to a person who wrote the input, reworded."""

@@ -16,7 +16,7 @@ from pydantic import (
     model_validator,
 )
 
-from card_data.deck_rules import DeckRules
+from card_data.declared.deck_rules import DeckRules
 from card_data.model_base import Slug, Strict
 from card_data.problems import Problem
 
@@ -48,7 +48,7 @@ class Ruling(Strict):
         cards: ids of the other cards of the same game the ruling concerns; it is shown on
             each of their pages too (the loader reports ids that name no card).
         id: a short slug naming the ruling for good (unique within the game, see
-            :mod:`card_data.ruling_ids`): what a translation names it by and its link anchor
+            :mod:`card_data.rulings.ruling_ids`): what a translation names it by and its link anchor
             (``#ruling-<id>``). Left out, one is derived from its holder and its text.
 
     Raises (through pydantic) a validation error naming the field for a missing or unknown
@@ -160,7 +160,7 @@ class Printing(Strict):
         reason: why the card changed, in our words: required from version 2 on (an erratum);
             version 1 has none.
         fields: the card's printed fields at that version (see
-            :func:`card_data.printings.printed_fields`), as JSON values.
+            :func:`card_data.editions.printings.printed_fields`), as JSON values.
     """
 
     version: Annotated[int, Field(ge=1)]
@@ -274,7 +274,7 @@ class GameInfo(Strict):
     card text; faces left out stay the bundled DejaVu Sans. ``designers``: the game's designers
     exactly as its rulebook credits them (the printed files name them as author; a game
     without them is credited to its ``publisher``, or to no one). ``deck_rules``: the
-    deck-building rules of each kind of deck, as data (see :mod:`card_data.deck_rules` for how
+    deck-building rules of each kind of deck, as data (see :mod:`card_data.declared.deck_rules` for how
     a game declares them); without it the game's decks are checked by ``GameSpec.check_deck`` only.
     """
 

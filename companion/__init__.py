@@ -42,7 +42,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     The card database is loaded once, here. Raises :class:`card_data.problems.DatabaseError`
     listing every problem if it does not load cleanly, and
-    :class:`card_data.base_url.ConfigError` for a broken ``printkit.toml`` or a
+    :class:`card_data.project.base_url.ConfigError` for a broken ``printkit.toml`` or a
     ``PROJECT_DIR`` that is no project.
     """
     from flask import Flask

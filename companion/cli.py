@@ -101,7 +101,7 @@ def source_or_exit(data_dir: Path | None, project_dir: Path | None) -> CardSourc
     """The card data to serve (:func:`companion.cards.card_source.card_source`); a broken
     ``printkit.toml`` or a ``--project`` that is no project is a :class:`click.UsageError`
     (exit 2) naming the file and line or the folder."""
-    from card_data.base_url import ConfigError
+    from card_data.project.base_url import ConfigError
     from companion.cards.card_source import card_source
 
     try:
@@ -166,7 +166,7 @@ def run(host: str | None, port: int, threads: int, trusted_proxy: str | None, de
     Run inside a project folder (or with --project), it serves that project's games.
     Exits 1, listing every problem, if the card database does not load.
     """
-    from card_data.base_url import ConfigError
+    from card_data.project.base_url import ConfigError
     from card_data.problems import DatabaseError
     from companion import create_app
 
@@ -241,9 +241,9 @@ def site_cmd(data_dir: Path | None, project_dir: Path | None, out_dir: Path | No
     Run inside a project folder (or with --project), it exports that project's games.
     Exits 1, listing every problem and writing nothing, if the card database does not load.
     """
-    from card_data.base_url import ConfigError, resolve_base_url
+    from card_data.project.base_url import ConfigError, resolve_base_url
     from card_data.problems import DatabaseError
-    from card_data.project_folders import OutFolderError, check_out_folder
+    from card_data.project.project_folders import OutFolderError, check_out_folder
     from companion.cards.site import ExportError, export_site
 
     source = source_or_exit(data_dir, project_dir)

@@ -228,7 +228,7 @@ class BuildCache:
         """A digest of every file below ``folder`` (names and contents), except files whose
         suffix is in ``skip_suffixes``, folders named in ``skip_dirs`` and, with ``keep``, the
         files for whose path relative to ``folder`` it is false (a game folder digested as data:
-        ``keep=``:func:`card_data.project_folders.is_game_data`, as its Python is code, digested
+        ``keep=``:func:`card_data.project.project_folders.is_game_data`, as its Python is code, digested
         by :func:`code_digest`); ``"missing"`` if ``folder`` is not a folder."""
         if not folder.is_dir():
             return "missing"

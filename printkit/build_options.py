@@ -38,7 +38,7 @@ class BuildOptions:
             them, so fewer may fit). Not with ``fold``.
         lang: a language code (``"de"``): cards print with the text fields that game's
             ``translations/<lang>.yaml`` gives them, the others in the original
-            (:mod:`card_data.translations`); ``None`` prints the original. QR codes, versions
+            (:mod:`card_data.editions.translations`); ``None`` prints the original. QR codes, versions
             and everything but the card fronts stay the same.
         print_dpi: the resolution raster art is embedded at, in pixels per inch of its placed
             size (:mod:`printkit.sheets.art_prints`: cropped to its box, never upsampled),

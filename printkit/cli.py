@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from card_data.base_url import ConfigError, resolve_base_url
-from card_data.short_codes import qr_base_url
+from card_data.project.base_url import ConfigError, resolve_base_url
+from card_data.editions.short_codes import qr_base_url
 from printkit.command_line import build_gc, check_output_folder, command_paths, report_problems
 from printkit.sheets.art_prints import PRINT_DPI, PRINT_DPI_MAX, PRINT_DPI_MIN
 from printkit.sheets.paper import PAPERS, paper_by_name
@@ -84,7 +84,7 @@ def _language_code(ctx: click.Context, param: click.Parameter, value: str | None
     """``--lang``: a language code as translation files are named (``de``, ``pt-BR``)."""
     if not value:
         return None
-    from card_data.translations import DATA_LANGUAGE, LANGUAGE_CODE
+    from card_data.editions.translations import DATA_LANGUAGE, LANGUAGE_CODE
 
     if not LANGUAGE_CODE.match(value):
         raise click.BadParameter(f"{value!r} is not a language code such as de or pt-BR", ctx, param)

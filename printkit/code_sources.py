@@ -15,7 +15,7 @@ source (:func:`printing_sources`):
   whose ``__init__`` imports its modules) is imported by the companion only, so it is left out
   unless a printing module imports it. The game's data and
   layouts in the same folder are not code: the build digests them as data
-  (:func:`card_data.project_folders.is_game_data`);
+  (:func:`card_data.project.project_folders.is_game_data`);
 - every other module of the repository that printkit's modules or those game modules import,
   directly or not (``card_data.loader``, ``card_data.schema``, ... and
   ``card_data.engine`` where a printing module uses its ``Words``).

@@ -27,12 +27,12 @@ def command_paths(data_dir: Path | None, templates_dir: Path | None = None, out_
 def check_output_folder(paths, out: Path, given: bool) -> Path:
     """Refuse (:class:`click.ClickException`, one line, exit 1) to write the output folder
     ``out`` when it is, holds or lies inside the card data, the templates or a project folder
-    other than its output folder (:func:`card_data.project_folders.check_out_folder`); call it
+    other than its output folder (:func:`card_data.project.project_folders.check_out_folder`); call it
     before writing anything. ``paths``: the command's
     :class:`~printkit.designer.project.ProjectPaths`; ``given``: ``out`` came from ``--out``
     (else from ``printkit.toml`` or the default). Returns ``out``."""
-    from card_data.base_url import ConfigError
-    from card_data.project_folders import OutFolderError, check_out_folder
+    from card_data.project.base_url import ConfigError
+    from card_data.project.project_folders import OutFolderError, check_out_folder
 
     if paths.data_dir is None:
         from card_data.loader import bundled_data_dir  # the card schemas come with it: only if needed

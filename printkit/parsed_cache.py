@@ -1,7 +1,7 @@
 """The card files a build read, remembered beside its output so the next build need not parse them.
 
 The loader (:func:`card_data.loader.check_database`) takes a store of card files that read
-cleanly (:mod:`card_data.parsed_files` says what is remembered and under which digest); this is
+cleanly (:mod:`card_data.reading.parsed_files` says what is remembered and under which digest); this is
 the build's: one file per card file in ``<out>/.printkit-parsed/`` (:data:`PARSED_DIR`),
 named by its key, a digest of the file's bytes, of the code behind its game
 (:func:`printkit.build_cache.code_digest`) and of the limits in force.
@@ -9,7 +9,7 @@ named by its key, a digest of the file's bytes, of the code behind its game
 What a build reads is written only when the build publishes its output (a build with problems
 writes nothing; until then a build's entries wait in its spool, on disk rather than in memory:
 about 1.4 KB a card), and the folder then holds exactly the entries that build used: it is bounded
-by the database it was built from, itself bounded by :mod:`card_data.limits`. An entry that does
+by the database it was built from, itself bounded by :mod:`card_data.project.limits`. An entry that does
 not read is parsed again, never an error; deleting the folder only costs parsing again.
 """
 
@@ -28,7 +28,7 @@ _KEY = re.compile(r"[0-9a-f]{64}")
 
 
 class ParsedFileCache:
-    """A :class:`card_data.parsed_files.ParsedFiles` store in ``<out_dir>/.printkit-parsed/``.
+    """A :class:`card_data.reading.parsed_files.ParsedFiles` store in ``<out_dir>/.printkit-parsed/``.
 
     ``out_dir=None`` (validate): remembers nothing. :meth:`save` writes what this build parsed
     and removes what it did not use; nothing is written into the folder before. With a

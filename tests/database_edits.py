@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 from card_data.loader import bundled_data_dir, check_database
-from card_data.project_folders import game_templates_dir
+from card_data.project.project_folders import game_templates_dir
 
 
 GAME_CODE = shutil.ignore_patterns("*.py", "*.pyc", "__pycache__", "table.html")
@@ -33,7 +33,7 @@ def copy_database(root: Path) -> Path:
 def copy_layouts(dest: Path, database) -> Path:
     """Copy the layouts of every game of ``database`` (a :class:`card_data.loader.Database`) to
     ``dest/<game>/``: a templates folder whose game folders come before the games' own
-    ``templates/`` (:func:`card_data.project_folders.game_templates_dir`). Returns ``dest``."""
+    ``templates/`` (:func:`card_data.project.project_folders.game_templates_dir`). Returns ``dest``."""
     for game in database.games.values():
         shutil.copytree(game_templates_dir(game.folder), dest / game.game_id)
     return dest

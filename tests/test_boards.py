@@ -18,7 +18,7 @@ import yaml
 from pdf_measure import Box, box_of, mm
 
 from card_data.loader import load_database
-from card_data.project_folders import game_templates_dir
+from card_data.project.project_folders import game_templates_dir
 from database_edits import copy_layouts
 from printkit.components.boards import render_extras
 from printkit.components.scorepad import PENALTY_BOX_STROKE_PT

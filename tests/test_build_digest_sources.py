@@ -27,7 +27,7 @@ from build_fixtures import GAME, project, rendered_decks  # noqa: F401 - fixture
 
 BASE_URL = "http://192.168.1.20:5000"
 SHARED = ["card_data/__init__.py", "card_data/games/__init__.py", "card_data/loader.py", "card_data/schema.py",
-          "card_data/problems.py", "card_data/short_codes.py", "card_data/translations.py",
+          "card_data/problems.py", "card_data/editions/short_codes.py", "card_data/editions/translations.py",
           "printkit/pipeline/build.py", "printkit/build_cache.py", "printkit/code_sources.py"]
 
 

@@ -18,7 +18,7 @@ RENDERING = ("reportlab.platypus", "reportlab.pdfgen.canvas", "reportlab.graphic
              "zxingcpp", "jinja2", "printkit.sheets.render", "printkit.sheets.layout", "printkit.sheets.text_fit",
              "printkit.components.boards", "printkit.components.print_index", "printkit.components.packing",
              "printkit.pipeline.draw", "printkit.pipeline.card_faces",
-             "card_data.loader", "card_data.translations", "printkit.components.kit")
+             "card_data.loader", "card_data.editions.translations", "printkit.components.kit")
 
 PROBE = """
 import json, sys

@@ -16,9 +16,9 @@ import yaml
 from click.testing import CliRunner
 from database_edits import copy_game
 
-from card_data.base_url import ConfigError
-from card_data.game_files import game_data_files
-from card_data.limits import DEFAULT_FILE_MB, DEFAULT_GAME_MB, MB, configured_limits
+from card_data.project.base_url import ConfigError
+from card_data.reading.game_files import game_data_files
+from card_data.project.limits import DEFAULT_FILE_MB, DEFAULT_GAME_MB, MB, configured_limits
 from card_data.loader import bundled_data_dir, check_database
 from printkit.cli import main as printkit_cli
 from printkit.sheets.layout import LAYOUTS_DIR

@@ -1,4 +1,4 @@
-"""The compact card store (card_data.card_store): every bundled card reads back equal to the
+"""The compact card store (card_data.reading.card_store): every bundled card reads back equal to the
 model the loader validated, through a worker's pickled subset too, and decks as id lists."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pickle
 import sys
 
-from card_data.card_store import DECODED_CARDS_KEPT, CardRefs, CardStore
+from card_data.reading.card_store import DECODED_CARDS_KEPT, CardRefs, CardStore
 from card_data.loader import load_database
 
 DB = load_database()

@@ -156,7 +156,7 @@ def test_a_german_page_says_the_titles_the_data_translates(scorekeeper_app, clie
     by it; the values sent stay the card ids."""
     from pathlib import Path
 
-    from card_data.translations import Translation
+    from card_data.editions.translations import Translation
     from companion.cards.catalog import get_database
 
     with scorekeeper_app.app_context():

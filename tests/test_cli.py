@@ -6,7 +6,7 @@ from click.testing import CliRunner
 from database_edits import copy_database
 
 from card_data.loader import load_database
-from card_data.short_codes import card_code, short_url
+from card_data.editions.short_codes import card_code, short_url
 from companion.cli import main as companion_cli
 from printkit.cli import main as printkit_cli
 

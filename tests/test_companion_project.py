@@ -17,7 +17,7 @@ import yaml
 from click.testing import CliRunner
 
 from card_data.games import registry
-from card_data.short_codes import card_code
+from card_data.editions.short_codes import card_code
 from companion import create_app
 from companion.cli import main as companion_cli
 
@@ -271,7 +271,7 @@ def test_site_with_project_from_elsewhere_writes_into_the_projects_output(projec
 
 def test_an_old_copys_erratum_shows_what_players_see_by_its_labels(project, env):
     from card_data.loader import load_database
-    from card_data.printings import printed_fields
+    from card_data.editions.printings import printed_fields
 
     card = load_database(project / "card_data").games[GAME].cards[CARD]
     old = {**printed_fields(card), "answer": "Mount Etna", "hint": "Look at Sicily"}
@@ -287,7 +287,7 @@ def test_an_old_copys_erratum_shows_what_players_see_by_its_labels(project, env)
 
 def test_an_erratum_names_card_types_by_label_and_the_title_once_by_its_fields_label(project, env):
     from card_data.loader import load_database
-    from card_data.printings import printed_fields
+    from card_data.editions.printings import printed_fields
 
     card = load_database(project / "card_data").games[GAME].cards[CARD]
     old = {**printed_fields(card), "type": "bonus", "title": "Which volcano buried Pompeii?",

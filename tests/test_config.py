@@ -2,7 +2,7 @@
 
 import pytest
 
-from card_data.base_url import ConfigError, resolve_base_url
+from card_data.project.base_url import ConfigError, resolve_base_url
 
 
 def test_precedence(tmp_path, monkeypatch):

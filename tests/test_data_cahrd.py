@@ -16,7 +16,7 @@ from card_data.games.cahrd.cards import (
     rank_value,
     reserves_label,
 )
-from card_data.deck_rules import deck_problems
+from card_data.declared.deck_rules import deck_problems
 from card_data.loader import check_database
 from card_data.schema import DeckList
 

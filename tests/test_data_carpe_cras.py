@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from database_edits import copy_game, edit, line_of, problem_lines
 
-from card_data.deck_rules import deck_problems
+from card_data.declared.deck_rules import deck_problems
 from card_data.games.carpe_cras.cards import AgencyCard, Duality
 from card_data.loader import bundled_data_dir, check_database
 

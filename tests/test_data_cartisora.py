@@ -13,7 +13,7 @@ import pytest
 import yaml
 from database_edits import assert_reported, copy_game, edit, line_of, problem_lines
 
-from card_data.deck_rules import deck_problems
+from card_data.declared.deck_rules import deck_problems
 from card_data.loader import check_database
 
 REAL_CARDS = {"brutal-strike", "parry", "cornered-prey", "stunning-blow", "en-garde", "stalwart",

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from database_edits import copy_database, edit, line_of, problem_lines
 
-from card_data.deck_rules import deck_problems
+from card_data.declared.deck_rules import deck_problems
 from card_data.loader import check_database, load_database
 from card_data.schema import DeckList
 

@@ -1,4 +1,4 @@
-"""A game of one's own, as data: card fields declared in game.yaml (card_data.declared_game).
+"""A game of one's own, as data: card fields declared in game.yaml (card_data.declared.declared_game).
 
 Its cards load against the declaration with the same FILE:LINE messages as a bundled game's;
 a wrong declaration is a problem at game.yaml:LINE naming the field; no Python of the game
@@ -323,7 +323,7 @@ def test_declared_game_code_digest_is_printkit_and_shared_code_only():
     from printkit.code_sources import printing_sources, relative_name
 
     names = {relative_name(p) for p in printing_sources("pub_quiz")}
-    assert "card_data/declared_game.py" in names and "card_data/field_declarations.py" in names
+    assert "card_data/declared/declared_game.py" in names and "card_data/declared/field_declarations.py" in names
     assert not any(name.startswith("card_data/games/") and name != "card_data/games/__init__.py" for name in names)
 
 

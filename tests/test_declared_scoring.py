@@ -1,5 +1,5 @@
 """A scorekeeper for a designer's game from data: the ``scoring:`` of a declared game's
-``game.yaml`` (card_data/scoring_declarations.py) run by the engine core
+``game.yaml`` (card_data/declared/scoring_declarations.py) run by the engine core
 (card_data/engine/declared.py), and its table page in the companion.
 
 The game is the designer issue's test game (tests/test_companion_project.py: Pub Quiz Night,
@@ -19,7 +19,7 @@ from card_data.engine import RuleError
 from card_data.engine.declared import declared_engine
 from card_data.loader import check_database
 from card_data.problems import InvalidInput
-from card_data.scoring_declarations import ScoringDeclaration
+from card_data.declared.scoring_declarations import ScoringDeclaration
 from companion import create_app
 from test_companion_project import CARDS_YAML, GAME, GAME_YAML
 

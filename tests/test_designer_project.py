@@ -250,7 +250,7 @@ def test_a_saved_layout_in_a_game_folder_rebuilds_that_game(project: Path) -> No
 
 
 def test_one_rule_decides_a_games_templates_folder(tmp_path: Path) -> None:
-    from card_data.project_folders import game_templates_dir
+    from card_data.project.project_folders import game_templates_dir
 
     game, templates = tmp_path / "card_data/duel", tmp_path / "templates"
     (game / "templates").mkdir(parents=True)

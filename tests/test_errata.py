@@ -29,8 +29,8 @@ from phones import PHONE, serving
 from qr_scan import opened_page, read_matrix
 
 from card_data.loader import check_database, load_database
-from card_data.printings import PRINTINGS_FILE, Printings, plan_release, printed_fields
-from card_data.short_codes import card_code, short_url
+from card_data.editions.printings import PRINTINGS_FILE, Printings, plan_release, printed_fields
+from card_data.editions.short_codes import card_code, short_url
 from companion.cards.errata import word_diff
 from printkit.build_options import BuildOptions
 from printkit.pipeline.build import build

@@ -30,7 +30,7 @@ from bs4 import BeautifulSoup
 from phones import PHONE
 
 from card_data.loader import load_database
-from card_data.translations import find_translation
+from card_data.editions.translations import find_translation
 
 GAMES = ("carpe_diem", "cartisora", "carpe_cras", "cahrd")
 LABELS = ("aria-label", "placeholder", "title", "alt", "data-text", "data-summary")

@@ -23,8 +23,8 @@ from database_edits import copy_database, copy_game, edit, line_of, problem_line
 
 from card_data.loader import load_database
 from card_data.problems import DatabaseError
-from card_data import yaml_source
-from card_data.yaml_source import MAX_ALIAS_VALUES, YamlSyntaxError, load_yaml
+from card_data.reading import yaml_source
+from card_data.reading.yaml_source import MAX_ALIAS_VALUES, YamlSyntaxError, load_yaml
 from companion import create_app
 from printkit.cli import main as printkit_cli
 
@@ -67,7 +67,7 @@ def bomb_line(text: str) -> int:
 
 @pytest.fixture(params=["libyaml-composer", "bounded-composer"])
 def yaml_reading(request, monkeypatch):
-    """Each YAML test on both readings of :mod:`card_data.yaml_source`: libyaml's own composer,
+    """Each YAML test on both readings of :mod:`card_data.reading.yaml_source`: libyaml's own composer,
     which reads a document without aliases, and the bounded composer, which reads every other
     document (and every document where libyaml does not bound nesting itself)."""
     if request.param == "bounded-composer":

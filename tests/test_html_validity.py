@@ -35,7 +35,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from card_data.loader import bundled_data_dir, load_database
-from card_data.printings import printed_versions
+from card_data.editions.printings import printed_versions
 from companion import create_app
 from companion.cards.site import export_site
 

@@ -238,7 +238,7 @@ def test_one_changed_card_in_a_deck_of_several_parts_redraws_only_its_part(proje
     """A deck split into parts (here one sheet a part): one card's title changed redraws the part
     holding it, whose PDF is the only file the build says it rewrote; the card files that did
     not change are not parsed again; the output is a cold build's, byte for byte."""
-    import card_data.parsed_files as parsed_files
+    import card_data.reading.parsed_files as parsed_files
     import printkit.pipeline.load
 
     monkeypatch.setattr(printkit.pipeline.load, "CARDS_PER_FILE", 1)

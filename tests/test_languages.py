@@ -30,7 +30,7 @@ from bs4 import BeautifulSoup
 import catalogues
 
 from card_data.loader import load_database
-from card_data.ruling_records import all_rulings
+from card_data.rulings.ruling_records import all_rulings
 from companion import create_app
 from companion.cards.field_labels import KNOWN_LABELS
 

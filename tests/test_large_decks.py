@@ -14,7 +14,7 @@ import zxingcpp
 from click.testing import CliRunner
 
 from card_data.loader import bundled_data_dir
-from card_data.short_codes import card_code, short_url
+from card_data.editions.short_codes import card_code, short_url
 from printkit.pipeline.deck_files import CARDS_PER_FILE
 
 SHEETS_PER_FILE = CARDS_PER_FILE // 9  # Letter, 9 a sheet

@@ -10,7 +10,7 @@ from pathlib import Path
 from database_edits import copy_database
 
 from card_data.loader import check_database, load_database
-from card_data.yaml_source import load_yaml
+from card_data.reading.yaml_source import load_yaml
 
 PRINTKIT = Path(sys.executable).with_name("printkit")
 

@@ -29,7 +29,7 @@ from playwright.sync_api import expect
 from test_accessibility import AXE, MIN_TARGET, SMALL_TARGETS, axe_violations
 
 from card_data.loader import load_database
-from card_data.short_codes import card_code
+from card_data.editions.short_codes import card_code
 from companion.cards.offline import asset_files
 from companion.cards.site import export_site
 from companion.web.static_files import file_digests

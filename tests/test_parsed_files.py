@@ -1,4 +1,4 @@
-"""Card files remembered by the digest of their bytes (card_data.parsed_files): an unchanged file
+"""Card files remembered by the digest of their bytes (card_data.reading.parsed_files): an unchanged file
 is not parsed again and loads to the very same database; a file with a problem is never
 remembered, so its problems are found again at FILE:LINE; a changed file, schema or limit is
 parsed afresh; a record that does not read is parsed again, never an error."""
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-import card_data.parsed_files as parsed_files
-from card_data.limits import DEFAULT_LIMITS
+import card_data.reading.parsed_files as parsed_files
+from card_data.project.limits import DEFAULT_LIMITS
 from card_data.loader import bundled_data_dir, check_database
 from database_edits import GAME_CODE
 
@@ -20,7 +20,7 @@ GAME = "carpe_cras"
 
 
 class Store:
-    """A :class:`card_data.parsed_files.ParsedFiles` in memory."""
+    """A :class:`card_data.reading.parsed_files.ParsedFiles` in memory."""
 
     def __init__(self, code: str = "code 1"):
         self.values: dict[str, object] = {}

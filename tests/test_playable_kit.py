@@ -20,7 +20,7 @@ from database_edits import copy_database, edit
 from pdf_measure import crop_marks
 
 from card_data.loader import load_database
-from card_data.short_codes import code_map, short_url
+from card_data.editions.short_codes import code_map, short_url
 from printkit.cli import main as printkit_cli
 from printkit.components.kit import load_kit
 from printkit.components.packing import LOOSE_DECK_MAX_CARDS

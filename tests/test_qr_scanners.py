@@ -1,6 +1,6 @@
 """QR codes every scanner reads (issue 18, part 4).
 
-A card's QR code encodes its short address ``<BASE>/Q/<CODE>`` (card_data.short_codes): short
+A card's QR code encodes its short address ``<BASE>/Q/<CODE>`` (card_data.editions.short_codes): short
 and upper case, so that it is QR version 2, whose modules are 0.45 mm in the cards' 15 mm
 region. Measured on the bundled ``printkit build --catalog`` (base URL ``http://192.168.1.20:5000``,
 built once for the module):
@@ -43,7 +43,7 @@ from qr_scan import (
 
 from card_data.loader import check_database, load_database
 from card_data.problems import DatabaseError
-from card_data.short_codes import CODE_ALPHABET, card_code, qr_base_url, short_url
+from card_data.editions.short_codes import CODE_ALPHABET, card_code, qr_base_url, short_url
 from companion import create_app
 from companion.cards.site import export_site
 from printkit.build_options import BuildOptions

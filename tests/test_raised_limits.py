@@ -20,8 +20,8 @@ from database_edits import copy_game, edit
 from PIL import Image as PILImage
 
 import printkit.pipeline.workers as build_workers
-from card_data.limit_keys import LIMIT_KEYS
-from card_data.limits import DEFAULT_LIMITS, Limits
+from card_data.project.limit_keys import LIMIT_KEYS
+from card_data.project.limits import DEFAULT_LIMITS, Limits
 from printkit.build_options import BuildOptions
 from printkit.pipeline.build import build
 from printkit.cli import main

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from card_data.loader import check_database, load_database
-from card_data.ruling_records import all_rulings, filter_rulings
+from card_data.rulings.ruling_records import all_rulings, filter_rulings
 from card_data.schema import Ruling
 
 SHARED = "The two bonus tokens are awarded separately."

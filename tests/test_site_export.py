@@ -15,7 +15,7 @@ from phones import static_server
 
 from card_data.loader import load_database
 from card_data.problems import DatabaseError
-from card_data.written_files import read_record
+from card_data.project.written_files import read_record
 from companion.cards import rulings
 from companion.cards.site import MARKER_NAME, ExportError, export_site
 from companion.web.static_files import file_digests

@@ -225,7 +225,7 @@ def test_a_faces_templates_share_the_card_variables_but_not_what_one_of_them_set
 def test_a_template_text_without_jinja_is_run_once_and_still_bounded(monkeypatch):
     import dataclasses
 
-    from card_data.limits import DEFAULT_LIMITS, limits_in_force
+    from card_data.project.limits import DEFAULT_LIMITS, limits_in_force
     from printkit.sheets import template_sandbox
     from printkit.sheets.layout import _JINJA
     from printkit.sheets.template_sandbox import TemplateLimitError, render_bounded

@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from card_data.loader import bundled_data_dir, check_database, load_database
-from card_data.ruling_records import all_rulings
-from card_data.translations import translated_card, untranslated_cards
+from card_data.rulings.ruling_records import all_rulings
+from card_data.editions.translations import translated_card, untranslated_cards
 from printkit.cli import main as printkit_cli
 
 GERMAN_RULING = "Jede Münze, die du zahlst, kann eine beliebige Ware ersetzen"

@@ -1,4 +1,4 @@
-"""The two readings of a YAML file (:mod:`card_data.yaml_source`) give the same result.
+"""The two readings of a YAML file (:mod:`card_data.reading.yaml_source`) give the same result.
 
 A plain document (no alias; a card file) is read by libyaml's own composer, about twice as
 fast; every other document, and every document when libyaml does not bound nesting itself, by
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from card_data import yaml_source
-from card_data.yaml_source import YamlSyntaxError, load_yaml
+from card_data.reading import yaml_source
+from card_data.reading.yaml_source import YamlSyntaxError, load_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED_YAML = sorted(p for folder in ("card_data/games", "templates") for p in (ROOT / folder).rglob("*.yaml"))

@@ -1,5 +1,5 @@
 """The scorekeeper of a declared game: an :class:`~card_data.engine.Engine` made from the
-``scoring:`` of its ``game.yaml`` (:mod:`card_data.scoring_declarations`), no Python of the
+``scoring:`` of its ``game.yaml`` (:mod:`card_data.declared.scoring_declarations`), no Python of the
 game's own.
 
 :func:`declared_engine` makes, once per declaration, a state class and the events the
@@ -32,7 +32,7 @@ from card_data.engine.forms import Counter, Move
 from card_data.engine.scoreboard import Scoreboard, scoreboard
 from card_data.engine.seats import Seat
 from card_data.engine.wording import Words
-from card_data.scoring_declarations import ScoringDeclaration
+from card_data.declared.scoring_declarations import ScoringDeclaration
 
 Ended = Literal["", "reached", "rounds", "hand"]
 """Why a declared game is over: not yet, a counter reached its end value, the last round is

@@ -14,7 +14,7 @@ from typing import Any
 from flask_babel import gettext
 from pydantic import BaseModel
 
-from card_data.declared_game import field_type, players_see
+from card_data.declared.declared_game import field_type, players_see
 from card_data.schema import Card
 from companion.cards.field_labels import translated_label
 
@@ -199,7 +199,7 @@ def _stat(name: str, label: str, value: Any, assumed: bool) -> Stat:
 
 def card_stats(card: Card) -> CardStats:
     """Every field ``card`` sets, other than the common ones (:data:`COMMON_FIELDS`) and, of a
-    declared game's card (:mod:`card_data.declared_game`), its title field, its art fields and
+    declared game's card (:mod:`card_data.declared.declared_game`), its title field, its art fields and
     the fields players do not see (``players_see: false``), each by its declared label.
 
     Unset fields (``None``, empty text or lists) are left out: the page shows the stats the

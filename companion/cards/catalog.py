@@ -9,10 +9,10 @@ from pathlib import Path
 from flask import Flask, abort, current_app
 
 from card_data.games import registry
-from card_data.limits import configured_limits
+from card_data.project.limits import configured_limits
 from card_data.loader import Database, Game, check_database
 from card_data.problems import DatabaseError
-from card_data.ruling_records import RulingRecord, all_rulings
+from card_data.rulings.ruling_records import RulingRecord, all_rulings
 from card_data.schema import Card, DeckList
 
 _EXTENSION_KEY = "companion.database"

@@ -1,5 +1,5 @@
 """What a player holding an older printing of a card is told: the text on their copy, the text
-now, a word-level diff of the two and each erratum's reason (see :mod:`card_data.printings`)."""
+now, a word-level diff of the two and each erratum's reason (see :mod:`card_data.editions.printings`)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from babel.dates import format_date
 from flask_babel import gettext
 from markupsafe import Markup, escape
 
-from card_data.declared_game import players_see
-from card_data.field_declarations import DeclaredGameInfo
+from card_data.declared.declared_game import players_see
+from card_data.declared.field_declarations import DeclaredGameInfo
 from card_data.loader import Game
-from card_data.printings import CardVersion, printed_fields, same_fields
+from card_data.editions.printings import CardVersion, printed_fields, same_fields
 from card_data.schema import Card, Printing
 from companion.web.language import current_language
 from companion.cards.card_fields import field_label
@@ -81,7 +81,7 @@ class Erratum:
     Attributes:
         printed: that version as recorded.
         current: the version the card is at now (released or not, see
-            :class:`~card_data.printings.CardVersion`).
+            :class:`~card_data.editions.printings.CardVersion`).
         printed_lines: ``[(label, text)]`` of every printed field of the copy.
         current_lines: the same for the card now.
         changes: the fields that differ, in the card's field order.

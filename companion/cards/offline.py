@@ -38,9 +38,9 @@ from pathlib import Path
 from flask import Blueprint, Flask, abort, current_app, render_template, send_from_directory
 
 from card_data.loader import Game
-from card_data.printings import printed_versions
-from card_data.project_folders import is_game_data
-from card_data.short_codes import printed_cards
+from card_data.editions.printings import printed_versions
+from card_data.project.project_folders import is_game_data
+from card_data.editions.short_codes import printed_cards
 from companion.cards.catalog import all_cards, get_database, get_game_or_404
 from companion.web.language import LANGUAGES, force_locale
 from companion.cards.links import page_url
@@ -174,7 +174,7 @@ def offline_urls(game: Game) -> list[str]:
     urls = [page_url(endpoint, game=game.game_id) for endpoint in per_game]
     for card_id in game.cards:
         urls.extend(page_url(endpoint, game=game.game_id, card_id=card_id) for endpoint in per_card)
-        # The pages the printed QR codes open in a game with versions (see card_data.printings).
+        # The pages the printed QR codes open in a game with versions (see card_data.editions.printings).
         urls.extend(page_url("rulings.card_version_page", game=game.game_id, card_id=card_id, version=version)
                     for version in printed_versions(game.printings, game.cards[card_id]))
     urls.extend(page_url("static", filename=name) for name in asset_files(app))

@@ -12,9 +12,9 @@ from flask import Blueprint, abort, current_app, render_template, request
 from flask_babel import gettext
 from markupsafe import Markup, escape
 
-from card_data.field_declarations import DeclaredGameInfo
+from card_data.declared.field_declarations import DeclaredGameInfo
 from card_data.loader import Game
-from card_data.ruling_records import (
+from card_data.rulings.ruling_records import (
     all_rulings,
     filter_rulings,
     ruling_types,

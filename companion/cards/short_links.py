@@ -1,6 +1,6 @@
 """Short card addresses: ``/Q/<CODE>``, what the printed QR codes open, leads to the card's page.
 
-A card's QR code encodes ``<BASE>/Q/<CODE>`` (:mod:`card_data.short_codes`: short and upper
+A card's QR code encodes ``<BASE>/Q/<CODE>`` (:mod:`card_data.editions.short_codes`: short and upper
 case, so that the code is QR version 2 with modules every scanner reads). The code is a digest of
 the game, the card and the version printed on it, so nothing is stored: the map from codes to
 card versions is computed from the card database once, when the app starts, over every version
@@ -23,7 +23,7 @@ from flask import Blueprint, Flask, current_app, redirect, render_template, url_
 from flask_babel import gettext
 
 from card_data.problems import DatabaseError
-from card_data.short_codes import SHORT_PATH, PrintedCard, code_map, normalise_code
+from card_data.editions.short_codes import SHORT_PATH, PrintedCard, code_map, normalise_code
 from companion.cards.catalog import get_database
 from companion.cards.errors import render_not_found
 from companion.cards.links import page_url

@@ -9,7 +9,7 @@ browser on to the card's page.
 
 A new export replaces the folder of an earlier one whole, but removes only what that export
 wrote: its marker (:data:`MARKER_NAME`) records the files it wrote and their SHA-256
-(:mod:`card_data.written_files`), and every other file of the folder (a ``CNAME`` for GitHub
+(:mod:`card_data.project.written_files`), and every other file of the folder (a ``CNAME`` for GitHub
 Pages, a README, a page the new export no longer writes but a user changed since) is carried
 over into the new site. A page the new export writes again is the new page, edited or not: the
 site must show the current rulings. An export from before records (a marker without one) loses
@@ -27,8 +27,8 @@ from pathlib import Path
 
 from flask import Flask
 
-from card_data.printings import printed_versions
-from card_data.written_files import carry_over, read_record, record_bytes, still_written
+from card_data.editions.printings import printed_versions
+from card_data.project.written_files import carry_over, read_record, record_bytes, still_written
 from companion import create_app
 from companion.cards.catalog import get_database
 from companion.cards.errors import render_not_found
@@ -36,7 +36,7 @@ from companion.cards.links import export_file_for
 from companion.cards.short_links import short_paths
 
 #: File marking a directory as a companion export, so a new export may replace it; it records
-#: the files the export wrote (:func:`card_data.written_files.read_record`).
+#: the files the export wrote (:func:`card_data.project.written_files.read_record`).
 MARKER_NAME = ".companion-site"
 
 

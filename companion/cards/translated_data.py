@@ -1,8 +1,8 @@
 """The card data in the player's language: what the pages show of a game's translations.
 
 The interface speaks the page's language (:mod:`companion.web.language`); the card data (card text,
-rulings, glossary) is written in :data:`~card_data.translations.DATA_LANGUAGE` and may carry
-translations (:mod:`card_data.translations`). A page in a language the game has a translation
+rulings, glossary) is written in :data:`~card_data.editions.translations.DATA_LANGUAGE` and may carry
+translations (:mod:`card_data.editions.translations`). A page in a language the game has a translation
 into shows the translated text where there is one, with the original one tap away; anything
 left untranslated shows the original. A static export is English throughout.
 
@@ -15,9 +15,9 @@ from __future__ import annotations
 from flask import current_app, g
 
 from card_data.loader import Game
-from card_data.ruling_records import RulingRecord
+from card_data.rulings.ruling_records import RulingRecord
 from card_data.schema import Card, GlossaryEntry
-from card_data.translations import DATA_LANGUAGE, Translation, find_translation
+from card_data.editions.translations import DATA_LANGUAGE, Translation, find_translation
 from companion.cards.catalog import get_database
 from companion.web.language import DATA_WORDS, current_language
 

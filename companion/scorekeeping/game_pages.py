@@ -16,7 +16,7 @@ from flask import Flask
 from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader, PrefixLoader
 
 from card_data.games import registry
-from card_data.project_folders import GAME_TABLE_PAGE
+from card_data.project.project_folders import GAME_TABLE_PAGE
 
 PREFIX = "games"
 """The first part of a game page's template name; no folder of ``companion/templates`` has it."""

@@ -27,8 +27,8 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field
 
 from card_data.loader import Game
-from card_data.project_folders import game_templates_dir
-from card_data.yaml_source import YamlSyntaxError, load_yaml
+from card_data.project.project_folders import game_templates_dir
+from card_data.reading.yaml_source import YamlSyntaxError, load_yaml
 from printkit.components.packing import LooseCard, draw_fold_pair, pack_into_area
 from printkit.components.scorepad import render_scorepad, scorepad_free_area
 from printkit.components.tiling import PAGE_MARGIN_MM, render_tiled
@@ -98,7 +98,7 @@ def render_extras(game: Game, paper: Paper, layouts_dir: Path, scorepad_copies: 
                   output: PdfOutput = RGB, loose_cards: Sequence[LooseCard] = ()) -> dict[str, bytes]:
     """Every board, sheet, token sheet and score pad of ``game`` as ``{file name: PDF bytes}``
     (e.g. ``{"battlefield-lane.pdf": ..., "tokens.pdf": ...}``), from the game's templates
-    folder for ``layouts_dir`` (:func:`card_data.project_folders.game_templates_dir`); a game
+    folder for ``layouts_dir`` (:func:`card_data.project.project_folders.game_templates_dir`); a game
     without such templates gives ``{}``.
 
     ``paper``: the sheet size; boards larger than it are tiled. ``scorepad_copies``: pages of

@@ -32,12 +32,12 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from card_data.card_store import CardRefs, CardStore
-from card_data.declared_game import DeclaredGameSpec
+from card_data.reading.card_store import CardRefs, CardStore
+from card_data.declared.declared_game import DeclaredGameSpec
 from card_data.loader import Database, Game
 from card_data.problems import DatabaseError, Problem
 from card_data.schema import Card, Slug
-from card_data.yaml_source import LineMap, YamlSyntaxError, load_yaml
+from card_data.reading.yaml_source import LineMap, YamlSyntaxError, load_yaml
 from printkit.sheets.decklist import cards_for_deck, find_deck, game_for_deck
 
 KIT_FILE = "kit.yaml"
@@ -90,7 +90,7 @@ class CardJob:
         kind: the back kind (a key of the game's ``backs``).
         title: what the file holds, for the index page (e.g. ``"Might / Cunning – draw deck"``).
         cards: the cards in print order, each as many times as it prints (a
-            :class:`~card_data.card_store.CardRefs`: ids, each card read when drawn).
+            :class:`~card_data.reading.card_store.CardRefs`: ids, each card read when drawn).
         note: extra words for the index page (e.g. which list to use for which player count).
     """
 
@@ -286,7 +286,7 @@ def play_jobs(game: Game, spec: KitSpec) -> list[CardJob]:
 
 
 def qty_backs(game: Game, spec: KitSpec) -> set[str]:
-    """The backs of a declared game (see :mod:`card_data.declared_game`) that print their cards
+    """The backs of a declared game (see :mod:`card_data.declared.declared_game`) that print their cards
     by ``qty`` beside its deck lists: those of which no deck list or ``extra_cards`` entry
     holds a card. Empty for a game without deck lists (all of it prints by ``qty``) and for a
     game with a Python schema (its kit says what prints)."""

@@ -49,9 +49,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from card_data.games import registry
 from card_data.loader import Game
 from card_data.problems import DatabaseError, Problem
-from card_data.project_folders import game_templates_dir
+from card_data.project.project_folders import game_templates_dir
 from card_data.schema import GlossaryEntry, Slug
-from card_data.yaml_source import LineMap, YamlSyntaxError, load_yaml
+from card_data.reading.yaml_source import LineMap, YamlSyntaxError, load_yaml
 from printkit.sheets.layout import (
     LAYOUTS_DIR,
     Face,
@@ -298,7 +298,7 @@ def reference_cards(game: Game, layouts_dir: Path = LAYOUTS_DIR, bleed_mm: float
     """The reference cards of ``game`` as its ``reference.yaml`` lists them, in file order (a
     card per deck for ``for_each_deck``; a card split over pages gives one per page), laid out
     with the templates of the game's templates folder for ``layouts_dir``
-    (:func:`card_data.project_folders.game_templates_dir`).
+    (:func:`card_data.project.project_folders.game_templates_dir`).
 
     Returns an empty list when the game has no reference.yaml. Raises
     :class:`~card_data.problems.DatabaseError` listing every problem of reference.yaml

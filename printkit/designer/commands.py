@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from card_data.base_url import ConfigError, resolve_base_url
-from card_data.short_codes import qr_base_url
+from card_data.project.base_url import ConfigError, resolve_base_url
+from card_data.editions.short_codes import qr_base_url
 from card_data.games import game_ids
 from printkit.command_line import check_output_folder, command_paths, report_problems
 from printkit.designer.importer import cards_to_yaml, import_sheet

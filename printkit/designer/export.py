@@ -38,7 +38,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from card_data.limits import limits_in_force
+from card_data.project.limits import limits_in_force
 from card_data.loader import Game, check_database
 from card_data.problems import Problem
 from card_data.schema import Card

@@ -130,4 +130,4 @@ SCORING_EXAMPLE = [
     _commented("#   winner: {counter: points, wins: highest}", "or lowest; tied players share the win"),
 ]
 """The commented ``scoring:`` example every game.yaml from a sheet ends with (see
-:mod:`card_data.scoring_declarations`)."""
+:mod:`card_data.declared.scoring_declarations`)."""

@@ -20,14 +20,14 @@ from typing import Any
 
 import yaml
 
-from card_data.project_folders import DEFAULT_DATA, GAME_TEMPLATES
+from card_data.project.project_folders import DEFAULT_DATA, GAME_TEMPLATES
 from printkit.sheets.layout import TextRegion, fit_text
 
 
 def layouts_folder(game_id: str) -> str:
     """Where ``printkit init`` writes a game's layout templates, relative to the project folder:
     ``card_data/<game_id>/templates`` (one game, one folder: see
-    :func:`card_data.project_folders.game_templates_dir`)."""
+    :func:`card_data.project.project_folders.game_templates_dir`)."""
     return f"{DEFAULT_DATA}/{game_id}/{GAME_TEMPLATES}"
 
 

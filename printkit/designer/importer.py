@@ -42,7 +42,7 @@ import yaml
 from pydantic import ValidationError
 
 from card_data.games import game_entry, registry
-from card_data.limits import FileTooLarge
+from card_data.project.limits import FileTooLarge
 from card_data.loader import Game, check_database
 from card_data.problems import Problem, field_path
 from card_data.schema import Card, GameSpec
@@ -287,7 +287,7 @@ def sheet_rows(path: Path) -> tuple[list[Any], list[tuple[int, list[Any]]], list
     """The header and rows of the spreadsheet ``path`` (see
     :func:`~printkit.designer.sheet_reading.read_sheet`), or the one problem that stops it
     from being read: an unreadable file or an empty one at row 1, a file over the byte limits
-    of :mod:`card_data.limits` at row 1 unread, a sheet that cannot be read from some row on
+    of :mod:`card_data.project.limits` at row 1 unread, a sheet that cannot be read from some row on
     (too many rows or cells, an unreadable CSV row) at that row."""
     file = str(path)
     try:
@@ -310,7 +310,7 @@ def import_sheet(path: Path, game_id: str, data_dir: Path | None = None,
     ``data_dir`` is the card database (default: the bundled one), used to check artwork
     paths and ids against the game's other card files; ``replaces`` is the YAML file the
     cards will be written to (its own ids are not clashes). Unreadable files give a problem
-    at row 1, a file over the byte limits of :mod:`card_data.limits` at row 1 unread, a
+    at row 1, a file over the byte limits of :mod:`card_data.project.limits` at row 1 unread, a
     sheet that cannot be read from some row on (too many rows or cells, an unreadable CSV
     row) at that row. ``game_id`` is a registered game or a game declared in ``data_dir``
     (whose game.yaml's problems are then the result's problems). Returns an

@@ -34,7 +34,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from card_data.limits import limits_in_force
+from card_data.project.limits import limits_in_force
 from card_data.loader import check_database
 from card_data.problems import Problem
 from printkit.build_options import BLEED_MM, BuildOptions

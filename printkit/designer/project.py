@@ -2,7 +2,7 @@
 
 A project is a folder holding a ``printkit.toml`` and the files a designer owns:
 
-    printkit.toml                 [printkit] data / templates / out (and base_url), see card_data.base_url
+    printkit.toml                 [printkit] data / templates / out (and base_url), see card_data.project.base_url
     card_data/<game>/             one folder per game: game.yaml, cards/*.yaml, decks/*.yaml, ...
                                   and templates/*.yaml, its layout templates (the ``--data`` layout)
     templates/print/*.yaml        the calibration texts (the ``--templates`` folder); a project
@@ -23,10 +23,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from card_data.base_url import CONFIG_FILE, ConfigError
+from card_data.project.base_url import CONFIG_FILE, ConfigError
 from card_data.games import bundled_game_ids, registry
 from card_data.problems import ProblemsError
-from card_data.project_folders import (
+from card_data.project.project_folders import (
     DEFAULT_DATA,
     DEFAULT_OUT,
     DEFAULT_TEMPLATES,
@@ -86,7 +86,7 @@ def project_paths(data_dir: Path | None = None, templates_dir: Path | None = Non
     ``./output``.
 
     A project's folders are given relative to ``cwd`` when under it, so problems read
-    ``card_data/<game>/cards/x.yaml:LINE``. Raises :class:`~card_data.base_url.ConfigError`
+    ``card_data/<game>/cards/x.yaml:LINE``. Raises :class:`~card_data.project.base_url.ConfigError`
     for a broken ``printkit.toml``; a project folder that does not exist is the loader's
     problem to report (``FILE:1: data: not a directory``).
     """
@@ -120,7 +120,7 @@ class InitError(Exception):
 def _copy_tree(source: Path, dest: Path, written: list[Path]) -> None:
     """Copy the data of ``source`` into ``dest`` (following the bundled templates' symlink):
     without a bundled game folder's Python, bytecode and scorekeeper page
-    (:func:`card_data.project_folders.is_game_data`; a project never runs its own Python)."""
+    (:func:`card_data.project.project_folders.is_game_data`; a project never runs its own Python)."""
     for path in sorted(source.rglob("*")):
         # A folder is made for the data files in it: none for one holding only what is not data
         # (a game's translations/ holding only its catalogue, __pycache__).

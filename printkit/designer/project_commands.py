@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from card_data.base_url import ConfigError, resolve_base_url
+from card_data.project.base_url import ConfigError, resolve_base_url
 from card_data.games import bundled_game_ids
 from card_data.problems import ProblemsError
 from printkit.command_line import check_output_folder, report_problems

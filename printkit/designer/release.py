@@ -1,5 +1,5 @@
 """``printkit release``: record a version of every changed card (errata), see
-:mod:`card_data.printings`. Attached to the ``printkit`` group lazily (printkit/cli.py)."""
+:mod:`card_data.editions.printings`. Attached to the ``printkit`` group lazily (printkit/cli.py)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def release_cmd(games: tuple[str, ...], reason: str | None, data_dir: Path | Non
     release opens that version's page; a player whose copy is older sees what changed, and why.
     """
     from card_data.loader import check_database
-    from card_data.printings import (
+    from card_data.editions.printings import (
         PRINTINGS_FILE,
         Printings,
         plan_release,

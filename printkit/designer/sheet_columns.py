@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from card_data.field_declarations import RESERVED_FIELDS
+from card_data.declared.field_declarations import RESERVED_FIELDS
 from printkit.designer.sheet_inference import BASE_COLUMNS, CONTEXT_NAMES, field_name, slug_name
 
 

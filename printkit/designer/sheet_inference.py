@@ -41,8 +41,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from card_data.declared_game import DEFAULT_MAX_LENGTH
-from card_data.field_declarations import (
+from card_data.declared.declared_game import DEFAULT_MAX_LENGTH
+from card_data.declared.field_declarations import (
     DEFAULT_BOUND,
     FIELD_NAME,
     MAX_CARD_TYPES,
@@ -60,10 +60,10 @@ BASE_COLUMNS = ("id", "type", "title", "qty", "note", "art", "example")
 
 CONTEXT_NAMES = TEMPLATE_NAMES | {"kind", "loop", "self", "range", "true", "false", "none", "namespace", "dict",
                                   "lipsum", "cycler", "joiner"}
-"""Names a layout template already uses (:data:`~card_data.field_declarations.TEMPLATE_NAMES`,
+"""Names a layout template already uses (:data:`~card_data.declared.field_declarations.TEMPLATE_NAMES`,
 and Jinja2's own): a field named so would be refused or hidden behind them, so a column of that
 name gets ``_field`` appended (as does one named after a field every card has,
-:data:`~card_data.field_declarations.RESERVED_FIELDS`)."""
+:data:`~card_data.declared.field_declarations.RESERVED_FIELDS`)."""
 
 CARD_TYPE_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 """What a card type (and its back) may be called, a slug: it names files (``templates/<type>.yaml``,

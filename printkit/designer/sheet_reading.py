@@ -2,9 +2,9 @@
 bounded, and what a cell's text stands for.
 
 Everything read is bounded: the file (its bytes on disk, and an XLSX workbook's unpacked) by
-the limit for one file of :mod:`card_data.limits`, a sheet by :data:`MAX_ROWS` rows of
+the limit for one file of :mod:`card_data.project.limits`, a sheet by :data:`MAX_ROWS` rows of
 :data:`MAX_COLUMNS` cells, a cell by :data:`MAX_CELL_CHARS` characters and its JSON by the
-nesting a YAML card file may have (:data:`card_data.yaml_source.MAX_DEPTH`). See
+nesting a YAML card file may have (:data:`card_data.reading.yaml_source.MAX_DEPTH`). See
 :mod:`printkit.designer.importer` for what the rows become.
 """
 
@@ -19,8 +19,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from card_data.limits import FileTooLarge, Limits, quiet_limits, read_limited
-from card_data.yaml_source import MAX_DEPTH
+from card_data.project.limits import FileTooLarge, Limits, quiet_limits, read_limited
+from card_data.reading.yaml_source import MAX_DEPTH
 
 _INT_RE = re.compile(r"[-+]?(0|[1-9][0-9]*)")
 _FLOAT_RE = re.compile(r"[-+]?[0-9]+\.[0-9]+")
@@ -107,8 +107,8 @@ def read_sheet(path: Path, limits: Limits | None = None) -> tuple[list[Any], lis
 
     CSV is read as UTF-8 (a byte-order mark is allowed); cells are strings. XLSX cells keep
     their type (number, bool, text; formulas give their last computed value).
-    ``limits``: the byte limits (default: :func:`card_data.limits.quiet_limits`).
-    Raises ``OSError`` if the file cannot be read; :class:`~card_data.limits.FileTooLarge`
+    ``limits``: the byte limits (default: :func:`card_data.project.limits.quiet_limits`).
+    Raises ``OSError`` if the file cannot be read; :class:`~card_data.project.limits.FileTooLarge`
     for a file over ``limits.file_bytes``; :class:`SheetError` (a ``ValueError``) for a
     workbook that unpacks to more, a sheet past :data:`MAX_ROWS` or :data:`MAX_COLUMNS`, or
     CSV that cannot be read from some row on; ``ValueError`` if it is not CSV/XLSX (by
@@ -158,7 +158,7 @@ def _json_depth(text: str) -> int:
 
 def cell_problem(value: Any) -> str | None:
     """What is wrong with a cell too large to read (more than :data:`MAX_CELL_CHARS`
-    characters, or JSON nesting deeper than :data:`~card_data.yaml_source.MAX_DEPTH`), or
+    characters, or JSON nesting deeper than :data:`~card_data.reading.yaml_source.MAX_DEPTH`), or
     ``None``. :func:`parse_cell` reads such a cell as text, unparsed."""
     if not isinstance(value, str):
         return None

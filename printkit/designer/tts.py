@@ -40,7 +40,7 @@ from pathlib import Path
 import pypdfium2
 from PIL import Image
 
-from card_data.limits import limits_in_force
+from card_data.project.limits import limits_in_force
 from card_data.loader import Game, check_database
 from card_data.problems import Problem
 from printkit.build_options import BuildOptions

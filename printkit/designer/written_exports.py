@@ -5,7 +5,7 @@ A shop preset's deck folder is uploaded whole: every image in it is a card the s
 When a card's ``qty`` goes from 3 to 2, its ``<card-id>_3.png`` of the last export must not
 stay behind as a third copy; nor may a TTS deck's ``question-2.png`` once the deck fits one
 sheet. Each such folder therefore keeps a record of what was written there
-(:mod:`card_data.written_files`' format, paths and SHA-256: :data:`EXPORT_RECORD` or
+(:mod:`card_data.project.written_files`' format, paths and SHA-256: :data:`EXPORT_RECORD` or
 :data:`TTS_RECORD`, never the build's record, as ``printkit tts --out output`` writes into
 the build's game folders), and a run
 removes the files of the previous record that it makes no more: those it would have written
@@ -19,7 +19,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
-from card_data.written_files import read_record, record_bytes, still_written
+from card_data.project.written_files import read_record, record_bytes, still_written
 from printkit.sheets.render import write_atomically
 
 EXPORT_RECORD = ".printkit-export-files.json"

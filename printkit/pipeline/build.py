@@ -27,7 +27,7 @@ print), :mod:`printkit.pipeline.card_faces` (one game's card faces and QR addres
 :mod:`printkit.pipeline.digests` (the inputs' digests the cache compares).
 
 Memory does not follow the size of the database: cards are held compact
-(:mod:`card_data.card_store`) and decks as lists of ids; a big database is parsed and checked
+(:mod:`card_data.reading.card_store`) and decks as lists of ids; a big database is parsed and checked
 in a process of its own that hands the cards over and ends (:func:`~printkit.pipeline.load.load_apart`),
 and the worker is forked before they are read back (:class:`printkit.pipeline.workers.Workers`);
 the build's own process draws decks beside it (``jobs`` processes in all); each part file and
@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from card_data.limits import Limits, limits_in_force
+from card_data.project.limits import Limits, limits_in_force
 from card_data.problems import Problem
 from printkit.build_cache import BuildCache
 from printkit.build_options import BuildOptions
@@ -123,7 +123,7 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
     (:mod:`printkit.sheets.art_prints`); what was resampled is cached in
     ``out_dir/.printkit-art-cache/`` for the next build.
 
-    ``limits``: the bounds of card data, artwork and templates (:class:`~card_data.limits.Limits`;
+    ``limits``: the bounds of card data, artwork and templates (:class:`~card_data.project.limits.Limits`;
     default: the ``printkit.toml`` found from the current folder up, a broken one reported as a
     problem), in force in this process and sent with every deck to the workers. They are not
     part of the cache's digests: they decide what is refused, never the bytes of what is

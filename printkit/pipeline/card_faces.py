@@ -7,10 +7,10 @@ from pathlib import Path
 
 from card_data.loader import Game
 from card_data.problems import Problem
-from card_data.project_folders import game_templates_dir
+from card_data.project.project_folders import game_templates_dir
 from card_data.schema import Card
-from card_data.short_codes import card_code, short_url
-from card_data.translations import Translation, translated_card
+from card_data.editions.short_codes import card_code, short_url
+from card_data.editions.translations import Translation, translated_card
 from printkit.build_options import BuildOptions
 from printkit.components.reference import REFERENCE_BACK_KIND, REFERENCE_BACK_TITLE
 from printkit.sheets.layout import (
@@ -27,7 +27,7 @@ from printkit.sheets.layout import (
 
 def card_url(base_url: str, game_id: str, card_id: str, version: int | None = None) -> str:
     """A card's rulings page on the companion: ``<base-url>/r/<game>/<card-id>``, and
-    ``/<version>`` after it for a card of a versioned game (see :mod:`card_data.printings`),
+    ``/<version>`` after it for a card of a versioned game (see :mod:`card_data.editions.printings`),
     so that the companion can tell a player whose copy is older what has changed since.
     Cards printed before the short addresses carry this URL in their QR code; it keeps working."""
     url = f"{base_url.rstrip('/')}/r/{game_id}/{card_id}"
@@ -36,7 +36,7 @@ def card_url(base_url: str, game_id: str, card_id: str, version: int | None = No
 
 def card_qr_url(base_url: str, game: Game, card: Card) -> str:
     """The URL ``card``'s QR code encodes in a build: its short address ``<BASE>/Q/<CODE>``
-    (:mod:`card_data.short_codes`: scheme and host upper case, a code of the game, card and the
+    (:mod:`card_data.editions.short_codes`: scheme and host upper case, a code of the game, card and the
     version it prints as), which the companion redirects to :func:`card_url`'s page. Short and
     upper case so that the code is QR version 2 (25 modules, 0.45 mm in a 15 mm region) for a
     base URL of up to 27 characters without a path, which every common scanner reads."""
@@ -64,7 +64,7 @@ class GameLayouts:
     """One game's layout templates, loaded on first use, and the faces they give its cards.
 
     The templates are those of ``folder``, the game's templates folder for the templates folder
-    ``layouts_dir`` (:func:`card_data.project_folders.game_templates_dir`). Every problem (a
+    ``layouts_dir`` (:func:`card_data.project.project_folders.game_templates_dir`). Every problem (a
     broken template, a card without one, text that does not fit) is appended to ``problems``
     as a :class:`Problem`; the methods then return ``None``.
     """

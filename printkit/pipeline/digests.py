@@ -9,10 +9,10 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from card_data.card_store import CardStore
+from card_data.reading.card_store import CardStore
 from card_data.games import registry
 from card_data.problems import Problem
-from card_data.project_folders import game_templates_dir, is_game_data
+from card_data.project.project_folders import game_templates_dir, is_game_data
 from printkit.build_cache import BuildCache, UnitRecord, code_digest, json_digest, sha256_hex
 from printkit.build_options import BuildOptions
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 def _in_game_data(relative: Path) -> bool:
     """Whether a file of a card database (its path relative to the database folder) is data:
-    the file of a game folder that :func:`card_data.project_folders.is_game_data` keeps, or a
+    the file of a game folder that :func:`card_data.project.project_folders.is_game_data` keeps, or a
     file beside the game folders that is not Python (``card_data/games/__init__.py``)."""
     if len(relative.parts) == 1:
         return is_game_data(relative)

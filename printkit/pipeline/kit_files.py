@@ -7,7 +7,7 @@ from pathlib import Path
 
 from card_data.loader import Game
 from card_data.problems import DatabaseError, Problem
-from card_data.project_folders import game_templates_dir
+from card_data.project.project_folders import game_templates_dir
 from printkit.build_options import BuildOptions
 from printkit.components.kit import KitSpec, choose_one_lists, left_out
 from printkit.components.print_index import ChooseOneList, KitFile, print_index_pdf

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from card_data.card_store import CardRefs
-from card_data.limits import current_limits
+from card_data.reading.card_store import CardRefs
+from card_data.project.limits import current_limits
 from card_data.loader import Game
 from printkit.components.kit import CardJob
 from printkit.pipeline.card_faces import GameLayouts

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from card_data.limits import Limits
+from card_data.project.limits import Limits
 from card_data.problems import DatabaseError, Problem
 from printkit.build_options import BuildOptions
 from printkit.parsed_cache import ParsedFileCache
@@ -89,7 +89,7 @@ def load_build(request: BuildRequest, spool: Spool | None = None) -> LoadedBuild
     # The loader, the kits and translations (pydantic models): not for a rebuild that carries
     # every file over, which stops before this stage.
     from card_data.loader import check_database
-    from card_data.translations import untranslated_cards
+    from card_data.editions.translations import untranslated_cards
     from printkit.components.kit import catalog_jobs, chosen_deck_jobs, load_kit, play_jobs
 
     out_dir, options, games, deck = request.out_dir, request.options, request.games, request.deck

@@ -23,7 +23,7 @@ folder with them and so swapped in with them, in the same rename. A file that re
 name, or that no longer holds what was written (a designer's notes, ``printkit export``'s
 images, an edited PDF), is carried over into the new folder untouched, whatever the build
 asks; without a readable record nothing in the folder is the build's. (The record and the
-carrying over are :mod:`card_data.written_files`, shared with ``companion site``.)
+carrying over are :mod:`card_data.project.written_files`, shared with ``companion site``.)
 
 An incremental build passes :data:`UNCHANGED` for a file it did not render again: the file of
 the live folder is hard-linked into the new one (never copied through Python, never
@@ -40,8 +40,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from card_data.written_files import carry_over, link_or_copy, record_bytes, sha256_file
-from card_data.written_files import read_record as read_record_file
+from card_data.project.written_files import carry_over, link_or_copy, record_bytes, sha256_file
+from card_data.project.written_files import read_record as read_record_file
 
 STAGING_DIR_NAME = ".printkit-staging"
 SPOOL_DIR_NAME = ".printkit-spool"

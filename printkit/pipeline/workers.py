@@ -15,8 +15,8 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
-from card_data.card_store import CardStore
-from card_data.limits import DEFAULT_LIMITS, Limits, limits_in_force
+from card_data.reading.card_store import CardStore
+from card_data.project.limits import DEFAULT_LIMITS, Limits, limits_in_force
 from card_data.problems import Problem
 from printkit.build_options import BuildOptions
 from printkit.pipeline.output_set import Spooled

@@ -5,7 +5,7 @@ Raster files (PNG, JPEG, ...) are read once with Pillow to catch corrupt files b
 anything is drawn, and placed by file name so reportlab stores a shared image once per PDF.
 Their pixel count is read from the file's header first, and art with far more pixels than
 any print can use is refused before it is decoded: more than the limits in force allow
-(:func:`card_data.limits.current_limits`: ``art_megapixels`` at all, 64 unless a project's
+(:func:`card_data.project.limits.current_limits`: ``art_megapixels`` at all, 64 unless a project's
 ``printkit.toml`` raises it; more than its placed size needs at ``art_dpi``, 1200 unless raised,
 see :func:`check_art_pixels`; art up to :data:`ART_PIXELS_ALWAYS_ALLOWED` is never refused for
 that). Decoding a 90-megapixel PNG takes about a gigabyte of memory, and none of those pixels
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from card_data.limits import Limits, current_limits
+from card_data.project.limits import Limits, current_limits
 
 if TYPE_CHECKING:
     from reportlab.graphics.shapes import Drawing
@@ -117,7 +117,7 @@ def artwork_header(path: Path, root: Path | None = None, limits: Limits | None =
     without decoding its pixels: what :func:`check_art_pixels` needs before :func:`read_artwork`.
 
     ``root`` bounds what an SVG's own references may load. ``limits``: default
-    :func:`~card_data.limits.current_limits`. Raises :class:`ArtError` for an unreadable or
+    :func:`~card_data.project.limits.current_limits`. Raises :class:`ArtError` for an unreadable or
     oversized file, a raster file of more than ``limits.art_megapixels`` (saying how to raise
     it), or an SVG that cannot be drawn.
     """
@@ -169,7 +169,7 @@ def read_artwork(path: Path, root: Path | None = None, limits: Limits | None = N
 def art_pixel_limit(placed_w_mm: float, placed_h_mm: float, limits: Limits | None = None) -> int:
     """The most pixels raster art drawn ``placed_w_mm`` x ``placed_h_mm`` may have: what that
     size needs at ``limits.art_dpi``, at least :data:`ART_PIXELS_ALWAYS_ALLOWED`, at most
-    ``limits.art_megapixels`` (``limits``: default :func:`~card_data.limits.current_limits`)."""
+    ``limits.art_megapixels`` (``limits``: default :func:`~card_data.project.limits.current_limits`)."""
     limits = limits if limits is not None else current_limits()
     dpi = limits.art_dpi
     needed = (placed_w_mm / MM_PER_INCH * dpi) * (placed_h_mm / MM_PER_INCH * dpi)
@@ -181,7 +181,7 @@ def check_art_pixels(art: Artwork, placed_w_mm: float, placed_h_mm: float, src: 
     """Refuse raster ``art`` with more pixels than :func:`art_pixel_limit` allows for its placed
     size (from its header: call before :func:`read_artwork` decodes it). ``src``: its name
     in the message (default: the file's name); ``limits``: default
-    :func:`~card_data.limits.current_limits`. Raises :class:`ArtError` naming both sizes, the
+    :func:`~card_data.project.limits.current_limits`. Raises :class:`ArtError` naming both sizes, the
     limit and how to raise it."""
     limits = limits if limits is not None else current_limits()
     limit = art_pixel_limit(placed_w_mm, placed_h_mm, limits)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from card_data.limits import limits_in_force
+from card_data.project.limits import limits_in_force
 from card_data.schema import CardSize
 from printkit.sheets.imposition import Rect
 from printkit.sheets.layout import LAYOUTS_DIR, LayoutError, load_layout, prepare_face

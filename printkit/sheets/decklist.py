@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from card_data.card_store import CardRefs
-from card_data.deck_lists import read_deck_list
+from card_data.reading.card_store import CardRefs
+from card_data.reading.deck_lists import read_deck_list
 from card_data.loader import Database, Game
 from card_data.problems import DatabaseError, Problem
 from card_data.schema import DeckList
-from card_data.yaml_source import YamlSyntaxError, load_yaml
+from card_data.reading.yaml_source import YamlSyntaxError, load_yaml
 
 
 def load_deck_file(game: Game, path: Path) -> DeckList:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from card_data.loader import Game
 from card_data.problems import Problem
-from card_data.yaml_source import LineMap, YamlSyntaxError, load_yaml
+from card_data.reading.yaml_source import LineMap, YamlSyntaxError, load_yaml
 from printkit.sheets.art import ArtError, read_artwork, resolve_inside
 from printkit.sheets.fonts import FACES, FontError, font_set
 from printkit.sheets.icons import ICON_SUFFIXES, ICONS_FOLDER

@@ -18,9 +18,9 @@ from typing import Annotated, Any, Literal, Union
 import jinja2
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from card_data.limits import FileTooLarge, read_limited
+from card_data.project.limits import FileTooLarge, read_limited
 from card_data.problems import Problem, ProblemsError
-from card_data.yaml_source import LineMap, YamlSyntaxError, load_yaml
+from card_data.reading.yaml_source import LineMap, YamlSyntaxError, load_yaml
 from printkit.sheets.art import (
     MIN_DPI,
     WARN_DPI,
@@ -113,7 +113,7 @@ class ImageRegion(_Region):
 
 
 class QrRegion(_Region):
-    """The card's QR code (its short address ``<BASE>/Q/<CODE>``, see :mod:`card_data.short_codes`),
+    """The card's QR code (its short address ``<BASE>/Q/<CODE>``, see :mod:`card_data.editions.short_codes`),
     ``size_mm`` square incl. quiet zone (15 mm gives a version-2 code 0.45 mm modules); a
     versioned card's ``v<N>`` prints in small type in the zone's bottom band."""
 

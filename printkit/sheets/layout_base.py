@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 LAYOUTS_DIR = Path(__file__).parent.parent / "layouts"
 """The bundled templates folder (``printkit/layouts`` is the repository's top-level ``templates/``):
 ``print/`` (calibration texts) and the format guides. A game's layouts are in its own folder
-(:func:`card_data.project_folders.game_templates_dir`)."""
+(:func:`card_data.project.project_folders.game_templates_dir`)."""
 
 
 class WarningLog:

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 import zxingcpp
 
-from card_data.short_codes import SHORT_PATH
+from card_data.editions.short_codes import SHORT_PATH
 
 QUIET_ZONE_MODULES = 4
 """White modules around the symbol, as the standard (ISO/IEC 18004) asks: phone scanners find a
@@ -37,7 +37,7 @@ version-2 ones (0.455 mm), at 200 dpi 142 and 54. Smaller modules earn the build
 MAX_COMFORTABLE_VERSION = 2
 """The largest QR version whose modules reach :data:`MIN_MODULE_MM` in the cards' 15 mm
 regions: 25 modules plus the quiet zone make 33, 0.455 mm each (version 3: 0.405 mm, version
-4: 0.366 mm). A card's short address (:mod:`card_data.short_codes`) fits it for a base URL of up
+4: 0.366 mm). A card's short address (:mod:`card_data.editions.short_codes`) fits it for a base URL of up
 to 27 characters without a path at error correction M (36 with the fallback to L)."""
 
 
@@ -120,7 +120,7 @@ def long_payload_warning(payload: str, size_mm: float) -> str | None:
     modules under :data:`MIN_MODULE_MM`, naming the module size in mm, the QR version and what
     to change; ``None`` when every common scanner reads it.
 
-    A card's payload is its short address (:func:`card_data.short_codes.short_url`): what can
+    A card's payload is its short address (:func:`card_data.editions.short_codes.short_url`): what can
     make it long is the base URL, either by its length or by a path, which stays as written
     (paths are case-sensitive) and, in lower case, needs byte mode."""
     version = qr_version(payload)

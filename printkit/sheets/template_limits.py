@@ -6,7 +6,7 @@ list, tuple or dict in items, the text a value prints as), :data:`MAX_TEMPLATE_W
 and items in all (intermediate values included), numbers of :data:`MAX_INT_BITS` bits, in
 ``template_seconds`` of processor time. ``template_characters`` (100,000) and
 ``template_seconds`` (3) are those of the limits in force when the render starts
-(:func:`card_data.limits.current_limits`), which a project's ``printkit.toml`` may raise; a
+(:func:`card_data.project.limits.current_limits`), which a project's ``printkit.toml`` may raise; a
 breach of them says how. Sizes that can be told beforehand (``'x' * n``, ``9 ** n``,
 ``'%*d' % (n, 1)``, ``'{:>{n}}'.format(..)``) are refused before anything is computed
 (:func:`need`); the rest as each value is made (:func:`charge`). Time is read at every check
@@ -25,7 +25,7 @@ from typing import Any
 
 from jinja2.sandbox import SandboxedEscapeFormatter, SandboxedFormatter, SecurityError
 
-from card_data.limits import Limits, current_limits
+from card_data.project.limits import Limits, current_limits
 
 MAX_TEMPLATE_WORK = 10_000_000
 """Characters and items one render may make in all, intermediate values included: what bounds

@@ -395,7 +395,7 @@ class CardSandbox(ImmutableSandboxedEnvironment):
 
 def render_bounded(template: jinja2.Template, context: dict[str, Any]) -> str:
     """Render ``template`` within the bounds of :mod:`this module <printkit.sheets.template_sandbox>`
-    (those of the limits in force, :func:`card_data.limits.current_limits`), raising
+    (those of the limits in force, :func:`card_data.project.limits.current_limits`), raising
     :class:`TemplateLimitError` once the output passes ``template_characters`` characters or
     any other bound. Any other error of the template is raised as is.
 

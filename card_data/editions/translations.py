@@ -10,7 +10,7 @@ readable and a translation can be partial::
       a-two-grapes:              # a card of this game
         title: Zwei Trauben      # any text field of the card (title, text, flavour...)
         text: Zahle 2 Trauben ...
-    rulings:                     # rulings by their id (card_data.ruling_ids), a card's or
+    rulings:                     # rulings by their id (card_data.rulings.ruling_ids), a card's or
       a-two-grapes-3f9c2d1a: "..."  #   rulings.yaml's; null for one left untranslated
       red-coins: "..."           # a ruling with a written id: ...
     glossary:
@@ -51,11 +51,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from card_data.limits import Limits
+from card_data.project.limits import Limits
 from card_data.problems import Problem
-from card_data.ruling_ids import Placement
+from card_data.rulings.ruling_ids import Placement
 from card_data.schema import Card, GameRuling, GlossaryEntry
-from card_data.yaml_source import DuplicateKey, LineMap, YamlSyntaxError, YamlTooLarge, load_yaml
+from card_data.reading.yaml_source import DuplicateKey, LineMap, YamlSyntaxError, YamlTooLarge, load_yaml
 
 DATA_LANGUAGE = "en"
 """The language every game's data (cards, rulings, glossary) is written in."""
@@ -309,7 +309,7 @@ def _read_ruling_list(r: _Reader, value: Any, loc: tuple, record: str, fld: str,
     if len(value) > limit:
         r.add(loc, record, fld, f"too many rulings: {len(value)} translated where {limit_said}; they follow the "
                                 f"original's order, one for one, so they no longer line up: translate each ruling "
-                                f"by its id under the top-level rulings: (see card_data/ruling_ids.py)")
+                                f"by its id under the top-level rulings: (see card_data/rulings/ruling_ids.py)")
         value = value[:limit]
     return tuple(r.text(text, loc + (i,), record, f"{fld}.{i}", nullable=True) for i, text in enumerate(value))
 
@@ -394,9 +394,9 @@ def read_translation(path: Path, game_id: str, cards: Mapping[str, Card], ruling
     """Validate one translation file of ``game_id`` against the game's loaded ``cards``,
     ``rulings`` (of ``rulings.yaml``) and ``glossary``. ``known``: ids of cards that exist but
     did not load (their own problems are reported; a translation of them is not called unknown).
-    ``limits``: the byte limits the file is read within (see :func:`card_data.yaml_source.load_yaml`).
+    ``limits``: the byte limits the file is read within (see :func:`card_data.reading.yaml_source.load_yaml`).
     ``ruling_ids``: every ruling's id by where it is written (``Game.ruling_ids``; see
-    :mod:`card_data.ruling_ids`); a translation names rulings by these.
+    :mod:`card_data.rulings.ruling_ids`); a translation names rulings by these.
 
     Returns the translation (``None`` when the file cannot be used at all: its name is not a
     language code, it does not parse or is not a mapping) and its problems, each

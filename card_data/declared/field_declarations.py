@@ -1,5 +1,5 @@
 """A game's card fields declared as data: the ``fields:``, ``card_types:`` and ``title_field:``
-of a declared game's ``game.yaml`` (see :mod:`card_data.declared_game` for the models made
+of a declared game's ``game.yaml`` (see :mod:`card_data.declared.declared_game` for the models made
 from them), e.g.::
 
     title_field: question            # optional: the field a card's title is
@@ -30,7 +30,7 @@ from pydantic import Field, model_validator
 
 from card_data.model_base import Slug, Strict
 from card_data.schema import GameInfo
-from card_data.scoring_declarations import ScoringDeclaration, scoring_problems
+from card_data.declared.scoring_declarations import ScoringDeclaration, scoring_problems
 
 FieldType = Literal["text", "rich_text", "integer", "number", "yes_no", "one_of", "list", "art", "icon"]
 """What a declared field holds: text, text with the game's icon markup, a bounded whole
@@ -45,7 +45,7 @@ FIELD_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 """What a declared field may be called: it is a template variable and a column name."""
 
 RESERVED_FIELDS = frozenset({"id", "type", "title", "qty", "example", "assumed", "note", "art", "rulings"})
-"""Fields every declared card has already (see :mod:`card_data.declared_game`)."""
+"""Fields every declared card has already (see :mod:`card_data.declared.declared_game`)."""
 
 TEMPLATE_NAMES = frozenset({"card", "game", "game_id", "layout_words"})
 """Names a card template gives something else (``printkit.pipeline.card_faces.card_context``): a field of
@@ -89,7 +89,7 @@ class FieldDeclaration(Strict):
         type: what it holds (:data:`FieldType`).
         required: every card must give it (default false: it may be left out).
         default: its value where a card leaves it out (checked against the field by
-            :mod:`card_data.declared_game`); without one, a card that leaves it out has none.
+            :mod:`card_data.declared.declared_game`); without one, a card that leaves it out has none.
         label: what people read (rulings page, errata), default the name in words.
         players_see: shown on the rulings page (default true; false for an answer).
         min, max: bounds of an integer or number field (default -1,000,000..1,000,000).
@@ -173,7 +173,7 @@ class DeclaredGameInfo(GameInfo):
         card_types: card type -> its declaration; ``None``: every card is of type ``card``.
         title_field: the common text field a card's title is; ``None``: each card gives
             ``title``.
-        scoring: its scorekeeping (:mod:`card_data.scoring_declarations`); ``None``: the
+        scoring: its scorekeeping (:mod:`card_data.declared.scoring_declarations`); ``None``: the
             game keeps no score (the companion offers no table for it).
     """
 
@@ -213,7 +213,7 @@ def declaration_problems(info: DeclaredGameInfo) -> list[tuple[tuple, str]]:
     :data:`TEMPLATE_NAMES`), a card
     type's field that a common field has already, a ``back`` not among ``backs``, more than
     :data:`MAX_FIELDS` fields in all, a ``title_field`` that names no common text field, and
-    what :func:`card_data.scoring_declarations.scoring_problems` finds in ``scoring:``."""
+    what :func:`card_data.declared.scoring_declarations.scoring_problems` finds in ``scoring:``."""
     found: list[tuple[tuple, str]] = []
     places = [(("fields",), info.fields)]
     for type_name, declared in (info.card_types or {}).items():

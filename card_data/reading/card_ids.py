@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from card_data.limits import FileTooLarge, Limits, read_limited
+from card_data.project.limits import FileTooLarge, Limits, read_limited
 
 
 class CardIds:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from card_data.limits import Limits, game_too_large_message
+from card_data.project.limits import Limits, game_too_large_message
 from card_data.problems import Problem
 
 

@@ -26,8 +26,8 @@ class RulingRecord:
         cards: the cards it concerns that the game has, the card holding it first.
         origin: where it is written: ``(card id, index)`` for ``cards[card id].rulings[index]``,
             ``(None, index)`` for ``rulings.yaml``'s.
-        ruling_id: its stable id (see :mod:`card_data.ruling_ids`): what finds its translation
-            (:meth:`card_data.translations.Translation.ruling_text`) and its link target
+        ruling_id: its stable id (see :mod:`card_data.rulings.ruling_ids`): what finds its translation
+            (:meth:`card_data.editions.translations.Translation.ruling_text`) and its link target
             ``#ruling-<id>``.
     """
 

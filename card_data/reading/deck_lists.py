@@ -7,11 +7,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from card_data.deck_rules import DeckRules, deck_problems
+from card_data.declared.deck_rules import DeckRules, deck_problems
 from card_data.problems import Problem
 from card_data.schema import Card, DeckEntry, DeckList, GameSpec
-from card_data.yaml_records import record_id
-from card_data.yaml_source import LineMap
+from card_data.reading.yaml_records import record_id
+from card_data.reading.yaml_source import LineMap
 
 
 def read_deck_list(data: Any, lines: LineMap, file: str, spec: GameSpec, cards: dict[str, Card],

@@ -20,7 +20,7 @@ version (game id, card id and printed version, or no version for a game without
 I, L, O and U, which read like 1, 1, 0 and V). It is computed, not stored: every build prints
 the same code for the same card version, and the companion computes the same map from the card
 database when it starts (:func:`code_map`). Old printed codes keep working: the map holds every
-version a QR code may carry (:func:`card_data.printings.printed_versions`, older versions
+version a QR code may carry (:func:`card_data.editions.printings.printed_versions`, older versions
 included), and every card's unversioned code too, for copies printed before the game recorded
 versions. At 40 bits two card versions of one database share a code with a chance of about
 n^2 / 2^41 (one in 22,000 for 10,000 card versions); :func:`code_map` reports such a pair as a
@@ -122,11 +122,11 @@ def printed_cards(game: Game) -> Iterator[PrintedCard]:
     """Every card version of ``game`` whose QR code may be in a player's hands, in card order:
     each card's unversioned code (what a copy printed before the game recorded versions
     carries) and, in a game with versions, each version of it a copy may carry
-    (:func:`~card_data.printings.printed_versions`: the recorded ones and an unreleased
+    (:func:`~card_data.editions.printings.printed_versions`: the recorded ones and an unreleased
     current one)."""
     # Imported here: printkit's QR drawing imports this module, and the card schemas behind
-    # card_data.printings cost every command that never loads a card.
-    from card_data.printings import printed_versions
+    # card_data.editions.printings cost every command that never loads a card.
+    from card_data.editions.printings import printed_versions
 
     for card_id in game.cards:
         yield PrintedCard(game.game_id, card_id, None)

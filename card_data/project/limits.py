@@ -9,7 +9,7 @@ killed), so every file's size on disk is checked before a byte of it is parsed:
 - one YAML file (cards, decks, game.yaml, glossary, rulings, printings, translations, kit.yaml,
   reference.yaml, layout templates; and a spreadsheet ``printkit import`` reads) may hold at
   most :data:`DEFAULT_FILE_MB` megabytes;
-- all the YAML files of one game together (see :func:`card_data.game_files.game_data_files`) at
+- all the YAML files of one game together (see :func:`card_data.reading.game_files.game_data_files`) at
   most :data:`DEFAULT_GAME_MB`.
 
 Both are far above real card data: the largest bundled file is 32 kB, the largest bundled game
@@ -19,8 +19,8 @@ or in many. Artwork (:mod:`printkit.sheets.art`) and templates
 (:func:`current_limits`).
 
 A user raises any of them in the project's ``printkit.toml`` (the one every printkit command
-and the companion find from the current folder up, see :mod:`card_data.base_url`), each in its
-own unit and up to its own ceiling (:data:`card_data.limit_keys.LIMIT_KEYS`)::
+and the companion find from the current folder up, see :mod:`card_data.project.base_url`), each in its
+own unit and up to its own ceiling (:data:`card_data.project.limit_keys.LIMIT_KEYS`)::
 
     [printkit.limits]
     file_mb = 50               # one YAML file, megabytes of 10**6 bytes
@@ -40,8 +40,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
-from card_data.base_url import LIMITS_TABLE, ConfigError, find_config_file, read_config
-from card_data.limit_keys import (
+from card_data.project.base_url import LIMITS_TABLE, ConfigError, find_config_file, read_config
+from card_data.project.limit_keys import (
     ART_DPI,
     ART_MEGAPIXELS,
     FILE_MB,
@@ -66,7 +66,7 @@ otherwise: six times a game of 10,000 cards."""
 @dataclass(frozen=True)
 class Limits:
     """The limits in force and where they were set (each key's unit, default and reason:
-    :mod:`card_data.limit_keys`). Picklable: a build sends it to its worker processes.
+    :mod:`card_data.project.limit_keys`). Picklable: a build sends it to its worker processes.
 
     Attributes:
         file_mb: megabytes (10**6 bytes) one YAML file may hold.
@@ -102,7 +102,7 @@ class Limits:
         return int(self.art_megapixels * 1_000_000)
 
     def raise_hint(self, key: str) -> str:
-        """How to raise the limit ``key`` (a key of :data:`~card_data.limit_keys.LIMIT_KEYS`),
+        """How to raise the limit ``key`` (a key of :data:`~card_data.project.limit_keys.LIMIT_KEYS`),
         naming the file to edit and how far it goes: ``"raise the limit: KEY under
         [printkit.limits] in FILE (up to MOST UNIT)"``."""
         where = "printkit.toml" if self.source == "default" else self.source
@@ -125,7 +125,7 @@ def configured_limits(start: Path | None = None) -> Limits:
     """The limits ``[printkit.limits]`` of the ``printkit.toml`` found from ``start`` (default:
     the current folder) up sets, the defaults for what it leaves out (or without a file).
 
-    Raises :class:`~card_data.base_url.ConfigError` (``FILE:LINE: message``) for a broken
+    Raises :class:`~card_data.project.base_url.ConfigError` (``FILE:LINE: message``) for a broken
     ``printkit.toml``.
     """
     path = find_config_file(start)

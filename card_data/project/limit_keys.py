@@ -8,8 +8,8 @@ template's numbers (:data:`printkit.sheets.template_limits.MAX_INT_BITS`), the c
 render makes in all (``MAX_TEMPLATE_WORK``), an artwork file's bytes, a spreadsheet's rows,
 cells and nesting.
 
-:mod:`card_data.base_url` checks a ``printkit.toml`` against these keys,
-:class:`card_data.limits.Limits` holds the values in force.
+:mod:`card_data.project.base_url` checks a ``printkit.toml`` against these keys,
+:class:`card_data.project.limits.Limits` holds the values in force.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ FILE_MB = LimitKey(
     "file_mb", "megabytes", 20, 1_000,
     why_most="reading YAML takes about 28 bytes of memory per byte: 28 GB for 1,000 MB")
 """One YAML file (and a spreadsheet ``printkit import`` reads), in megabytes of 10**6 bytes;
-see :mod:`card_data.limits` for the defaults' reasons."""
+see :mod:`card_data.project.limits` for the defaults' reasons."""
 
 GAME_MB = LimitKey(
     "game_mb", "megabytes", 100, 5_000,

@@ -7,7 +7,7 @@ the canonical links it serves), so both halves read the same setting the same wa
 ``printkit.toml`` is found in the current folder or the nearest folder above it (as git
 finds ``.git``), so every command run anywhere inside a project uses the project's file.
 Its ``[printkit]`` table holds :data:`CONFIG_KEYS` and, optionally, a ``[printkit.limits]``
-table of :data:`~card_data.limit_keys.LIMIT_KEYS` (see :mod:`card_data.limits`); anything else
+table of :data:`~card_data.project.limit_keys.LIMIT_KEYS` (see :mod:`card_data.project.limits`); anything else
 there is an error, so a misspelt key is not silently ignored.
 """
 
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from card_data.limit_keys import LIMIT_KEYS
+from card_data.project.limit_keys import LIMIT_KEYS
 
 DEFAULT_BASE_URL = "http://localhost:5000"
 ENV_BASE_URL = "PRINTKIT_BASE_URL"
@@ -31,7 +31,7 @@ CONFIG_KEYS = ("base_url", "data", "templates", "out")
 output folders (relative to the folder holding ``printkit.toml``)."""
 LIMITS_TABLE = "limits"
 """The table under ``[printkit]`` holding the limits a project raises (``[printkit.limits]``),
-keys :data:`~card_data.limit_keys.LIMIT_KEYS`."""
+keys :data:`~card_data.project.limit_keys.LIMIT_KEYS`."""
 
 
 class ConfigError(Exception):
@@ -102,7 +102,7 @@ def read_config(path: Path) -> dict[str, object]:
     ``[printkit]`` that is not a table, an unknown key, a value that is not a string, or a
     ``[printkit.limits]`` (``table["limits"]``, a dict) with an unknown key or a value that is
     not a number of its unit above 0 and at most its ceiling
-    (:data:`~card_data.limit_keys.LIMIT_KEYS`).
+    (:data:`~card_data.project.limit_keys.LIMIT_KEYS`).
     """
     try:
         text = path.read_text(encoding="utf-8")

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from card_data.base_url import find_config_file, read_config
+from card_data.project.base_url import find_config_file, read_config
 
 DEFAULT_DATA = "card_data"
 DEFAULT_TEMPLATES = "templates"
@@ -74,7 +74,7 @@ def find_project(start: Path | None = None) -> Project | None:
     """The project whose ``printkit.toml`` is in ``start`` (default: the current folder) or the
     nearest folder above, or ``None``. ``start`` need not exist.
 
-    Folders are made absolute. Raises :class:`~card_data.base_url.ConfigError` as
+    Folders are made absolute. Raises :class:`~card_data.project.base_url.ConfigError` as
     ``FILE:LINE: message`` for a broken ``printkit.toml``.
     """
     config = find_config_file(start)
@@ -165,7 +165,7 @@ def check_out_folder(out_dir: Path, data_dir: Path, templates_dir: Path | None =
 
     Raises :class:`OutFolderError` with a one-line message naming both folders, e.g.
     ``--out card_data is the card data folder /x/card_data: output would mix with the
-    sources; choose another folder, such as output/``; :class:`~card_data.base_url.ConfigError`
+    sources; choose another folder, such as output/``; :class:`~card_data.project.base_url.ConfigError`
     for a broken ``printkit.toml`` found on the way.
     """
     here = Path.cwd() if cwd is None else Path(cwd)

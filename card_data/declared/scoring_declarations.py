@@ -1,5 +1,5 @@
 """A declared game's scorekeeping as data: the ``scoring:`` of its ``game.yaml`` (see
-:mod:`card_data.field_declarations` for the rest of it; the engine that runs it is
+:mod:`card_data.declared.field_declarations` for the rest of it; the engine that runs it is
 :mod:`card_data.engine.declared`), e.g.::
 
     scoring:

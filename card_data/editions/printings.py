@@ -39,10 +39,10 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from card_data.card_ids import CardIds
+from card_data.reading.card_ids import CardIds
 from card_data.problems import Problem
 from card_data.schema import Card, Printing
-from card_data.yaml_records import Collector, read_game_yaml
+from card_data.reading.yaml_records import Collector, read_game_yaml
 
 PRINTINGS_FILE = "printings.yaml"
 """The file of a game's folder that holds its card versions."""

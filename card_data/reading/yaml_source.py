@@ -1,7 +1,7 @@
 """YAML reading that remembers where every value came from, so errors can name a line.
 
 Reading is bounded, so that no file can hang or crash whoever reads it (``printkit validate``,
-the companion on start): a file may hold at most the bytes :mod:`card_data.limits` allows
+the companion on start): a file may hold at most the bytes :mod:`card_data.project.limits` allows
 (checked before it is read), aliases may add at most :data:`MAX_ALIAS_VALUES` values, nesting
 goes at most :data:`MAX_DEPTH` deep (whether or not the YAML library has a bound of its own),
 an alias inside the value it names is refused, and a key written twice in one mapping is
@@ -25,7 +25,7 @@ from yaml.constructor import SafeConstructor
 from yaml.events import AliasEvent, CollectionStartEvent
 from yaml.resolver import Resolver
 
-from card_data.limits import FileTooLarge, Limits, read_limited
+from card_data.project.limits import FileTooLarge, Limits, read_limited
 
 Loc = tuple  # a path into the data: keys (str) and list indexes (int)
 
@@ -57,7 +57,7 @@ class YamlSyntaxError(Exception):
 
 
 class YamlTooLarge(YamlSyntaxError):
-    """A file with more bytes than one file may hold (:class:`card_data.limits.FileTooLarge`),
+    """A file with more bytes than one file may hold (:class:`card_data.project.limits.FileTooLarge`),
     refused unread: ``line`` is 1, ``message`` gives the size, the limit and how to raise it."""
 
 
@@ -376,7 +376,7 @@ def load_yaml(path: Path, duplicates: list[DuplicateKey] | None = None,
     to it as a :class:`DuplicateKey` and the later value is kept (so that a caller can report
     them beside every other problem of the file).
 
-    ``limits``: the byte limits (default: :func:`card_data.limits.read_limited`'s). ``raw``:
+    ``limits``: the byte limits (default: :func:`card_data.project.limits.read_limited`'s). ``raw``:
     the file's bytes, already read within them (then ``path`` is not read again).
 
     Raises :class:`YamlTooLarge` (a :class:`YamlSyntaxError` at line 1) for a file over

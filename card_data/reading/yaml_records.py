@@ -1,7 +1,7 @@
 """Reading one game's YAML files into records, every problem found collected rather than raised.
 
 Shared by the database loader (:mod:`card_data.loader`) and the readers of a game's other files
-(:mod:`card_data.printings`); each problem is located as ``FILE:LINE`` with its record and field.
+(:mod:`card_data.editions.printings`); each problem is located as ``FILE:LINE`` with its record and field.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from card_data.limits import Limits
+from card_data.project.limits import Limits
 from card_data.problems import Problem
-from card_data.yaml_source import DuplicateKey, LineMap, YamlSyntaxError, YamlTooLarge, load_yaml
+from card_data.reading.yaml_source import DuplicateKey, LineMap, YamlSyntaxError, YamlTooLarge, load_yaml
 
 
 class Collector:

@@ -1,7 +1,7 @@
 """The card schema of a declared game, made from its ``game.yaml`` (no Python of its own).
 
 A game folder whose id is not a registered game (:func:`card_data.games.registry`) and whose
-``game.yaml`` declares ``fields:`` (see :mod:`card_data.field_declarations`) is a *declared
+``game.yaml`` declares ``fields:`` (see :mod:`card_data.declared.field_declarations`) is a *declared
 game*. :func:`declared_spec` turns its declaration into a :class:`DeclaredGameSpec`: one
 pydantic model per card type (made with ``create_model``, subclasses of
 :class:`DeclaredCard`), a discriminated union on ``type`` when there are several.
@@ -36,7 +36,7 @@ from pydantic import (
 )
 from pydantic.fields import FieldInfo
 
-from card_data.field_declarations import (
+from card_data.declared.field_declarations import (
     DEFAULT_BOUND,
     DeclaredGameInfo,
     FieldDeclaration,
@@ -44,9 +44,9 @@ from card_data.field_declarations import (
 )
 from card_data.games import GAME_ID
 from card_data.problems import Problem
-from card_data.deck_rules import check_deck_rules
+from card_data.declared.deck_rules import check_deck_rules
 from card_data.schema import Card, DeckEntry, DeckList, GameSpec
-from card_data.yaml_source import LineMap
+from card_data.reading.yaml_source import LineMap
 
 DEFAULT_MAX_LENGTH = 2000
 """A text field's most characters when it does not say ``max_length``."""
@@ -195,7 +195,7 @@ def declared_spec(game_id: str, info: DeclaredGameInfo) -> tuple[DeclaredGameSpe
     """The spec of the declared game ``game_id`` whose ``game.yaml`` is ``info``.
 
     Returns ``(spec, [])``, or ``(None, problems)`` when the declaration is wrong in a way
-    its models cannot say (see :func:`card_data.field_declarations.declaration_problems`,
+    its models cannot say (see :func:`card_data.declared.field_declarations.declaration_problems`,
     and a ``default`` that its own field refuses): each problem a location in ``game.yaml``
     (``("fields", "difficulty", "default")``) and a message.
     """

@@ -1,13 +1,13 @@
 """One card file read and validated, or taken from a cache of files read before.
 
 Reading a card file costs YAML composing and constructing (remembering lines, bounded:
-:mod:`card_data.yaml_source`) and a pydantic validation per card, about a fifth of a
+:mod:`card_data.reading.yaml_source`) and a pydantic validation per card, about a fifth of a
 millisecond a card. A build that follows its database's edits (``printkit build`` again, or
 ``--watch``) reads files that mostly did not change, so the loader can be given a
 :class:`ParsedFiles` store: a file that read cleanly (every record a valid card, no problem of
 its own) is remembered under a digest of its bytes, of the game's schema and of the limits in
 force, as the validated cards' JSON and the lines the loader names in its problems; read again
-with the same digest, its cards are validated from that JSON (as :class:`~card_data.card_store.CardStore`
+with the same digest, its cards are validated from that JSON (as :class:`~card_data.reading.card_store.CardStore`
 does on every read) without parsing the YAML. A file with any problem is never remembered, so
 its problems are always found afresh, at ``FILE:LINE``.
 
@@ -25,10 +25,10 @@ from typing import Protocol
 
 from pydantic import TypeAdapter, ValidationError
 
-from card_data.limits import FileTooLarge, Limits, read_limited
+from card_data.project.limits import FileTooLarge, Limits, read_limited
 from card_data.schema import Card
-from card_data.yaml_records import Collector, load_list, record_id
-from card_data.yaml_source import LineMap
+from card_data.reading.yaml_records import Collector, load_list, record_id
+from card_data.reading.yaml_source import LineMap
 
 FORMAT = 1
 """Part of every key: bumped when what is remembered changes shape or meaning."""
@@ -51,10 +51,10 @@ class ParsedFiles(Protocol):
 @dataclass
 class CardEntry:
     """One record of a card file: ``card`` (``None`` when it is not a valid card), its ``rid``
-    (:func:`card_data.yaml_records.record_id`), whether its ``id`` is a string, and where it is
+    (:func:`card_data.reading.yaml_records.record_id`), whether its ``id`` is a string, and where it is
     (``lines`` of the whole file, ``base`` the record's location in it). ``json``: the card's
     ``model_dump_json()`` in UTF-8 when it was made or read here (for
-    :meth:`~card_data.card_store.CardStore.add`), else ``None``."""
+    :meth:`~card_data.reading.card_store.CardStore.add`), else ``None``."""
 
     rid: str
     has_id: bool
