@@ -174,16 +174,16 @@ LAZY_COMMANDS = {
     "import": ("printkit.designer.commands:import_cmd",
                "Turn a spreadsheet (FILE.csv or FILE.xlsx, one card per row) into card_data YAML."),
     "tts": ("printkit.designer.commands:tts_cmd", "Tabletop Simulator deck sheets for GAMES (default: all)."),
-    "init": ("printkit.designer.project_commands:init_cmd",
+    "init": ("printkit.designer.loop.project_commands:init_cmd",
              ("Start a project in FOLDER: card data, deck lists and layout templates you own, and a printkit.toml "
               "that every printkit command run in FOLDER (or below it) uses.")),
-    "export": ("printkit.designer.project_commands:export_cmd",
+    "export": ("printkit.designer.loop.project_commands:export_cmd",
                ("One file per card face for GAMES (default: all): PNG at --dpi or single-card PDFs, or a print "
                 "shop's preset.")),
-    "release": ("printkit.designer.release:release_cmd",
+    "release": ("printkit.designer.exports.release:release_cmd",
                 ("Record a new version of every card of GAMES (default: all) whose printed fields changed since its "
                  "last version, in the game's printings.yaml; a card without one gets version 1.")),
-    "preview": ("printkit.designer.project_commands:preview_cmd",
+    "preview": ("printkit.designer.loop.project_commands:preview_cmd",
                 ("Serve a page on http://127.0.0.1:PORT/ showing every card of GAMES (default: all) as it prints, "
                  "re-rendered when you save a card or template, with the problems listed on the page. "
                  "Ctrl-C stops.")),
@@ -260,7 +260,7 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | Non
     target = check_output_folder(paths, paths.out_dir / lang if lang and out_dir is None else paths.out_dir,
                                  given=out_dir is not None)
     if watch:
-        from printkit.designer.project_commands import watch_build
+        from printkit.designer.loop.project_commands import watch_build
 
         watch_build(click.get_current_context(), paths)
         return

@@ -14,9 +14,9 @@ from card_data.problems import Problem
 
 def command_paths(data_dir: Path | None, templates_dir: Path | None = None, out_dir: Path | None = None):
     """Where to read and write: the options, else the project around the current folder, else
-    the bundled data (:func:`printkit.designer.project.project_paths`). A broken
+    the bundled data (:func:`printkit.designer.loop.project.project_paths`). A broken
     ``printkit.toml`` is a :class:`click.UsageError` naming its file and line."""
-    from printkit.designer.project import ConfigError, project_paths
+    from printkit.designer.loop.project import ConfigError, project_paths
 
     try:
         return project_paths(data_dir, templates_dir, out_dir)
@@ -29,7 +29,7 @@ def check_output_folder(paths, out: Path, given: bool) -> Path:
     ``out`` when it is, holds or lies inside the card data, the templates or a project folder
     other than its output folder (:func:`card_data.project.project_folders.check_out_folder`); call it
     before writing anything. ``paths``: the command's
-    :class:`~printkit.designer.project.ProjectPaths`; ``given``: ``out`` came from ``--out``
+    :class:`~printkit.designer.loop.project.ProjectPaths`; ``given``: ``out`` came from ``--out``
     (else from ``printkit.toml`` or the default). Returns ``out``."""
     from card_data.project.base_url import ConfigError
     from card_data.project.project_folders import OutFolderError, check_out_folder

@@ -23,7 +23,7 @@ from PIL import Image
 from card_data.loader import load_database
 from printkit.pipeline.card_faces import card_qr_url
 from printkit.cli import main
-from printkit.designer.shops import TGC_POKER
+from printkit.designer.exports.shops import TGC_POKER
 
 BASE_URL = "http://192.168.1.20:5000"
 GAME = "pub_quiz"

@@ -406,7 +406,7 @@ def test_a_declaration_too_big_to_make_is_refused_at_its_line(tmp_path):
 
 
 def test_watch_rebuilds_only_the_declared_game_whose_file_changed(tmp_path):
-    from printkit.designer.project import ProjectPaths, game_of
+    from printkit.designer.loop.project import ProjectPaths, game_of
 
     folder = write_game(tmp_path / "data")
     paths = ProjectPaths(tmp_path / "data", tmp_path / "templates", tmp_path / "out")

@@ -16,7 +16,7 @@ from waiting import wait_for
 
 from card_data.loader import bundled_data_dir
 from printkit.cli import main
-from printkit.designer.project import find_project, project_paths
+from printkit.designer.loop.project import find_project, project_paths
 from printkit.sheets.layout import LAYOUTS_DIR
 
 BUNDLED_NUMBER = bundled_data_dir() / "cartisora/templates/number.yaml"
@@ -236,8 +236,8 @@ def test_a_saved_layout_in_a_game_folder_rebuilds_that_game(project: Path) -> No
     """What ``--watch`` and ``preview`` rebuild: a layout saved in a game folder's templates/
     (the project's, the bundled games' and an older project's templates/<game>/) is that
     game's; the calibration texts are every game's."""
-    from printkit.designer.project import ProjectPaths
-    from printkit.designer.project_commands import games_to_rebuild, watched_roots
+    from printkit.designer.loop.project import ProjectPaths
+    from printkit.designer.loop.project_commands import games_to_rebuild, watched_roots
 
     paths = project_paths()
     assert games_to_rebuild({project / "card_data/cartisora/templates/number.yaml"}, paths, ()) == ("cartisora",)

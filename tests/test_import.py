@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from card_data.loader import bundled_data_dir, check_database, load_database
 from printkit.designer.commands import import_cmd
-from printkit.designer.importer import (
+from printkit.designer.spreadsheet.importer import (
     cards_to_rows,
     import_sheet,
     read_sheet,

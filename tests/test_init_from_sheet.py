@@ -15,7 +15,7 @@ import pytest
 import yaml
 from openpyxl import Workbook
 
-from printkit.designer.generated_layouts import layouts_folder
+from printkit.designer.loop.generated_layouts import layouts_folder
 from sheet_games import HEADER, quiz_rows, run, write_csv
 
 FOREIGN = re.compile(r"carpe|cras|agency|cost|might|cahrd|cartisora|duels", re.I)
@@ -245,8 +245,8 @@ def test_an_art_column_copies_the_artwork_beside_the_sheet_and_prints_it(tmp_pat
 
 
 def test_build_watch_rebuilds_only_the_declared_game_whose_files_changed(quiz: Path) -> None:
-    from printkit.designer.project import project_paths
-    from printkit.designer.project_commands import games_to_rebuild
+    from printkit.designer.loop.project import project_paths
+    from printkit.designer.loop.project_commands import games_to_rebuild
 
     paths = project_paths()
     cards = Path("card_data/river_quiz/cards/river_quiz.yaml")

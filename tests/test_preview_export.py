@@ -21,12 +21,12 @@ from PIL import Image
 from waiting import wait_for
 
 from printkit.cli import main
-from printkit.designer import preview
-from printkit.designer.preview import PreviewState, make_server, rebuild
-from printkit.designer.project import project_paths
-from printkit.designer.project_commands import watched_roots
-from printkit.designer.shops import MPC_POKER, TGC_POKER
-from printkit.designer.watch import watch
+from printkit.designer.loop import preview
+from printkit.designer.loop.preview import PreviewState, make_server, rebuild
+from printkit.designer.loop.project import project_paths
+from printkit.designer.loop.project_commands import watched_roots
+from printkit.designer.exports.shops import MPC_POKER, TGC_POKER
+from printkit.designer.loop.watch import watch
 
 OLD_BAND = "#7a1f1f"
 NEW_BAND = "#12ab34"

@@ -25,8 +25,8 @@ from card_data.project.limits import DEFAULT_LIMITS, Limits
 from printkit.build_options import BuildOptions
 from printkit.pipeline.build import build
 from printkit.cli import main
-from printkit.designer.preview import render_previews
-from printkit.designer.project import project_paths
+from printkit.designer.loop.preview import render_previews
+from printkit.designer.loop.project import project_paths
 from printkit.sheets.layout import LAYOUTS_DIR
 from printkit.sheets.paper import paper_by_name
 from printkit.sheets.template_limits import MAX_TEMPLATE_WORK

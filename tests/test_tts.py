@@ -58,7 +58,7 @@ def cells(image: Image.Image, columns: int, rows: int, card_w: int, card_h: int)
 
 
 def test_grid_rule():
-    from printkit.designer.tts import grid_size
+    from printkit.designer.exports.tts import grid_size
 
     assert grid_size(1) == (1, 1)
     assert grid_size(12) == (10, 2)

@@ -38,8 +38,8 @@ from card_data.project.limits import limits_in_force
 from card_data.loader import check_database
 from card_data.problems import Problem
 from printkit.build_options import BLEED_MM, BuildOptions
-from printkit.designer.export import faces_pdf, png_bytes, rasterise_pdf
-from printkit.designer.project import ProjectPaths
+from printkit.designer.exports.export import faces_pdf, png_bytes, rasterise_pdf
+from printkit.designer.loop.project import ProjectPaths
 from printkit.pipeline.card_faces import GameLayouts
 from printkit.pipeline.load import select_games
 from printkit.sheets.paper import paper_by_name

@@ -18,16 +18,16 @@ from card_data.project.base_url import ConfigError, resolve_base_url
 from card_data.games import bundled_game_ids
 from card_data.problems import ProblemsError
 from printkit.command_line import check_output_folder, report_problems
-from printkit.designer.project import (
+from printkit.designer.loop.project import (
     InitError,
     ProjectPaths,
     game_of,
     init_project,
     project_paths,
 )
-from printkit.designer.sheet_game import sheet_game_id
-from printkit.designer.shops import PRESETS
-from printkit.designer.watch import describe, timestamp, watch
+from printkit.designer.spreadsheet.sheet_game import sheet_game_id
+from printkit.designer.exports.shops import PRESETS
+from printkit.designer.loop.watch import describe, timestamp, watch
 
 _DATA_HELP = ("Card database folder (one sub-folder per game). Default: the project's (printkit.toml here or "
               "above), else the bundled one.")
@@ -217,7 +217,7 @@ def export_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Pat
     <card-id>_2.png ... (none for qty 0), so each folder holds the deck as ordered; with
     --deck, the deck list's counts instead, in <preset>/<deck>/.
     """
-    from printkit.designer.export import DEFAULT_DPI, export_cards
+    from printkit.designer.exports.export import DEFAULT_DPI, export_cards
     from printkit.sheets.render import PdfOutput
 
     shop = PRESETS[preset] if preset else None
@@ -265,7 +265,7 @@ def preview_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: Pa
     """Serve a page on http://127.0.0.1:PORT/ showing every card of GAMES (default: all) as it
     prints, re-rendered when you save a card or template, with the problems listed on the page.
     Ctrl-C stops."""
-    from printkit.designer.preview import PreviewState, host_name, make_server, rebuild
+    from printkit.designer.loop.preview import PreviewState, host_name, make_server, rebuild
 
     for name in allow_hosts:
         try:

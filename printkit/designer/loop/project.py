@@ -164,9 +164,9 @@ def _sheet_game(stage: Path, sheet: Path, game_id: str, written: list[Path]) -> 
     """Write into ``stage`` the declared game ``game_id`` that ``sheet`` describes and its
     cards, imported from it. Raises :class:`ProblemsError` (the sheet's ``FILE:ROW``
     problems, or the written game's, which would be a bug)."""
-    from printkit.designer.importer import cards_to_yaml, import_sheet, sheet_rows
-    from printkit.designer.sheet_game import game_files
-    from printkit.designer.sheet_inference import infer_game
+    from printkit.designer.spreadsheet.importer import cards_to_yaml, import_sheet, sheet_rows
+    from printkit.designer.spreadsheet.sheet_game import game_files
+    from printkit.designer.spreadsheet.sheet_inference import infer_game
 
     header, rows, problems = sheet_rows(sheet)
     game = infer_game(str(sheet), header, rows) if not problems else None
@@ -187,10 +187,10 @@ def _sheet_game(stage: Path, sheet: Path, game_id: str, written: list[Path]) -> 
 
 
 def _starter_game(stage: Path, written: list[Path]) -> None:
-    """Write into ``stage`` printkit's starter game (:mod:`printkit.designer.starter_game`) and
+    """Write into ``stage`` printkit's starter game (:mod:`printkit.designer.loop.starter_game`) and
     check that it loads. Raises :class:`ProblemsError` if it does not (a bug of printkit's)."""
     from card_data.loader import check_database
-    from printkit.designer.starter_game import STARTER_FILES
+    from printkit.designer.loop.starter_game import STARTER_FILES
 
     for name, text in STARTER_FILES.items():
         _write(stage / name, text, written)
@@ -208,11 +208,11 @@ def init_project(dest: Path, from_game: str | None = None, from_sheet: Path | No
     ``card_data/<game>/`` (cards, deck lists, glossary, reference cards, artwork, its layout
     templates in ``templates/``), without its Python and its scorekeeper page. ``from_sheet`` (a
     ``.csv`` or ``.xlsx`` file): a game declared in its ``game.yaml``, one field per column
-    (see :mod:`printkit.designer.sheet_inference`), ``game_id`` (default: from the sheet's file
+    (see :mod:`printkit.designer.spreadsheet.sheet_inference`), ``game_id`` (default: from the sheet's file
     name), front and back templates printing every field, the sheet's cards imported into
     ``card_data/<game_id>/cards/<sheet stem>.yaml`` and the artwork files its ``art`` column
     names (relative to the sheet's folder, inside it) copied into the game's folder. Neither: printkit's small starter game
-    (:mod:`printkit.designer.starter_game`), declared in its game.yaml too. Either way
+    (:mod:`printkit.designer.loop.starter_game`), declared in its game.yaml too. Either way
     ``templates/print/`` and the templates' README are copied.
 
     Everything is written in a folder beside ``dest`` first and moved into place once whole,
@@ -233,7 +233,7 @@ def init_project(dest: Path, from_game: str | None = None, from_sheet: Path | No
             raise InitError(f"{dest / name} already exists; printkit init starts a new project in an "
                             "empty folder (or one without printkit.toml, card_data and templates)")
     if from_sheet is not None:
-        from printkit.designer.sheet_game import GameIdError, check_game_id, sheet_game_id
+        from printkit.designer.spreadsheet.sheet_game import GameIdError, check_game_id, sheet_game_id
 
         try:
             game_id = check_game_id(game_id) if game_id is not None else sheet_game_id(from_sheet)
@@ -256,7 +256,7 @@ def init_project(dest: Path, from_game: str | None = None, from_sheet: Path | No
 
 def _stage_project(stage: Path, from_game: str | None, from_sheet: Path | None, game_id: str | None) -> list[Path]:
     """Write a whole project into ``stage`` (see :func:`init_project`); the files written."""
-    from printkit.designer.starter_game import STARTER_GAME
+    from printkit.designer.loop.starter_game import STARTER_GAME
 
     written: list[Path] = []
     data, templates = stage / DEFAULT_DATA, stage / DEFAULT_TEMPLATES

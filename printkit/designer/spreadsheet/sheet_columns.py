@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from card_data.declared.field_declarations import RESERVED_FIELDS
-from printkit.designer.sheet_inference import BASE_COLUMNS, CONTEXT_NAMES, field_name, slug_name
+from printkit.designer.spreadsheet.sheet_inference import BASE_COLUMNS, CONTEXT_NAMES, field_name, slug_name
 
 
 def _models(spec: Any) -> list[type]:

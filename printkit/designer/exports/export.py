@@ -1,5 +1,5 @@
 """``printkit export``: one file per card face (PNG at a chosen resolution, or a single-card PDF),
-and print-shop presets (see :mod:`printkit.designer.shops`).
+and print-shop presets (see :mod:`printkit.designer.exports.shops`).
 
 Each face is drawn by the same templates and renderer as the card sheets, on its own page of
 trim + bleed, then rasterised by pdfium. With a shop preset the card is laid out again at the
@@ -20,7 +20,7 @@ Files, under ``<out>/<game>/``:
   card id), since both shops print one card per uploaded image unless told otherwise by hand,
   so the folder holds exactly the deck to order; a card with ``qty: 0`` has no file there.
   Each deck folder keeps a record of the files written (``.printkit-export-files.json``), so that the
-  next export removes copies it no longer makes (:mod:`printkit.designer.written_exports`).
+  next export removes copies it no longer makes (:mod:`printkit.designer.exports.written_exports`).
   The per-card export without a preset is every face once, whatever the quantities;
 - ``--deck DECK`` (a deck id or deck-list file, as ``printkit build --deck``): only that deck
   list's cards, with a preset in the list's quantities, its folder named after the deck
@@ -44,8 +44,8 @@ from card_data.problems import Problem
 from card_data.schema import Card
 from printkit.build_options import BLEED_MM, BuildOptions
 from printkit.components.kit import decks_drawn
-from printkit.designer.shops import MM_PER_INCH, ShopPreset
-from printkit.designer.written_exports import write_deck_folders
+from printkit.designer.exports.shops import MM_PER_INCH, ShopPreset
+from printkit.designer.exports.written_exports import write_deck_folders
 from printkit.pipeline.card_faces import GameLayouts
 from printkit.pipeline.load import select_games
 from printkit.sheets.imposition import Rect
@@ -215,7 +215,7 @@ class ExportResult:
     faces: int = 0
     removed: list[Path] = field(default_factory=list)
     """Copies an earlier export with a preset wrote that this one does not make (see
-    :mod:`printkit.designer.written_exports`)."""
+    :mod:`printkit.designer.exports.written_exports`)."""
 
 
 def copy_stem(card_id: str, n: int) -> str:

@@ -20,7 +20,7 @@ card ids in grid order, left to right, top to bottom, a card's id once per copy)
 PNGs and put their URLs where the JSON has the file names. The folder keeps a record of the
 files written (``.printkit-tts-files.json``), so that a sheet the next run no longer makes (a deck
 grown smaller) is removed, never a file printkit did not write
-(:mod:`printkit.designer.written_exports`).
+(:mod:`printkit.designer.exports.written_exports`).
 
 Same input, same bytes: the PDFs are reproducible, pdfium renders deterministically, and
 the PNGs carry no timestamp or other metadata. Nothing is written unless every card of
@@ -45,7 +45,7 @@ from card_data.loader import Game, check_database
 from card_data.problems import Problem
 from printkit.build_options import BuildOptions
 from printkit.components.kit import CardJob, decks_drawn
-from printkit.designer.written_exports import TTS_RECORD, write_recorded
+from printkit.designer.exports.written_exports import TTS_RECORD, write_recorded
 from printkit.pipeline.card_faces import GameLayouts
 from printkit.pipeline.load import select_games
 from printkit.sheets.imposition import Rect
@@ -182,7 +182,7 @@ class TtsResult:
     sheets: list[DeckSheet] = field(default_factory=list)
     removed: list[Path] = field(default_factory=list)
     """Sheets an earlier run wrote under the same names that this one no longer makes
-    (:mod:`printkit.designer.written_exports`)."""
+    (:mod:`printkit.designer.exports.written_exports`)."""
 
 
 @limits_in_force()  # the project's: its artwork and templates are checked against them

@@ -5,7 +5,7 @@ Everything read is bounded: the file (its bytes on disk, and an XLSX workbook's 
 the limit for one file of :mod:`card_data.project.limits`, a sheet by :data:`MAX_ROWS` rows of
 :data:`MAX_COLUMNS` cells, a cell by :data:`MAX_CELL_CHARS` characters and its JSON by the
 nesting a YAML card file may have (:data:`card_data.reading.yaml_source.MAX_DEPTH`). See
-:mod:`printkit.designer.importer` for what the rows become.
+:mod:`printkit.designer.spreadsheet.importer` for what the rows become.
 """
 
 from __future__ import annotations

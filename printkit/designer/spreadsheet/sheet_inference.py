@@ -29,7 +29,7 @@ Without a ``title``/``name`` column the title (``title_field``) is the first tex
 in on every card with no value twice, else the first filled in on every card. Problems (no ``id`` column, no column of a field, a header that cannot name a
 field, two columns naming one field, no cards, a blank ``type``) are
 :class:`~card_data.problems.Problem` at ``FILE:ROW`` of the sheet; the rows' values are
-checked against the declaration by the import that follows (:mod:`printkit.designer.importer`).
+checked against the declaration by the import that follows (:mod:`printkit.designer.spreadsheet.importer`).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ from card_data.declared.field_declarations import (
     default_label,
 )
 from card_data.problems import Problem
-from printkit.designer.sheet_reading import EMPTY, parse_cell
+from printkit.designer.spreadsheet.sheet_reading import EMPTY, parse_cell
 
 BASE_COLUMNS = ("id", "type", "title", "qty", "note", "art", "example")
 """Columns that fill the card fields every declared card has, rather than declaring a field."""
@@ -249,7 +249,7 @@ def _copies(value: Any) -> int:
 
 def infer_game(file: str, header: Sequence[Any], rows: Sequence[tuple[int, Sequence[Any]]]) -> SheetGame:
     """What the sheet ``file`` (its ``header`` cells and ``(row number, cells)`` rows, as
-    :func:`~printkit.designer.sheet_reading.read_sheet` gives them) declares: see the module
+    :func:`~printkit.designer.spreadsheet.sheet_reading.read_sheet` gives them) declares: see the module
     docstring. Problems are in the result's ``problems``, at ``FILE:ROW`` (the header is row 1)."""
     game = SheetGame()
     names = [("" if raw is None else str(raw)).strip() for raw in header]

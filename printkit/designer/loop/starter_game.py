@@ -1,9 +1,9 @@
 """printkit's starter game, written by a plain ``printkit init``: a game declared in its
 ``game.yaml`` (no Python, nothing of printkit's bundled games) with one example card, its
 front and back templates. A designer changes it into their own game; ``printkit init
---from-sheet`` starts from their spreadsheet instead (:mod:`printkit.designer.sheet_game`)."""
+--from-sheet`` starts from their spreadsheet instead (:mod:`printkit.designer.spreadsheet.sheet_game`)."""
 
-from printkit.designer.generated_layouts import layouts_folder
+from printkit.designer.loop.generated_layouts import layouts_folder
 
 STARTER_GAME = "my_game"
 """The starter game's id (its folder ``card_data/my_game/``)."""

@@ -38,7 +38,7 @@ PAPER = "#f7f3ea"
 INK = "#1a1a1a"
 SAFE_MM = 3.5
 """How far text and the QR code keep inside the trim: beyond the safe areas of the print shops'
-presets (The Game Crafter 3.175 mm, MakePlayingCards 3.05 mm; :mod:`printkit.designer.shops`), so
+presets (The Game Crafter 3.175 mm, MakePlayingCards 3.05 mm; :mod:`printkit.designer.exports.shops`), so
 ``printkit export --preset`` of a game just made from a sheet warns of nothing."""
 QR_MM = 15.0
 BAND_MM = 10.0

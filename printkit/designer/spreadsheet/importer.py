@@ -19,7 +19,7 @@ Spreadsheet convention (CSV or XLSX; the first worksheet of an XLSX file):
   records in one cell).
 
 Everything read is bounded (the file's bytes, rows, cells a row, characters and JSON nesting
-a cell; see :mod:`printkit.designer.sheet_reading`).
+a cell; see :mod:`printkit.designer.spreadsheet.sheet_reading`).
 
 Every card is validated by the game's own pydantic schema; every problem of every row is
 reported at once as ``FILE:ROW: field: message``, ROW being the spreadsheet's row number
@@ -46,8 +46,8 @@ from card_data.project.limits import FileTooLarge
 from card_data.loader import Game, check_database
 from card_data.problems import Problem, field_path
 from card_data.schema import Card, GameSpec
-from printkit.designer.sheet_columns import declared_sheet
-from printkit.designer.sheet_reading import EMPTY, SheetError, cell_problem, parse_cell, read_sheet
+from printkit.designer.spreadsheet.sheet_columns import declared_sheet
+from printkit.designer.spreadsheet.sheet_reading import EMPTY, SheetError, cell_problem, parse_cell, read_sheet
 
 LIST_SEPARATOR = ";"
 HEAD_FIELDS = ("id", "type", "title")
@@ -195,7 +195,7 @@ def rows_to_cards(game_id: str, file: str, header: Sequence[Any],
     row: has N cells, the header has M ...``, and is not read further), then every row
     against the game's schema, that ids are unique and that ``assumed`` names real fields.
     ``spec``: the game's (a declared game's, whose columns and type cells may be spelled as
-    :mod:`printkit.designer.sheet_columns` says); default: the registered game's.
+    :mod:`printkit.designer.spreadsheet.sheet_columns` says); default: the registered game's.
     Returns an :class:`ImportResult`; raises ``KeyError`` for an unknown game.
     """
     spec = spec if spec is not None else game_entry(game_id).spec
@@ -285,7 +285,7 @@ def check_against_game(result: ImportResult, game: Game, file: str, replaces: Pa
 
 def sheet_rows(path: Path) -> tuple[list[Any], list[tuple[int, list[Any]]], list[Problem]]:
     """The header and rows of the spreadsheet ``path`` (see
-    :func:`~printkit.designer.sheet_reading.read_sheet`), or the one problem that stops it
+    :func:`~printkit.designer.spreadsheet.sheet_reading.read_sheet`), or the one problem that stops it
     from being read: an unreadable file or an empty one at row 1, a file over the byte limits
     of :mod:`card_data.project.limits` at row 1 unread, a sheet that cannot be read from some row on
     (too many rows or cells, an unreadable CSV row) at that row."""

@@ -9,7 +9,7 @@ import re
 import shlex
 from typing import Any
 
-from printkit.designer.sheet_inference import CardType, InferredField, SheetGame, slug_name
+from printkit.designer.spreadsheet.sheet_inference import CardType, InferredField, SheetGame, slug_name
 
 _PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9 _.'()/-]*")
 _YAML_WORDS = frozenset({"yes", "no", "true", "false", "on", "off", "null", "y", "n", "~"})

@@ -1,7 +1,7 @@
 """A declared game's files written from a spreadsheet (``printkit init --from-sheet``):
-``game.yaml`` (see :mod:`printkit.designer.game_yaml_text`), a front template per card type and
-a back template per deck (see :mod:`printkit.designer.generated_layouts`). The cards themselves are imported
-by :func:`printkit.designer.importer.import_sheet`, as ``printkit import`` does."""
+``game.yaml`` (see :mod:`printkit.designer.spreadsheet.game_yaml_text`), a front template per card type and
+a back template per deck (see :mod:`printkit.designer.loop.generated_layouts`). The cards themselves are imported
+by :func:`printkit.designer.spreadsheet.importer.import_sheet`, as ``printkit import`` does."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from typing import Any
 
 from card_data.games import GAME_ID, game_ids
 from card_data.schema import POKER_HEIGHT_MM, POKER_WIDTH_MM
-from printkit.designer.game_yaml_text import game_yaml_text
-from printkit.designer.generated_layouts import (
+from printkit.designer.spreadsheet.game_yaml_text import game_yaml_text
+from printkit.designer.loop.generated_layouts import (
     PrintedField,
     back_template,
     front_template,
@@ -20,7 +20,7 @@ from printkit.designer.generated_layouts import (
     layouts_folder,
     title_height_mm,
 )
-from printkit.designer.sheet_inference import EMPTY, SheetGame, cell_value, slug_name, snake_name
+from printkit.designer.spreadsheet.sheet_inference import EMPTY, SheetGame, cell_value, slug_name, snake_name
 
 DEFAULT_CARD_TYPE = "card"
 """A declared game's only card type when it declares none (its front is ``card.yaml``)."""
