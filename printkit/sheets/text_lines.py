@@ -263,6 +263,26 @@ def _text_font(font_name: str, size_pt: float):
     return font, f"{fp_str(size_pt)} Tf {fp_str(size_pt * 1.2)} TL"
 
 
+def _split_string(font, text: str, doc) -> list[tuple[int, bytes]]:
+    """``font.splitString(text, doc)``: ``[(subset, codes)]``, ``text`` in ``font``'s subset
+    encoding for ``doc``. A text whose characters all have codes in the first subset already
+    (most card text, after the first few cards) is translated in one go from the codes reportlab
+    assigned, instead of character by character; anything else is reportlab's own business
+    (it assigns new codes)."""
+    state = font.state.get(doc)
+    if state is None:
+        return font.splitString(text, doc)
+    assignments = state.assignments
+    known = getattr(state, "_printkit_first_subset", None)
+    if known is None or known[0] != len(assignments):  # codes are only ever added
+        table = {ch: n for ch, n in assignments.items() if n < 256 and ch != 0xA0}
+        known = state._printkit_first_subset = (len(assignments), frozenset(map(chr, table)),
+                                                {ch: chr(n) for ch, n in table.items()})
+    if not text or not known[1].issuperset(text):
+        return font.splitString(text, doc)
+    return [(0, text.translate(known[2]).encode("latin-1"))]
+
+
 def draw_paragraphs(canvas: Canvas, placed: list[tuple[SetParagraph, float, float]], colour) -> None:
     """Draw ``placed`` paragraphs (each with its left edge and top in pt) in ``colour`` (a
     reportlab colour) with one text object; inline icons are drawn where the text leaves room
@@ -303,7 +323,7 @@ def draw_paragraphs(canvas: Canvas, placed: list[tuple[SetParagraph, float, floa
                 else:
                     # The operators tx.textOut writes for a TrueType font, in its subsets' own
                     # encoding, without measuring the text again for a cursor nothing here reads.
-                    for sub, chars in ttf.splitString(text, doc):
+                    for sub, chars in _split_string(ttf, text, doc):
                         if sub != subset:
                             code.append(f"{ttf.getSubsetInternalName(sub, doc)} {tf}")
                             subset = sub
