@@ -19,7 +19,7 @@ from printkit.pipeline.build import build
 from printkit.pipeline.card_faces import card_qr_url
 from printkit.sheets.imposition import Rect
 from printkit.sheets.paper import paper_by_name
-from printkit.sheets.qr import QUIET_ZONE_MODULES, qr_dark_runs, qr_matrix
+from printkit.sheets.qr import QUIET_ZONE_MODULES, qr_dark_runs, qr_fill_operators, qr_matrix
 
 BASE_URL = "http://192.168.1.20:5000"
 GAME = "carpe_cras"
@@ -148,6 +148,8 @@ def test_dark_runs_cover_exactly_the_dark_modules(payload):
     dark = {(r, c) for r, line in enumerate(matrix) for c, v in enumerate(line) if v}
     assert covered == dark
     assert len(qr_dark_runs(payload)) < len(dark) / 1.5, "runs, not one square per module"
+    ops = qr_fill_operators(payload).split("\n")
+    assert ops[-1] == "f" and ops[:-1] == [f"{col} {row} {length} 1 re" for row, col, length in qr_dark_runs(payload)]
 
 
 def test_fitted_text_is_drawn_as_measured_not_wrapped_again(monkeypatch):

@@ -5,6 +5,7 @@ are read once per content."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,46 @@ def test_plain_text_fitted_once_per_region_and_text_but_text_with_icons_each_tim
     assert narrower is not label and len(narrower.paragraphs[0][0].lines) > len(label.paragraphs[0][0].lines)
     with_icon = fit_text(region, "Gain 2 :might:", ICONS)
     assert with_icon is not None and fit_text(region, "Gain 2 :might:", ICONS) is not with_icon  # icon files re-read
+
+
+
+def test_lines_are_written_with_the_operators_reportlab_writes(monkeypatch):
+    """draw_paragraphs writes a TrueType font's text operators itself: the page is byte for byte
+    what reportlab's text object (setFont, textOut) writes for the same lines, icons, fonts and
+    font subsets (more than 256 distinct characters take a second subset)."""
+    import io
+
+    from reportlab.lib.colors import HexColor
+    from reportlab.pdfgen.canvas import Canvas
+
+    from printkit.sheets import text_lines
+
+    register_fonts()
+    rng = random.Random(7)
+    many = "".join(map(chr, [*range(0x100, 0x17F), *range(0x391, 0x3CA), *range(0x400, 0x460)]))  # 311 letters
+    words = [many[i:i + 5] for i in range(0, len(many), 5)]
+    texts = [random_text(rng) for _ in range(60)] + [
+        f"{' '.join(words[:9])} **{' '.join(words[6:])}** {' '.join(words[::-1])} ↷ é ß"]
+    placed = []
+    for i, text in enumerate(texts):
+        region = TextRegion(name="r", kind="text", x_mm=0, y_mm=0, w_mm=57.5, h_mm=200, text="",
+                            align=["left", "center", "right"][i % 3], size_pt=rng.choice([6.5, 8, 9.5]))
+        fitted = fit_text(region, text, ICONS)
+        placed += [(para, 10.0 + i, 700.0 - 3 * i) for para, _ in fitted.paragraphs if isinstance(para, SetParagraph)]
+    assert len(placed) > 50 and sum(isinstance(t, IconLabel) for p, _, _ in placed for _, ps in p.lines
+                                    for _, t in ps) > 10
+
+    def page() -> bytes:
+        out = io.BytesIO()
+        canvas = Canvas(out, invariant=1, pageCompression=0)
+        for start in range(0, len(placed), 7):
+            text_lines.draw_paragraphs(canvas, placed[start:start + 7], HexColor("#123456"))
+        canvas.showPage()
+        canvas.save()
+        return out.getvalue()
+
+    mine = page()
+    monkeypatch.setattr(text_lines, "_text_font", lambda name, size: (None, None))  # reportlab's textOut
+    theirs = page()
+    assert re.search(rb"/F\d+\+1 ", mine), "a second subset is used"
+    assert mine == theirs

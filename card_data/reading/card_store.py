@@ -22,9 +22,11 @@ from typing import TYPE_CHECKING, Any, overload
 if TYPE_CHECKING:
     from card_data.schema import Card, GameSpec
 
-DECODED_CARDS_KEPT = 512
+DECODED_CARDS_KEPT = 128
 """How many decoded cards a store keeps (least recently read dropped first): enough for every
-card of a bundled game and for a 50-sheet part of a deck, a constant few MiB."""
+card of a bundled game and for a part file of a deck (about 90 cards, see
+:func:`printkit.pipeline.deck_files.cards_per_file`), about 1 MiB; a card is read again only
+while its part is drawn, so more would only grow the drawing process (~8 KiB a card)."""
 
 
 class CardStore(Mapping[str, "Card"]):

@@ -191,3 +191,18 @@ def qr_dark_runs(payload: str) -> list[tuple[int, int, int]]:
     """
     return [(row, run.start(), run.end() - run.start())
             for row, pixels in enumerate(_symbol_rows(payload)) for run in _DARK_RUN.finditer(pixels)]
+
+
+def qr_fill_operators(payload: str) -> str:
+    """PDF operators filling ``payload``'s dark modules in module units (origin at the symbol's
+    top-left corner, y down, quiet zone excluded): one ``col row length 1 re`` per run of
+    :func:`qr_dark_runs`, in the same order, then ``f``. Raises ``ValueError`` as :func:`qr_matrix`.
+
+    The runs' numbers are gathered flat and formatted by one ``%`` of a repeated pattern: about
+    160 runs a code, where a formatted string per run costs ~15 % more."""
+    flat: list[int] = []
+    for row, pixels in enumerate(_symbol_rows(payload)):
+        for run in _DARK_RUN.finditer(pixels):
+            start, end = run.span()
+            flat += (start, row, end - start)
+    return ("%d %d %d 1 re\n" * (len(flat) // 3)) % tuple(flat) + "f"

@@ -29,7 +29,7 @@ from printkit.sheets.layout import (
     LineRegion,
     QrCode,
 )
-from printkit.sheets.qr import QUIET_ZONE_MODULES, qr_dark_runs, qr_size
+from printkit.sheets.qr import QUIET_ZONE_MODULES, qr_fill_operators, qr_size
 from printkit.sheets.text_lines import SetParagraph, draw_paragraphs
 from printkit.sheets.units import pt_from_mm
 
@@ -431,7 +431,7 @@ class PageDrawer:
         c.setFillColor(QR_LIGHT)
         c.rect(-QUIET_ZONE_MODULES, -QUIET_ZONE_MODULES, n, n, stroke=0, fill=1)
         c.setFillColor(QR_DARK)
-        c.addLiteral(_qr_fill_ops(q.payload))
+        c.addLiteral(qr_fill_operators(q.payload))
         c.restoreState()
         if q.label:
             self._qr_label(q, ox_mm, oy_mm, r.size_mm / n * QUIET_ZONE_MODULES)
@@ -509,11 +509,6 @@ def _cmyk_art(source_art: str | PrintImage) -> ImageReader:
         source.load()
         cmyk, alpha = cmyk_image(source)
     return _CmykReader(cmyk, alpha)
-
-
-def _qr_fill_ops(payload: str) -> str:
-    """PDF operators filling ``payload``'s dark modules in module units, one ``re`` per run."""
-    return "\n".join(f"{col} {row} {length} 1 re" for row, col, length in qr_dark_runs(payload)) + "\nf"
 
 
 class _Forms:

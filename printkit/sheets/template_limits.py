@@ -71,6 +71,15 @@ class _Render:
         self.wall_deadline = time.monotonic() + self.seconds
         self.work = 0
 
+    def spend(self, size: int) -> None:
+        """Count ``size`` characters or items made as work, checking the work and the time;
+        raises :class:`TemplateLimitError` or :class:`RenderTimeout`."""
+        self.work += size
+        if self.work > MAX_TEMPLATE_WORK:
+            raise TemplateLimitError(f"more than {MAX_TEMPLATE_WORK} characters and items made in one template")
+        if time.monotonic() > self.wall_deadline:
+            self.check_time()
+
     def check_time(self) -> None:
         spent = time.thread_time() - self.cpu_start
         if spent > self.seconds:
@@ -133,11 +142,7 @@ def charge(value: Any) -> Any:
             unit = "characters" if isinstance(value, (str, bytes)) else "items"
             raise too_long(f"a value of more than {limit} {unit}")
         if render is not None:
-            render.work += size
-            if render.work > MAX_TEMPLATE_WORK:
-                raise TemplateLimitError(f"more than {MAX_TEMPLATE_WORK} characters and items made in one template")
-            if time.monotonic() > render.wall_deadline:
-                render.check_time()
+            render.spend(size)
     elif isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
         raise TemplateLimitError(f"a number of more than {MAX_INT_BITS} bits")
     return value

@@ -421,10 +421,11 @@ def render_bounded(template: jinja2.Template, context: dict[str, Any]) -> str:
     try:
         with render_limits() as bounds:
             for part in generated:
-                size += len(part)
+                n = len(part)
+                size += n
                 if size > bounds.characters:
                     raise too_long(f"output longer than {bounds.characters} characters")
-                charge(part)
+                bounds.spend(n)  # what charge() does for a text under the bound just checked
                 parts.append(part)
     except RenderTimeout as exc:
         template.timed_out = exc.limits  # type: ignore[attr-defined]

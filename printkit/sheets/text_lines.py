@@ -19,8 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from string import whitespace
 
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus.paragraph import lstrip, split, strip
@@ -248,6 +250,39 @@ class SetParagraph:
                         for _, pieces in self.lines)
 
 
+@lru_cache(maxsize=256)
+def _text_font(font_name: str, size_pt: float):
+    """``(font, operator)``: ``font_name``'s reportlab font and the operator selecting its subsets
+    at ``size_pt`` (``"<size> Tf <leading> TL"``, as a text object's ``setFont`` gives them) when
+    :func:`draw_paragraphs` writes its text operators itself (an embedded TrueType font, drawn
+    unshaped, as reportlab's ``textOut`` draws a ``str``), else ``(None, None)``: reportlab's
+    ``textOut`` then writes them."""
+    font = getFont(font_name)
+    if not getattr(font, "_dynamicFont", False):
+        return None, None
+    return font, f"{fp_str(size_pt)} Tf {fp_str(size_pt * 1.2)} TL"
+
+
+def _split_string(font, text: str, doc) -> list[tuple[int, bytes]]:
+    """``font.splitString(text, doc)``: ``[(subset, codes)]``, ``text`` in ``font``'s subset
+    encoding for ``doc``. A text whose characters all have codes in the first subset already
+    (most card text, after the first few cards) is translated in one go from the codes reportlab
+    assigned, instead of character by character; anything else is reportlab's own business
+    (it assigns new codes)."""
+    state = font.state.get(doc)
+    if state is None:
+        return font.splitString(text, doc)
+    assignments = state.assignments
+    known = getattr(state, "_printkit_first_subset", None)
+    if known is None or known[0] != len(assignments):  # codes are only ever added
+        table = {ch: n for ch, n in assignments.items() if n < 256 and ch != 0xA0}
+        known = state._printkit_first_subset = (len(assignments), frozenset(map(chr, table)),
+                                                {ch: chr(n) for ch, n in table.items()})
+    if not text or not known[1].issuperset(text):
+        return font.splitString(text, doc)
+    return [(0, text.translate(known[2]).encode("latin-1"))]
+
+
 def draw_paragraphs(canvas: Canvas, placed: list[tuple[SetParagraph, float, float]], colour) -> None:
     """Draw ``placed`` paragraphs (each with its left edge and top in pt) in ``colour`` (a
     reportlab colour) with one text object; inline icons are drawn where the text leaves room
@@ -255,7 +290,9 @@ def draw_paragraphs(canvas: Canvas, placed: list[tuple[SetParagraph, float, floa
     is drawn next sets its own colours, as :class:`printkit.sheets.render.PageDrawer` does)."""
     tx = canvas.beginText()
     tx.setFillColor(colour)
+    code, doc, escape = tx._code, canvas._doc, canvas._escape
     font = None
+    ttf = subset = tf = None  # the font's own text operators, see _text_font
     for para, x_pt, top_pt in placed:
         size = para.size_pt
         y = top_pt - size
@@ -274,11 +311,23 @@ def draw_paragraphs(canvas: Canvas, placed: list[tuple[SetParagraph, float, floa
                     continue
                 if font != (name, size):
                     font = (name, size)
-                    tx.setFont(name, size)
+                    ttf, tf = _text_font(name, size)
+                    subset = -1
+                    if ttf is None:
+                        tx.setFont(name, size)
                 if moved:
                     tx.setTextOrigin(x, y)
                     moved = False
-                tx.textOut(text)
+                if ttf is None:
+                    tx.textOut(text)
+                else:
+                    # The operators tx.textOut writes for a TrueType font, in its subsets' own
+                    # encoding, without measuring the text again for a cursor nothing here reads.
+                    for sub, chars in _split_string(ttf, text, doc):
+                        if sub != subset:
+                            code.append(f"{ttf.getSubsetInternalName(sub, doc)} {tf}")
+                            subset = sub
+                        code.append(f"({escape(chars)}) Tj")
                 if icons:
                     x += _width_of(name)(text, size)
             y -= para.leading_pt
