@@ -29,6 +29,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    bindparam,
     create_engine,
     delete,
     func,
@@ -62,6 +63,11 @@ entries = Table(
     Index("ix_ratelimit_entries_key_at", "key", "at"),
 )
 """Moving-window hits: one row per hit, at time ``at``, gone at ``expires_at``."""
+
+
+# Built once: every look-up by code runs it (SQLAlchemy caches its SQL).
+_RECENT_COUNT = (select(func.count()).select_from(entries)
+                 .where(entries.c.key == bindparam("key"), entries.c.at > bindparam("since")))
 
 
 def _key(key: str) -> str:
@@ -178,7 +184,7 @@ class SqlStorage(Storage, MovingWindowSupport):
         now = self.clock()
         recent = (entries.c.key == key, entries.c.at > now - expiry)
         with self.reads.connect() as conn:
-            count = conn.execute(select(func.count()).select_from(entries).where(*recent)).scalar_one()
+            count = conn.execute(_RECENT_COUNT, {"key": key, "since": now - expiry}).scalar_one()
             if not count:
                 return now, 0
             if count >= limit:
