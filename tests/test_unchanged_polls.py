@@ -31,7 +31,10 @@ def test_a_poll_after_another_servers_change_shows_it(database_url):
     code, token = table["code"], table["token"]
     live = f"/t/{token}/live?v=0"
     for _ in range(2):  # the second poll finds whatever the first left behind, if anything
-        assert poller.get(live, headers={"HX-Request": "true"}).status_code == 204
+        same = poller.get(live, headers={"HX-Request": "true", "Accept-Encoding": "gzip"})
+        assert same.status_code == 204 and same.get_data() == b""
+        assert "Content-Encoding" not in same.headers  # no gzip header on a body that is not there
+        assert same.headers["X-Frame-Options"] == "DENY" and "Accept-Encoding" in same.headers["Vary"]
         unchanged = poller.get(f"/api/tables/{code}", headers={"If-None-Match": '"0"'})
         assert unchanged.status_code == 304 and unchanged.headers["ETag"] == '"0"'
         assert unchanged.headers["Cache-Control"] == "no-cache"
