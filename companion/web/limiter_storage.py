@@ -182,11 +182,11 @@ class SqlStorage(Storage, MovingWindowSupport):
         under it): the window frees up at ``start + expiry``."""
         key = _key(key)
         now = self.clock()
-        recent = (entries.c.key == key, entries.c.at > now - expiry)
         with self.reads.connect() as conn:
             count = conn.execute(_RECENT_COUNT, {"key": key, "since": now - expiry}).scalar_one()
             if not count:
                 return now, 0
+            recent = (entries.c.key == key, entries.c.at > now - expiry)
             if count >= limit:
                 start = conn.execute(select(entries.c.at).where(*recent).order_by(entries.c.at.desc())
                                      .limit(1).offset(max(limit, 1) - 1)).scalar_one()
