@@ -240,12 +240,12 @@ class TableStore:
         # One-statement reads (a polled look-up) on PostgreSQL run without a transaction: the
         # statement sees one snapshot all the same, and it saves the BEGIN and ROLLBACK round
         # trips, two thirds of an unchanged poll's database time.
-        self.reads: Engine = self.engine
+        self._reads: Engine = self.engine
         if self.sqlite:
             event.listen(self.engine, "connect", _sqlite_connect)
             event.listen(self.engine, "begin", _sqlite_begin)
         else:
-            self.reads = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+            self._reads = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         if migrate:
             self.migrate()
 
@@ -306,7 +306,7 @@ class TableStore:
 
     def find(self, key: str) -> TableRecord | None:
         """The table whose token, or short code (case-insensitive), is ``key``."""
-        with self.reads.connect() as conn:
+        with self._reads.connect() as conn:
             if len(key) != CODE_LENGTH:
                 row = conn.execute(_BY_TOKEN, {"key": key}).first()
             else:  # a code, as the API's clients poll by: looked up first (a token is 22 characters)

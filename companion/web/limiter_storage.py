@@ -102,7 +102,7 @@ class SqlStorage(Storage, MovingWindowSupport):
         self.engine = engine
         # The look-up check's reads run without a transaction on PostgreSQL (each statement sees
         # its own snapshot, as under READ COMMITTED): no BEGIN and ROLLBACK round trips.
-        self.reads = (engine.execution_options(isolation_level="AUTOCOMMIT")
+        self._reads = (engine.execution_options(isolation_level="AUTOCOMMIT")
                       if engine.dialect.name == "postgresql" else engine)
         self.clock = clock
         metadata.create_all(engine, checkfirst=True)
@@ -182,7 +182,7 @@ class SqlStorage(Storage, MovingWindowSupport):
         under it): the window frees up at ``start + expiry``."""
         key = _key(key)
         now = self.clock()
-        with self.reads.connect() as conn:
+        with self._reads.connect() as conn:
             count = conn.execute(_RECENT_COUNT, {"key": key, "since": now - expiry}).scalar_one()
             if not count:
                 return now, 0
