@@ -33,6 +33,7 @@ from sqlalchemy import (
     String,
     Table,
     UniqueConstraint,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -75,6 +76,10 @@ table_events = Table(
     Column("undone_at_version", Integer, nullable=True),
     UniqueConstraint("table_id", "seq", name="uq_event_seq"),
 )
+
+# Built once: a polled look-up then skips building the statement (SQLAlchemy caches its SQL).
+_BY_TOKEN = select(game_tables).where(game_tables.c.token == bindparam("key"))
+_BY_CODE = select(game_tables).where(game_tables.c.code == bindparam("key"))
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 
@@ -232,9 +237,15 @@ class TableStore:
             # server threads under load each request then paid a new PostgreSQL connection.
             kwargs.update(pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW)
         self.engine: Engine = create_engine(url, **kwargs)
+        # One-statement reads (a polled look-up) on PostgreSQL run without a transaction: the
+        # statement sees one snapshot all the same, and it saves the BEGIN and ROLLBACK round
+        # trips, two thirds of an unchanged poll's database time.
+        self._reads: Engine = self.engine
         if self.sqlite:
             event.listen(self.engine, "connect", _sqlite_connect)
             event.listen(self.engine, "begin", _sqlite_begin)
+        else:
+            self._reads = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         if migrate:
             self.migrate()
 
@@ -295,14 +306,13 @@ class TableStore:
 
     def find(self, key: str) -> TableRecord | None:
         """The table whose token, or short code (case-insensitive), is ``key``."""
-        by_token = select(game_tables).where(game_tables.c.token == key)
-        with self.engine.connect() as conn:
+        with self._reads.connect() as conn:
             if len(key) != CODE_LENGTH:
-                row = conn.execute(by_token).first()
+                row = conn.execute(_BY_TOKEN, {"key": key}).first()
             else:  # a code, as the API's clients poll by: looked up first (a token is 22 characters)
-                row = conn.execute(select(game_tables).where(game_tables.c.code == key.upper())).first()
+                row = conn.execute(_BY_CODE, {"key": key.upper()}).first()
                 if row is None:
-                    row = conn.execute(by_token).first()
+                    row = conn.execute(_BY_TOKEN, {"key": key}).first()
         return _record(row) if row is not None else None
 
     def newest(self, limit: int) -> list[TableRecord]:
