@@ -23,13 +23,16 @@ if TYPE_CHECKING:
     from printkit.components.kit import CardJob, KitSpec
 
 
-def select_games(db: Database, names: Iterable[str]) -> tuple[list[Game], list[str]]:
-    """The games called ``names`` (all if empty) and the names that match no game."""
+def select_games(db: Database, names: Iterable[str], problems: list[Problem]) -> list[Game]:
+    """The games called ``names`` (all if empty); each name that matches no game is added to
+    ``problems`` (at the database folder, naming the games there)."""
     names = list(names)
     if not names:
-        return list(db.games.values()), []
-    unknown = [n for n in names if n not in db.games]
-    return [db.games[n] for n in names if n in db.games], unknown
+        return list(db.games.values())
+    for name in names:
+        if name not in db.games:
+            problems.append(Problem(str(db.root), 1, name, "-", "game", f"no such game (have: {', '.join(db.games)})"))
+    return [db.games[n] for n in names if n in db.games]
 
 
 @dataclass(frozen=True)
@@ -95,9 +98,7 @@ def load_build(request: BuildRequest, spool: Spool | None = None) -> LoadedBuild
     out_dir, options, games, deck = request.out_dir, request.options, request.games, request.deck
     parsed = ParsedFileCache(out_dir, spool)  # card files read before: not parsed again
     db, problems = check_database(request.data_dir, request.limits, parsed)
-    selected, unknown = select_games(db, games)
-    for name in unknown:
-        problems.append(Problem(str(db.root), 1, name, "-", "game", f"no such game (have: {', '.join(db.games)})"))
+    selected = select_games(db, games, problems)
     deck_job: list[CardJob] | None = None
     if deck is not None and not problems:
         try:

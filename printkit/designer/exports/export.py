@@ -256,9 +256,7 @@ def export_cards(data_dir: Path | None, templates_dir: Path, out_dir: Path, base
     wanted = set(card_ids) or None
     games = tuple(games)
     db, problems = check_database(data_dir)
-    selected, unknown = select_games(db, games)
-    for name in unknown:
-        problems.append(Problem(str(db.root), 1, name, "-", "game", f"no such game (have: {', '.join(db.games)})"))
+    selected = select_games(db, games, problems)
     selected, decks = decks_drawn(db, selected, games, deck, problems)
     if wanted is not None:
         known = {cid for g in selected for cid in g.cards}

@@ -200,9 +200,7 @@ def build_tts(data_dir: Path | None, out_dir: Path, base_url: str, games: Iterab
     """
     games = tuple(games)
     db, problems = check_database(data_dir)
-    selected, unknown = select_games(db, games)
-    for name in unknown:
-        problems.append(Problem(str(db.root), 1, name, "-", "game", f"no such game (have: {', '.join(db.games)})"))
+    selected = select_games(db, games, problems)
     selected, decks = decks_drawn(db, selected, games, deck, problems)
     # Paper does not matter here: the options are only read for the QR base URL and bleed.
     options = BuildOptions(paper=paper_by_name("letter"), base_url=base_url)

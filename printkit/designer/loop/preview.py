@@ -103,9 +103,7 @@ def render_previews(paths: ProjectPaths, base_url: str, games: Iterable[str] = (
     """
     forget_compiled_templates()  # a template too slow last time is tried again
     db, problems = check_database(paths.data_dir)
-    selected, unknown = select_games(db, games)
-    for name in unknown:
-        problems.append(Problem(str(db.root), 1, name, "-", "game", f"no such game (have: {', '.join(db.games)})"))
+    selected = select_games(db, games, problems)
     options = BuildOptions(paper=paper_by_name("letter"), base_url=base_url)
     previews: dict[str, GamePreview] = {}
     for game in selected:
