@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from printkit.sheets.art_prints import PRINT_DPI
-from printkit.sheets.paper import Paper
-from printkit.sheets.registration_marks import RegistrationMarks
+from printkit.sheets.artwork.art_prints import PRINT_DPI
+from printkit.sheets.prepress.paper import Paper
+from printkit.sheets.prepress.registration_marks import RegistrationMarks
 
 if TYPE_CHECKING:
     from printkit.sheets.render import PdfOutput
@@ -41,7 +41,7 @@ class BuildOptions:
             (:mod:`card_data.editions.translations`); ``None`` prints the original. QR codes, versions
             and everything but the card fronts stay the same.
         print_dpi: the resolution raster art is embedded at, in pixels per inch of its placed
-            size (:mod:`printkit.sheets.art_prints`: cropped to its box, never upsampled),
+            size (:mod:`printkit.sheets.artwork.art_prints`: cropped to its box, never upsampled),
             ``PRINT_DPI_MIN..PRINT_DPI_MAX`` (72..1200), 300 by default.
     """
 

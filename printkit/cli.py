@@ -11,8 +11,8 @@ import click
 from card_data.project.base_url import ConfigError, resolve_base_url
 from card_data.editions.short_codes import qr_base_url
 from printkit.command_line import build_gc, check_output_folder, command_paths, report_problems
-from printkit.sheets.art_prints import PRINT_DPI, PRINT_DPI_MAX, PRINT_DPI_MIN
-from printkit.sheets.paper import PAPERS, paper_by_name
+from printkit.sheets.artwork.art_prints import PRINT_DPI, PRINT_DPI_MAX, PRINT_DPI_MIN
+from printkit.sheets.prepress.paper import PAPERS, paper_by_name
 
 # Everything heavy (the build with reportlab and the game schemas, pdfium, the importer) is
 # imported inside the command that needs it: `printkit --help` and a mistyped option answer at
@@ -267,8 +267,8 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | Non
     from printkit.build_options import BuildOptions
     from printkit.pipeline.build import build
     from printkit.pipeline.deck_files import plan_summaries
-    from printkit.sheets.imposition import margin_note
-    from printkit.sheets.registration_marks import SILHOUETTE_TYPE_1
+    from printkit.sheets.prepress.imposition import margin_note
+    from printkit.sheets.prepress.registration_marks import SILHOUETTE_TYPE_1
 
     base = _base_url(base_url)
     options = BuildOptions(paper=paper_by_name(paper, safe_margins), base_url=base.url, duplex=duplex,
@@ -326,7 +326,7 @@ def calibration_cmd(paper: str, out_dir: Path | None, duplex: str, game: str | N
     from card_data.loader import load_database
     from card_data.problems import DatabaseError
     from card_data.schema import CardSize
-    from printkit.sheets.calibration import CalibrationError, calibration_pdf
+    from printkit.sheets.prepress.calibration import CalibrationError, calibration_pdf
     from printkit.sheets.render import write_atomically
 
     paths = command_paths(data_dir, templates_dir, out_dir)

@@ -10,7 +10,7 @@ import pytest
 import printkit.pipeline.workers as build_workers
 from card_data.loader import bundled_data_dir
 from database_edits import GAME_CODE
-from printkit.sheets.layout import LAYOUTS_DIR
+from printkit.sheets.templating.layout import LAYOUTS_DIR
 
 GAME = "carpe_cras"  # four deck lists (two draw, two agency), reference cards, a board and tokens
 

@@ -22,16 +22,16 @@ from card_data.loader import bundled_data_dir
 from printkit.build_options import BuildOptions
 from printkit.pipeline.build import build
 from printkit.cli import main
-from printkit.sheets.fonts import FONT_DIR
-from printkit.sheets.imposition import Rect
-from printkit.sheets.layout import (
+from printkit.sheets.text.fonts import FONT_DIR
+from printkit.sheets.prepress.imposition import Rect
+from printkit.sheets.templating.layout import (
     LayoutError,
     TextRegion,
     fit_text,
     load_layout,
     prepare_face,
 )
-from printkit.sheets.paper import paper_by_name
+from printkit.sheets.prepress.paper import paper_by_name
 from printkit.sheets.qr import QUIET_ZONE_MODULES, qr_matrix
 from printkit.sheets.render import PageDrawer, new_canvas
 from printkit.sheets.units import mm_from_pt, pt_from_mm

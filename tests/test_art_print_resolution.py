@@ -1,4 +1,4 @@
-"""Raster art at print resolution (printkit.sheets.art_prints), measured from the PDFs the build
+"""Raster art at print resolution (printkit.sheets.artwork.art_prints), measured from the PDFs the build
 writes: the pixels embedded for each box at the chosen dpi, never upsampled, JPEG kept as DCT,
 alpha as a soft mask, PDF/X art in CMYK, and the cache that a rebuild reuses and that stays
 bounded."""
@@ -21,9 +21,9 @@ from PIL import ImageFilter
 import printkit.pipeline.workers as build_workers
 from printkit.build_options import BuildOptions
 from printkit.pipeline.build import build
-from printkit.sheets import art_prints
-from printkit.sheets.art_prints import ART_CACHE_DIR
-from printkit.sheets.paper import paper_by_name
+from printkit.sheets.artwork import art_prints
+from printkit.sheets.artwork.art_prints import ART_CACHE_DIR
+from printkit.sheets.prepress.paper import paper_by_name
 from printkit.sheets.units import mm_from_pt
 
 OPTIONS = BuildOptions(paper=paper_by_name("letter"), base_url="http://192.168.1.20:5000")
@@ -209,8 +209,8 @@ def test_a_corrupt_picture_is_a_problem_naming_the_card_in_a_build_that_resample
 
 
 def test_contain_keeps_the_whole_picture_at_its_placed_size_and_stretch_each_axis():
-    from printkit.sheets.art import Artwork, placement
-    from printkit.sheets.art_prints import print_plan
+    from printkit.sheets.artwork.art import Artwork, placement
+    from printkit.sheets.artwork.art_prints import print_plan
 
     art = Artwork(Path("a.jpg"), "raster", 1200, 1680, "0" * 16, "JPEG")
     placed = placement(57.5, 35, 1200, 1680, "contain")  # 25 x 35 mm, centred

@@ -28,8 +28,8 @@ from printkit.components.tiling import (
     LABEL_BAND_MM,
 )
 from printkit.components.tokens import TOKEN_CUT_STROKE_PT
-from printkit.sheets.layout import LAYOUTS_DIR, LayoutError
-from printkit.sheets.paper import PAPERS
+from printkit.sheets.templating.layout import LAYOUTS_DIR, LayoutError
+from printkit.sheets.prepress.paper import PAPERS
 
 CARD_W_MM, CARD_H_MM = 63.5, 88.9
 DB = load_database()

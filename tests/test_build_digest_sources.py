@@ -22,7 +22,7 @@ from printkit.pipeline.build import build
 from printkit.build_cache import CACHE_FILE
 from printkit.parsed_cache import PARSED_DIR
 from printkit.code_sources import OWN_PACKAGES, printing_sources, relative_name
-from printkit.sheets.paper import paper_by_name
+from printkit.sheets.prepress.paper import paper_by_name
 from build_fixtures import GAME, project, rendered_decks  # noqa: F401 - fixtures
 
 BASE_URL = "http://192.168.1.20:5000"
@@ -75,8 +75,8 @@ import json, sys
 from pathlib import Path
 from printkit.build_options import BuildOptions
 from printkit.pipeline.build import build
-from printkit.sheets.paper import paper_by_name
-from printkit.sheets.layout import LAYOUTS_DIR
+from printkit.sheets.prepress.paper import paper_by_name
+from printkit.sheets.templating.layout import LAYOUTS_DIR
 game, data, out = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
 result = build(data, out, BuildOptions(paper_by_name("letter"), "http://192.168.1.20:5000"), [game],
                layouts_dir=LAYOUTS_DIR, jobs=1)
@@ -201,7 +201,7 @@ def test_only_a_change_to_the_games_own_covered_code_re_renders_it(project, rend
         # The whole-build shortcut misses only when a game's schema changed; then every unit hits.
         assert all(cache_hits.values()) and set(cache_hits) in (set(), units), (elsewhere, cache_hits)
     assert snapshot(out) == expected
-    for own in [f"card_data/games/{GAME}/tempo.py", "card_data/schema.py", "printkit/sheets/layout.py"]:
+    for own in [f"card_data/games/{GAME}/tempo.py", "card_data/schema.py", "printkit/sheets/templating/layout.py"]:
         edit_source(own)
         rendered_decks.clear()
         cache_hits.clear()

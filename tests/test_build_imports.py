@@ -15,7 +15,7 @@ from pathlib import Path
 from card_data.loader import bundled_data_dir
 
 RENDERING = ("reportlab.platypus", "reportlab.pdfgen.canvas", "reportlab.graphics", "PIL.Image", "svglib",
-             "zxingcpp", "jinja2", "printkit.sheets.render", "printkit.sheets.layout", "printkit.sheets.text_fit",
+             "zxingcpp", "jinja2", "printkit.sheets.render", "printkit.sheets.templating.layout", "printkit.sheets.text.text_fit",
              "printkit.components.boards", "printkit.components.print_index", "printkit.components.packing",
              "printkit.pipeline.draw", "printkit.pipeline.card_faces",
              "card_data.loader", "card_data.editions.translations", "printkit.components.kit")

@@ -21,7 +21,7 @@ from card_data.reading.game_files import game_data_files
 from card_data.project.limits import DEFAULT_FILE_MB, DEFAULT_GAME_MB, MB, configured_limits
 from card_data.loader import bundled_data_dir, check_database
 from printkit.cli import main as printkit_cli
-from printkit.sheets.layout import LAYOUTS_DIR
+from printkit.sheets.templating.layout import LAYOUTS_DIR
 
 
 @pytest.fixture(autouse=True)

@@ -135,7 +135,7 @@ def _slot_of(box: Box, xs: list[float], ys: list[float]) -> tuple[int, int] | No
 def test_text_stays_inside_each_cards_safe_area(built):
     from card_data.reading.yaml_source import load_yaml
     from card_data.project.project_folders import game_templates_dir
-    from printkit.sheets.layout import LayoutSpec
+    from printkit.sheets.templating.layout import LayoutSpec
 
     card_templates = [game_templates_dir(g.folder) / f"{name}.yaml" for g in DB.games.values()
                       for name in {c.type for c in g.cards.values()} | {f"back-{k}" for k in g.info.backs}]

@@ -17,7 +17,7 @@ from waiting import wait_for
 from card_data.loader import bundled_data_dir
 from printkit.cli import main
 from printkit.designer.loop.project import find_project, project_paths
-from printkit.sheets.layout import LAYOUTS_DIR
+from printkit.sheets.templating.layout import LAYOUTS_DIR
 
 BUNDLED_NUMBER = bundled_data_dir() / "cartisora/templates/number.yaml"
 """The bundled Duels of Cartisora's number-card layout, in its game folder."""

@@ -36,7 +36,7 @@ from printkit.build_options import BuildOptions
 from printkit.pipeline.build import build
 from printkit.pipeline.card_faces import card_url
 from printkit.cli import main as printkit_cli
-from printkit.sheets.paper import paper_by_name
+from printkit.sheets.prepress.paper import paper_by_name
 
 BASE_URL = "http://192.168.1.20:5000"
 GAME, CARD = "carpe_diem", "fountain-gardens"

@@ -19,7 +19,7 @@ from printkit.build_options import BuildOptions
 from printkit.pipeline.build import build
 from printkit.build_cache import CACHE_FILE, toolkit_digest
 from printkit.parsed_cache import PARSED_DIR
-from printkit.sheets.paper import paper_by_name
+from printkit.sheets.prepress.paper import paper_by_name
 from build_fixtures import GAME, project, rendered_decks  # noqa: F401 - fixtures
 
 BASE_URL = "http://192.168.1.20:5000"
@@ -68,7 +68,7 @@ def test_a_parallel_build_gives_the_serial_builds_bytes(project, tmp_path, monke
     monkeypatch.setattr(build_workers, "_pool_context", context)
     monkeypatch.setattr(build_workers, "PARALLEL_MIN_CARDS", 0)  # the bundled decks are small
     # As in a fresh process: only what the workers and the drawing register themselves.
-    monkeypatch.setattr("printkit.sheets.icons._ICONS", {})
+    monkeypatch.setattr("printkit.sheets.text.icons._ICONS", {})
     parallel = make(project, tmp_path / "parallel", jobs=2)  # first: this process has laid nothing out
     assert pools == [method]
     serial = make(project, tmp_path / "serial", jobs=1)

@@ -8,15 +8,15 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from printkit.sheets.imposition import Rect, impose
-from printkit.sheets.layout import (
+from printkit.sheets.prepress.imposition import Rect, impose
+from printkit.sheets.templating.layout import (
     LayoutError,
     TextRegion,
     fit_text,
     load_layout,
     prepare_face,
 )
-from printkit.sheets.paper import paper_by_name
+from printkit.sheets.prepress.paper import paper_by_name
 from printkit.sheets.render import PageDrawer, new_canvas
 
 

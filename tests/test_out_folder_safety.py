@@ -151,7 +151,7 @@ def test_even_a_build_into_the_sources_removes_no_file_it_did_not_write(project:
     deletes none of the designer's."""
     from printkit.build_options import BuildOptions
     from printkit.pipeline.build import build
-    from printkit.sheets.paper import paper_by_name
+    from printkit.sheets.prepress.paper import paper_by_name
 
     before = tree(project)
     options = BuildOptions(paper=paper_by_name("letter"), base_url=BASE_URL)

@@ -265,7 +265,7 @@ def test_a_build_that_finds_a_problem_after_drawing_decks_leaves_no_spool(tmp_pa
     from printkit.pipeline import output_set
     from printkit.build_options import BuildOptions
     from printkit.pipeline.build import build
-    from printkit.sheets.paper import paper_by_name
+    from printkit.sheets.prepress.paper import paper_by_name
     from tests.database_edits import copy_database
 
     data = copy_database(tmp_path / "data")

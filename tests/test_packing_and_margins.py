@@ -31,9 +31,9 @@ from printkit.components.boards import render_extras
 from printkit.components.packing import FOLD_LINE_STROKE_PT, PIECE_CLEARANCE_MM
 from printkit.components.tiling import PAGE_MARGIN_MM
 from printkit.components.tokens import HEADER_H_MM, TOKEN_CUT_STROKE_PT
-from printkit.sheets.imposition import impose_most, margin_note
-from printkit.sheets.layout import LAYOUTS_DIR
-from printkit.sheets.paper import PAPERS, PRINTER_MARGIN_MM, paper_by_name
+from printkit.sheets.prepress.imposition import impose_most, margin_note
+from printkit.sheets.templating.layout import LAYOUTS_DIR
+from printkit.sheets.prepress.paper import PAPERS, PRINTER_MARGIN_MM, paper_by_name
 
 BASE_URL = "http://192.168.1.20:5000"
 DB = load_database()

@@ -136,7 +136,7 @@ def test_the_builds_store_holds_the_last_builds_files_and_only_ever_removes_its_
     from printkit.build_options import BuildOptions
     from printkit.pipeline.build import build
     from printkit.parsed_cache import PARSED_DIR
-    from printkit.sheets.paper import paper_by_name
+    from printkit.sheets.prepress.paper import paper_by_name
 
     data, out = tmp_path / "data", tmp_path / "out"
     shutil.copytree(bundled_data_dir() / GAME, data / GAME, ignore=GAME_CODE)

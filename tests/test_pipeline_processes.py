@@ -17,7 +17,7 @@ from printkit.build_options import BuildOptions
 from printkit.parsed_cache import PARSED_DIR
 from printkit.pipeline.build import build
 from printkit.pipeline.workers import EARLY_WORKERS_CARD_BYTES
-from printkit.sheets.paper import paper_by_name
+from printkit.sheets.prepress.paper import paper_by_name
 
 BASE_URL = "http://192.168.1.20:5000"
 

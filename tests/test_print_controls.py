@@ -17,13 +17,13 @@ from pypdf.generic import ContentStream
 from card_data.schema import CardSize
 from printkit.build_options import BLEED_MM
 from printkit.cli import main as printkit_cli
-from printkit.sheets.imposition import (
+from printkit.sheets.prepress.imposition import (
     CROP_MARK_GAP_MM,
     MIN_CROP_MARK_MM,
     impose_fold,
     impose_most,
 )
-from printkit.sheets.paper import paper_by_name
+from printkit.sheets.prepress.paper import paper_by_name
 
 BASE_URL = "http://192.168.1.20:5000"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -439,8 +439,8 @@ def test_a3_sheet_holds_4_x_4_poker_cards_and_says_so(sheets):
 def test_a_tarot_sized_game_prints_2_x_2_on_a4(tmp_path):
     from printkit.build_options import BuildOptions
     from printkit.pipeline.build import build
-    from printkit.sheets.layout import LAYOUTS_DIR
-    from printkit.sheets.paper import paper_by_name
+    from printkit.sheets.templating.layout import LAYOUTS_DIR
+    from printkit.sheets.prepress.paper import paper_by_name
 
     data = data_with_card_size(tmp_path, "cartisora", "card_size:\n  name: tarot\n")
     # The bundled play mat's card spaces are poker-sized, and the build says so rather than

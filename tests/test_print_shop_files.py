@@ -24,8 +24,8 @@ from card_data.loader import load_database
 from printkit.build_options import BLEED_MM, BuildOptions
 from printkit.pipeline.deck_files import deck_imposition
 from printkit.cli import main as printkit_cli
-from printkit.sheets.colour import PROFILE_PATH
-from printkit.sheets.paper import paper_by_name
+from printkit.sheets.prepress.colour import PROFILE_PATH
+from printkit.sheets.prepress.paper import paper_by_name
 from printkit.sheets.render import DocInfo
 from printkit.sheets.units import pt_from_mm
 

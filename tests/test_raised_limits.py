@@ -27,9 +27,9 @@ from printkit.pipeline.build import build
 from printkit.cli import main
 from printkit.designer.loop.preview import render_previews
 from printkit.designer.loop.project import project_paths
-from printkit.sheets.layout import LAYOUTS_DIR
-from printkit.sheets.paper import paper_by_name
-from printkit.sheets.template_limits import MAX_TEMPLATE_WORK
+from printkit.sheets.templating.layout import LAYOUTS_DIR
+from printkit.sheets.prepress.paper import paper_by_name
+from printkit.sheets.templating.template_limits import MAX_TEMPLATE_WORK
 
 BASE_URL = "http://192.168.1.20:5000"
 

@@ -22,8 +22,8 @@ from printkit.components.reference import (
     reference_cards,
     reference_faces,
 )
-from printkit.sheets.imposition import Rect
-from printkit.sheets.layout import LAYOUTS_DIR, LayoutError
+from printkit.sheets.prepress.imposition import Rect
+from printkit.sheets.templating.layout import LAYOUTS_DIR, LayoutError
 from printkit.sheets.render import PageDrawer, new_canvas
 
 BLEED_MM = 3.0

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from printkit.cli import main as printkit_cli
-from printkit.sheets.registration_marks import SILHOUETTE_TYPE_1
+from printkit.sheets.prepress.registration_marks import SILHOUETTE_TYPE_1
 
 PT_PER_MM = 72 / 25.4
 SVG = "{http://www.w3.org/2000/svg}"

@@ -17,8 +17,8 @@ from card_data.loader import load_database
 from printkit.build_options import BuildOptions
 from printkit.pipeline.build import build
 from printkit.pipeline.card_faces import card_qr_url
-from printkit.sheets.imposition import Rect
-from printkit.sheets.paper import paper_by_name
+from printkit.sheets.prepress.imposition import Rect
+from printkit.sheets.prepress.paper import paper_by_name
 from printkit.sheets.qr import QUIET_ZONE_MODULES, qr_dark_runs, qr_fill_operators, qr_matrix
 
 BASE_URL = "http://192.168.1.20:5000"
@@ -157,7 +157,7 @@ def test_fitted_text_is_drawn_as_measured_not_wrapped_again(monkeypatch):
 
     from reportlab.platypus import Paragraph
 
-    from printkit.sheets.layout import Face, Layout, LayoutSpec, TextRegion, fit_text
+    from printkit.sheets.templating.layout import Face, Layout, LayoutSpec, TextRegion, fit_text
     from printkit.sheets.render import PageDrawer, new_canvas
 
     region = TextRegion(name="r", kind="text", x_mm=3, y_mm=3, w_mm=40, h_mm=20, text="", size_pt=9)

@@ -19,9 +19,9 @@ from printkit.build_options import BuildOptions
 from printkit.pipeline.build import build
 from printkit.pipeline.workers import _pool_context
 from printkit.cli import main
-from printkit.sheets.layout import LAYOUTS_DIR, LayoutError, load_layout, prepare_face
-from printkit.sheets.paper import paper_by_name
-from printkit.sheets.sheet_templates import evaluate, expand
+from printkit.sheets.templating.layout import LAYOUTS_DIR, LayoutError, load_layout, prepare_face
+from printkit.sheets.prepress.paper import paper_by_name
+from printkit.sheets.templating.sheet_templates import evaluate, expand
 
 OPTIONS = BuildOptions(paper=paper_by_name("letter"), base_url="http://192.168.1.20:5000")
 
@@ -226,9 +226,9 @@ def test_a_template_text_without_jinja_is_run_once_and_still_bounded(monkeypatch
     import dataclasses
 
     from card_data.project.limits import DEFAULT_LIMITS, limits_in_force
-    from printkit.sheets import template_sandbox
-    from printkit.sheets.layout import _JINJA
-    from printkit.sheets.template_sandbox import TemplateLimitError, render_bounded
+    from printkit.sheets.templating import template_sandbox
+    from printkit.sheets.templating.layout import _JINJA
+    from printkit.sheets.templating.template_sandbox import TemplateLimitError, render_bounded
 
     text = "Rules summary · not part of any deck\n"
     template = _JINJA.from_string(text)

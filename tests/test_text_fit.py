@@ -11,11 +11,11 @@ import pytest
 from reportlab.lib.colors import HexColor
 from reportlab.platypus import Paragraph
 
-from printkit.sheets.icons import size_icons
-from printkit.sheets.layout import TextRegion
+from printkit.sheets.text.icons import size_icons
+from printkit.sheets.templating.layout import TextRegion
 from printkit.sheets.render import new_canvas
-from printkit.sheets.text_fit import _markup, _style, fit_text
-from printkit.sheets.text_lines import SetParagraph, draw_paragraphs
+from printkit.sheets.text.text_fit import _markup, _style, fit_text
+from printkit.sheets.text.text_lines import SetParagraph, draw_paragraphs
 from printkit.sheets.units import pt_from_mm
 
 TEXTS = [

@@ -1,4 +1,4 @@
-"""printkit's own line setting of plain card text (printkit.sheets.text_lines) breaks lines where
+"""printkit's own line setting of plain card text (printkit.sheets.text.text_lines) breaks lines where
 reportlab's Paragraph breaks them, and leaves to reportlab what it does not handle; template files
 are read once per content."""
 
@@ -12,12 +12,12 @@ import pytest
 from reportlab.platypus import Paragraph
 
 from card_data.loader import bundled_data_dir
-from printkit.sheets import layout as layout_module
-from printkit.sheets.fonts import register_fonts
-from printkit.sheets.layout import TextRegion, load_layout
-from printkit.sheets.text_fit import _markup, _ParsedParagraph, _style, fit_text
-from printkit.sheets.icons import size_icons
-from printkit.sheets.text_lines import IconLabel, SetParagraph
+from printkit.sheets.templating import layout as layout_module
+from printkit.sheets.text.fonts import register_fonts
+from printkit.sheets.templating.layout import TextRegion, load_layout
+from printkit.sheets.text.text_fit import _markup, _ParsedParagraph, _style, fit_text
+from printkit.sheets.text.icons import size_icons
+from printkit.sheets.text.text_lines import IconLabel, SetParagraph
 from printkit.sheets.units import pt_from_mm
 
 WORDS = [":might:", ":zeal:", "x:might:", ":zeal:y", "a", "I", "the", "Strike", "twice", "&", "<", "retreat", "2", "spaces", ">", "away;", "Gigantic", "»",
@@ -121,7 +121,7 @@ def test_lines_are_written_with_the_operators_reportlab_writes(monkeypatch):
     from reportlab.lib.colors import HexColor
     from reportlab.pdfgen.canvas import Canvas
 
-    from printkit.sheets import text_lines
+    from printkit.sheets.text import text_lines
 
     register_fonts()
     rng = random.Random(7)

@@ -121,7 +121,7 @@ class Translation:
             to answer :meth:`card_ruling` and :meth:`game_ruling`.
         glossary: glossary entry id -> ``{"term"?: text, "text"?: text}``.
         words: the layout templates' own words, English -> translation (``_("...")`` in a
-            template; see :func:`printkit.sheets.layout.layout_words`).
+            template; see :func:`printkit.sheets.templating.layout.layout_words`).
         lines: where each value is written in ``path`` (see :meth:`card_field_line`).
     """
 

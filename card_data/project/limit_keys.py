@@ -4,7 +4,7 @@ raise, its unit, its default and the most it may be raised to.
 Every size and number printkit takes from outside is bounded; these are the bounds a real
 project can outgrow. Each has a ceiling of its own, because a limit raised to any number at all
 would be no limit. The rest stay fixed (see the README's table of limits): the bits of a
-template's numbers (:data:`printkit.sheets.template_limits.MAX_INT_BITS`), the characters one
+template's numbers (:data:`printkit.sheets.templating.template_limits.MAX_INT_BITS`), the characters one
 render makes in all (``MAX_TEMPLATE_WORK``), an artwork file's bytes, a spreadsheet's rows,
 cells and nesting.
 
@@ -62,7 +62,7 @@ ART_DPI = LimitKey(
 """Raster art with more pixels than its placed size needs at this resolution (pixels per inch)
 is refused, unread: four times the 300 dpi a sharp print needs, in each direction. A poker
 card's 57.5 x 34 mm art box takes up to 2717 x 1606 px (4.4 megapixels) at 1200 dpi. Art of up
-to 4 megapixels is never refused for it (:data:`printkit.sheets.art.ART_PIXELS_ALWAYS_ALLOWED`)."""
+to 4 megapixels is never refused for it (:data:`printkit.sheets.artwork.art.ART_PIXELS_ALWAYS_ALLOWED`)."""
 
 TEMPLATE_SECONDS = LimitKey(
     "template_seconds", "seconds", 3, 60,

@@ -14,8 +14,8 @@ killed), so every file's size on disk is checked before a byte of it is parsed:
 
 Both are far above real card data: the largest bundled file is 32 kB, the largest bundled game
 under 130 kB; a game of 10,000 cards (``benchmarks/bench_build.py``) is 8 to 17 MB, in one file
-or in many. Artwork (:mod:`printkit.sheets.art`) and templates
-(:mod:`printkit.sheets.template_limits`) read theirs from the :class:`Limits` in force
+or in many. Artwork (:mod:`printkit.sheets.artwork.art`) and templates
+(:mod:`printkit.sheets.templating.template_limits`) read theirs from the :class:`Limits` in force
 (:func:`current_limits`).
 
 A user raises any of them in the project's ``printkit.toml`` (the one every printkit command

@@ -33,8 +33,8 @@ from printkit.components.packing import LooseCard, draw_fold_pair, pack_into_are
 from printkit.components.scorepad import render_scorepad, scorepad_free_area
 from printkit.components.tiling import PAGE_MARGIN_MM, render_tiled
 from printkit.components.tokens import render_tokens
-from printkit.sheets.imposition import Rect
-from printkit.sheets.layout import (
+from printkit.sheets.prepress.imposition import Rect
+from printkit.sheets.templating.layout import (
     BoxRegion,
     Face,
     FittedText,
@@ -45,9 +45,9 @@ from printkit.sheets.layout import (
     load_layout,
     prepare_face,
 )
-from printkit.sheets.paper import Paper
+from printkit.sheets.prepress.paper import Paper
 from printkit.sheets.render import RGB, DocInfo, PageDrawer, PdfOutput, new_canvas
-from printkit.sheets.sheet_templates import (
+from printkit.sheets.templating.sheet_templates import (
     draw_text,
     expand,
     load_spec,

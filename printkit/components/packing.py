@@ -24,10 +24,10 @@ from dataclasses import dataclass
 
 from card_data.loader import Game
 from card_data.schema import Card
-from printkit.sheets.imposition import CROP_MARK_GAP_MM, Rect
-from printkit.sheets.layout import Face
+from printkit.sheets.prepress.imposition import CROP_MARK_GAP_MM, Rect
+from printkit.sheets.templating.layout import Face
 from printkit.sheets.render import CROP_MARK_STROKE_PT, PageDrawer
-from printkit.sheets.sheet_templates import draw_text
+from printkit.sheets.templating.sheet_templates import draw_text
 from printkit.sheets.units import pt_from_mm
 
 PAIR_CROP_MARK_MM = 2.5

@@ -26,8 +26,8 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from printkit.sheets.fonts import BOLD, REGULAR, register_fonts
-from printkit.sheets.paper import Paper
+from printkit.sheets.text.fonts import BOLD, REGULAR, register_fonts
+from printkit.sheets.prepress.paper import Paper
 from printkit.sheets.render import (
     CREATOR,
     PRODUCER,

@@ -35,7 +35,7 @@ Sections are laid into the template's ``body`` region in order, shrinking from i
 ``size_pt`` as usual; a section that would need less than ``min_size_pt`` starts another card
 ("Keywords", page 2/5), so the designer's ``min_size_pt`` is the smallest text a reference
 prints. Only a single section too long for a whole card is reported (a
-:class:`~printkit.sheets.layout.LayoutError` from :func:`reference_faces`).
+:class:`~printkit.sheets.templating.layout.LayoutError` from :func:`reference_faces`).
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ from card_data.problems import DatabaseError, Problem
 from card_data.project.project_folders import game_templates_dir
 from card_data.schema import GlossaryEntry, Slug
 from card_data.reading.yaml_source import LineMap, YamlSyntaxError, load_yaml
-from printkit.sheets.layout import (
+from printkit.sheets.templating.layout import (
     LAYOUTS_DIR,
     Face,
     Layout,
@@ -63,7 +63,7 @@ from printkit.sheets.layout import (
     load_layout,
     prepare_face,
 )
-from printkit.sheets.template_sandbox import render_bounded, template_error_message
+from printkit.sheets.templating.template_sandbox import render_bounded, template_error_message
 
 REFERENCE_FILE = "reference.yaml"
 BODY_REGION = "body"
@@ -302,7 +302,7 @@ def reference_cards(game: Game, layouts_dir: Path = LAYOUTS_DIR, bleed_mm: float
 
     Returns an empty list when the game has no reference.yaml. Raises
     :class:`~card_data.problems.DatabaseError` listing every problem of reference.yaml
-    (``FILE:LINE: game/id: field: message``), :class:`~printkit.sheets.layout.LayoutError` when a
+    (``FILE:LINE: game/id: field: message``), :class:`~printkit.sheets.templating.layout.LayoutError` when a
     template is missing or broken.
     """
     path = game.folder / REFERENCE_FILE
@@ -362,7 +362,7 @@ def reference_faces(game: Game, layouts_dir: Path = LAYOUTS_DIR, qr_payload: str
     """Lay out :func:`reference_cards` with their templates (trim: the game's card size; bleed
     ``bleed_mm``). ``qr_payload``: URL for a template's ``qr`` region (``None`` leaves it out).
 
-    Returns ``[(card, face)]`` in card order. Raises :class:`~printkit.sheets.layout.LayoutError` whose
+    Returns ``[(card, face)]`` in card order. Raises :class:`~printkit.sheets.templating.layout.LayoutError` whose
     message names the reference card (``reference card <game>/<id>: ...``) when its text does
     not fit even at ``min_size_pt``; and what :func:`reference_cards` raises.
     """

@@ -20,11 +20,11 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field
 
 from printkit.components.tiling import PAGE_MARGIN_MM
-from printkit.sheets.imposition import Rect
-from printkit.sheets.layout import LayoutError
-from printkit.sheets.paper import PRINTER_MARGIN_MM, Paper
+from printkit.sheets.prepress.imposition import Rect
+from printkit.sheets.templating.layout import LayoutError
+from printkit.sheets.prepress.paper import PRINTER_MARGIN_MM, Paper
 from printkit.sheets.render import RGB, DocInfo, PageDrawer, PdfOutput, new_canvas
-from printkit.sheets.sheet_templates import draw_text, evaluate, expand, load_spec
+from printkit.sheets.templating.sheet_templates import draw_text, evaluate, expand, load_spec
 
 GRID_STROKE_PT = 0.5
 TOTAL_STROKE_PT = 1.2

@@ -18,11 +18,11 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from printkit.sheets.fonts import BOLD
-from printkit.sheets.imposition import Rect
-from printkit.sheets.paper import Paper
+from printkit.sheets.text.fonts import BOLD
+from printkit.sheets.prepress.imposition import Rect
+from printkit.sheets.prepress.paper import Paper
 from printkit.sheets.render import RGB, DocInfo, PageDrawer, PdfOutput, new_canvas
-from printkit.sheets.sheet_templates import draw_text
+from printkit.sheets.templating.sheet_templates import draw_text
 from printkit.sheets.units import pt_from_mm
 
 TILE_OVERLAP_MM = 10.0

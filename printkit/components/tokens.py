@@ -30,11 +30,11 @@ from printkit.components.packing import (
     pack_shelves,
 )
 from printkit.components.tiling import PAGE_MARGIN_MM
-from printkit.sheets.imposition import Rect
-from printkit.sheets.layout import LayoutError
-from printkit.sheets.paper import Paper
+from printkit.sheets.prepress.imposition import Rect
+from printkit.sheets.templating.layout import LayoutError
+from printkit.sheets.prepress.paper import Paper
 from printkit.sheets.render import RGB, DocInfo, PageDrawer, PdfOutput, new_canvas
-from printkit.sheets.sheet_templates import draw_text, evaluate, expand, load_spec
+from printkit.sheets.templating.sheet_templates import draw_text, evaluate, expand, load_spec
 from printkit.sheets.units import pt_from_mm
 
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]

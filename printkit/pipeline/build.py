@@ -61,8 +61,8 @@ from printkit.pipeline.load import (
 from printkit.pipeline.output_set import Spool, recover
 from printkit.pipeline.units import OutputUnits
 from printkit.pipeline.workers import EARLY_WORKERS_CARD_BYTES, BuildWarnings, Progress, Workers
-from printkit.sheets.art_prints import ART_CACHE_DIR, art_prints_in, prune_art_cache
-from printkit.sheets.layout_base import LAYOUTS_DIR
+from printkit.sheets.artwork.art_prints import ART_CACHE_DIR, art_prints_in, prune_art_cache
+from printkit.sheets.templating.layout_base import LAYOUTS_DIR
 
 if TYPE_CHECKING:
     from card_data.loader import Game
@@ -120,7 +120,7 @@ def build(data_dir: Path | None, out_dir: Path | None, options: BuildOptions, ga
     is byte-identical whatever the number.
 
     Raster art is embedded at ``options.print_dpi`` of its placed size, cropped to its box
-    (:mod:`printkit.sheets.art_prints`); what was resampled is cached in
+    (:mod:`printkit.sheets.artwork.art_prints`); what was resampled is cached in
     ``out_dir/.printkit-art-cache/`` for the next build.
 
     ``limits``: the bounds of card data, artwork and templates (:class:`~card_data.project.limits.Limits`;
@@ -168,7 +168,7 @@ def _build(request: BuildRequest, progress_factory: Callable[[int], Progress] | 
     from printkit.pipeline.draw import GameDrawing, draw_decks
     from printkit.pipeline.lay_out import lay_out_decks
     from printkit.pipeline.publish import publish_build
-    from printkit.sheets.template_sandbox import forget_compiled_templates
+    from printkit.sheets.templating.template_sandbox import forget_compiled_templates
 
     forget_compiled_templates()  # a template too slow in the last build (--watch) is tried again
     big = card_file_bytes(request.data_dir) >= EARLY_WORKERS_CARD_BYTES

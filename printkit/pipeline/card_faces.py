@@ -13,7 +13,7 @@ from card_data.editions.short_codes import card_code, short_url
 from card_data.editions.translations import Translation, translated_card
 from printkit.build_options import BuildOptions
 from printkit.components.reference import REFERENCE_BACK_KIND, REFERENCE_BACK_TITLE
-from printkit.sheets.layout import (
+from printkit.sheets.templating.layout import (
     LAYOUT_WORDS,
     Face,
     FaceWarning,
@@ -53,7 +53,7 @@ def build_translation(game: Game, options: BuildOptions) -> Translation | None:
 def card_context(game: Game, card: Card, translation: Translation | None = None) -> dict:
     """Jinja2 variables for a card template: the card's fields plus ``card``, ``game``,
     ``game_id`` and, with a ``translation``, the template's own words in its language
-    (:data:`~printkit.sheets.layout.LAYOUT_WORDS`, for ``_("...")``)."""
+    (:data:`~printkit.sheets.templating.layout.LAYOUT_WORDS`, for ``_("...")``)."""
     ctx = card.model_dump(mode="python")
     ctx.update(card=card, game=game.info, game_id=game.game_id)
     ctx[LAYOUT_WORDS] = translation.words if translation is not None else {}

@@ -10,20 +10,20 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 from printkit.build_options import BuildOptions, Duplex
-from printkit.sheets.imposition import (
+from printkit.sheets.prepress.imposition import (
     FoldImposition,
     Imposition,
     impose_fold,
     imposed_boxes,
     impose_most,
 )
-from printkit.sheets.registration_marks import MARK_COLOUR
+from printkit.sheets.prepress.registration_marks import MARK_COLOUR
 
 if TYPE_CHECKING:
     from card_data.loader import Game
     from printkit.components.kit import CardJob
     from printkit.components.print_index import KitFile
-    from printkit.sheets.layout import Face
+    from printkit.sheets.templating.layout import Face
     from printkit.sheets.render import PageDrawer
 
 # The renderer (reportlab), the print index and the cut files are imported where a deck is drawn:
@@ -124,7 +124,7 @@ class SheetWriter:
         return self._flush() if len(self._pending) == self.imp.per_sheet else 0
 
     def _flush(self) -> int:
-        from printkit.sheets.cutfile import cut_svg
+        from printkit.sheets.prepress.cutfile import cut_svg
 
         batch, self._pending = self._pending, []
         if not batch:

@@ -19,7 +19,7 @@ from printkit.pipeline.load import BuildRequest, LoadedBuild
 from printkit.pipeline.output_set import Spool
 from printkit.pipeline.units import OutputUnits
 from printkit.pipeline.workers import BuildWarnings, DeckOutcome, DeckTask, Progress, Workers, run_decks
-from printkit.sheets.layout import LayoutError
+from printkit.sheets.templating.layout import LayoutError
 
 
 def count_cards(cards: Sequence) -> str:

@@ -17,7 +17,7 @@ from printkit.pipeline.deck_files import SheetWriter, deck_kit_files
 from printkit.pipeline.digests import Unit, warnings_json, warnings_from_json
 from printkit.pipeline.units import OutputUnits
 from printkit.pipeline.workers import BuildWarnings
-from printkit.sheets.layout import LayoutError
+from printkit.sheets.templating.layout import LayoutError
 from printkit.sheets.render import DocInfo
 
 

@@ -21,8 +21,8 @@ from printkit.pipeline.digests import Unit, UnitDigests
 from printkit.pipeline.load import BuildRequest, LoadedBuild
 from printkit.pipeline.units import OutputUnits
 from printkit.pipeline.workers import BuildWarnings, DeckTask, Progress
-from printkit.sheets.art_prints import ART_CACHE_DIR
-from printkit.sheets.game_assets import game_asset_problems
+from printkit.sheets.artwork.art_prints import ART_CACHE_DIR
+from printkit.sheets.artwork.game_assets import game_asset_problems
 
 if TYPE_CHECKING:
     from printkit.components.packing import LooseCard

@@ -20,13 +20,13 @@ from card_data.project.limits import DEFAULT_LIMITS, Limits, limits_in_force
 from card_data.problems import Problem
 from printkit.build_options import BuildOptions
 from printkit.pipeline.output_set import Spooled
-from printkit.sheets.art_prints import art_prints_in
-from printkit.sheets.layout_base import WarningLog
+from printkit.sheets.artwork.art_prints import art_prints_in
+from printkit.sheets.templating.layout_base import WarningLog
 
 if TYPE_CHECKING:
     from card_data.loader import Game
     from printkit.components.kit import CardJob
-    from printkit.sheets.layout import Face
+    from printkit.sheets.templating.layout import Face
 
 Progress = Callable[[int], None]
 
@@ -68,7 +68,7 @@ class DeckTask:
     a worker process can take it. ``check_only`` cards are laid out for their problems only
     (the cards a kit does not print). ``limits``: what its artwork and templates are checked
     against (the build's, put in force in whichever process lays the deck out). ``art_cache``:
-    where art resampled to ``options.print_dpi`` is cached (:mod:`printkit.sheets.art_prints`)."""
+    where art resampled to ``options.print_dpi`` is cached (:mod:`printkit.sheets.artwork.art_prints`)."""
 
     game: Game
     job: CardJob
@@ -159,7 +159,7 @@ def _for_worker(task: DeckTask) -> DeckTask:
 
 
 FORK_PRELOADED = ("svglib.svglib", "printkit.pipeline.card_faces", "printkit.sheets.render",
-                  "printkit.sheets.cutfile", "PIL.Image", "reportlab.graphics.renderPDF")
+                  "printkit.sheets.prepress.cutfile", "PIL.Image", "reportlab.graphics.renderPDF")
 """Modules the drawing imports on first use, imported before the workers are forked: each
 worker would otherwise import them again (svglib with lxml and its CSS parsers: ~50 ms of
 CPU a worker; the layouts and the renderer, which a rebuild that carries every file over

@@ -15,13 +15,13 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfdoc import PDFDate, PDFDictionary, PDFInfo, PDFName, PDFString
 from reportlab.pdfgen.canvas import Canvas
 
-from printkit.sheets import icons
-from printkit.sheets.art import draw_svg, load_svg
-from printkit.sheets.art_prints import PrintImage, art_prints_dpi, draw_print_image, prepare_art, print_plan
-from printkit.sheets.colour import cmyk_from_rgb, cmyk_image
-from printkit.sheets.fonts import FONT_NAMES, register_fonts
-from printkit.sheets.imposition import FoldImposition, Imposition, Rect
-from printkit.sheets.layout import (
+from printkit.sheets.text import icons
+from printkit.sheets.artwork.art import draw_svg, load_svg
+from printkit.sheets.artwork.art_prints import PrintImage, art_prints_dpi, draw_print_image, prepare_art, print_plan
+from printkit.sheets.prepress.colour import cmyk_from_rgb, cmyk_image
+from printkit.sheets.text.fonts import FONT_NAMES, register_fonts
+from printkit.sheets.prepress.imposition import FoldImposition, Imposition, Rect
+from printkit.sheets.templating.layout import (
     BoxRegion,
     Face,
     FittedText,
@@ -30,7 +30,7 @@ from printkit.sheets.layout import (
     QrCode,
 )
 from printkit.sheets.qr import QUIET_ZONE_MODULES, qr_fill_operators, qr_size
-from printkit.sheets.text_lines import SetParagraph, draw_paragraphs
+from printkit.sheets.text.text_lines import SetParagraph, draw_paragraphs
 from printkit.sheets.units import pt_from_mm
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def cmyk_colour(colour) -> CMYKColor:
     Greys, black included, become black ink only: text and hairlines printed in one ink stay
     sharp whatever the press's registration, where a profile would build them from four. Other
     RGB colours are read as sRGB and converted through the FOGRA39 profile
-    (:func:`printkit.sheets.colour.cmyk_from_rgb`, littlecms). Used as the canvas's
+    (:func:`printkit.sheets.prepress.colour.cmyk_from_rgb`, littlecms). Used as the canvas's
     ``enforceColorSpace`` so every colour set on the page, paragraph text included, is written
     with the CMYK operators ``k``/``K``. Raises ``ValueError`` for something not a colour.
     """
@@ -109,7 +109,7 @@ class PdfOutput:
     ``colour``: ``"rgb"`` (the default, for home printers), ``"cmyk"`` (every colour converted
     to FOGRA39 CMYK, see :func:`cmyk_colour`; artwork stays as it is) or ``"pdfx"`` (colours
     and artwork converted, the file finished as PDF/X-4 with the profile as its OutputIntent,
-    see :mod:`printkit.sheets.pdfx`).
+    see :mod:`printkit.sheets.prepress.pdfx`).
     """
 
     colour: Literal["rgb", "cmyk", "pdfx"] = "rgb"
@@ -155,7 +155,7 @@ class PrintCanvas(Canvas):
         super().save()
         if not self.pdf_output.pdfx:
             return
-        from printkit.sheets.pdfx import finish_pdfx
+        from printkit.sheets.prepress.pdfx import finish_pdfx
 
         if hasattr(target, "write"):
             target.seek(start)
@@ -225,7 +225,7 @@ def new_canvas(buffer: io.BytesIO, page_w_mm: float, page_h_mm: float, info: Doc
     ``info``: the document information (a plain string is a title alone). ``invariant=1``
     fixes the dates and document id reportlab would otherwise vary. ``output``: RGB, CMYK
     colours (see :func:`cmyk_colour`) or PDF/X-4 (also artwork converted, the file finished by
-    :mod:`printkit.sheets.pdfx` on ``save()``). ``trim`` and ``bleed``: the TrimBox and
+    :mod:`printkit.sheets.prepress.pdfx` on ``save()``). ``trim`` and ``bleed``: the TrimBox and
     BleedBox of every page, in mm from the page's top-left corner (default: the whole page),
     as print shops check bleed against them. The initial font is the bundled, embedded
     DejaVu Sans: reportlab's default (Helvetica, never embedded) would be named in every page's
@@ -396,7 +396,7 @@ class PageDrawer:
         dpi = art_prints_dpi()
         printed = None
         if dpi is not None and im.art is not None and im.art.kind == "raster":
-            # At print resolution, only the pixels the box shows (see printkit.sheets.art_prints).
+            # At print resolution, only the pixels the box shows (see printkit.sheets.artwork.art_prints).
             plan = print_plan(im.art, r.w_mm, r.h_mm, (dx, dy, w, h), dpi)
             printed = prepare_art(im.art, plan)
             dx, dy, w, h = plan.rect_mm

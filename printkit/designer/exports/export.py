@@ -48,8 +48,8 @@ from printkit.designer.exports.shops import MM_PER_INCH, ShopPreset
 from printkit.designer.exports.written_exports import write_deck_folders
 from printkit.pipeline.card_faces import GameLayouts
 from printkit.pipeline.load import select_games
-from printkit.sheets.imposition import Rect
-from printkit.sheets.layout import (
+from printkit.sheets.prepress.imposition import Rect
+from printkit.sheets.templating.layout import (
     BoxRegion,
     Face,
     ImageRegion,
@@ -58,7 +58,7 @@ from printkit.sheets.layout import (
     QrRegion,
     TextRegion,
 )
-from printkit.sheets.paper import paper_by_name
+from printkit.sheets.prepress.paper import paper_by_name
 from printkit.sheets.render import (
     RGB,
     DocInfo,

@@ -1,7 +1,7 @@
 """``printkit tts``: Tabletop Simulator deck sheets, drawn by the same layout templates as the PDFs.
 
 For every game and deck back (``backs`` in game.yaml) the cards are laid out one per
-trim-sized PDF page (printkit.sheets.layout + printkit.sheets.render, QR codes included), rasterised with
+trim-sized PDF page (printkit.sheets.templating.layout + printkit.sheets.render, QR codes included), rasterised with
 pdfium at a fixed resolution and pasted into PNG grids that TTS's Custom Deck object reads:
 
 - at most 10 columns x 7 rows, and at most 69 faces per sheet: TTS shows the grid's last
@@ -48,9 +48,9 @@ from printkit.components.kit import CardJob, decks_drawn
 from printkit.designer.exports.written_exports import TTS_RECORD, write_recorded
 from printkit.pipeline.card_faces import GameLayouts
 from printkit.pipeline.load import select_games
-from printkit.sheets.imposition import Rect
-from printkit.sheets.layout import LAYOUTS_DIR, Face
-from printkit.sheets.paper import paper_by_name
+from printkit.sheets.prepress.imposition import Rect
+from printkit.sheets.templating.layout import LAYOUTS_DIR, Face
+from printkit.sheets.prepress.paper import paper_by_name
 from printkit.sheets.render import PageDrawer, new_canvas
 
 DEFAULT_DPI = 200

@@ -3,7 +3,7 @@ prints the card's title and every field with its label, and a back per deck, for
 card size.
 
 The texts are fitted by the layout engine (each text region shrinks from its ``size_pt`` to
-its ``min_size_pt``, see :func:`printkit.sheets.layout.fit_text`); the title's region is made
+its ``min_size_pt``, see :func:`printkit.sheets.templating.layout.fit_text`); the title's region is made
 as tall as the game's longest title needs to print at :data:`TITLE_READABLE_PT` or more. A
 front is, top to bottom: a coloured band naming the card type, the title, the text fields,
 then beside the QR code (bottom right) the short fields (numbers, yes/no, one-of). These are
@@ -21,7 +21,7 @@ from typing import Any
 import yaml
 
 from card_data.project.project_folders import DEFAULT_DATA, GAME_TEMPLATES
-from printkit.sheets.layout import TextRegion, fit_text
+from printkit.sheets.templating.layout import TextRegion, fit_text
 
 
 def layouts_folder(game_id: str) -> str:

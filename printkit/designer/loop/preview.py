@@ -42,8 +42,8 @@ from printkit.designer.exports.export import faces_pdf, png_bytes, rasterise_pdf
 from printkit.designer.loop.project import ProjectPaths
 from printkit.pipeline.card_faces import GameLayouts
 from printkit.pipeline.load import select_games
-from printkit.sheets.paper import paper_by_name
-from printkit.sheets.template_sandbox import forget_compiled_templates
+from printkit.sheets.prepress.paper import paper_by_name
+from printkit.sheets.templating.template_sandbox import forget_compiled_templates
 
 DEFAULT_PORT = 8765
 LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]"})

@@ -35,8 +35,8 @@ from card_data.project.project_folders import (
     find_project,
     is_game_data,
 )
-from printkit.sheets.art import ArtError, resolve_inside
-from printkit.sheets.layout_base import LAYOUTS_DIR
+from printkit.sheets.artwork.art import ArtError, resolve_inside
+from printkit.sheets.templating.layout_base import LAYOUTS_DIR
 
 # What only `printkit init` uses (the sheet importer, the starter game) is imported there: every
 # command finds its project through this module, and `printkit build` never needs them.

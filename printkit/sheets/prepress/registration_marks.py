@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from printkit.sheets.imposition import Rect
+from printkit.sheets.prepress.imposition import Rect
 
 MARK_COLOUR = "#000000"
 """Solid black: the sensor reads contrast, and any colour but black reads less reliably."""

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from printkit.sheets.paper import PAPERS, PRINTER_MARGIN_MM, Paper
+from printkit.sheets.prepress.paper import PAPERS, PRINTER_MARGIN_MM, Paper
 
 Flip = Literal["long", "short"]
 

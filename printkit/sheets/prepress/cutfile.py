@@ -11,8 +11,8 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable
 
-from printkit.sheets.imposition import Rect
-from printkit.sheets.registration_marks import RegistrationMarks, registration_svg
+from printkit.sheets.prepress.imposition import Rect
+from printkit.sheets.prepress.registration_marks import RegistrationMarks, registration_svg
 
 CUT_STROKE = "#ff0000"
 """Pure red hairlines: the colour most cutter and laser software treats as "cut"."""

@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from card_data.loader import Game
-from printkit.sheets.imposition import Rect
-from printkit.sheets.layout import (
+from printkit.sheets.prepress.imposition import Rect
+from printkit.sheets.templating.layout import (
     Face,
     Layout,
     LayoutError,
@@ -24,7 +24,7 @@ from printkit.sheets.layout import (
     read_template,
 )
 from printkit.sheets.render import PageDrawer
-from printkit.sheets.template_sandbox import render_bounded, template_error_message
+from printkit.sheets.templating.template_sandbox import render_bounded, template_error_message
 
 Spec = TypeVar("Spec", bound=BaseModel)
 

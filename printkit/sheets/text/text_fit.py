@@ -23,19 +23,19 @@ from reportlab.platypus import Paragraph
 from reportlab.platypus.paragraph import cleanBlockQuotedText, textTransformFrags
 from reportlab.platypus.paraparser import ParaParser
 
-from printkit.sheets.fonts import DEFAULT_FONTS, FontSet, register_fonts
-from printkit.sheets.icons import CALLBACK, markup_icons, size_icons
-from printkit.sheets.text_lines import IconLabel, PlainText, SetParagraph
+from printkit.sheets.text.fonts import DEFAULT_FONTS, FontSet, register_fonts
+from printkit.sheets.text.icons import CALLBACK, markup_icons, size_icons
+from printkit.sheets.text.text_lines import IconLabel, PlainText, SetParagraph
 from printkit.sheets.units import pt_from_mm
 
 if TYPE_CHECKING:
-    from printkit.sheets.layout import TextRegion
+    from printkit.sheets.templating.layout import TextRegion
 
 
 @dataclass(frozen=True)
 class FittedText:
     """A text region after fitting: paragraphs at ``size_pt`` (each with its height in pt) and
-    their total height. A paragraph of plain text is a :class:`~printkit.sheets.text_lines.SetParagraph`
+    their total height. A paragraph of plain text is a :class:`~printkit.sheets.text.text_lines.SetParagraph`
     (lines set by printkit); one with inline icons, or that reportlab must set itself, a Paragraph."""
 
     region: TextRegion
@@ -50,7 +50,7 @@ _BOLD_RE = re.compile(r"\*\*(.+?)\*\*", re.S)
 
 def _markup(text: str, icons_dir: Path | None = None, colour: str = "#000000") -> list[str]:
     """Plain card text to Paragraph markup: escape, **bold**, ``:icon:``, newline breaks; one
-    entry per paragraph. Raises :class:`~printkit.sheets.icons.IconError` for an unknown icon."""
+    entry per paragraph. Raises :class:`~printkit.sheets.text.icons.IconError` for an unknown icon."""
     paras = re.split(r"\n\s*\n", text.strip())
     out = []
     for p in paras:
@@ -91,7 +91,7 @@ def fit_text(region: TextRegion, text: str, icons_dir: Path | None = None,
     A word wider than the region counts as not fitting (it would run over the edge).
     ``icons_dir``: the game's icon folder; ``:name:`` then prints icon ``name`` inline and is
     measured with the text (without it, ``:name:`` is plain text). ``fonts``: the faces to use.
-    Raises :class:`~printkit.sheets.icons.IconError` for an icon name without a usable file.
+    Raises :class:`~printkit.sheets.text.icons.IconError` for an icon name without a usable file.
 
     Most texts fit at ``size_pt``, which is tried first; otherwise the smaller sizes are
     bisected, as text that fits at one size fits at the smaller ones: the size found is the
@@ -151,7 +151,7 @@ def _fit(region: TextRegion, sources: list[_ParsedParagraph], fonts: FontSet) ->
 
 class _ParsedParagraph:
     """One paragraph's markup read once, to be set at any size: plain text (``plain``, set by
-    printkit, see :mod:`printkit.sheets.text_lines`) or reportlab's fragments at the region's
+    printkit, see :mod:`printkit.sheets.text.text_lines`) or reportlab's fragments at the region's
     ``size_pt`` (``frags``, made when first needed), of which each size gets its own copies, so
     that a paragraph measured at one size is not changed by measuring another."""
 

@@ -8,9 +8,9 @@ from pathlib import Path
 from card_data.loader import Game
 from card_data.problems import Problem
 from card_data.reading.yaml_source import LineMap, YamlSyntaxError, load_yaml
-from printkit.sheets.art import ArtError, read_artwork, resolve_inside
-from printkit.sheets.fonts import FACES, FontError, font_set
-from printkit.sheets.icons import ICON_SUFFIXES, ICONS_FOLDER
+from printkit.sheets.artwork.art import ArtError, read_artwork, resolve_inside
+from printkit.sheets.text.fonts import FACES, FontError, font_set
+from printkit.sheets.text.icons import ICON_SUFFIXES, ICONS_FOLDER
 
 
 def game_asset_problems(game: Game) -> list[Problem]:

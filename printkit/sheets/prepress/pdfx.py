@@ -1,5 +1,5 @@
 """PDF/X-4 output: a PDF that printkit drew in CMYK (colours and artwork converted through
-:mod:`printkit.sheets.colour`) finished into an ISO 15930-7 (PDF/X-4) file with pikepdf.
+:mod:`printkit.sheets.prepress.colour`) finished into an ISO 15930-7 (PDF/X-4) file with pikepdf.
 
 reportlab writes the pages; this adds what PDF/X-4 asks of the file as a whole: a PDF 1.6
 header, the OutputIntent (``/GTS_PDFX``, FOGRA39, the embedded ICC profile), the
@@ -21,7 +21,7 @@ import re
 import zlib
 from functools import cache
 
-from printkit.sheets.colour import (
+from printkit.sheets.prepress.colour import (
     OUTPUT_CONDITION,
     OUTPUT_CONDITION_IDENTIFIER,
     PROFILE_INFO,

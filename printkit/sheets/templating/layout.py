@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from card_data.project.limits import FileTooLarge, read_limited
 from card_data.problems import Problem, ProblemsError
 from card_data.reading.yaml_source import LineMap, YamlSyntaxError, load_yaml
-from printkit.sheets.art import (
+from printkit.sheets.artwork.art import (
     MIN_DPI,
     WARN_DPI,
     ArtError,
@@ -32,19 +32,19 @@ from printkit.sheets.art import (
     placement,
     resolve_inside,
 )
-from printkit.sheets.art_prints import read_print_art
-from printkit.sheets.fonts import DEFAULT_FONTS, FACES, FontError, font_set
-from printkit.sheets.icons import ICONS_FOLDER, IconError
-from printkit.sheets.layout_base import LAYOUTS_DIR, WarningLog  # noqa: F401 - named here too
+from printkit.sheets.artwork.art_prints import read_print_art
+from printkit.sheets.text.fonts import DEFAULT_FONTS, FACES, FontError, font_set
+from printkit.sheets.text.icons import ICONS_FOLDER, IconError
+from printkit.sheets.templating.layout_base import LAYOUTS_DIR, WarningLog  # noqa: F401 - named here too
 from printkit.sheets.qr import long_payload_warning
-from printkit.sheets.template_sandbox import (
+from printkit.sheets.templating.template_sandbox import (
     CardSandbox,
     TemplateVariables,
     guard_filter,
     render_bounded,
     template_error_message,
 )
-from printkit.sheets.text_fit import FittedText, fit_text  # noqa: F401 - FittedText: a face's item, named here
+from printkit.sheets.text.text_fit import FittedText, fit_text  # noqa: F401 - FittedText: a face's item, named here
 
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
 
@@ -181,7 +181,7 @@ def layout_words(context: jinja2.runtime.Context, words: str) -> str:
 
 def card_template_environment() -> CardSandbox:
     """The Jinja2 environment every template of printkit renders in: sandboxed and bounded
-    (:class:`~printkit.sheets.template_sandbox.CardSandbox`), undefined names are errors, no
+    (:class:`~printkit.sheets.templating.template_sandbox.CardSandbox`), undefined names are errors, no
     autoescaping (the output is card text, not HTML), filter ``signed``,
     function ``_`` (:func:`layout_words`)."""
     env = CardSandbox(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
@@ -326,7 +326,7 @@ class Image:
     """An image region with its artwork (``path`` and ``art``), or ``None`` for a placeholder.
 
     ``placed_mm``: ``(dx, dy, w, h)`` of the artwork from the region's top-left corner (see
-    :func:`printkit.sheets.art.placement`); with ``cover`` it reaches past the region and is
+    :func:`printkit.sheets.artwork.art.placement`); with ``cover`` it reaches past the region and is
     clipped to it.
     """
 
@@ -360,7 +360,7 @@ class Face:
 def game_font_files(context: dict[str, Any], game_root: Path | None) -> dict[str, Path]:
     """The font files the game's ``game.yaml`` names (``fonts:``), inside ``game_root``; a file
     that is missing, outside the folder or not a font is left out (the build reports it as a
-    problem of game.yaml, see :func:`printkit.sheets.game_assets.game_asset_problems`)."""
+    problem of game.yaml, see :func:`printkit.sheets.artwork.game_assets.game_asset_problems`)."""
     fonts = getattr(context.get("game"), "fonts", None) or {}
     if not fonts or game_root is None:
         return {}
@@ -391,7 +391,7 @@ def prepare_face(layout: Layout, context: dict[str, Any], art_root: Path | None,
     when a Jinja2 expression fails (any exception, sandbox refusals included), text does not
     fit its region even at ``min_size_pt``, a ``:name:`` has no icon, or artwork is outside
     ``art_root``, unreadable, corrupt, under 150 dpi or with far more pixels than its box can
-    print (:func:`~printkit.sheets.art.check_art_pixels`; field ``art``).
+    print (:func:`~printkit.sheets.artwork.art.check_art_pixels`; field ``art``).
     """
     items: list[Any] = []
     warnings: list[FaceWarning] = []

@@ -21,9 +21,9 @@ from typing import Literal
 
 from card_data.project.limits import limits_in_force
 from card_data.schema import CardSize
-from printkit.sheets.imposition import Rect
-from printkit.sheets.layout import LAYOUTS_DIR, LayoutError, load_layout, prepare_face
-from printkit.sheets.paper import Paper
+from printkit.sheets.prepress.imposition import Rect
+from printkit.sheets.templating.layout import LAYOUTS_DIR, LayoutError, load_layout, prepare_face
+from printkit.sheets.prepress.paper import Paper
 from printkit.sheets.render import PageDrawer, new_canvas
 
 Flip = Literal["long", "short"]

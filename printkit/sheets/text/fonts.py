@@ -18,7 +18,7 @@ from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-FONT_DIR = Path(__file__).parent.parent / "fonts"
+FONT_DIR = Path(__file__).parent.parent.parent / "fonts"
 REGULAR = "DejaVuSans"
 BOLD = "DejaVuSans-Bold"
 ITALIC = "DejaVuSans-Oblique"

@@ -128,7 +128,7 @@ def artwork_header(path: Path, root: Path | None = None, limits: Limits | None =
         if key[2] > MAX_ART_BYTES:
             raise ArtError(f"{path.name} is larger than {MAX_ART_BYTES // 2**20} MB, the most printkit reads: "
                            f"save it as JPEG, or scale it down")
-        from printkit.sheets.fonts import file_digest
+        from printkit.sheets.text.fonts import file_digest
 
         try:
             digest = file_digest(path)
@@ -300,7 +300,7 @@ def draw_svg(canvas: Canvas, drawing: Drawing, form_name: str, x_pt: float, y_pt
     if not canvas.hasForm(form_name):
         from reportlab.graphics import renderPDF
 
-        from printkit.sheets.fonts import REGULAR
+        from printkit.sheets.text.fonts import REGULAR
 
         canvas.beginForm(form_name, 0, 0, float(drawing.width), float(drawing.height))
         # reportlab's graphics start every drawing in Helvetica, which is never embedded and which

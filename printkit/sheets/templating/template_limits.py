@@ -11,7 +11,7 @@ breach of them says how. Sizes that can be told beforehand (``'x' * n``, ``9 ** 
 ``'%*d' % (n, 1)``, ``'{:>{n}}'.format(..)``) are refused before anything is computed
 (:func:`need`); the rest as each value is made (:func:`charge`). Time is read at every check
 (:func:`tick`): no signals, so the bounds hold in threads and worker processes alike.
-:mod:`printkit.sheets.template_sandbox` puts these checks into Jinja2.
+:mod:`printkit.sheets.templating.template_sandbox` puts these checks into Jinja2.
 """
 
 from __future__ import annotations

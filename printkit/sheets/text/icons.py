@@ -23,7 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 from reportlab.platypus.paragraph import setXPos
 
-from printkit.sheets.art import ArtError, draw_svg, load_svg, read_artwork
+from printkit.sheets.artwork.art import ArtError, draw_svg, load_svg, read_artwork
 
 ICON_RE = re.compile(r":([a-z][a-z0-9_-]{0,39}):")
 """``:name:``: a lower-case letter, then letters, digits, ``-`` or ``_``."""

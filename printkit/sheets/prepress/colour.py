@@ -20,7 +20,7 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from pathlib import Path
 
-PROFILE_PATH = Path(__file__).parent / "icc" / "ISOcoated_v2_300_bas.icc"
+PROFILE_PATH = Path(__file__).parent.parent / "icc" / "ISOcoated_v2_300_bas.icc"
 """The output profile (ICC v2, class ``prtr``, CMYK)."""
 OUTPUT_CONDITION_IDENTIFIER = "FOGRA39"
 """The characterisation the profile describes, as registered at the ICC (``RegistryName``)."""

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # Pillow and reportlab are imported where used: `printkit --help` reads the dpi bounds
-    from printkit.sheets.art import Artwork
+    from printkit.sheets.artwork.art import Artwork
 
 PRINT_DPI = 300
 """The default print resolution of raster art (``printkit build --print-dpi``)."""
@@ -88,7 +88,7 @@ def print_plan(art: Artwork, region_w_mm: float, region_h_mm: float, placed_mm: 
                dpi: float) -> PrintPlan:
     """The pixels of raster ``art`` to embed when it is placed at ``placed_mm`` (``(dx, dy, w, h)``
     from the top-left corner of a ``region_w_mm`` x ``region_h_mm`` region, as
-    :func:`printkit.sheets.art.placement` gives) at ``dpi``: the source pixels inside the region
+    :func:`printkit.sheets.artwork.art.placement` gives) at ``dpi``: the source pixels inside the region
     (whole pixels, so the crop is exact), at ``dpi`` over their placed size rounded up, never
     more than they are. Art needing no resampling whose box shows at least :data:`KEEP_WHOLE`
     of it is kept whole."""
@@ -161,12 +161,12 @@ def art_prints_dpi() -> float | None:
 
 def read_print_art(art: Artwork, root: Path | None, region_w_mm: float, region_h_mm: float,
                    placed_mm: tuple[float, float, float, float]) -> Artwork:
-    """:func:`printkit.sheets.art.read_artwork` for art laid out in a region (see
+    """:func:`printkit.sheets.artwork.art.read_artwork` for art laid out in a region (see
     :func:`print_plan`; ``root`` as there): when resampling is in force and the art needs it, its pixels are
     decoded once, to resample them (which checks them) for drawing, instead of once to check
     them and again to resample. Returns ``art``; raises
-    :class:`~printkit.sheets.art.ArtError` for a corrupt file."""
-    from printkit.sheets.art import ArtError, read_artwork, unreadable_reason
+    :class:`~printkit.sheets.artwork.art.ArtError` for a corrupt file."""
+    from printkit.sheets.artwork.art import ArtError, read_artwork, unreadable_reason
 
     dpi = art_prints_dpi()
     if dpi is not None and art.kind == "raster":

@@ -1,7 +1,7 @@
 """What the build needs of the layouts before it lays out anything: where the bundled templates
 are (:data:`LAYOUTS_DIR`) and the log of faces' warnings (:class:`WarningLog`).
 
-Kept apart from :mod:`printkit.sheets.layout` (Jinja2, the renderer, text fitting) so that a
+Kept apart from :mod:`printkit.sheets.templating.layout` (Jinja2, the renderer, text fitting) so that a
 rebuild carrying every file over, and the worker pool's set-up, import none of that.
 """
 
@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 from card_data.problems import Problem
 
 if TYPE_CHECKING:
-    from printkit.sheets.layout import Face
+    from printkit.sheets.templating.layout import Face
 
-LAYOUTS_DIR = Path(__file__).parent.parent / "layouts"
+LAYOUTS_DIR = Path(__file__).parent.parent.parent / "layouts"
 """The bundled templates folder (``printkit/layouts`` is the repository's top-level ``templates/``):
 ``print/`` (calibration texts) and the format guides. A game's layouts are in its own folder
 (:func:`card_data.project.project_folders.game_templates_dir`)."""
@@ -23,7 +23,7 @@ LAYOUTS_DIR = Path(__file__).parent.parent / "layouts"
 
 class WarningLog:
     """A build's warnings as :class:`~card_data.problems.Problem` (printed, never failing the
-    build): per card, or once per build for :attr:`~printkit.sheets.layout.FaceWarning.once` ones."""
+    build): per card, or once per build for :attr:`~printkit.sheets.templating.layout.FaceWarning.once` ones."""
 
     def __init__(self) -> None:
         self.items: list[Problem] = []

@@ -3,13 +3,13 @@
 Layout, board, token and reference templates may come from someone else, so a template must
 neither reach Python (Jinja2's :class:`~jinja2.sandbox.ImmutableSandboxedEnvironment`: no
 ``__globals__``, no changing lists or dicts) nor keep a build busy or fill its memory: one
-render stays within the bounds of :mod:`printkit.sheets.template_limits` (output, value and
+render stays within the bounds of :mod:`printkit.sheets.templating.template_limits` (output, value and
 number sizes, work, time), checked at every operator, call, attribute, filter, test, loop
 step, ``~`` and output. Filters and ``str`` methods whose result can be far larger than their
 input (``center``, ``indent``, ``wordwrap``, ``format``, ``join``, ``replace``, ``sum``,
 ``batch``, ``slice``; ``ljust``, ``rjust``, ``zfill``, ``expandtabs``, ``translate``,
 ``str.format``...) refuse a too large result before computing it. A breach raises
-:class:`~printkit.sheets.template_limits.TemplateLimitError` (a
+:class:`~printkit.sheets.templating.template_limits.TemplateLimitError` (a
 :class:`~jinja2.sandbox.SecurityError`), which the callers report as a problem at the
 template's FILE:LINE (:func:`template_error_message`). Filters that only make sense in HTML
 (``urlize``, ``xmlattr``) are not available.
@@ -32,7 +32,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from jinja2.utils import generate_lorem_ipsum
 from markupsafe import Markup
 
-from printkit.sheets.template_limits import (
+from printkit.sheets.templating.template_limits import (
     BINOPS,
     MAX_INT_BITS,
     MAX_TEMPLATE_WORK,
@@ -108,7 +108,7 @@ def _length(value: Any) -> int:
 
 def join_size(separator: Any, items: list) -> int:
     """The length of ``separator.join(items)`` (items not yet text: as they print), refused
-    past :func:`~printkit.sheets.template_limits.characters_limit` as soon as the count passes it."""
+    past :func:`~printkit.sheets.templating.template_limits.characters_limit` as soon as the count passes it."""
     need(len(items), unit="items")
     size = _length(separator) * max(len(items) - 1, 0)
     for item in items:
@@ -394,7 +394,7 @@ class CardSandbox(ImmutableSandboxedEnvironment):
 
 
 def render_bounded(template: jinja2.Template, context: dict[str, Any]) -> str:
-    """Render ``template`` within the bounds of :mod:`this module <printkit.sheets.template_sandbox>`
+    """Render ``template`` within the bounds of :mod:`this module <printkit.sheets.templating.template_sandbox>`
     (those of the limits in force, :func:`card_data.project.limits.current_limits`), raising
     :class:`TemplateLimitError` once the output passes ``template_characters`` characters or
     any other bound. Any other error of the template is raised as is.

@@ -9,7 +9,7 @@ fonts per fragment, where ``Paragraph.drawOn`` saves and restores the graphics s
 its per-line machinery for every paragraph. The glyphs land where reportlab puts them: a line's
 baseline is ``size_pt`` below the paragraph's top and ``leading`` below the line above, its start
 is the region's left edge plus the line's spare width (all of it right-aligned, half centred),
-and an icon is drawn where the text before it ends (:func:`printkit.sheets.icons.draw_icon`).
+and an icon is drawn where the text before it ends (:func:`printkit.sheets.text.icons.draw_icon`).
 
 Anything reportlab treats specially (soft hyphens, no-break spaces, a word wider than the line,
 which reportlab splits) gives ``None``: the caller then uses reportlab's Paragraph, as before.
@@ -27,7 +27,7 @@ from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus.paragraph import lstrip, split, strip
 
-from printkit.sheets.icons import draw_icon, icon_width
+from printkit.sheets.text.icons import draw_icon, icon_width
 
 _SPECIAL = ("\xad", "\xa0")  # soft hyphen, no-break space: reportlab's own business
 
@@ -46,7 +46,7 @@ def _width_of(font_name: str) -> Callable[[str, float], float]:
 
 class IconLabel(str):
     """An inline icon among a paragraph's fragments: the label of its tag (see
-    :mod:`printkit.sheets.icons`). It takes its width in the line and prints no text."""
+    :mod:`printkit.sheets.text.icons`). It takes its width in the line and prints no text."""
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ class _Word:
 
 class PlainText:
     """One paragraph's fragments of text, line breaks and inline icons (as reportlab's parser
-    makes them, see :func:`printkit.sheets.text_fit._simple_tokens`) turned into words once, to be
+    makes them, see :func:`printkit.sheets.text.text_fit._simple_tokens`) turned into words once, to be
     set at any size (:meth:`set`). ``PlainText.of(frags)`` is ``None`` for text it does not
     handle. ``icons``: whether the paragraph holds inline icons."""
 
