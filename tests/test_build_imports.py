@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from card_data.loader import bundled_data_dir
+from import_probe import probe_source
 
 RENDERING = ("reportlab.platypus", "reportlab.pdfgen.canvas", "reportlab.graphics", "PIL.Image", "svglib",
              "zxingcpp", "jinja2", "printkit.sheets.render", "printkit.sheets.templating.layout", "printkit.sheets.text.text_fit",
@@ -20,15 +21,7 @@ RENDERING = ("reportlab.platypus", "reportlab.pdfgen.canvas", "reportlab.graphic
              "printkit.pipeline.draw", "printkit.pipeline.card_faces",
              "card_data.loader", "card_data.editions.translations", "printkit.components.kit")
 
-PROBE = """
-import json, sys
-from printkit.cli import main
-try:
-    main(sys.argv[1:])
-except SystemExit as exit:
-    code = exit.code
-print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
-"""
+PROBE = probe_source("printkit.cli")
 
 
 def build_imports(out: Path) -> tuple[int, set[str], str]:

@@ -7,17 +7,11 @@ import json
 import subprocess
 import sys
 
+from import_probe import probe_source
+
 HEAVY = ("flask", "werkzeug", "card_data", "pydantic", "sqlalchemy", "jinja2")
 
-PROBE = """
-import json, sys
-from companion.cli import main
-try:
-    main(sys.argv[1:])
-except SystemExit as exit:
-    code = exit.code
-print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
-"""
+PROBE = probe_source("companion.cli")
 
 
 def imported_by(*args: str) -> tuple[int, set[str], str]:
