@@ -144,15 +144,23 @@ def _pool_context():
     return multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
 
 
-def _for_worker(task: DeckTask) -> DeckTask:
+def _for_worker(task: DeckTask, rulings_by_card: dict[int, dict]) -> DeckTask:
     """``task`` with its game knowing only the job's cards (records, sources, printings and the
     ids of their rulings): what laying them out reads, and much less to send to a worker than
-    a database of thousands of cards (whose ruling ids alone pickle to 700 kB at 10,000)."""
+    a database of thousands of cards (whose ruling ids alone pickle to 700 kB at 10,000).
+    ``rulings_by_card``: the run's index of each game's ruling ids by card (filled here, once a
+    game), so that a part's are looked up rather than found among all of the game's."""
     game, ids = task.game, set(task.job.cards.ids)
     sources = {key: game.sources[key] for cid in ids for key in (("card", cid), ("art", cid))
                if key in game.sources}
     cards = game.cards.subset(ids) if isinstance(game.cards, CardStore) else {i: game.cards[i] for i in ids}
-    ruling_ids = {where: rid for where, rid in game.ruling_ids.items() if where[0] is None or where[0] in ids}
+    by_card = rulings_by_card.get(id(game.ruling_ids))
+    if by_card is None:
+        by_card = rulings_by_card[id(game.ruling_ids)] = {}
+        for where, rid in game.ruling_ids.items():
+            by_card.setdefault(where[0], []).append((where, rid))
+    ruling_ids = {where: rid for cid in (None, *dict.fromkeys(task.job.cards.ids))
+                  for where, rid in by_card.get(cid, ())}
     return replace(task, game=replace(game, cards=cards, glossary=[], decks={}, sources=sources,
                                       printings=game.printings.subset(ids), ruling_ids=ruling_ids),
                    job=replace(task.job, cards=task.job.cards.over(cards)))
@@ -213,6 +221,9 @@ class Workers:
 
         for module in FORK_PRELOADED:
             import_module(module)
+        from printkit.sheets.text.fonts import register_fonts
+
+        register_fonts()  # every deck draws the bundled faces: parsed once, not once per process
         try:
             self.pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=_pool_context(),
                                             initializer=_die_with_parent, initargs=(os.getpid(),))
@@ -295,6 +306,7 @@ def _share(run: _Run, workers: Workers, cards: list[int]) -> None:
 
     order = sorted(range(len(run.tasks)), key=lambda i: -cards[i])
     running: dict = {}
+    rulings_by_card: dict[int, dict] = {}
 
     def collect(block: bool) -> None:
         done, _ = wait(running, timeout=None if block else 0, return_when=FIRST_COMPLETED)
@@ -307,7 +319,7 @@ def _share(run: _Run, workers: Workers, cards: list[int]) -> None:
         # cannot be taken back when this process runs out of its own.
         while order and len(running) < 2 * workers.processes:
             i = order.pop(0)
-            running[workers.pool.submit(render_deck, _for_worker(run.tasks[i]))] = i
+            running[workers.pool.submit(render_deck, _for_worker(run.tasks[i], rulings_by_card))] = i
         if running:
             collect(block=not order)
         if order:
