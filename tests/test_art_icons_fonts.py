@@ -374,6 +374,26 @@ def test_a_template_may_name_its_fonts_inside_its_folder(tmp_path):
     assert str(err.value).startswith(f"{path}:1: fonts.bold: font path ../x.ttf leads outside")
 
 
+
+def test_a_region_in_italic_prints_in_the_bundled_oblique_face_with_or_without_a_designer_regular(tmp_path):
+    # The bundled italic face is parsed only once a region names it: it must still print.
+    path = tmp_path / "card.yaml"
+    regions = ("regions:\n  - {name: t, kind: text, x_mm: 4, y_mm: 4, w_mm: 50, h_mm: 10, font: italic, "
+               "text: 'Slanted'}\n  - {name: u, kind: text, x_mm: 4, y_mm: 20, w_mm: 50, h_mm: 10, text: 'Upright'}\n")
+    path.write_text(regions, encoding="utf-8")
+    pdf, _ = face_pdf(path, {}, None)
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        faces = {c["text"]: c["fontname"].split("+")[-1] for c in doc.pages[0].chars}
+    assert faces["S"] == "DejaVuSans-Oblique" and faces["U"] == "DejaVuSans"
+    shutil.copy(FONT_DIR / "DejaVuSans-Bold.ttf", tmp_path / "Display.ttf")
+    path.write_text("fonts: {regular: Display.ttf}\n" + regions, encoding="utf-8")
+    pdf, _ = face_pdf(path, {}, None)
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        faces = {c["text"]: c["fontname"].split("+")[-1] for c in doc.pages[0].chars}
+    assert faces["U"] == "DejaVuSans-Bold"  # the designer's regular file
+    assert faces["S"] == "DejaVuSans-Oblique"  # the bundled italic standing in for the set's
+
+
 # ---- QR codes -----------------------------------------------------------------------------------
 
 def test_a_long_base_url_warns_once_per_build_and_a_short_one_not():

@@ -26,7 +26,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from printkit.sheets.text.fonts import BOLD, REGULAR, register_fonts
+from printkit.sheets.text.fonts import BOLD, REGULAR, register_italic
 from printkit.sheets.prepress.paper import Paper
 from printkit.sheets.render import (
     CREATOR,
@@ -133,7 +133,7 @@ def print_index_pdf(game_title: str, paper: Paper, duplex: str, files: list[KitF
     Byte-identical output for identical input. Never raises for any content: text that would
     not fit is shrunk to fit the page.
     """
-    register_fonts()
+    register_italic()  # its paragraphs say <i>
     info = info or DocInfo(f"{game_title} – print this")
     st = _styles()
     flip = "short" if duplex == "short" else "long"

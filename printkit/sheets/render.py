@@ -19,7 +19,7 @@ from printkit.sheets.text import icons
 from printkit.sheets.artwork.art import draw_svg, load_svg
 from printkit.sheets.artwork.art_prints import PrintImage, art_prints_dpi, draw_print_image, prepare_art, print_plan
 from printkit.sheets.prepress.colour import cmyk_from_rgb, cmyk_image
-from printkit.sheets.text.fonts import FONT_NAMES, register_fonts
+from printkit.sheets.text.fonts import FONT_NAMES, register_fonts, register_italic
 from printkit.sheets.prepress.imposition import FoldImposition, Imposition, Rect
 from printkit.sheets.templating.layout import (
     BoxRegion,
@@ -192,7 +192,7 @@ def canvas_maker(info: DocInfo, output: PdfOutput = RGB):
     :func:`new_canvas` makes one (embedded initial font, reproducible, ``output``'s colours,
     ``info``), at the page size and compression the template asks for."""
     def make(filename, **kwargs):
-        register_fonts()
+        register_italic()  # a document's paragraphs may say <i>
         rl_config.useA85 = 0
         kwargs.update(invariant=1, enforceColorSpace=cmyk_colour if output.cmyk else None,
                       initialFontName=FONT_NAMES["regular"])

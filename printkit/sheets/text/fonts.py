@@ -10,6 +10,7 @@ regular, bold and italic files instead; see ``templates/README.md``.
 from __future__ import annotations
 
 import hashlib
+import threading
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -45,8 +46,12 @@ class FontSet:
     italic: str = ITALIC
 
     def name(self, face: str) -> str:
-        """The font name for ``face`` (``regular``, ``bold`` or ``italic``)."""
-        return getattr(self, face)
+        """The font name for ``face`` (``regular``, ``bold`` or ``italic``), its file parsed
+        now if this is the first time it is named (see :func:`register_fonts`)."""
+        name = getattr(self, face)
+        if name in _UNPARSED:
+            _parse_named(name)
+        return name
 
 
 DEFAULT_FONTS = FontSet()
@@ -54,11 +59,36 @@ DEFAULT_FONTS = FontSet()
 
 @cache
 def register_fonts() -> None:
-    """Register the bundled faces and their family mapping (idempotent)."""
+    """Register the bundled regular and bold faces and the family mapping (idempotent). The
+    italic face is parsed when first named (:meth:`FontSet.name`, :func:`register_italic`):
+    card text never prints it unless a region asks, and a parsed face holds ~3 MiB in every
+    drawing process."""
     _register(REGULAR, str(FONT_DIR / "DejaVuSans.ttf"))
     _register(BOLD, str(FONT_DIR / "DejaVuSans-Bold.ttf"))
-    _register(ITALIC, str(FONT_DIR / "DejaVuSans-Oblique.ttf"))
+    _UNPARSED.setdefault(ITALIC, str(FONT_DIR / "DejaVuSans-Oblique.ttf"))
     _map_family(DEFAULT_FONTS)
+
+
+def register_italic() -> None:
+    """Register the bundled faces, the italic one included: for paragraph markup with ``<i>``
+    in the bundled family, which reaches the italic face without naming it."""
+    register_fonts()
+    _parse_named(ITALIC)
+
+
+_UNPARSED: dict[str, str] = {}
+"""Fonts registered by name whose files are parsed when first named: name -> file."""
+_UNPARSED_LOCK = threading.Lock()
+
+
+def _parse_named(name: str) -> None:
+    """Parse and register ``name``'s file if it waits in :data:`_UNPARSED` (once, whichever
+    thread of a preview server asks first)."""
+    with _UNPARSED_LOCK:
+        path = _UNPARSED.get(name)
+        if path is not None:
+            _load_font(name, path)
+            del _UNPARSED[name]
 
 
 def _register(name: str, path: str) -> None:
@@ -141,7 +171,11 @@ def font_set(files: dict[str, Path]) -> FontSet:
     names = {}
     for face in FACES:
         names[face] = f"PK-{set_id}-{face}"
-        _load_font(names[face], str(files.get(face, DEFAULT_FILES[face])))
+        if face == "italic" and face not in files:  # the bundled one standing in: parsed if named
+            with _UNPARSED_LOCK:
+                _UNPARSED.setdefault(names[face], str(DEFAULT_FILES[face]))
+        else:  # bold is reached through the family mapping (<b>), without being named
+            _load_font(names[face], str(files.get(face, DEFAULT_FILES[face])))
     fonts = FontSet(**names)
     _map_family(fonts)
     if key is not None:
