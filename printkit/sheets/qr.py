@@ -41,10 +41,13 @@ regions: 25 modules plus the quiet zone make 33, 0.455 mm each (version 3: 0.405
 to 27 characters without a path at error correction M (36 with the fallback to L)."""
 
 
-QR_CACHE_CODES = 512
+QR_CACHE_CODES = 64
 """Symbols kept in memory, by payload, about 2 KB each: a card's symbol is needed twice in a
-row (its long-URL check and its drawing) and a 50-sheet part file holds at most 450 cards, so
-more would only grow a build of thousands of cards (1 MiB at this bound)."""
+row, its long-URL check as it is laid out and its drawing once its sheet is full (a sheet of
+cards later at most: nine poker cards on Letter or A4), so more would only grow every drawing
+process of a build of hundreds of cards (1 MiB at 512; a full build of the bundled games
+encodes one symbol more at 64 than at 512; a sheet of more than 64 small cards encodes each
+again, which costs time, never a different code)."""
 
 ERROR_CORRECTION = "M"
 """15 % of the symbol may be lost: enough for scuffed cards without making codes much bigger."""
