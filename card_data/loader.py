@@ -21,10 +21,11 @@ from card_data.project.limits import DEFAULT_LIMITS, Limits, configured_limits
 from card_data.editions.printings import PRINTINGS_FILE, Printings, read_printings
 from card_data.problems import DatabaseError, Problem
 from card_data.schema import Card, DeckList, GameInfo, GameRuling, GameSpec, GlossaryEntry
-from card_data.rulings.ruling_ids import Placement, WrittenRuling, assign_ruling_ids
+from card_data.rulings.ruling_ids import Placement, RulingIds, WrittenRuling, assign_ruling_ids
 from card_data.editions.short_codes import code_map
 from card_data.editions.translations import Translation, read_translations
 from card_data.reading.parsed_files import ParsedFiles, read_card_file
+from card_data.reading.source_lines import SourceLines
 from card_data.reading.yaml_records import Collector, load_list, read_game_yaml, record_id
 
 RESERVED_CARD_ID = "rulings"
@@ -55,14 +56,16 @@ class Game:
             (``cards[card_id].rulings[index]``) that name this card in their ``cards``.
         sources: ``("card"|"deck"|"glossary"|"ruling", id) -> (file, line)`` where each record
             starts (a ``rulings.yaml`` ruling's id is its index, as a string), and
-            ``("art", card id)``: where a card's ``art:`` is.
+            ``("art", card id)``: where a card's ``art:`` is (a compact
+            :class:`~card_data.reading.source_lines.SourceLines` once loaded).
         folder: the game's folder (artwork paths are relative to it).
         printings: the printed versions of its cards (``printings.yaml``, see
             :mod:`card_data.editions.printings`); unversioned (``printings.path is None``) without it.
         translations: language code -> its text of the game (``translations/<lang>.yaml``,
             see :mod:`card_data.editions.translations`); empty for a game written in one language.
         ruling_ids: every ruling's stable id (see :mod:`card_data.rulings.ruling_ids`), by where it is
-            written: ``(card id, index)``, ``(None, index)`` for ``rulings.yaml``.
+            written: ``(card id, index)``, ``(None, index)`` for ``rulings.yaml`` (a compact
+            :class:`~card_data.rulings.ruling_ids.RulingIds` once loaded).
     """
 
     game_id: str
@@ -75,10 +78,10 @@ class Game:
     tables: BaseModel | None = None
     rulings: list[GameRuling] = field(default_factory=list)
     ruling_refs: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
-    sources: dict[tuple[str, str], tuple[str, int]] = field(default_factory=dict)
+    sources: Mapping[tuple[str, str], tuple[str, int]] = field(default_factory=dict)
     printings: Printings = field(default_factory=Printings)
     translations: dict[str, Translation] = field(default_factory=dict)
-    ruling_ids: dict[Placement, str] = field(default_factory=dict)
+    ruling_ids: Mapping[Placement, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -126,7 +129,7 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits,
 
     # Compact (card_store): a database of thousands of cards is not held as models.
     cards = CardStore(spec)
-    sources: dict[tuple[str, str], tuple[str, int]] = {}
+    sources = SourceLines()  # compact, as the cards: kept as long as the database is
     ids = CardIds(limits)
     first_defined: dict[str, tuple[str, int]] = {}
     # A card, deck or tables record that did not load (see the rules across records below).
@@ -209,7 +212,8 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits,
             written.append(WrittenRuling((None, len(rulings)), ruling, str(rpath), lines.line_for(base + ("id",)),
                                          f"ruling-{place}", "id"))
             rulings.append(ruling)
-    ruling_ids, id_problems = assign_ruling_ids(written)
+    assigned, id_problems = assign_ruling_ids(written)
+    ruling_ids = RulingIds(assigned)  # compact, like sources
     for w, message in id_problems:
         col.add(Path(w.file), w.line, w.record, w.field, message)
 

@@ -41,7 +41,10 @@ class CardStore(Mapping[str, "Card"]):
         self._spec = spec
         self._zdict = b""  # the first card's JSON, once there is one
         self._records: dict[str, bytes] = {}
-        self._types: dict[str, tuple[str, str]] = {}
+        # Each card's (type, back kind) as an index into the few pairs a game has: a small
+        # int is shared by every card, where a tuple per card costs ~100 bytes at 10,000.
+        self._types: dict[str, int] = {}
+        self._kinds: list[tuple[str, str]] = []
         self._decoded: OrderedDict[str, Card] = OrderedDict()
         self._adapter: Any = None
         for card in cards:
@@ -56,8 +59,14 @@ class CardStore(Mapping[str, "Card"]):
             self._zdict = data
         packer = zlib.compressobj(zdict=self._zdict)
         self._records[card.id] = packer.compress(data) + packer.flush()
-        # A handful of types and backs: one string each, read without decoding the card.
-        self._types[card.id] = (sys.intern(card.type), sys.intern(card.back_kind()))
+        # A handful of types and backs, read without decoding the card.
+        kind = (card.type, card.back_kind())
+        try:
+            index = self._kinds.index(kind)
+        except ValueError:
+            index = len(self._kinds)
+            self._kinds.append((sys.intern(kind[0]), sys.intern(kind[1])))
+        self._types[card.id] = index
         self._decoded.pop(card.id, None)
 
     def __getitem__(self, card_id: str) -> Card:
@@ -81,11 +90,11 @@ class CardStore(Mapping[str, "Card"]):
 
     def type_of(self, card_id: str) -> str:
         """The card's ``type``, without decoding it. Raises ``KeyError`` for an unknown id."""
-        return self._types[card_id][0]
+        return self._kinds[self._types[card_id]][0]
 
     def back_kind_of(self, card_id: str) -> str:
         """The card's ``back_kind()``, without decoding it. Raises ``KeyError`` for an unknown id."""
-        return self._types[card_id][1]
+        return self._kinds[self._types[card_id]][1]
 
     def __contains__(self, card_id: object) -> bool:
         return card_id in self._records
@@ -104,14 +113,16 @@ class CardStore(Mapping[str, "Card"]):
         sub._zdict = self._zdict
         sub._records = {cid: rec for cid, rec in self._records.items() if cid in wanted}
         sub._types = {cid: self._types[cid] for cid in sub._records}
+        sub._kinds = self._kinds
         return sub
 
     def __getstate__(self) -> dict:
-        return {"spec": self._spec, "zdict": self._zdict, "records": self._records, "types": self._types}
+        return {"spec": self._spec, "zdict": self._zdict, "records": self._records, "types": self._types,
+                "kinds": self._kinds}
 
     def __setstate__(self, state: dict) -> None:
         self._spec, self._zdict, self._records = state["spec"], state["zdict"], state["records"]
-        self._types = state["types"]
+        self._types, self._kinds = state["types"], state["kinds"]
         self._decoded, self._adapter = OrderedDict(), None
 
     def __repr__(self) -> str:

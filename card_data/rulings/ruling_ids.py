@@ -16,6 +16,7 @@ may carry one written id: it is one ruling.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from card_data.schema import Ruling
@@ -92,3 +93,62 @@ def assign_ruling_ids(rulings: list[WrittenRuling]) -> tuple[dict[Placement, str
         owner.setdefault(rid, w)
         ids[w.placement] = rid
     return ids, problems
+
+
+class RulingIds(Mapping[Placement, str]):
+    """Every ruling's id by where it is written (:data:`Placement` -> id), kept compact: a
+    tuple of ids per card (``None`` where an index has none), where a dict would keep a
+    ``(card id, index)`` tuple and a slot per ruling (about 1 MiB more at 10,000 cards, held
+    for as long as the database is loaded). A mapping like that dict: reading a placement it
+    does not hold raises ``KeyError``; iteration gives card by card, index by index. Picklable.
+
+    ``ids``: what :func:`assign_ruling_ids` returns (or any mapping of placements to ids).
+    """
+
+    __slots__ = ("_by_holder", "_len")
+
+    def __init__(self, ids: Mapping[Placement, str] | None = None) -> None:
+        indexed: dict[str | None, dict[int, str]] = {}
+        for (holder, index), rid in (ids or {}).items():
+            if not isinstance(index, int) or index < 0:
+                raise ValueError(f"a ruling's placement has an index from 0, not {index!r}")
+            indexed.setdefault(holder, {})[index] = rid
+        self._by_holder: dict[str | None, tuple[str | None, ...]] = {
+            holder: tuple(found.get(i) for i in range(max(found) + 1)) for holder, found in indexed.items()}
+        self._len = sum(len(found) for found in indexed.values())
+
+    def __getitem__(self, placement: Placement) -> str:
+        try:
+            holder, index = placement
+            rid = self._by_holder[holder][index] if isinstance(index, int) and index >= 0 else None
+        except (KeyError, IndexError, TypeError, ValueError):
+            rid = None
+        if rid is None:
+            raise KeyError(placement)
+        return rid
+
+    def __iter__(self) -> Iterator[Placement]:
+        for holder, rids in self._by_holder.items():
+            for index, rid in enumerate(rids):
+                if rid is not None:
+                    yield holder, index
+
+    def __len__(self) -> int:
+        return self._len
+
+    def of(self, holders: Iterable[str | None]) -> RulingIds:
+        """The ids of the rulings written on ``holders`` (card ids; ``None``: ``rulings.yaml``)
+        only, sharing this mapping's tuples: what a worker drawing those cards is sent."""
+        part = RulingIds()
+        part._by_holder = {h: self._by_holder[h] for h in dict.fromkeys(holders) if h in self._by_holder}
+        part._len = sum(rid is not None for rids in part._by_holder.values() for rid in rids)
+        return part
+
+    def __repr__(self) -> str:
+        return f"RulingIds({dict(self.items())!r})"
+
+    def __getstate__(self) -> dict:
+        return {"by_holder": self._by_holder, "len": self._len}
+
+    def __setstate__(self, state: dict) -> None:
+        self._by_holder, self._len = state["by_holder"], state["len"]

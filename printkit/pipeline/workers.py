@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
 from card_data.reading.card_store import CardStore
+from card_data.rulings.ruling_ids import RulingIds
 from card_data.project.limits import DEFAULT_LIMITS, Limits, limits_in_force
 from card_data.problems import Problem
 from printkit.build_options import BuildOptions
@@ -144,23 +145,16 @@ def _pool_context():
     return multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
 
 
-def _for_worker(task: DeckTask, rulings_by_card: dict[int, dict]) -> DeckTask:
+def _for_worker(task: DeckTask) -> DeckTask:
     """``task`` with its game knowing only the job's cards (records, sources, printings and the
     ids of their rulings): what laying them out reads, and much less to send to a worker than
-    a database of thousands of cards (whose ruling ids alone pickle to 700 kB at 10,000).
-    ``rulings_by_card``: the run's index of each game's ruling ids by card (filled here, once a
-    game), so that a part's are looked up rather than found among all of the game's."""
+    a database of thousands of cards (whose ruling ids alone pickle to 700 kB at 10,000)."""
     game, ids = task.game, set(task.job.cards.ids)
     sources = {key: game.sources[key] for cid in ids for key in (("card", cid), ("art", cid))
                if key in game.sources}
     cards = game.cards.subset(ids) if isinstance(game.cards, CardStore) else {i: game.cards[i] for i in ids}
-    by_card = rulings_by_card.get(id(game.ruling_ids))
-    if by_card is None:
-        by_card = rulings_by_card[id(game.ruling_ids)] = {}
-        for where, rid in game.ruling_ids.items():
-            by_card.setdefault(where[0], []).append((where, rid))
-    ruling_ids = {where: rid for cid in (None, *dict.fromkeys(task.job.cards.ids))
-                  for where, rid in by_card.get(cid, ())}
+    rulings = game.ruling_ids if isinstance(game.ruling_ids, RulingIds) else RulingIds(game.ruling_ids)
+    ruling_ids = rulings.of((None, *task.job.cards.ids))
     return replace(task, game=replace(game, cards=cards, glossary=[], decks={}, sources=sources,
                                       printings=game.printings.subset(ids), ruling_ids=ruling_ids),
                    job=replace(task.job, cards=task.job.cards.over(cards)))
@@ -306,7 +300,6 @@ def _share(run: _Run, workers: Workers, cards: list[int]) -> None:
 
     order = sorted(range(len(run.tasks)), key=lambda i: -cards[i])
     running: dict = {}
-    rulings_by_card: dict[int, dict] = {}
 
     def collect(block: bool) -> None:
         done, _ = wait(running, timeout=None if block else 0, return_when=FIRST_COMPLETED)
@@ -319,7 +312,7 @@ def _share(run: _Run, workers: Workers, cards: list[int]) -> None:
         # cannot be taken back when this process runs out of its own.
         while order and len(running) < 2 * workers.processes:
             i = order.pop(0)
-            running[workers.pool.submit(render_deck, _for_worker(run.tasks[i], rulings_by_card))] = i
+            running[workers.pool.submit(render_deck, _for_worker(run.tasks[i]))] = i
         if running:
             collect(block=not order)
         if order:
