@@ -18,8 +18,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from card_data.schema import Ruling
+if TYPE_CHECKING:  # only named in annotations: a build that draws nothing need not import the schemas
+    from card_data.schema import Ruling
 
 GAME_RULINGS_HOLDER = "game"
 """What a derived id of a ``rulings.yaml`` ruling starts with, in place of a card id."""
