@@ -47,3 +47,20 @@ def test_a_rebuild_with_nothing_changed_imports_no_renderer(tmp_path):
     assert "Nothing changed" in printed
     assert {p: p.read_bytes() for p in out.rglob("*.pdf")} == before
     assert not warm & set(RENDERING), sorted(warm & set(RENDERING))
+
+
+RULE_ENGINE = ("card_data.engine.core", "card_data.engine.forms", "card_data.engine.scoreboard")
+
+
+def test_printing_cards_imports_no_rule_engine(tmp_path):
+    # A game's package names its rulebook with the engine's Words; that must not bring in the
+    # scorekeeper's engine core (about 50 ms before anything is drawn) when only cards print.
+    done = subprocess.run([sys.executable, "-c", PROBE, "build", "carpe_cras", "--data", str(bundled_data_dir()),
+                           "--out", str(tmp_path / "out"), "--cards-only", "--jobs", "1"],
+                          capture_output=True, text=True, timeout=300)
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["code"] == 0, done.stderr
+    modules = set(report["modules"])
+    assert {"card_data.games.carpe_cras", "card_data.engine.wording"} <= modules
+    assert list((tmp_path / "out" / "carpe_cras").glob("*.pdf"))
+    assert not modules & set(RULE_ENGINE), sorted(modules & set(RULE_ENGINE))
