@@ -109,6 +109,43 @@ def test_shrink_to_fit_measures_icons_like_words():
     assert with_icons.size_pt < plain.size_pt
 
 
+def _after_icon_x(tmp_path: Path, game: Path) -> float:
+    """Where 'now' starts in 'Pay :sun: now' drawn with ``game``'s icons (pt from the left)."""
+    path = template(tmp_path, "  - {name: t, kind: text, x_mm: 4, y_mm: 4, w_mm: 55, h_mm: 10, size_pt: 10, "
+                              "text: 'Pay :sun: now'}\n")
+    pdf, _ = face_pdf(path, {}, game)
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        return next(c for c in doc.pages[0].chars if c["text"] == "n")["x0"]
+
+
+def _svg_icon(path: Path, w: int, h: int) -> None:
+    path.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">'
+                    f'<rect width="{w}" height="{h}" fill="currentColor"/></svg>', encoding="utf-8")
+
+
+def test_an_icon_changed_between_two_builds_of_one_process_is_read_again(tmp_path):
+    # A designer's `printkit watch` draws again in the same process after each edit: icons
+    # are read once per file, but an edited, added, removed or re-linked file is seen.
+    game = tmp_path / "game"
+    (game / "icons").mkdir(parents=True)
+    sun = game / "icons" / "sun.svg"
+    _svg_icon(sun, 10, 10)
+    square = _after_icon_x(tmp_path, game)
+    assert _after_icon_x(tmp_path, game) == square  # read once, drawn alike
+    _svg_icon(sun, 30, 10)  # the same file, three times as wide
+    wide = _after_icon_x(tmp_path, game)
+    assert wide - square == pytest.approx(20, abs=1)  # 10 pt text: 2 em more
+    sun.unlink()
+    image_file(game / "icons" / "sun.png", 20, 20)  # a PNG in its place: square again
+    assert _after_icon_x(tmp_path, game) == pytest.approx(square, abs=0.01)
+    outside = tmp_path / "outside.svg"
+    _svg_icon(outside, 30, 10)
+    (game / "icons" / "sun.png").unlink()
+    sun.symlink_to(outside)  # a link leading out of the game's folder does not count
+    with pytest.raises(LayoutError, match="unknown icon :sun:"):
+        _after_icon_x(tmp_path, game)
+
+
 def test_an_unknown_icon_is_a_problem_naming_the_card(tmp_path):
     folder = copy_game(tmp_path, "carpe_cras")
     cards = folder / "cards" / "examples-might-cunning.yaml"

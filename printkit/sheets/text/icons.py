@@ -15,15 +15,21 @@ and moves the text cursor past it.
 from __future__ import annotations
 
 import html
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 from reportlab.platypus.paragraph import setXPos
 
+from card_data.project.limits import current_limits
 from printkit.sheets.artwork.art import ArtError, draw_svg, load_svg, read_artwork
+
+if TYPE_CHECKING:
+    from reportlab.graphics.shapes import Drawing
 
 ICON_RE = re.compile(r":([a-z][a-z0-9_-]{0,39}):")
 """``:name:``: a lower-case letter, then letters, digits, ``-`` or ``_``."""
@@ -44,16 +50,15 @@ class IconError(ValueError):
 
 @dataclass(frozen=True)
 class Icon:
-    """One use of an icon: its file, and the colour ``currentColor`` stands for."""
+    """One use of an icon, read once: its file, the colour ``currentColor`` stands for, the
+    file's width over height, and (an SVG icon) its drawing in that colour and the name of the
+    Form XObject that holds it, or (a PNG icon) ``None`` and ``""``."""
 
     path: Path
     colour: str
-
-    @property
-    def aspect(self) -> float:
-        """Width over height of the icon's file."""
-        art = read_artwork(self.path, self.path.parent)
-        return art.width / art.height
+    aspect: float
+    drawing: Drawing | None
+    form_name: str
 
 
 def icon_file(icons_dir: Path, name: str) -> Path | None:
@@ -76,6 +81,51 @@ def icon_names(icons_dir: Path) -> list[str]:
 _ICONS: dict[str, Icon] = {}
 """Icons by the label their ``<onDraw>`` tag carries (label -> file and colour)."""
 
+_READ: dict[tuple[Path, str, str, int], tuple[tuple, Icon, str]] = {}
+"""Icons already read, by (icons folder, name, colour, the art pixel limit in force): what the folder and the file were then
+(:func:`_as_found`), the icon and its tag's label. A card's text names the same few icons on
+card after card; this spares finding, checking and measuring the file each time (about a
+dozen system calls), while an icon file added, replaced or edited since (in a process that
+builds again, as ``printkit watch``) is found and read anew."""
+
+
+def _as_found(icons_dir: Path, path: Path) -> tuple | None:
+    """What tells that ``icons_dir`` and its icon file ``path`` are as they were: the folder's
+    modification time (a file added or removed), and the file's own and (through any symbolic
+    link) its target's identity, modification time and size; ``None`` if one is gone."""
+    try:
+        folder, link, target = os.stat(icons_dir), os.lstat(path), os.stat(path)
+    except OSError:
+        return None
+    return (folder.st_mtime_ns, folder.st_ino, link.st_ino, link.st_mtime_ns, target.st_ino, target.st_mtime_ns,
+            target.st_size)
+
+
+def _read_icon(icons_dir: Path, name: str, colour: str) -> tuple[Icon, str]:
+    """Icon ``name`` of ``icons_dir`` in ``colour`` and its tag's label, read once per file and
+    modification (see :data:`_READ`). Raises :class:`IconError` as :func:`markup_icons` says."""
+    key = (icons_dir, name, colour, current_limits().art_pixels)
+    kept = _READ.get(key)
+    if kept is not None and _as_found(icons_dir, kept[1].path) == kept[0]:
+        return kept[1], kept[2]
+    path = icon_file(icons_dir, name)
+    if path is None:
+        known = ", ".join(f":{n}:" for n in icon_names(icons_dir)) or "none"
+        raise IconError(f"unknown icon :{name}: (no {ICONS_FOLDER}/{name}.svg or .png in the game's "
+                        f"folder; icons: {known})")
+    found = _as_found(icons_dir, path)
+    try:
+        art = read_artwork(path, path.parent)  # reads the file: a corrupt icon is a problem here, not when drawn
+        drawing = load_svg(path, path.parent, colour) if path.suffix == ".svg" else None
+    except ArtError as exc:
+        raise IconError(f"icon :{name}: cannot be drawn: {exc}") from None
+    form_name = f"pkicon-{art.digest}-{colour.lstrip('#')}" if drawing is not None else ""
+    icon = Icon(path, colour, art.width / art.height, drawing, form_name)
+    label = f"{path}|{colour}"
+    if found is not None:
+        _READ[key] = (found, icon, label)
+    return icon, label
+
 
 def markup_icons(markup: str, icons_dir: Path | None, colour: str) -> str:
     """Replace each ``:name:`` in paragraph ``markup`` with the icon's ``<onDraw>`` tag.
@@ -88,20 +138,7 @@ def markup_icons(markup: str, icons_dir: Path | None, colour: str) -> str:
         return markup
 
     def tag(match: re.Match) -> str:
-        name = match.group(1)
-        path = icon_file(icons_dir, name)
-        if path is None:
-            known = ", ".join(f":{n}:" for n in icon_names(icons_dir)) or "none"
-            raise IconError(f"unknown icon :{name}: (no {ICONS_FOLDER}/{name}.svg or .png in the game's "
-                            f"folder; icons: {known})")
-        icon = Icon(path, colour)
-        try:
-            _ = icon.aspect  # reads the file: a corrupt icon is a problem here, not when drawn
-            if path.suffix == ".svg":
-                load_svg(path, path.parent, colour)
-        except ArtError as exc:
-            raise IconError(f"icon :{name}: cannot be drawn: {exc}") from None
-        label = f"{path}|{colour}"
+        icon, label = _read_icon(icons_dir, match.group(1), colour)
         _ICONS[label] = icon
         return f'<onDraw name="{CALLBACK}" label="{html.escape(label, quote=True)}"/>'
 
@@ -132,10 +169,8 @@ def draw_icon(canvas: Canvas, label: str, x_pt: float, baseline_pt: float, size_
     w = h * icon.aspect
     x = x_pt + GAP * h
     y = baseline_pt - DESCENT * h
-    if icon.path.suffix == ".svg":
-        art = read_artwork(icon.path, icon.path.parent)
-        name = f"pkicon-{art.digest}-{icon.colour.lstrip('#')}"
-        draw_svg(canvas, load_svg(icon.path, icon.path.parent, icon.colour), name, x, y, w, h)
+    if icon.drawing is not None:
+        draw_svg(canvas, icon.drawing, icon.form_name, x, y, w, h)
     else:
         canvas.drawImage(str(icon.path), x, y, w, h, mask="auto")
     return w + 2 * GAP * h
