@@ -1080,3 +1080,20 @@ def test_vp_are_adjusted_by_hand_one_tap_each__components():
     assert step.line == f"Bea's VP adjusted by +5 (house rule): {state.sheets[1].vp} → {state.sheets[1].vp + 5}"
     with pytest.raises(pydantic.ValidationError):
         cd.AdjustVictoryPoints(seat=0, change=0)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_card_is_named_by_its_type_and_place_among_that_type_in_the_layout(players):
+    state = start(players)
+    laid_out = [cid for row in state.board.layout for cid in row]
+    codes = [state.card_code(cid) for cid in laid_out]
+    assert len(set(codes)) == len(codes)
+    kinds = [state.board.cards[cid].scoring_type for cid in laid_out]
+    for kind in set(kinds):
+        # Reading the layout row by row, a type's cards are numbered 1, 2, 3...
+        assert [code for code, k in zip(codes, kinds) if k == kind] == \
+            [f"{kind}{n}" for n in range(1, kinds.count(kind) + 1)]
+    first = laid_out[0]
+    assert state.card_label(first) == f"{codes[0]} {state.board.cards[first].title}"
+    with pytest.raises(KeyError):
+        state.card_code("not-laid-out")

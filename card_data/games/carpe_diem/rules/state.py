@@ -5,6 +5,7 @@ ask of it."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Literal
 
 from pydantic import Field, NonNegativeInt, PositiveInt
@@ -169,6 +170,19 @@ class Board(Model):
     cards: ReadOnlyDict[str, ScoringCard]
     fountain_cards: ReadOnlyDict[str, FountainCard]
 
+    @cached_property
+    def card_codes(self) -> dict[str, str]:
+        """Each laid-out card's short label by id: its type and its place among the cards of
+        that type in layout order, e.g. ``"B2"``. Worked out once per board: every form and
+        history line that names a card asks for it."""
+        seen: dict[str, int] = {}
+        codes = {}
+        for card_id in (cid for row in self.layout for cid in row):
+            kind = self.cards[card_id].scoring_type
+            seen[kind] = seen.get(kind, 0) + 1
+            codes[card_id] = f"{kind}{seen[kind]}"
+        return codes
+
 
 class State(GameState):
     """A Carpe Diem table.
@@ -314,9 +328,7 @@ class State(GameState):
 
     def card_code(self, card_id: str) -> str:
         """Short label of a laid-out card: its type and its place among that type, e.g. ``"B2"``."""
-        card = self.board.cards[card_id]
-        same_type = [cid for row in self.board.layout for cid in row if self.board.cards[cid].scoring_type == card.scoring_type]
-        return f"{card.scoring_type}{same_type.index(card_id) + 1}"
+        return self.board.card_codes[card_id]
 
     def card_label(self, card_id: str) -> str:
         """``"B2 One of each ware"``."""
