@@ -5,7 +5,9 @@ way the output, its warnings and the caches it leaves are those of a build in on
 from __future__ import annotations
 
 import copy
+import multiprocessing
 import shutil
+import sys
 from pathlib import Path
 
 import yaml
@@ -55,12 +57,25 @@ def test_a_big_database_loaded_apart_and_drawn_by_two_processes_gives_one_proces
     options = BuildOptions(paper_by_name("letter"), BASE_URL)
     loads = []
     real_load_apart = pipeline_build.load_apart
-    monkeypatch.setattr(pipeline_build, "load_apart", lambda *a: loads.append(real_load_apart(*a)) or loads[-1])
+    meanwhile = []  # what the loading process was doing while the build's own one imported the renderer
+
+    def load_apart(*args, **kwargs):
+        imports = kwargs["meanwhile"]
+        kwargs["meanwhile"] = lambda: meanwhile.append(
+            ([p.name for p in multiprocessing.active_children()], "printkit.pipeline.draw" in sys.modules)) or imports()
+        loads.append(real_load_apart(*args, **kwargs))
+        return loads[-1]
+
+    monkeypatch.delitem(sys.modules, "printkit.pipeline.draw", raising=False)  # as in a fresh process
+    monkeypatch.setattr(pipeline_build, "load_apart", load_apart)
 
     shared = build(data, tmp_path / "shared", options, ["carpe_cras"], cards_only=True, jobs=2)
     assert shared.problems == []
     assert len(loads) == 1 and loads[0] is not None  # loaded in its own process, read back here
     assert not loads[0].exists()  # and its hand-over file is gone
+    # The renderer was imported here while the cards were read there, not one after the other.
+    assert meanwhile == [(["printkit-load"], False)]
+    assert "printkit.pipeline.draw" in sys.modules
     decks = [p.name.removesuffix("-cards.pdf") for p in shared.written if p.name.endswith("-cards.pdf")]
     assert len(decks) >= 4, decks
     # This process drew some of the decks and its worker the others.
@@ -68,7 +83,7 @@ def test_a_big_database_loaded_apart_and_drawn_by_two_processes_gives_one_proces
     assert drawn_here and set(drawn_here) < set(decks), (drawn_here, decks)
     monkeypatch.setattr(workers._Run, "draw_here", real_draw_here)
 
-    monkeypatch.setattr(pipeline_build, "load_apart", lambda *a: None)
+    monkeypatch.setattr(pipeline_build, "load_apart", lambda *a, **k: None)
     alone = build(data, tmp_path / "alone", options, ["carpe_cras"], cards_only=True, jobs=1)
     assert files(tmp_path / "shared") == files(tmp_path / "alone")
     assert (tmp_path / "shared" / PARSED_DIR).is_dir()  # the card files parsed in the loading process

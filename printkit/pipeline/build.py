@@ -163,6 +163,9 @@ def _build(request: BuildRequest, progress_factory: Callable[[int], Progress] | 
             if progress_factory:
                 progress_factory(result.cards)(result.cards)
             return result
+    big = card_file_bytes(request.data_dir) >= EARLY_WORKERS_CARD_BYTES
+    # A big database is read in a process of its own, while this one imports the renderer.
+    pickled = load_apart(request, spool, meanwhile=_import_renderer) if big and spool is not None else None
     # The stages that lay out and draw, imported only now: a rebuild that carries every file
     # over needs none of the renderer, and the workers started below inherit them.
     from printkit.pipeline.draw import GameDrawing, draw_decks
@@ -171,8 +174,6 @@ def _build(request: BuildRequest, progress_factory: Callable[[int], Progress] | 
     from printkit.sheets.templating.template_sandbox import forget_compiled_templates
 
     forget_compiled_templates()  # a template too slow in the last build (--watch) is tried again
-    big = card_file_bytes(request.data_dir) >= EARLY_WORKERS_CARD_BYTES
-    pickled = load_apart(request, spool) if big and spool is not None else None
     if big:
         import_card_schemas(request.data_dir)  # the workers unpickle cards of their classes
         workers.start()  # before the database is read in (see Workers)
@@ -197,6 +198,14 @@ def _build(request: BuildRequest, progress_factory: Callable[[int], Progress] | 
         return result
     result.written, result.unchanged = publish_build(request, loaded, units, plans, result.warnings, build_key)
     return result
+
+
+def _import_renderer() -> None:
+    """Import the stages that lay out, draw and publish (what :func:`_build` imports before it
+    lays out), without running anything of them."""
+    import printkit.pipeline.draw  # noqa: F401
+    import printkit.pipeline.lay_out  # noqa: F401
+    import printkit.pipeline.publish  # noqa: F401
 
 
 def _unchanged_build(cache: BuildCache, build_key: str, out_dir: Path, options: BuildOptions) -> BuildResult | None:
