@@ -132,3 +132,41 @@ def test_a_worker_that_dies_leaves_its_decks_to_the_builds_process(tmp_path, mon
     assert shared.problems == [] and alone.problems == []
     assert files(tmp_path / "shared") == files(tmp_path / "alone")
     assert [p.name for p in shared.written] == [p.name for p in alone.written]
+
+
+def test_a_worker_gets_its_next_deck_while_the_builds_process_draws_one(tmp_path, monkeypatch):
+    """The build's own process is slow on its first deck (a big one of its own, say): the worker
+    is sent a deck whenever it finishes one, not only when the build's process is between two
+    of its decks, so it draws more than the two it was sent at first."""
+    import os
+    import time
+
+    data = tmp_path / "data"
+    shutil.copytree(bundled_data_dir() / "carpe_cras", data / "carpe_cras")
+    build_pid, real_render = os.getpid(), workers._render_deck
+    started = tmp_path / "started"  # one line per deck a worker starts
+    here, during_first = [], []
+
+    def worker_decks() -> list[str]:
+        return started.read_text().split() if started.exists() else []
+
+    def render(task, progress):
+        if os.getpid() == build_pid:
+            if not here:  # the first deck drawn here: until the worker has started four (10 s at most)
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline and len(worker_decks()) < 4:
+                    time.sleep(0.02)
+                during_first.extend(worker_decks())
+            here.append(task.job.name)
+        else:
+            with started.open("a") as f:
+                f.write(f"{task.job.name}\n")
+        return real_render(task, progress)
+
+    monkeypatch.setattr(workers, "_pool_context", lambda: __import__("multiprocessing").get_context("fork"))
+    monkeypatch.setattr(workers, "PARALLEL_MIN_CARDS", 0)  # the bundled decks are small
+    monkeypatch.setattr(workers, "_render_deck", render)  # forked: the worker has it too
+    result = build(data, tmp_path / "out", BuildOptions(paper_by_name("letter"), BASE_URL), ["carpe_cras"], jobs=2)
+    assert result.problems == []
+    assert len(during_first) >= 4, (during_first, here)  # sent one by one as it finished them
+    assert not set(worker_decks()) & set(here)

@@ -295,25 +295,53 @@ def run_decks(tasks: list[DeckTask], workers: Workers, progress: Progress | None
 def _share(run: _Run, workers: Workers, cards: list[int]) -> None:
     """Draw ``run``'s tasks in this process and ``workers``' at once: the workers take the
     largest decks first, this process the smallest, so that the last to finish is a small one.
-    Raises ``BrokenProcessPool`` if a worker dies (the decks not done are left undone)."""
+    A worker is sent its next deck when it finishes one (from the process pool's thread, while
+    this process draws), not when this process is between two of its own decks; outcomes are
+    handed on in this thread, between its decks. Raises ``BrokenProcessPool`` if a worker dies
+    (the decks not done are left undone)."""
+    import threading
     from concurrent.futures import FIRST_COMPLETED, wait
 
     order = sorted(range(len(run.tasks)), key=lambda i: -cards[i])
-    running: dict = {}
+    running: dict = {}  # future -> task index, until its outcome is handed on
+    # Reentrant: a future done before its callback is added runs feed() inside feed().
+    lock = threading.RLock()
+    refused: list[BaseException] = []  # the pool refusing a deck (broken), raised in this thread
+
+    def feed(_done: object = None) -> None:
+        # One deck waiting behind each worker's, no more: each holds its cards' records (memory
+        # stays the same for any number of decks), and a deck sent cannot be taken back when
+        # this process runs out of its own.
+        with lock:
+            while order and not refused and sum(not f.done() for f in running) < 2 * workers.processes:
+                i = order[0]
+                try:
+                    future = workers.pool.submit(render_deck, _for_worker(run.tasks[i]))
+                except Exception as exc:  # noqa: BLE001 - BrokenProcessPool, or shut down: raised below
+                    refused.append(exc)
+                    return
+                order.pop(0)
+                running[future] = i
+                future.add_done_callback(feed)
 
     def collect(block: bool) -> None:
-        done, _ = wait(running, timeout=None if block else 0, return_when=FIRST_COMPLETED)
+        with lock:
+            sent = list(running)
+        done, _ = wait(sent, timeout=None if block else 0, return_when=FIRST_COMPLETED)
         for future in done:
-            run.arrived(running.pop(future), future.result())
+            with lock:
+                i = running.pop(future)
+            run.arrived(i, future.result())  # raises BrokenProcessPool for a worker that died
 
-    while order or running:
-        # One deck waiting behind each worker's, no more: each holds its cards' records and its
-        # outcome its files (memory stays the same for any number of decks), and a deck sent
-        # cannot be taken back when this process runs out of its own.
-        while order and len(running) < 2 * workers.processes:
-            i = order.pop(0)
-            running[workers.pool.submit(render_deck, _for_worker(run.tasks[i]))] = i
-        if running:
-            collect(block=not order)
-        if order:
-            run.draw_here(order.pop())
+    feed()
+    while True:
+        collect(block=False)
+        with lock:
+            mine = order.pop() if order else None
+        if mine is None:
+            break
+        run.draw_here(mine)
+    while running:
+        collect(block=True)
+    if refused:
+        raise refused[0]
