@@ -170,3 +170,46 @@ def test_a_worker_gets_its_next_deck_while_the_builds_process_draws_one(tmp_path
     assert result.problems == []
     assert len(during_first) >= 4, (during_first, here)  # sent one by one as it finished them
     assert not set(worker_decks()) & set(here)
+
+
+def test_the_worker_inherits_the_compiled_templates(tmp_path, monkeypatch):
+    """A big database's build compiles the game's templates while the cards are read apart,
+    before its worker is forked: the worker compiles none again."""
+    import os
+
+    from printkit.sheets.templating.template_sandbox import CardSandbox
+
+    data = big_database(tmp_path / "data")
+    compiled = tmp_path / "compiled"  # one line per template compiled, with the process's id
+    real_compile = CardSandbox.compile
+
+    def compile_(self, *args, **kwargs):
+        with compiled.open("a") as f:
+            f.write(f"{os.getpid()}\n")
+        return real_compile(self, *args, **kwargs)
+
+    monkeypatch.setattr(CardSandbox, "compile", compile_)
+    result = build(data, tmp_path / "out", BuildOptions(paper_by_name("letter"), BASE_URL), ["carpe_cras"],
+                   cards_only=True, jobs=2)
+    assert result.problems == []
+    by_process = compiled.read_text().split()
+    assert by_process and set(by_process) == {str(os.getpid())}, sorted(set(by_process))
+
+
+def test_a_broken_template_of_a_big_database_is_reported_with_its_line(tmp_path):
+    """Compiling the templates ahead passes over one that does not compile; the build reports
+    it where it loads it, with the file and line, and writes nothing."""
+    data = big_database(tmp_path / "data")
+    template = data / "carpe_cras" / "templates" / "unit.yaml"
+    lines = template.read_text(encoding="utf-8").splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if "text:" in line and "{{" in line)
+    lines[at] = lines[at].replace("{{", "{{ (", 1)
+    template.write_text("".join(lines), encoding="utf-8")
+    result = build(data, tmp_path / "out", BuildOptions(paper_by_name("letter"), BASE_URL), ["carpe_cras"],
+                   cards_only=True, jobs=2)
+    # The region's line (where its "- name:" starts), the field its text.
+    region = max(i for i in range(at + 1) if lines[i].lstrip().startswith("- ")) + 1
+    name = lines[region - 1].split("name:", 1)[1].strip()
+    assert [(p.line, p.field) for p in result.problems if p.file == str(template)
+            and "Jinja2 syntax error" in p.message] == [(region, f"layout:{name}.text")], result.problems
+    assert not (tmp_path / "out").exists()

@@ -173,6 +173,17 @@ process of its own (:func:`printkit.pipeline.load.load_apart`) and starts its wo
 reading them back (see :class:`Workers`)."""
 
 
+def prepare_to_fork() -> None:
+    """Import what every worker needs (:data:`FORK_PRELOADED`) and parse the bundled faces
+    (every deck draws them), in this process before it forks workers, so that they are done
+    once, not once per worker (:meth:`Workers.start` calls it; a build may call it earlier)."""
+    for module in FORK_PRELOADED:
+        import_module(module)
+    from printkit.sheets.text.fonts import register_fonts
+
+    register_fonts()
+
+
 def _die_with_parent(parent_pid: int) -> None:
     """A worker's initializer: on Linux, the worker ends when the build's process dies (even by
     ``kill -9``) instead of waiting for work forever; elsewhere nothing."""
@@ -213,11 +224,7 @@ class Workers:
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
-        for module in FORK_PRELOADED:
-            import_module(module)
-        from printkit.sheets.text.fonts import register_fonts
-
-        register_fonts()  # every deck draws the bundled faces: parsed once, not once per process
+        prepare_to_fork()
         try:
             self.pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=_pool_context(),
                                             initializer=_die_with_parent, initargs=(os.getpid(),))
@@ -309,11 +316,13 @@ def _share(run: _Run, workers: Workers, cards: list[int]) -> None:
     refused: list[BaseException] = []  # the pool refusing a deck (broken), raised in this thread
 
     def feed(_done: object = None) -> None:
-        # One deck waiting behind each worker's, no more: each holds its cards' records (memory
-        # stays the same for any number of decks), and a deck sent cannot be taken back when
-        # this process runs out of its own.
+        # A deck waits behind each worker's, no more (each holds its cards' records: memory
+        # stays the same for any number of decks), while there are more decks left than the
+        # workers take: a deck sent cannot be taken back when this process runs out of its own,
+        # so towards the end a worker is sent its next deck only when it finishes one.
         with lock:
-            while order and not refused and sum(not f.done() for f in running) < 2 * workers.processes:
+            while order and not refused and sum(not f.done() for f in running) < (
+                    2 * workers.processes if len(order) > 2 * workers.processes else workers.processes):
                 i = order[0]
                 try:
                     future = workers.pool.submit(render_deck, _for_worker(run.tasks[i]))

@@ -294,16 +294,47 @@ def load_layout(path: Path, trim_w_mm: float, trim_h_mm: float, bleed_mm: float,
             if (r.x_mm < -bleed_mm - eps or r.y_mm < -bleed_mm - eps or r.x_mm + r.w_mm > trim_w_mm + bleed_mm + eps
                     or r.y_mm + r.h_mm > trim_h_mm + bleed_mm + eps):
                 raise LayoutError(spath, line, where, f"{r.kind} region reaches past the {bleed_mm} mm bleed")
-        for attr in ("text", "src", "when"):
-            source = getattr(r, attr, None)
-            if source is None:
-                continue
+        for attr, template_text in _region_templates(r):
             try:
-                expr = "{{ (" + source + ") }}" if attr == "when" else source
-                layout.compiled[(r.name, attr)] = _JINJA.from_string(expr)
+                layout.compiled[(r.name, attr)] = _JINJA.from_string(template_text)
             except jinja2.TemplateSyntaxError as exc:
                 raise LayoutError(spath, line, f"{where}.{attr}", f"Jinja2 syntax error: {exc.message}") from None
     return layout
+
+
+def _region_templates(region: Any) -> list[tuple[str, str]]:
+    """``(attribute, Jinja2 template text)`` of each of ``region``'s ``text``, ``src`` and
+    ``when`` it has (``when``, an expression, as a template that prints its value)."""
+    found = []
+    for attr in ("text", "src", "when"):
+        source = getattr(region, attr, None)
+        if source is not None:
+            found.append((attr, "{{ (" + source + ") }}" if attr == "when" else source))
+    return found
+
+
+PRECOMPILED_FILES = 64
+"""Template files :func:`precompile_layouts` reads at most in a folder (as many as a process
+keeps read, :data:`LAYOUT_SPECS_KEPT`)."""
+
+
+def precompile_layouts(folder: Path) -> None:
+    """Read the template files of ``folder`` (a game's templates folder) and compile their
+    Jinja2, so that :func:`load_layout` finds both done: what a build does before it forks its
+    workers, which then inherit them instead of each compiling them again. A file that cannot
+    be read or compiled is passed over here; :func:`load_layout` reports it when the build
+    loads it."""
+    for path in sorted(folder.glob("*.yaml"))[:PRECOMPILED_FILES]:
+        try:
+            spec, _ = _layout_spec(path)
+        except LayoutError:
+            continue
+        for region in spec.regions:
+            for _, template_text in _region_templates(region):
+                try:
+                    _JINJA.from_string(template_text)
+                except Exception:  # noqa: BLE001,S112 - any problem is load_layout's to report, with its line
+                    continue
 
 
 # ---- evaluated faces -------------------------------------------------------------------------
