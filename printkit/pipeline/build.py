@@ -164,10 +164,13 @@ def _build(request: BuildRequest, progress_factory: Callable[[int], Progress] | 
                 progress_factory(result.cards)(result.cards)
             return result
     big = card_file_bytes(request.data_dir) >= EARLY_WORKERS_CARD_BYTES
-    # A big database is read in a process of its own, while this one prepares to draw.
-    prepared: list[bool] = []
-    pickled = load_apart(request, spool, meanwhile=lambda: prepared.append(_prepare_drawing(request))) \
-        if big and spool is not None else None
+    prepared = []  # whether _prepare_drawing ran
+
+    def meanwhile() -> None:  # a big database is read in a process of its own, while this one prepares to draw
+        _prepare_drawing(request)
+        prepared.append(True)
+
+    pickled = load_apart(request, spool, meanwhile=meanwhile) if big and spool is not None else None
     # The stages that lay out and draw, imported only now: a rebuild that carries every file
     # over needs none of the renderer, and the workers started below inherit them.
     from printkit.pipeline.draw import GameDrawing, draw_decks
@@ -203,28 +206,28 @@ def _build(request: BuildRequest, progress_factory: Callable[[int], Progress] | 
     return result
 
 
-def _prepare_drawing(request: BuildRequest) -> bool:
+def _prepare_drawing(request: BuildRequest) -> None:
     """What drawing needs before its first deck, done while a big database is read in a process
-    of its own (see :func:`_build`): the stages that lay out, draw and publish imported, what
-    the workers need imported and the fonts parsed, and the requested games' templates read
-    and compiled afresh (a template too slow in the last build, with ``--watch``, is tried
-    again). The workers forked next inherit all of it. Returns ``True``."""
+    of its own (see :func:`_build`): the stages that lay out, draw and publish imported, and the
+    requested games' templates read and compiled afresh (a template too slow in the last build,
+    with ``--watch``, is tried again), which the workers forked next inherit.
+
+    The fonts and the modules only the workers' drawing needs (:meth:`Workers.start`) wait until
+    the loading process has ended: held beside it, they would add ~10 MiB to the peak of a
+    rebuild of 10,000 cards."""
     import printkit.pipeline.draw  # noqa: F401
     import printkit.pipeline.lay_out  # noqa: F401
     import printkit.pipeline.publish  # noqa: F401
     from card_data.loader import bundled_data_dir
     from card_data.project.project_folders import game_templates_dir
-    from printkit.pipeline.workers import prepare_to_fork
     from printkit.sheets.templating.layout import precompile_layouts
     from printkit.sheets.templating.template_sandbox import forget_compiled_templates
 
     forget_compiled_templates()
-    prepare_to_fork()
     data_root = Path(request.data_dir or bundled_data_dir())
     for game_file in sorted(data_root.glob("*/game.yaml")):
         if not request.games or game_file.parent.name in request.games:
             precompile_layouts(game_templates_dir(game_file.parent, request.layouts_dir))
-    return True
 
 
 def _unchanged_build(cache: BuildCache, build_key: str, out_dir: Path, options: BuildOptions) -> BuildResult | None:

@@ -173,17 +173,6 @@ process of its own (:func:`printkit.pipeline.load.load_apart`) and starts its wo
 reading them back (see :class:`Workers`)."""
 
 
-def prepare_to_fork() -> None:
-    """Import what every worker needs (:data:`FORK_PRELOADED`) and parse the bundled faces
-    (every deck draws them), in this process before it forks workers, so that they are done
-    once, not once per worker (:meth:`Workers.start` calls it; a build may call it earlier)."""
-    for module in FORK_PRELOADED:
-        import_module(module)
-    from printkit.sheets.text.fonts import register_fonts
-
-    register_fonts()
-
-
 def _die_with_parent(parent_pid: int) -> None:
     """A worker's initializer: on Linux, the worker ends when the build's process dies (even by
     ``kill -9``) instead of waiting for work forever; elsewhere nothing."""
@@ -224,7 +213,11 @@ class Workers:
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
-        prepare_to_fork()
+        for module in FORK_PRELOADED:
+            import_module(module)
+        from printkit.sheets.text.fonts import register_fonts
+
+        register_fonts()  # every deck draws the bundled faces: parsed once, not once per process
         try:
             self.pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=_pool_context(),
                                             initializer=_die_with_parent, initargs=(os.getpid(),))
