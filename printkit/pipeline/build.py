@@ -164,22 +164,19 @@ def _build(request: BuildRequest, progress_factory: Callable[[int], Progress] | 
                 progress_factory(result.cards)(result.cards)
             return result
     big = card_file_bytes(request.data_dir) >= EARLY_WORKERS_CARD_BYTES
-    prepared = []  # whether _prepare_drawing ran
+    pickled = None
+    if big and spool is not None:  # read in a process of its own, while this one prepares to draw
+        pickled = load_apart(request, spool, meanwhile=lambda: _prepare_drawing(request))
+    else:
+        from printkit.sheets.templating.template_sandbox import forget_compiled_templates
 
-    def meanwhile() -> None:  # a big database is read in a process of its own, while this one prepares to draw
-        _prepare_drawing(request)
-        prepared.append(True)
-
-    pickled = load_apart(request, spool, meanwhile=meanwhile) if big and spool is not None else None
+        forget_compiled_templates()  # a template too slow in the last build (--watch) is tried again
     # The stages that lay out and draw, imported only now: a rebuild that carries every file
     # over needs none of the renderer, and the workers started below inherit them.
     from printkit.pipeline.draw import GameDrawing, draw_decks
     from printkit.pipeline.lay_out import lay_out_decks
     from printkit.pipeline.publish import publish_build
-    from printkit.sheets.templating.template_sandbox import forget_compiled_templates
 
-    if not prepared:
-        forget_compiled_templates()  # a template too slow in the last build (--watch) is tried again
     if big:
         import_card_schemas(request.data_dir)  # the workers unpickle cards of their classes
         workers.start()  # before the database is read in (see Workers)

@@ -81,6 +81,9 @@ def icon_names(icons_dir: Path) -> list[str]:
 _ICONS: dict[str, Icon] = {}
 """Icons by the label their ``<onDraw>`` tag carries (label -> file and colour)."""
 
+ICONS_KEPT = 1024
+"""Icons :data:`_READ` keeps at most (each a few hundred bytes and its drawing, shared with the SVG cache)."""
+
 _READ: dict[tuple[Path, str, str, int], tuple[tuple, Icon, str]] = {}
 """Icons already read, by (icons folder, name, colour, the art pixel limit in force): what the folder and the file were then
 (:func:`_as_found`), the icon and its tag's label. A card's text names the same few icons on
@@ -123,6 +126,8 @@ def _read_icon(icons_dir: Path, name: str, colour: str) -> tuple[Icon, str]:
     icon = Icon(path, colour, art.width / art.height, drawing, form_name)
     label = f"{path}|{colour}"
     if found is not None:
+        if len(_READ) >= ICONS_KEPT:
+            _READ.clear()  # a watching process over many games and colours: start again
         _READ[key] = (found, icon, label)
     return icon, label
 
