@@ -120,9 +120,13 @@ def served(data_dir: Path, project_dir: str | None) -> str:
     return f"Serving the games of {data_dir}" + (f" (project {project_dir})." if project_dir else ".")
 
 
-SERVER_THREADS = 32
+SERVER_THREADS = 8
 """Waitress worker threads: a thread is busy only while it answers a request, and 20 phones
-polling a table every second keep a handful busy at once; 32 leaves room for bursts."""
+polling a table every second keep a handful busy at once. More threads do not answer sooner:
+Python runs one thread of a process at a time, and a request waiting in waitress's queue costs
+less than one waiting for its turn to run. Measured with 200 phones on two processes at the
+stress rate (``benchmarks/bench_companion.py``): 8 threads answered 20% more requests than 32,
+at half the p99 and 0.5 ms less CPU per request; 4 did no better than 8."""
 CONNECTION_LIMIT = 256
 """Open connections waitress keeps: a phone's browser opens up to six and keeps them alive."""
 PROXY_HEADERS = "x-forwarded-for x-forwarded-host x-forwarded-proto x-forwarded-port"

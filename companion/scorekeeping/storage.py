@@ -88,8 +88,9 @@ POOL_SIZE = 16
 one only while it answers a request."""
 POOL_OVERFLOW = 16
 """Connections opened past :data:`POOL_SIZE` in a burst, closed after use: a process opens at
-most 32, as many as ``companion run``'s default threads (PostgreSQL's default
-``max_connections`` of 100 serves three such processes)."""
+most 32, one for each thread of ``companion run --threads 32`` (its default is 8, which the
+kept connections cover; PostgreSQL's default ``max_connections`` of 100 serves three processes
+of 32 threads)."""
 
 # Short codes are read aloud and typed on phones: no 0/O, 1/I/L.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
