@@ -315,3 +315,64 @@ def test_a_killed_build_leaves_no_worker_processes_behind(tmp_path):
            "--jobs", "2"]
     killed = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
+
+
+def test_a_build_whose_drawn_files_cannot_be_flushed_keeps_the_previous_set_and_no_spool(tmp_path, monkeypatch):
+    """The decks' files are flushed by the spool's own thread while the build draws on; a disk
+    that fills up there fails the build as it would have in the drawing thread: OSError, the
+    previous set whole, no spool left."""
+    from printkit.build_options import BuildOptions
+    from printkit.pipeline.build import build
+    from printkit.sheets.prepress.paper import paper_by_name
+
+    out = tmp_path / "out"
+    build(None, out, BuildOptions(paper_by_name("a4"), "http://server-a.example:5000"), [GAME], cards_only=True)
+    before = snapshot(out)
+    real_fsync, written = os.fsync, []
+
+    def full_disk(fd: int) -> None:
+        if SPOOL_DIR_NAME in Path(os.readlink(f"/proc/self/fd/{fd}")).parts:
+            written.append(fd)
+            if len(written) == 2:
+                raise OSError(28, "No space left on device")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", full_disk)
+    with pytest.raises(OSError, match="No space"):
+        build(None, out, BuildOptions(paper_by_name("letter"), "http://server-b.example:5000"), [GAME],
+              cards_only=True)
+    assert len(written) >= 2
+    assert snapshot(out) == before
+    assert not (out / SPOOL_DIR_NAME).exists() and not (out / STAGING_DIR_NAME).exists()
+
+
+def test_a_spool_holds_at_most_a_few_files_waiting_for_the_disk(tmp_path, monkeypatch):
+    """Past :attr:`Spool.PENDING` files not yet written, the next put waits: a slow disk never
+    makes the build keep its output in memory. What was put is then on disk, as put."""
+    import threading
+
+    from printkit.pipeline import output_set
+
+    disk = threading.Event()
+    real_write = output_set._write_flushed
+
+    def slow_disk(path: Path, data: bytes) -> None:
+        disk.wait(30)
+        real_write(path, data)
+
+    monkeypatch.setattr(output_set, "_write_flushed", slow_disk)
+    spool = output_set.Spool(tmp_path)
+    # The spool's thread takes the first file and waits on the disk; PENDING files wait behind it.
+    kept = [spool.put(b"file %d" % i) for i in range(output_set.Spool.PENDING)]
+    more = threading.Thread(target=lambda: kept.append(spool.put(b"one more")))
+    more.start()
+    more.join(0.5)
+    assert more.is_alive()  # waiting for the disk, not holding a ninth file in memory
+    disk.set()
+    more.join(30)
+    assert not more.is_alive()
+    spool.settle()
+    assert [s.path.read_bytes() for s in kept] == [b"file %d" % i for i in range(8)] + [b"one more"]
+    assert all(hashlib.sha256(s.path.read_bytes()).hexdigest() == s.sha256 for s in kept)
+    spool.discard()
+    assert not spool.dir.exists()

@@ -213,3 +213,26 @@ def test_a_broken_template_of_a_big_database_is_reported_with_its_line(tmp_path)
     assert [(p.line, p.field) for p in result.problems if p.file == str(template)
             and "Jinja2 syntax error" in p.message] == [(region, f"layout:{name}.text")], result.problems
     assert not (tmp_path / "out").exists()
+
+
+def test_the_fonts_are_parsed_while_a_database_under_2_mib_is_read_and_after_a_bigger_one(tmp_path, monkeypatch):
+    """Under :data:`FONTS_BESIDE_LOAD_CARD_BYTES` of card files, the build's process parses the
+    fonts while the loading process reads the cards; past it, only once that process has ended
+    (their memory would add to the loading process's, which grows with the database)."""
+    from printkit.sheets.text import fonts
+
+    data = big_database(tmp_path / "data")
+    options = BuildOptions(paper_by_name("letter"), BASE_URL)
+    loading = []  # the processes alive each time the fonts are asked for, in this process
+    real_register = fonts.register_fonts
+    monkeypatch.setattr(fonts, "register_fonts",
+                        lambda: loading.append([p.name for p in multiprocessing.active_children()]) or real_register())
+
+    assert build(data, tmp_path / "small", options, ["carpe_cras"], cards_only=True, jobs=2).problems == []
+    assert loading and loading[0] == ["printkit-load"]
+
+    loading.clear()
+    monkeypatch.setattr(pipeline_build, "FONTS_BESIDE_LOAD_CARD_BYTES", EARLY_WORKERS_CARD_BYTES)
+    assert build(data, tmp_path / "big", options, ["carpe_cras"], cards_only=True, jobs=2).problems == []
+    assert loading and "printkit-load" not in loading[0]
+    assert files(tmp_path / "small") == files(tmp_path / "big")

@@ -60,7 +60,14 @@ from printkit.pipeline.load import (
 )
 from printkit.pipeline.output_set import Spool, recover
 from printkit.pipeline.units import OutputUnits
-from printkit.pipeline.workers import EARLY_WORKERS_CARD_BYTES, BuildWarnings, Progress, Workers
+from printkit.pipeline.workers import (
+    EARLY_WORKERS_CARD_BYTES,
+    FONTS_BESIDE_LOAD_CARD_BYTES,
+    BuildWarnings,
+    Progress,
+    Workers,
+    preload_drawing,
+)
 from printkit.sheets.artwork.art_prints import ART_CACHE_DIR, art_prints_in, prune_art_cache
 from printkit.sheets.templating.layout_base import LAYOUTS_DIR
 
@@ -163,10 +170,12 @@ def _build(request: BuildRequest, progress_factory: Callable[[int], Progress] | 
             if progress_factory:
                 progress_factory(result.cards)(result.cards)
             return result
-    big = card_file_bytes(request.data_dir) >= EARLY_WORKERS_CARD_BYTES
+    card_bytes = card_file_bytes(request.data_dir)
+    big = card_bytes >= EARLY_WORKERS_CARD_BYTES
     pickled = None
     if big and spool is not None:  # read in a process of its own, while this one prepares to draw
-        pickled = load_apart(request, spool, meanwhile=lambda: _prepare_drawing(request))
+        pickled = load_apart(request, spool, meanwhile=lambda: _prepare_drawing(
+            request, with_fonts=card_bytes < FONTS_BESIDE_LOAD_CARD_BYTES))
     else:
         from printkit.sheets.templating.template_sandbox import forget_compiled_templates
 
@@ -199,19 +208,21 @@ def _build(request: BuildRequest, progress_factory: Callable[[int], Progress] | 
                          warnings=warnings.items, fallbacks=loaded.fallbacks)
     if problems or out_dir is None:
         return result
+    if spool is not None:
+        spool.settle()  # every file drawn is on disk before any is published
     result.written, result.unchanged = publish_build(request, loaded, units, plans, result.warnings, build_key)
     return result
 
 
-def _prepare_drawing(request: BuildRequest) -> None:
+def _prepare_drawing(request: BuildRequest, with_fonts: bool = False) -> None:
     """What drawing needs before its first deck, done while a big database is read in a process
     of its own (see :func:`_build`): the stages that lay out, draw and publish imported, and the
     requested games' templates read and compiled afresh (a template too slow in the last build,
     with ``--watch``, is tried again), which the workers forked next inherit.
 
-    The fonts and the modules only the workers' drawing needs (:meth:`Workers.start`) wait until
-    the loading process has ended: held beside it, they would add ~10 MiB to the peak of a
-    rebuild of 10,000 cards."""
+    ``with_fonts``: the fonts and the modules only the workers' drawing needs too
+    (:func:`~printkit.pipeline.workers.preload_drawing`); else they wait for :meth:`Workers.start`,
+    after the loading process has ended (see :data:`~printkit.pipeline.workers.FONTS_BESIDE_LOAD_CARD_BYTES`)."""
     import printkit.pipeline.draw  # noqa: F401
     import printkit.pipeline.lay_out  # noqa: F401
     import printkit.pipeline.publish  # noqa: F401
@@ -225,6 +236,8 @@ def _prepare_drawing(request: BuildRequest) -> None:
     for game_file in sorted(data_root.glob("*/game.yaml")):
         if not request.games or game_file.parent.name in request.games:
             precompile_layouts(game_templates_dir(game_file.parent, request.layouts_dir))
+    if with_fonts:
+        preload_drawing()
 
 
 def _unchanged_build(cache: BuildCache, build_key: str, out_dir: Path, options: BuildOptions) -> BuildResult | None:

@@ -36,7 +36,9 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+from collections import deque
 from collections.abc import Iterable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,32 +77,68 @@ class Spool:
     """Rendered files kept on disk, not in memory, until :func:`publish` moves them in.
 
     The spool is ``<out_dir>/.printkit-spool/`` (the output's file system, so the move is a
-    rename). :meth:`discard` removes it (a build that found problems publishes nothing);
-    :func:`recover` removes what a killed build left.
+    rename). A file that must survive a crash (:meth:`put` ``durable``) is written and flushed
+    by the spool's own thread while the build draws on: flushing waits on the disk, not on
+    Python, and done in the drawing thread it held up every deck. :meth:`settle` waits for
+    them, before anything is published. :meth:`discard` removes the spool (a build that found
+    problems publishes nothing); :func:`recover` removes what a killed build left.
     """
+
+    PENDING = 8
+    """Durable files waiting for the spool's thread, at most: past them :meth:`put` waits, so
+    a slow disk never makes the build hold its output in memory."""
 
     def __init__(self, out_dir: Path) -> None:
         self.out_dir = Path(out_dir)
         self.dir = self.out_dir / SPOOL_DIR_NAME
         self._count = 0
         self._made_out_dir = not self.out_dir.exists()
+        self._writer: ThreadPoolExecutor | None = None
+        self._writes: deque[Future] = deque()
+        self._failed: BaseException | None = None
 
     def put(self, data: bytes, durable: bool = True) -> Spooled:
-        """Write ``data`` (flushed to disk, unless not ``durable``: a cache's entry, checked when
-        read) and return where it is. Raises ``OSError``."""
+        """Write ``data`` and return where it is: ``durable``, flushed to disk by the spool's
+        thread (see :meth:`settle`), else written here and not flushed (a cache's entry, checked
+        when read). Raises ``OSError`` (for a durable file: one an earlier durable write met;
+        its own, if any, is raised by the next call or by :meth:`settle`)."""
         self.dir.mkdir(parents=True, exist_ok=True)
         self._count += 1
         path = self.dir / f"{os.getpid()}-{self._count:06d}"  # the loading process spools too
-        with open(path, "wb") as fh:
-            fh.write(data)
-            if durable:
-                fh.flush()
-                os.fsync(fh.fileno())
-        return Spooled(path, len(data), hashlib.sha256(data).hexdigest())
+        spooled = Spooled(path, len(data), hashlib.sha256(data).hexdigest())
+        if not durable:
+            path.write_bytes(data)
+            return spooled
+        while len(self._writes) >= self.PENDING or (self._writes and self._writes[0].done()):
+            self._done(self._writes.popleft())
+        if self._writer is None:
+            self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="printkit-spool")
+        self._writes.append(self._writer.submit(_write_flushed, path, data))
+        return spooled
+
+    def settle(self) -> None:
+        """Wait until every durable file put so far is written and flushed. Raises ``OSError``:
+        the first a write met."""
+        while self._writes:
+            self._done(self._writes.popleft())
+        if self._writer is not None:
+            self._writer.shutdown()
+            self._writer = None
+
+    def _done(self, write: Future) -> None:
+        error = write.exception()  # waits for it
+        if error is not None and self._failed is None:
+            self._failed = error
+        if self._failed is not None:
+            raise self._failed
 
     def discard(self) -> None:
         """Remove every spooled file (and the output folder if this spool made it and it is
-        empty now)."""
+        empty now), once the spool's thread has finished what it was writing."""
+        try:
+            self.settle()
+        except OSError:
+            pass  # nothing of it is kept anyway
         shutil.rmtree(self.dir, ignore_errors=True)
         if self._made_out_dir:
             try:

@@ -167,6 +167,13 @@ worker would otherwise import them again (svglib with lxml and its CSS parsers: 
 CPU a worker; the layouts and the renderer, which a rebuild that carries every file over
 does not import)."""
 
+FONTS_BESIDE_LOAD_CARD_BYTES = 2 << 20
+"""Card files (YAML) of less than this many bytes, about 2,300 cards: while the loading process
+reads them, the build's process also parses the fonts and imports the workers' modules
+(:func:`preload_drawing`), about 40 ms it would otherwise spend after. Past it they wait for the
+loading process to end: the ~10 MiB they hold would add to the loading process's own, which
+grows with the database (a rebuild of one card of 10,000 peaked 11 MiB higher)."""
+
 EARLY_WORKERS_CARD_BYTES = 256 << 10
 """Card files (YAML) of at least this many bytes, about 300 cards: the build loads them in a
 process of its own (:func:`printkit.pipeline.load.load_apart`) and starts its workers before
@@ -187,6 +194,17 @@ def _die_with_parent(parent_pid: int) -> None:
         return
     if os.getppid() != parent_pid:  # died before the line above
         os._exit(1)
+
+
+def preload_drawing() -> None:
+    """What each worker process would otherwise do for itself, done once in the build's process
+    before they are forked: the modules of :data:`FORK_PRELOADED` imported and the bundled
+    faces parsed (every deck draws them). Idempotent."""
+    for module in FORK_PRELOADED:
+        import_module(module)
+    from printkit.sheets.text.fonts import register_fonts
+
+    register_fonts()
 
 
 class Workers:
@@ -213,11 +231,7 @@ class Workers:
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
-        for module in FORK_PRELOADED:
-            import_module(module)
-        from printkit.sheets.text.fonts import register_fonts
-
-        register_fonts()  # every deck draws the bundled faces: parsed once, not once per process
+        preload_drawing()
         try:
             self.pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=_pool_context(),
                                             initializer=_die_with_parent, initargs=(os.getpid(),))
