@@ -66,7 +66,9 @@ class TableFold:
     ``problem``'s entry (the first that could not be applied; ``None`` when all were);
     ``texts``: the history line of every event that was ever folded, by seq (an undone entry
     keeps the line it had); ``allowed``: the moves the rules allow on ``state``, by the seat
-    asking (``None``: everyone's), filled in by :meth:`TableView.allowed` on first use.
+    asking (``None``: everyone's), filled in by :meth:`TableView.allowed` on first use;
+    ``dumped``: ``state`` and its outcome as JSON, made by :meth:`TableView.as_json` on first use
+    (every phone polling the API at this version gets the same).
     """
 
     version: int
@@ -77,6 +79,7 @@ class TableFold:
     texts: dict[int, str] = field(default_factory=dict)
     problem: EntryProblem | None = None
     allowed: dict[int | None, tuple[Move, ...]] = field(default_factory=dict, compare=False, repr=False)
+    dumped: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 def fold_entries(engine: Engine, rows: dict[int, EventRecord], order: list[int], start: int,
@@ -241,6 +244,11 @@ class TableView:
                                                          own=getattr(self.engine, "player_colours", None))
 
     def as_json(self, with_history: bool = False) -> dict[str, Any]:
+        """The table as the JSON API gives it (a new dict each call; its ``state`` and
+        ``outcome`` are made once per table version and shared: not to be changed)."""
+        dumped = self._fold.dumped
+        if not dumped:  # two threads may both make it: the same either way
+            dumped.update(state=self.state.model_dump(mode="json"), outcome=self.outcome.model_dump(mode="json"))
         data = {
             "code": self.record.code,
             "token": self.record.token,
@@ -249,8 +257,8 @@ class TableView:
             "colours": self.colours,
             "options": self.record.options,
             "version": self.record.version,
-            "state": self.state.model_dump(mode="json"),
-            "outcome": self.outcome.model_dump(mode="json"),
+            "state": dumped["state"],
+            "outcome": dumped["outcome"],
             "problem": self.problem.as_json() if self.problem else None,
         }
         if with_history:
