@@ -238,3 +238,22 @@ def test_no_event_is_named_by_string_outside_its_class(game):
     found = [f"{p.relative_to(root)}:{n}: {line.strip()}" for p in files
              for n, line in enumerate(lines(p), 1) if pattern.search(line)]
     assert not found, "\n".join(found)
+
+
+def test_a_seat_field_offers_each_tables_own_players_and_a_list_default_is_never_shared():
+    """What a field's definition gives is worked out once per event class, but a seat's
+    choices are each table's players, and a list default is each form's own."""
+    from card_data.engine.forms import derive_field
+
+    class Pick(Event):
+        seat: Seat
+        order: list[int] = Field(default_factory=list)
+
+    first = TOY.new_state(("Ann", "Bo"), Options(), None)
+    second = TOY.new_state(("Cy", "Di", "Ed"), Options(), None)
+    for _ in range(2):  # asked again: the same answers
+        assert [c.label for c in Bonus.moves(first, None)[0].fields[0].choices] == ["Ann", "Bo"]
+        assert [c.label for c in Bonus.moves(second, None)[0].fields[0].choices] == ["Cy", "Di", "Ed"]
+    assert [c.value for c in derive_field(Pick, "seat", second).choices] == [0, 1, 2]
+    one, other = derive_field(Pick, "order", first), derive_field(Pick, "order", first)
+    assert one.default == [] and one.default is not other.default

@@ -229,7 +229,30 @@ def derive_field(cls: type[BaseModel], name: str, state: Any) -> FormField:
 
     A field that may be ``None`` (its default) gets the ``none_label`` its definition gives
     (``json_schema_extra={"none_label": Words(...)}``), else "None"; a field with a default
-    gets it as its ``blank``."""
+    gets it as its ``blank``.
+
+    What a definition gives is worked out once per class and field (the forms of a table are
+    offered again at every entry); only a seat's choices are the ``state``'s players."""
+    key = (cls, name)
+    kept = _DERIVED.get(key)
+    if kept is None:
+        kept = _derive_field(cls, name)
+        if isinstance(kept[0].default, _IMMUTABLE) and len(_DERIVED) < DERIVED_KEPT:
+            _DERIVED[key] = kept
+    form_field, of_seats = kept
+    return replace(form_field, choices=choices(state.seat_choices())) if of_seats else form_field
+
+
+DERIVED_KEPT = 4096
+"""Fields of event classes whose derived inputs are kept (a game has a few dozen)."""
+
+_DERIVED: dict[tuple[type, str], tuple[FormField, bool]] = {}
+_IMMUTABLE = (type(None), bool, int, float, str, tuple, frozenset)
+"""Defaults a kept input may share between forms (a list default is derived each time)."""
+
+
+def _derive_field(cls: type[BaseModel], name: str) -> tuple[FormField, bool]:
+    """:func:`derive_field` but for the seats' choices, and whether the field takes them."""
     info = cls.model_fields[name]
     label = info.title or name.replace("_", " ").capitalize()
     annotation, optional = _unwrap_optional(info.annotation)
@@ -242,11 +265,11 @@ def derive_field(cls: type[BaseModel], name: str, state: Any) -> FormField:
     metadata = _flat([*info.metadata, *getattr(annotation, "__metadata__", ())])
     base = typing.get_origin(annotation) is typing.Annotated and typing.get_args(annotation)[0] or annotation
     if SEAT in metadata:
-        return FormField(kind="choice", choices=choices(state.seat_choices()), **common)
+        return FormField(kind="choice", **common), True
     if typing.get_origin(base) is Literal:
         labels = extra.get("labels", {})
         return FormField(kind="choice", choices=tuple(Choice(v, labels.get(v, _words(v))) for v in typing.get_args(base)),
-                         **common)
+                         **common), False
     if typing.get_origin(base) in (list, tuple):
         items = typing.get_args(base)
         item = items[0]
@@ -255,21 +278,20 @@ def derive_field(cls: type[BaseModel], name: str, state: Any) -> FormField:
             if typing.get_origin(item_base) is Literal else ()
         fixed_arity = typing.get_origin(base) is tuple and Ellipsis not in items
         count = len(items) if fixed_arity else _length(metadata)
-        if SEAT in getattr(item, "__metadata__", ()):
-            options = choices(state.seat_choices())
+        of_seats = SEAT in getattr(item, "__metadata__", ())
         item_kind = "number" if item_base is int else "text"
         item_metadata = _flat(list(getattr(item, "__metadata__", ())))
         low = next((m.ge for m in item_metadata if isinstance(m, annotated_types.Ge)), None)
         high = next((m.le for m in item_metadata if isinstance(m, annotated_types.Le)), None)
-        return FormField(kind="multi", choices=options, count=count, item_kind=item_kind, minimum=low, maximum=high,
-                         **common)
+        return FormField(kind="multi", choices=() if of_seats else options, count=count, item_kind=item_kind,
+                         minimum=low, maximum=high, **common), of_seats
     if base is bool:
-        return FormField(kind="flag", **{**common, "required": False, "default": bool(default), "none_label": ""})
+        return FormField(kind="flag", **{**common, "required": False, "default": bool(default), "none_label": ""}), False
     if base is int:
         low = next((m.ge for m in metadata if isinstance(m, annotated_types.Ge)), None)
         high = next((m.le for m in metadata if isinstance(m, annotated_types.Le)), None)
-        return FormField(kind="number", minimum=low, maximum=high, **common)
-    return FormField(kind="text", **common)
+        return FormField(kind="number", minimum=low, maximum=high, **common), False
+    return FormField(kind="text", **common), False
 
 
 def _flat(metadata: list) -> list:
