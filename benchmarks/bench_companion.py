@@ -22,7 +22,8 @@ for the run on that server (and dropped after it). Then:
    server 2 every 5 ms until it shows it: the propagation time across servers.
 
 Prints p50/p95/p99 per event and per poll; the servers' CPU per request and per event, from
-their own CPU times (``/proc``), beside the proxy's and the phones'; events acknowledged
+their own CPU times (``/proc``), beside the proxy's, the phones' and, when it runs on this
+machine, PostgreSQL's (its server process and every backend, ended ones included); events acknowledged
 against events stored (each acknowledged entry found in its table's log by its note); and the
 goals beside. The default posting rate is a stress rate: a table of four enters ~2.7 entries a
 second, where a played game enters one every 10-30 s; ``--post-every 20 100`` (each of four
@@ -49,6 +50,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -306,6 +308,34 @@ class Database:
     def _libpq(url) -> str:
         return url.set(drivername="postgresql").render_as_string(hide_password=False)
 
+    def postgres_cpu(self) -> Callable[[], float] | None:
+        """CPU seconds the PostgreSQL server has used so far (its postmaster, its living
+        processes and those that ended), if it runs on this machine; else ``None``."""
+        if self.name is None:
+            return None
+        import psycopg
+        from sqlalchemy.engine import make_url
+
+        try:
+            with psycopg.connect(self._libpq(make_url(self.url)), autocommit=True) as conn:
+                backend = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
+                postmaster = psutil.Process(psutil.Process(backend).ppid())  # while the backend lives
+            if "postgres" not in postmaster.name():
+                return None
+        except psutil.Error:
+            return None  # another machine's, or not ours to read
+
+        def used() -> float:
+            try:
+                times = postmaster.cpu_times()
+                ended = times.children_user + times.children_system  # backends that have ended
+                return times.user + times.system + ended + sum(
+                    t.user + t.system for t in (c.cpu_times() for c in postmaster.children(recursive=True)))
+            except psutil.Error:
+                return 0.0
+
+        return used
+
     def drop(self) -> None:
         if self.name is None:
             return
@@ -547,6 +577,9 @@ def main() -> None:
         cpu_of = {"servers": lambda: sum(server_cpu_s(s.pid) for s in servers)}
         if proxy is not None:
             cpu_of["nginx"] = lambda: tree_cpu_s(proxy[0].pid)
+        postgres_cpu = database.postgres_cpu()
+        if postgres_cpu is not None:
+            cpu_of["PostgreSQL"] = postgres_cpu
         probe = None
         if args.servers > 1:
             probe = Propagation(ports[0], ports[1], time.time() + SETUP_S + args.seconds)
