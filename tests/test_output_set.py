@@ -143,20 +143,28 @@ def test_publish_keeps_other_files_drops_stale_ones_and_leaves_no_staging(tmp_pa
     assert sorted(read_record(game)) == ["draw-cards.pdf", "other-deck-cards.pdf", "sub/x.svg"]
 
 
+def disk_full_at(n: int, counts=lambda path: True):
+    """A stand-in for ``os.fsync`` that fails as a full disk does at the ``n``-th flush of a file
+    whose path ``counts`` (the files it counted: ``.counted``)."""
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        if counts(Path(os.readlink(f"/proc/self/fd/{fd}"))):
+            fsync.counted.append(fd)
+            if len(fsync.counted) == n:
+                raise OSError(28, "No space left on device")
+        real_fsync(fd)
+
+    fsync.counted = []
+    return fsync
+
+
 def test_publish_that_fails_while_writing_leaves_every_game_folder_as_it_was(tmp_path, monkeypatch):
     for game in ("a", "b"):
         (tmp_path / game).mkdir()
         (tmp_path / game / "cards.pdf").write_bytes(b"old " + game.encode())
     before = snapshot(tmp_path)
-    real_fsync, calls = os.fsync, []
-
-    def full_disk(fd):
-        calls.append(fd)
-        if len(calls) == 2:
-            raise OSError(28, "No space left on device")
-        real_fsync(fd)
-
-    monkeypatch.setattr(os, "fsync", full_disk)
+    monkeypatch.setattr(os, "fsync", disk_full_at(2))
     with pytest.raises(OSError, match="No space"):
         publish(tmp_path, {tmp_path / "a" / "cards.pdf": b"new a", tmp_path / "b" / "cards.pdf": b"new b"})
     assert snapshot(tmp_path) == before
@@ -328,20 +336,12 @@ def test_a_build_whose_drawn_files_cannot_be_flushed_keeps_the_previous_set_and_
     out = tmp_path / "out"
     build(None, out, BuildOptions(paper_by_name("a4"), "http://server-a.example:5000"), [GAME], cards_only=True)
     before = snapshot(out)
-    real_fsync, written = os.fsync, []
-
-    def full_disk(fd: int) -> None:
-        if SPOOL_DIR_NAME in Path(os.readlink(f"/proc/self/fd/{fd}")).parts:
-            written.append(fd)
-            if len(written) == 2:
-                raise OSError(28, "No space left on device")
-        real_fsync(fd)
-
+    full_disk = disk_full_at(2, counts=lambda path: SPOOL_DIR_NAME in path.parts)
     monkeypatch.setattr(os, "fsync", full_disk)
     with pytest.raises(OSError, match="No space"):
         build(None, out, BuildOptions(paper_by_name("letter"), "http://server-b.example:5000"), [GAME],
               cards_only=True)
-    assert len(written) >= 2
+    assert len(full_disk.counted) >= 2
     assert snapshot(out) == before
     assert not (out / SPOOL_DIR_NAME).exists() and not (out / STAGING_DIR_NAME).exists()
 
