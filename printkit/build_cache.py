@@ -95,6 +95,16 @@ def _own_file_digests() -> dict[str, str]:
     return _own_digests
 
 
+_code_digests_from: list[Callable[[], dict[str, str]]] = []  # where this process is told its code digests
+
+
+def code_digests_from(source: Callable[[], dict[str, str]]) -> None:
+    """In a process forked to read the cards while its parent digests the code: ask
+    ``source()`` once, when a code digest is first wanted, for ``{game id: code_digest}``
+    (the parent's) instead of computing them here too. A game it does not name is computed."""
+    _code_digests_from[:] = [source]
+
+
 def code_digest(game_id: str) -> str:
     """The code behind ``game_id``'s output: :func:`toolkit_digest` and the names and contents of
     :func:`printkit.code_sources.printing_sources` (printkit whole; of ``card_data``, what the
@@ -107,6 +117,9 @@ def code_digest(game_id: str) -> str:
     file of the repository (the records of :class:`BuildCache` keep it), so that it is read
     again only after a change to some module's source."""
     known = _code_digests.get(game_id)
+    if known is None and _code_digests_from:
+        _code_digests.update(_code_digests_from.pop()())
+        known = _code_digests.get(game_id)
     if known is not None:
         return known
     files = _own_file_digests()
@@ -127,6 +140,7 @@ def code_digest(game_id: str) -> str:
 
 def _forget_code_digests() -> None:
     _code_digests.clear()
+    _code_digests_from.clear()
     _own_digests.clear()
 
 
@@ -203,6 +217,17 @@ class BuildCache:
         for key, names in scans.items():
             _scans.setdefault(key, names)  # by content: true of any record that holds it
         return cache_
+
+    def digests_taken(self) -> dict[str, list]:
+        """The file digests this record took or used so far (``{path: [size, mtime_ns,
+        SHA-256]}``), which it keeps when saved: for :meth:`adopt_digests` in another process."""
+        return dict(self._used_stats)
+
+    def adopt_digests(self, taken: dict[str, list]) -> None:
+        """Keep file digests another process's copy of this record took (:meth:`digests_taken`),
+        as if taken here."""
+        self._used_stats.update(taken)
+        self._stat_digests.update(taken)
 
     def file_digest(self, path: Path) -> str:
         """SHA-256 of the file at ``path`` (``"missing"`` if it is not a readable file),

@@ -236,3 +236,46 @@ def test_the_fonts_are_parsed_while_a_database_under_2_mib_is_read_and_after_a_b
     assert build(data, tmp_path / "big", options, ["carpe_cras"], cards_only=True, jobs=2).problems == []
     assert loading and "printkit-load" not in loading[0]
     assert files(tmp_path / "small") == files(tmp_path / "big")
+
+
+def test_in_a_fresh_folder_the_loading_process_digests_the_inputs_before_it_reads_them(tmp_path, monkeypatch):
+    """No build was recorded: the loading process starts at once and digests the database
+    before reading it, while the build's process works out the code digests and sends them (the
+    loading process computes none). A card file saved after it was read makes the next build
+    draw again, not report its stale output as up to date."""
+    import os
+
+    import printkit.build_cache as build_cache
+    import printkit.pipeline.load as load
+
+    data = big_database(tmp_path / "data")
+    card_file = data / "carpe_cras" / "cards" / "copies.yaml"
+    build_process = os.getpid()
+    real_digests = build_cache._own_file_digests
+
+    def own_file_digests():
+        assert os.getpid() == build_process, "the loading process worked out code digests itself"
+        return real_digests()
+
+    real_load_build = load.load_build
+
+    def load_then_edit(request, spool=None):
+        loaded = real_load_build(request, spool)
+        text = card_file.read_text(encoding="utf-8")  # saved by the designer once it was read
+        card_file.write_text(text.replace("id: copy-0000\n", "id: copy-0000-edited\n", 1), encoding="utf-8")
+        return loaded
+
+    build_cache.code_digest.cache_clear()  # as in a fresh process
+    monkeypatch.setattr(build_cache, "_own_file_digests", own_file_digests)
+    monkeypatch.setattr(load, "load_build", load_then_edit)  # the loading process is forked: it has it too
+    loads = []
+    real_load_apart = pipeline_build.load_apart
+    monkeypatch.setattr(pipeline_build, "load_apart", lambda *a, **k: loads.append(real_load_apart(*a, **k)) or loads[-1])
+    options = BuildOptions(paper_by_name("letter"), BASE_URL)
+    out = tmp_path / "out"
+    first = build(data, out, options, ["carpe_cras"], cards_only=True, jobs=2)
+    assert first.problems == [] and loads and loads[0] is not None  # read apart, with the build's code digests
+    monkeypatch.setattr(load, "load_build", real_load_build)
+    again = build(data, out, options, ["carpe_cras"], cards_only=True, jobs=2)
+    assert again.unchanged != again.written  # the edited card's deck drawn again
+    assert build(data, out, options, ["carpe_cras"], cards_only=True, jobs=2).unchanged == again.written

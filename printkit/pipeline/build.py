@@ -41,15 +41,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from card_data.project.limits import Limits, limits_in_force
+from card_data.games import registry
 from card_data.problems import Problem
+from card_data.project.limits import Limits, limits_in_force
 from printkit.build_cache import BuildCache
 from printkit.build_options import BuildOptions
 from printkit.pipeline.deck_files import SheetPlan, card_imposition
-from printkit.pipeline.digests import whole_build_key
+from printkit.pipeline.digests import build_inputs_digest, whole_build_key
 from printkit.pipeline.load import (
     BuildRequest,
     card_file_bytes,
@@ -159,22 +161,26 @@ def _build(request: BuildRequest, progress_factory: Callable[[int], Progress] | 
     out_dir, options = request.out_dir, request.options
     if out_dir is not None and out_dir.is_dir():
         recover(out_dir)  # a killed build's leftovers, before anything reads or writes the set
-    build_key, cache = None, BuildCache.load(None)
+    inputs, cache = None, BuildCache.load(None)  # inputs: build_inputs_digest, once taken
     if out_dir is not None:
         cache = BuildCache.load(out_dir)
-        build_key = whole_build_key(request.data_dir, request.layouts_dir, options, cache, games=request.games,
-                                    deck=request.deck and str(request.deck), scorepad_copies=request.scorepad_copies,
-                                    cards_only=request.cards_only, catalog=request.catalog)
-        result = _unchanged_build(cache, build_key, out_dir, options)
-        if result is not None:
-            if progress_factory:
-                progress_factory(result.cards)(result.cards)
-            return result
+        if cache.builds:  # this very build may be recorded: nothing else is done before looking
+            inputs = _inputs_digest(request, cache)
+            result = _unchanged_build(cache, whole_build_key(inputs), out_dir, options)
+            if result is not None:
+                if progress_factory:
+                    progress_factory(result.cards)(result.cards)
+                return result
     card_bytes = card_file_bytes(request.data_dir)
     big = card_bytes >= EARLY_WORKERS_CARD_BYTES
     pickled = None
-    if big and spool is not None:  # read in a process of its own, while this one prepares to draw
-        pickled = load_apart(request, spool, meanwhile=lambda: _prepare_drawing(
+    if big and spool is not None:
+        # Read in a process of its own, while this one prepares to draw. Where no build was
+        # recorded, that process digests the inputs before it reads them, and this one works
+        # out the code digests meanwhile (load_apart).
+        registry()  # the games found once, before that process forks: both need them
+        first = partial(_inputs_digest_taken, request, cache) if inputs is None else None
+        pickled = load_apart(request, spool, first=first, meanwhile=lambda: _prepare_drawing(
             request, with_fonts=card_bytes < FONTS_BESIDE_LOAD_CARD_BYTES))
     else:
         from printkit.sheets.templating.template_sandbox import forget_compiled_templates
@@ -189,7 +195,15 @@ def _build(request: BuildRequest, progress_factory: Callable[[int], Progress] | 
     if big:
         import_card_schemas(request.data_dir)  # the workers unpickle cards of their classes
         workers.start()  # before the database is read in (see Workers)
-    loaded = read_loaded(pickled) if pickled is not None else load_build(request, spool)
+    if pickled is not None:
+        loaded, taken = read_loaded(pickled)
+        if taken is not None:
+            inputs, digests = taken
+            cache.adopt_digests(digests)
+    else:
+        if out_dir is not None and inputs is None:
+            inputs = _inputs_digest(request, cache)  # before the cards are read
+        loaded = load_build(request, spool)
     problems = loaded.problems
     progress = progress_factory(loaded.total) if (progress_factory and request.drawing and not problems) else None
     # Only a clean build may skip work: with problems every card is laid out, to report them all.
@@ -210,8 +224,22 @@ def _build(request: BuildRequest, progress_factory: Callable[[int], Progress] | 
         return result
     if spool is not None:
         spool.settle()  # every file drawn is on disk before any is published
-    result.written, result.unchanged = publish_build(request, loaded, units, plans, result.warnings, build_key)
+    result.written, result.unchanged = publish_build(request, loaded, units, plans, result.warnings,
+                                                     whole_build_key(inputs) if inputs is not None else None)
     return result
+
+
+def _inputs_digest(request: BuildRequest, cache: BuildCache) -> str:
+    """:func:`~printkit.pipeline.digests.build_inputs_digest` of ``request``'s build."""
+    return build_inputs_digest(request.data_dir, request.layouts_dir, request.options, cache, games=request.games,
+                               deck=request.deck and str(request.deck), scorepad_copies=request.scorepad_copies,
+                               cards_only=request.cards_only, catalog=request.catalog)
+
+
+def _inputs_digest_taken(request: BuildRequest, cache: BuildCache) -> tuple[str, dict[str, list]]:
+    """In the loading process: :func:`_inputs_digest` and the file digests it took, which the
+    build's record keeps (:meth:`BuildCache.adopt_digests`)."""
+    return _inputs_digest(request, cache), cache.digests_taken()
 
 
 def _prepare_drawing(request: BuildRequest, with_fonts: bool = False) -> None:

@@ -30,23 +30,34 @@ def _in_game_data(relative: Path) -> bool:
     return is_game_data(Path(*relative.parts[1:]))
 
 
-def whole_build_key(data_dir: Path | None, layouts_dir: Path, options: BuildOptions, cache: BuildCache,
-                    **arguments) -> str:
-    """A digest over everything a whole build reads: every file of the card database and of the
-    templates, the options and arguments, the code behind every game's output."""
+def build_inputs_digest(data_dir: Path | None, layouts_dir: Path, options: BuildOptions, cache: BuildCache,
+                        **arguments) -> str:
+    """A digest over everything a whole build reads but its code: every file of the card
+    database and of the templates, the options and arguments. Taken before the cards are read,
+    so that a card file saved while they are read makes the next build's digest differ."""
     if data_dir is None:
         from card_data.loader import bundled_data_dir
 
     data_root = Path(data_dir) if data_dir is not None else bundled_data_dir()
     deck = arguments.get("deck")
-    # Every game's code, whichever games are built: a game's own code is cheap to digest once,
-    # and a build whose games changed falls through to the per-unit digests anyway.
-    code = {game_id: code_digest(game_id) for game_id in registry()}
-    return json_digest({"code": code, "options": repr(options), "arguments": arguments,
+    return json_digest({"options": repr(options), "arguments": arguments,
                         "deck_file": cache.file_digest(Path(deck)) if deck else None,
-                        # The bundled games' folders are their packages: their Python is in ``code``.
+                        # The bundled games' folders are their packages: their Python is code.
                         "data": cache.tree_digest(data_root, keep=_in_game_data),
                         "templates": cache.tree_digest(layouts_dir, (".pyc",), ("__pycache__",))})
+
+
+def code_digests() -> dict[str, str]:
+    """:func:`~printkit.build_cache.code_digest` of every registered game (``{game id: digest}``)."""
+    return {game_id: code_digest(game_id) for game_id in registry()}
+
+
+def whole_build_key(inputs: str) -> str:
+    """A digest over everything a whole build reads: ``inputs`` (:func:`build_inputs_digest`)
+    and the code behind every game's output, whichever games are built (a game's own code is
+    cheap to digest once, and a build whose games changed falls through to the per-unit
+    digests anyway)."""
+    return json_digest({"code": code_digests(), "inputs": inputs})
 
 
 def warnings_json(entries: Iterable[tuple[bool, Problem]]) -> list[dict]:

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from card_data.project.limits import Limits
 from card_data.problems import DatabaseError, Problem
@@ -19,6 +19,8 @@ from printkit.pipeline.deck_files import CARDS_PER_FILE, cards_per_file, deck_im
 from printkit.pipeline.output_set import Spool
 
 if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
     from card_data.loader import Database, Game
     from printkit.components.kit import CardJob, KitSpec
 
@@ -148,13 +150,18 @@ def card_file_bytes(data_dir: Path | None) -> int:
         return 0  # the loader reports what cannot be read
 
 
-def load_apart(request: BuildRequest, spool: Spool, meanwhile: Callable[[], None] | None = None) -> Path | None:
+def load_apart(request: BuildRequest, spool: Spool, meanwhile: Callable[[], None] | None = None,
+               first: Callable[[], Any] | None = None) -> Path | None:
     """:func:`load_build` in a forked process that ends once it has written its result (pickled)
     into ``spool``'s folder; returns that file, for :func:`read_loaded`. ``None`` where there
     is no fork (macOS, Windows) or the process failed in any way: then load here, which gives
     the same result (or raises the same error). ``meanwhile``: what this process does while
     the other loads (the build imports its renderer and compiles its templates: about 0.15 s
     less wall time on two cores); where there is no other process, it is done before returning.
+    ``first``: what the loading process does before it reads anything (its result, picklable,
+    is handed back with the cards; where there is no other process it is not called). The
+    code digests the loading process's parsed-file keys name are worked out here, while it
+    starts reading, and sent to it (:func:`printkit.build_cache.code_digests_from`).
 
     Parsing and checking thousands of cards leaves this process's memory fragmented and
     resident long after (30 MiB at 10,000 cards, beyond the 10 MiB the cards take); read back
@@ -167,16 +174,23 @@ def load_apart(request: BuildRequest, spool: Spool, meanwhile: Callable[[], None
         return None
     import multiprocessing
 
+    from printkit.pipeline.digests import code_digests
+
     path = spool.dir / f"loaded-{os.getpid()}.pickle"
-    child = multiprocessing.get_context("fork").Process(target=_load_into, args=(request, spool, path, os.getpid()),
-                                                        name="printkit-load")
+    context = multiprocessing.get_context("fork")
+    digests_in, digests_out = context.Pipe(duplex=False)
+    child = context.Process(target=_load_into, args=(request, spool, path, os.getpid(), first, digests_in),
+                            name="printkit-load")
     try:
         child.start()
+        digests_out.send(code_digests())  # already known, unless no earlier build was recorded
         import_card_schemas(request.data_dir)  # meanwhile, on another core: reading the cards back needs them
         if meanwhile is not None:
             meanwhile()
         child.join()
     finally:
+        digests_in.close()
+        digests_out.close()
         if child.is_alive():  # interrupted (Ctrl-C) while it loads: it ends with the build
             child.kill()
             child.join()
@@ -186,24 +200,40 @@ def load_apart(request: BuildRequest, spool: Spool, meanwhile: Callable[[], None
     return path
 
 
-def read_loaded(path: Path) -> LoadedBuild:
-    """The :class:`LoadedBuild` :func:`load_apart` wrote to ``path`` (the file is removed)."""
+def read_loaded(path: Path) -> tuple[LoadedBuild, Any]:
+    """The :class:`LoadedBuild` :func:`load_apart` wrote to ``path``, and what its ``first``
+    gave (``None`` without one); the file is removed."""
     try:
         return pickle.loads(path.read_bytes())
     finally:
         path.unlink(missing_ok=True)
 
 
-def _load_into(request: BuildRequest, spool: Spool, path: Path, parent_pid: int) -> None:
-    """In the loading process: load, and write the result to ``path`` whole (or not at all)."""
+CODE_DIGESTS_WAIT_S = 60.0
+"""How long the loading process waits for its parent's code digests before it gives up (the
+build then loads in its own process)."""
+
+
+def _load_into(request: BuildRequest, spool: Spool, path: Path, parent_pid: int,
+               first: Callable[[], Any] | None, code_digests_in: Connection) -> None:
+    """In the loading process: ``first()``, load, and write both results to ``path`` whole (or
+    not at all). Code digests come from the parent through ``code_digests_in``."""
+    from printkit.build_cache import code_digests_from
     from printkit.pipeline.workers import _die_with_parent
+
+    def parents_code_digests() -> dict[str, str]:
+        if not code_digests_in.poll(CODE_DIGESTS_WAIT_S):
+            raise TimeoutError("no code digests from the build's process")
+        return code_digests_in.recv()
 
     try:
         _die_with_parent(parent_pid)
+        code_digests_from(parents_code_digests)
+        before = first() if first is not None else None
         loaded = load_build(request, spool)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(pickle.dumps(loaded, protocol=pickle.HIGHEST_PROTOCOL))
+        tmp.write_bytes(pickle.dumps((loaded, before), protocol=pickle.HIGHEST_PROTOCOL))
         os.replace(tmp, path)
     except BaseException:  # noqa: BLE001 - any failure: the build loads in its own process, and says why there
         os._exit(1)
