@@ -135,7 +135,7 @@ def vp_event(seat: int, note: str) -> dict:
 # -- 1. per-event cost at event 0 and at event N ------------------------------------------------------
 
 
-def cost_per_event(port: int, pid: int, long: int, sample: int) -> None:
+def cost_per_event(port: int, pid: int, long: int, sample: int, store: str) -> None:
     client = Client(port)
     code = new_table(client, PLAYERS[:2])["code"]
     path = f"/api/tables/{code}/events"
@@ -157,7 +157,7 @@ def cost_per_event(port: int, pid: int, long: int, sample: int) -> None:
         status, body, _, _ = client.json("POST", path, vp_event(n % 2, f"fill {n}"))
         assert status == 200, body
     at_long = measure(long)
-    print(f"\nper-event cost, one client, Carpe Diem table on SQLite (median wall / server CPU per append, "
+    print(f"\nper-event cost, one client, Carpe Diem table on {store} (median wall / server CPU per append, "
           f"{sample} appends each)")
     print(f"  at event 0:      {ms(at_start[0]):>9} / {ms(at_start[1]):>9}")
     print(f"  at event {long:,}: {ms(at_long[0]):>9} / {ms(at_long[1]):>9}")
@@ -573,7 +573,7 @@ def main() -> None:
         else:
             hosts, spread = [f"http://127.0.0.1:{ports[0]}"], "(waitress, no proxy)"
         if args.long:
-            cost_per_event(ports[0], servers[0].pid, args.long, args.sample)
+            cost_per_event(ports[0], servers[0].pid, args.long, args.sample, store)
         cpu_of = {"servers": lambda: sum(server_cpu_s(s.pid) for s in servers)}
         if proxy is not None:
             cpu_of["nginx"] = lambda: tree_cpu_s(proxy[0].pid)
