@@ -376,3 +376,37 @@ def test_a_spool_holds_at_most_a_few_files_waiting_for_the_disk(tmp_path, monkey
     assert all(hashlib.sha256(s.path.read_bytes()).hexdigest() == s.sha256 for s in kept)
     spool.discard()
     assert not spool.dir.exists()
+
+
+def test_a_spool_discarded_after_a_failed_write_waits_for_the_other_writes_and_leaves_nothing(tmp_path, monkeypatch):
+    """A build whose spool met a full disk removes the spool only once its thread has finished
+    every write it was given: no file of it appears after the spool is gone."""
+    import threading
+
+    from printkit.pipeline import output_set
+
+    full, slow, real_write, calls = threading.Event(), threading.Event(), output_set._write_flushed, []
+
+    def write(path: Path, data: bytes) -> None:
+        calls.append(path)
+        if len(calls) == 1:
+            full.wait(30)
+            raise OSError(28, "No space left on device")
+        slow.wait(30)
+        real_write(path, data)
+
+    monkeypatch.setattr(output_set, "_write_flushed", write)
+    spool = output_set.Spool(tmp_path / "out")
+    spool.put(b"fails")
+    spool.put(b"slow")  # queued behind the first, which has not failed yet
+    discarding = threading.Thread(target=spool.discard)
+    discarding.start()
+    full.set()  # the first write fails
+    discarding.join(0.5)
+    assert discarding.is_alive()  # waiting for the slow write
+    slow.set()
+    discarding.join(30)
+    assert not discarding.is_alive()
+    assert not spool.dir.exists() and not (tmp_path / "out").exists()
+    with pytest.raises(OSError, match="No space"):
+        spool.settle()  # the failure is still what the spool answers

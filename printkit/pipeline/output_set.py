@@ -110,27 +110,29 @@ class Spool:
             path.write_bytes(data)
             return spooled
         while len(self._writes) >= self.PENDING or (self._writes and self._writes[0].done()):
-            self._done(self._writes.popleft())
+            self._wait(self._writes.popleft())
+        if self._failed is not None:
+            raise self._failed
         if self._writer is None:
             self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="printkit-spool")
         self._writes.append(self._writer.submit(_write_flushed, path, data))
         return spooled
 
     def settle(self) -> None:
-        """Wait until every durable file put so far is written and flushed. Raises ``OSError``:
-        the first a write met."""
+        """Wait until every durable file put so far is written and flushed (or failed), and end
+        the spool's thread. Raises ``OSError``: the first a write met."""
         while self._writes:
-            self._done(self._writes.popleft())
+            self._wait(self._writes.popleft())
         if self._writer is not None:
             self._writer.shutdown()
             self._writer = None
+        if self._failed is not None:
+            raise self._failed
 
-    def _done(self, write: Future) -> None:
+    def _wait(self, write: Future) -> None:
         error = write.exception()  # waits for it
         if error is not None and self._failed is None:
             self._failed = error
-        if self._failed is not None:
-            raise self._failed
 
     def discard(self) -> None:
         """Remove every spooled file (and the output folder if this spool made it and it is
