@@ -13,14 +13,13 @@ from pydantic import BaseModel, ValidationError
 from card_data.project.base_url import ConfigError
 from card_data.reading.card_ids import CardIds
 from card_data.reading.card_store import CardStore
-from card_data.declared.declared_game import DeclaredGameSpec, back_deck_problems, declared_spec_of, file_problems
 from card_data.reading.deck_lists import read_deck_list
 from card_data.reading.game_files import game_too_large
 from card_data.games import registry, registry_problems
 from card_data.project.limits import DEFAULT_LIMITS, Limits, configured_limits
 from card_data.editions.printings import PRINTINGS_FILE, Printings, read_printings
 from card_data.problems import DatabaseError, Problem
-from card_data.schema import Card, DeckList, GameInfo, GameRuling, GameSpec, GlossaryEntry
+from card_data.schema import Card, DeckList, GameInfo, GameRuling, GameSpec, GlossaryEntry, is_declared
 from card_data.rulings.ruling_ids import Placement, RulingIds, WrittenRuling, assign_ruling_ids
 from card_data.editions.short_codes import code_map
 from card_data.editions.translations import Translation, read_translations
@@ -114,8 +113,9 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits,
     col = Collector(spec.game_id, limits)
     info_path = folder / "game.yaml"
     info = None
-    read = read_game_yaml(info_path, col) if info_path.exists() and not isinstance(spec, DeclaredGameSpec) else None
-    if isinstance(spec, DeclaredGameSpec):
+    declared = is_declared(spec)
+    read = read_game_yaml(info_path, col) if info_path.exists() and not declared else None
+    if declared:
         info = spec.info  # read (and its problems told) when its spec was made
     elif not info_path.exists():
         col.add(info_path, 1, "-", "game.yaml", "file is missing")
@@ -162,7 +162,9 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits,
             line = lines.line_for(base)
             if card.art and not (folder / card.art).is_file():
                 col.add(path, lines.line_for(base + ("art",)), card.id, "art", f"artwork file not found: {card.art}")
-            if isinstance(spec, DeclaredGameSpec):
+            if declared:
+                from card_data.declared.declared_game import file_problems
+
                 for fld, message in file_problems(card, folder):
                     col.add(path, lines.line_for(base + (fld,)), card.id, fld, message)
             for name in card.assumed:
@@ -283,7 +285,9 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits,
                     col.pydantic(tpath, lines, (), "tables", exc, data=data)
             lost = lost or tables is None
 
-    if isinstance(spec, DeclaredGameSpec) and not lost:
+    if declared and not lost:
+        from card_data.declared.declared_game import back_deck_problems
+
         col.problems += back_deck_problems(spec, cards, decks, sources, info_path)
 
     # Rules across records judge the whole set. With a record missing they would report the
@@ -356,6 +360,8 @@ def check_database(root: Path | str | None = None, limits: Limits | None = None,
         col = Collector(name, limits)
         read = read_game_yaml(root / name / "game.yaml", col)
         if read is not None:
+            from card_data.declared.declared_game import declared_spec_of  # only for a declared game
+
             spec, probs = declared_spec_of(name, *read, root / name / "game.yaml", list(entries))
             col.problems += probs
             if spec is not None:

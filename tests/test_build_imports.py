@@ -50,11 +50,14 @@ def test_a_rebuild_with_nothing_changed_imports_no_renderer(tmp_path):
 
 
 RULE_ENGINE = ("card_data.engine.core", "card_data.engine.forms", "card_data.engine.scoreboard")
+DECLARED_GAMES = ("card_data.declared.declared_game", "card_data.declared.field_declarations",
+                  "card_data.declared.scoring_declarations")
 
 
 def test_printing_cards_imports_no_rule_engine(tmp_path):
     # A game's package names its rulebook with the engine's Words; that must not bring in the
     # scorekeeper's engine core (about 50 ms before anything is drawn) when only cards print.
+    # Nor does a database without a declared game import what declares one.
     done = subprocess.run([sys.executable, "-c", PROBE, "build", "carpe_cras", "--data", str(bundled_data_dir()),
                            "--out", str(tmp_path / "out"), "--cards-only", "--jobs", "1"],
                           capture_output=True, text=True, timeout=300)
@@ -64,3 +67,4 @@ def test_printing_cards_imports_no_rule_engine(tmp_path):
     assert {"card_data.games.carpe_cras", "card_data.engine.wording"} <= modules
     assert list((tmp_path / "out" / "carpe_cras").glob("*.pdf"))
     assert not modules & set(RULE_ENGINE), sorted(modules & set(RULE_ENGINE))
+    assert not modules & set(DECLARED_GAMES), sorted(modules & set(DECLARED_GAMES))
