@@ -19,7 +19,7 @@ from card_data.games import registry, registry_problems
 from card_data.project.limits import DEFAULT_LIMITS, Limits, configured_limits
 from card_data.editions.printings import PRINTINGS_FILE, Printings, read_printings
 from card_data.problems import DatabaseError, Problem
-from card_data.schema import Card, DeckList, GameInfo, GameRuling, GameSpec, GlossaryEntry, is_declared
+from card_data.schema import Card, DeckList, GameInfo, GameRuling, GameSpec, GlossaryEntry
 from card_data.rulings.ruling_ids import Placement, RulingIds, WrittenRuling, assign_ruling_ids
 from card_data.editions.short_codes import code_map
 from card_data.editions.translations import Translation, read_translations
@@ -113,7 +113,7 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits,
     col = Collector(spec.game_id, limits)
     info_path = folder / "game.yaml"
     info = None
-    declared = is_declared(spec)
+    declared = spec.declared
     read = read_game_yaml(info_path, col) if info_path.exists() and not declared else None
     if declared:
         info = spec.info  # read (and its problems told) when its spec was made

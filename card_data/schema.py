@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal
@@ -309,6 +308,7 @@ class GameSpec:
         check_database: optional ``(cards_by_id, decks_by_id, tables) -> list[(kind, id, field, message)]``
             for rules that span records (e.g. "six legal character decks"), ``kind`` being
             ``"card"``, ``"deck"`` or ``"tables"``.
+        declared: (class attribute) true for a declared game's spec.
     """
 
     game_id: str
@@ -316,6 +316,10 @@ class GameSpec:
     check_deck: Callable[[DeckList, dict[str, Card]], list[Problem]] | None = None
     tables_model: type[BaseModel] | None = None
     check_database: Callable[..., list[tuple[str, str, str, str]]] | None = None
+    declared: ClassVar[bool] = False
+    """Whether this is a declared game's spec (:class:`~card_data.declared.declared_game.DeclaredGameSpec`):
+    asked of the class, so that a database without a declared game never imports that module
+    (its field and scoring declarations build pydantic models on import)."""
     _adapter: ClassVar[dict[int, TypeAdapter]] = {}
 
     def card_adapter(self) -> TypeAdapter:
@@ -323,17 +327,3 @@ class GameSpec:
         if key not in GameSpec._adapter:
             GameSpec._adapter[key] = TypeAdapter(self.card_model)
         return GameSpec._adapter[key]
-
-
-DECLARED_GAME_MODULE = "card_data.declared.declared_game"
-"""The module of declared games' specs (:class:`~card_data.declared.declared_game.DeclaredGameSpec`)."""
-
-
-def is_declared(spec: GameSpec) -> bool:
-    """Whether ``spec`` is a declared game's (a
-    :class:`~card_data.declared.declared_game.DeclaredGameSpec`), without importing that module:
-    a spec of that class exists only once it is imported, and a database without a declared
-    game never imports it (its field and scoring declarations build pydantic models on import:
-    ~30 ms of every command that reads the bundled games)."""
-    module = sys.modules.get(DECLARED_GAME_MODULE)
-    return module is not None and isinstance(spec, module.DeclaredGameSpec)

@@ -160,6 +160,7 @@ class DeclaredGameSpec(GameSpec):
     kind -> line). Pickled as that declaration and made again on unpickling (its models are
     made at run time, so no import finds them)."""
 
+    declared: ClassVar[bool] = True
     info: DeclaredGameInfo | None = None
     rule_lines: dict[str, int] = field(default_factory=dict)
 

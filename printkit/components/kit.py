@@ -35,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from card_data.reading.card_store import CardRefs, CardStore
 from card_data.loader import Database, Game
 from card_data.problems import DatabaseError, Problem
-from card_data.schema import Card, Slug, is_declared
+from card_data.schema import Card, Slug
 from card_data.reading.yaml_source import LineMap, YamlSyntaxError, load_yaml
 from printkit.sheets.decklist import cards_for_deck, find_deck, game_for_deck
 
@@ -246,7 +246,7 @@ def play_jobs(game: Game, spec: KitSpec) -> list[CardJob]:
     problem with ``spec``.
     """
     if not game.decks and not spec.extra_cards:
-        return copies_jobs(game) if is_declared(game.spec) else catalog_jobs(game)
+        return copies_jobs(game) if game.spec.declared else catalog_jobs(game)
     groups = {d: g for g in spec.choose_one for d in g.decks}
     jobs: list[CardJob] = []
     done: set[str] = set()
@@ -289,7 +289,7 @@ def qty_backs(game: Game, spec: KitSpec) -> set[str]:
     by ``qty`` beside its deck lists: those of which no deck list or ``extra_cards`` entry
     holds a card. Empty for a game without deck lists (all of it prints by ``qty``) and for a
     game with a Python schema (its kit says what prints)."""
-    if not is_declared(game.spec) or (not game.decks and not spec.extra_cards):
+    if not game.spec.declared or (not game.decks and not spec.extra_cards):
         return set()
     held = {e.card for d in game.decks.values() for e in d.cards} | {e.card for e in spec.extra_cards}
     covered = {game.cards[card_id].back_kind() for card_id in held if card_id in game.cards}
