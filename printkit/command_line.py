@@ -73,8 +73,10 @@ def build_gc() -> Iterator[None]:
     collections do not scan them again and again and forked workers do not write to their
     pages (which would copy them), and the youngest generation is collected every
     :data:`GC_YOUNG_OBJECTS` allocations. The cycles a build makes are still collected;
-    reference counting frees everything else as before. At the process's exit every object is
-    frozen, so that Python's last collections skip them."""
+    reference counting frees everything else as before. After it, what the build made and kept
+    waits in the oldest generation for its next full collection, not in the young ones, whose
+    next collection would look at all of it. At the process's exit every object is frozen, so
+    that Python's last collections skip them."""
     thresholds = gc.get_threshold()
     gc.freeze()
     gc.set_threshold(GC_YOUNG_OBJECTS, *thresholds[1:])
@@ -87,5 +89,10 @@ def build_gc() -> Iterator[None]:
     try:
         yield
     finally:
+        # The young generations now hold what the build made and kept (GC_YOUNG_OBJECTS lets
+        # them grow): restored as they are, the next collection would look at all of it (~25 ms
+        # after 900 cards, as the command is about to exit). Frozen first, it is unfrozen into
+        # the oldest generation with the rest, whose next full collection still finds its cycles.
+        gc.freeze()
         gc.set_threshold(*thresholds)
         gc.unfreeze()  # what was frozen may be collected again (in a test run, earlier tests' garbage)
