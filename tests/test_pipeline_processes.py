@@ -279,3 +279,28 @@ def test_in_a_fresh_folder_the_loading_process_digests_the_inputs_before_it_read
     again = build(data, out, options, ["carpe_cras"], cards_only=True, jobs=2)
     assert again.unchanged != again.written  # the edited card's deck drawn again
     assert build(data, out, options, ["carpe_cras"], cards_only=True, jobs=2).unchanged == again.written
+
+
+def test_the_loading_process_reads_without_the_cyclic_collector_and_the_build_keeps_it(tmp_path, monkeypatch):
+    """The loading process makes next to no cyclic garbage and ends after one load: it reads
+    with the collector off (the build's process, which goes on, keeps it)."""
+    import gc
+
+    import printkit.pipeline.load as load
+
+    real_load_build = load.load_build
+
+    def load_build(request, spool=None):
+        if gc.isenabled():
+            raise AssertionError("the loading process collects cycles")  # it fails: the build loads here
+        return real_load_build(request, spool)
+
+    monkeypatch.setattr(load, "load_build", load_build)  # the loading process is forked: it has it too
+    loads = []
+    real_load_apart = pipeline_build.load_apart
+    monkeypatch.setattr(pipeline_build, "load_apart", lambda *a, **k: loads.append(real_load_apart(*a, **k)) or loads[-1])
+    assert gc.isenabled()
+    result = build(big_database(tmp_path / "data"), tmp_path / "out", BuildOptions(paper_by_name("letter"), BASE_URL),
+                   ["carpe_cras"], cards_only=True, jobs=2)
+    assert result.problems == [] and loads and loads[0] is not None  # read in the loading process
+    assert gc.isenabled()
