@@ -10,7 +10,7 @@ import click
 
 from card_data.project.base_url import ConfigError, resolve_base_url
 from card_data.editions.short_codes import qr_base_url
-from printkit.command_line import build_gc, check_output_folder, command_paths, report_problems
+from printkit.command_line import build_gc, check_output_folder, command_paths, report_problems, run_without_teardown
 from printkit.sheets.artwork.art_prints import PRINT_DPI, PRINT_DPI_MAX, PRINT_DPI_MIN
 from printkit.sheets.prepress.paper import PAPERS, paper_by_name
 
@@ -376,5 +376,11 @@ def validate_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: P
     click.echo(f"OK: {len(result.games)} games, {result.cards} cards, {decks} deck lists.")
 
 
+def run() -> None:
+    """The ``printkit`` console script: :data:`main`, its process ending without Python's
+    teardown (:func:`~printkit.command_line.run_without_teardown`)."""
+    run_without_teardown(main)
+
+
 if __name__ == "__main__":
-    main()
+    run()

@@ -1,10 +1,14 @@
-"""What every ``printkit`` command shares: where to read and write, and how problems are told."""
+"""What every ``printkit`` command shares: where to read and write, how problems are told, the
+collector during a build and how the command's process ends."""
 
 from __future__ import annotations
 
 import atexit
 import gc
-from collections.abc import Iterator
+import os
+import sys
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -96,3 +100,38 @@ def build_gc() -> Iterator[None]:
         gc.freeze()
         gc.set_threshold(*thresholds)
         gc.unfreeze()  # what was frozen may be collected again (in a test run, earlier tests' garbage)
+
+
+def run_without_teardown(command: Callable[[], object]) -> None:
+    """Run ``command`` (a click command in standalone mode, which ends by raising
+    ``SystemExit``) as a console script whose process ends as ``sys.exit`` ends one (every
+    ``atexit`` handler run, standard output and error flushed, the same status) but without
+    Python's teardown: freeing every module and object one by one took ~17 ms after a
+    900-card build, for memory the system takes back at once anyway.
+
+    Where another (non-daemon) thread still runs, or this Python has no way to run its exit
+    handlers early, the process ends as Python ends it (which waits for the thread); so it
+    does after any other exception (a traceback, Ctrl-C)."""
+    try:
+        command()
+        code: object = None
+    except SystemExit as exc:
+        code = exc.code
+    run_exit_handlers = getattr(atexit, "_run_exitfuncs", None)  # CPython's, run at exit
+    others = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon and t.is_alive()]
+    if run_exit_handlers is None or others:
+        sys.exit(code)
+    if isinstance(code, int):
+        status = code
+    elif code is None:
+        status = 0
+    else:  # as Python does with sys.exit("message")
+        print(code, file=sys.stderr)
+        status = 1
+    run_exit_handlers()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader that went away; a stream closed
+            status = status or 120  # as Python exits when it cannot flush standard output
+    os._exit(status)

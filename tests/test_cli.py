@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from click.testing import CliRunner
 from database_edits import copy_database
 
@@ -145,3 +148,38 @@ def test_init_db_says_which_database_it_cannot_reach_and_hides_its_password(tmp_
     assert result.exit_code == 1
     assert "cannot set up the database at postgresql+psycopg://someone:***@127.0.0.1:1/nowhere" in result.output
     assert "s3cret" not in result.output and "Traceback" not in result.output
+
+
+def _printkit_process(*args: str) -> subprocess.CompletedProcess:
+    """``printkit ARGS`` as the installed command runs it (``python -m printkit.cli``, the
+    console script's entry), its output read through pipes."""
+    return subprocess.run([sys.executable, "-m", "printkit.cli", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_the_printkit_command_ends_with_each_outcomes_status_and_its_whole_output(tmp_path):
+    """Its process skips Python's teardown once the command has ended; what it printed through
+    a pipe and its exit status are those of a plain exit."""
+    ok = _printkit_process("validate")
+    assert ok.returncode == 0 and ok.stdout.startswith("OK: 4 games, ") and ok.stdout.endswith(" deck lists.\n")
+    usage = _printkit_process("build", "--paper", "tabloid")
+    assert usage.returncode == 2 and "Invalid value for '--paper'" in usage.stderr
+    data = tmp_path / "data"
+    copy_database(data)
+    (data / "carpe_diem" / "glossary.yaml").write_text("- id: x\n  term: [\n", encoding="utf-8")
+    broken = _printkit_process("validate", "--data", str(data))
+    assert broken.returncode == 1 and "malformed YAML" in broken.stderr and "Traceback" not in broken.stderr
+
+
+def test_the_printkit_command_skips_pythons_teardown_after_its_exit_handlers():
+    """Freeing every module one by one (``python -v`` says ``# cleanup`` for each) is skipped;
+    the process's exit handlers still run first, as at any exit."""
+    script = ("import atexit, sys\nfrom printkit.cli import run\n"
+              "atexit.register(lambda: print('exit handler ran'))\n"
+              "sys.argv = ['printkit', 'validate']\nrun()\n")
+    ended = subprocess.run([sys.executable, "-v", "-c", script], capture_output=True, text=True, timeout=120)
+    assert ended.returncode == 0
+    assert ended.stdout.splitlines()[-1] == "exit handler ran"
+    assert "# cleanup" not in ended.stderr
+    plain = subprocess.run([sys.executable, "-v", "-c", script.replace("import run", "import main as run")],
+                           capture_output=True, text=True, timeout=120)
+    assert plain.returncode == 0 and "# cleanup" in plain.stderr  # what the check above would see
