@@ -31,6 +31,7 @@ registry's ``import_module`` of a game's ``__init__``/``cards``, which are the r
 from __future__ import annotations
 
 import ast
+import os
 import re
 from functools import cache
 from pathlib import Path
@@ -48,22 +49,34 @@ def code_root() -> Path:
     return _ROOT
 
 
-@cache
 def module_file(name: str) -> Path | None:
     """The source file of the repository module ``name`` (``"card_data.schema"``): a package's
     ``__init__.py`` or a module's ``.py``; ``None`` if ``name`` is not one of the repository's
     modules (another package, or a name imported from a module: ``card_data.schema.Card``).
-    Looked up once per process and name, like the imports read from it (:func:`printing_sources`
-    asks for the same names thousands of times)."""
-    parts = name.split(".")
-    if parts[0] not in OWN_PACKAGES or not all(p.isidentifier() for p in parts):
-        return None
-    base = _ROOT.joinpath(*parts)
-    if (base / "__init__.py").is_file():
-        return base / "__init__.py"
-    if base.with_suffix(".py").is_file():
-        return base.with_suffix(".py")
-    return None
+    :func:`printing_sources` asks for the same names thousands of times: they are looked up in
+    :func:`_module_files`, not on disk."""
+    return _module_files().get(name)
+
+
+@cache
+def _module_files() -> dict[str, Path]:
+    """``{dotted name: source file}`` of every module of :data:`OWN_PACKAGES`, from one walk of
+    their folders per process: each folder's ``__init__.py`` under the folder's name (taking
+    precedence over a module of the same name beside it) and each ``.py`` under its own. Two
+    ``stat`` calls a name, as :func:`module_file` made before, cost more than the rest of
+    reading the imports together."""
+    found: dict[str, Path] = {}
+    for package in OWN_PACKAGES:
+        for root, dirs, files in os.walk(_ROOT / package):  # top-down: a folder after its parent
+            folder = Path(root)
+            dirs[:] = [d for d in dirs if d.isidentifier() and d != "__pycache__"]
+            dotted = ".".join(folder.relative_to(_ROOT).parts)
+            if "__init__.py" in files:
+                found[dotted] = folder / "__init__.py"
+            for name in files:
+                if name.endswith(".py") and name[:-3].isidentifier():
+                    found.setdefault(f"{dotted}.{name[:-3]}", folder / name)
+    return found
 
 
 @cache
