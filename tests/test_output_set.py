@@ -410,3 +410,19 @@ def test_a_spool_discarded_after_a_failed_write_waits_for_the_other_writes_and_l
     assert not spool.dir.exists() and not (tmp_path / "out").exists()
     with pytest.raises(OSError, match="No space"):
         spool.settle()  # the failure is still what the spool answers
+
+
+def test_a_spool_adopts_only_files_written_into_its_own_folder(tmp_path):
+    """What a worker hands back by name is flushed and later moved by the build: a name outside
+    the spool's folder is refused, so nothing else is ever moved or touched."""
+    from printkit.pipeline.output_set import Spool, spool_file
+
+    spool = Spool(tmp_path / "out")
+    inside = spool.adopt(spool_file(spool.folder(), b"a deck's PDF"))
+    assert inside.path.read_bytes() == b"a deck's PDF" and inside.sha256 == hashlib.sha256(b"a deck's PDF").hexdigest()
+    elsewhere = spool_file(tmp_path, b"not the spool's")
+    with pytest.raises(ValueError, match="not in the spool"):
+        spool.adopt(elsewhere)
+    spool.settle()
+    spool.discard()
+    assert elsewhere.path.read_bytes() == b"not the spool's" and not spool.dir.exists()

@@ -304,3 +304,49 @@ def test_the_loading_process_reads_without_the_cyclic_collector_and_the_build_ke
                    ["carpe_cras"], cards_only=True, jobs=2)
     assert result.problems == [] and loads and loads[0] is not None  # read in the loading process
     assert gc.isenabled()
+
+
+def test_a_workers_deck_files_come_back_by_name_and_the_builds_spool_flushes_them(tmp_path, monkeypatch):
+    """A worker writes its decks' files into the build's spool folder and hands back their
+    names: sent as bytes, they waited in a full pipe until the build's process, busy drawing,
+    read them. The build's spool flushes them to disk before anything is published, and a disk
+    that fills up there fails the build with the previous set whole and no spool left."""
+    import hashlib
+    import os
+
+    import pytest
+
+    from printkit.pipeline import output_set
+
+    adopted, flushed, real_adopt, real_fsync = [], [], output_set.Spool.adopt, os.fsync
+
+    def adopt(spool, spooled):
+        adopted.append(spooled)
+        return real_adopt(spool, spooled)
+
+    def fsync(fd):
+        flushed.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real_fsync(fd)
+
+    monkeypatch.setattr(output_set.Spool, "adopt", adopt)
+    monkeypatch.setattr(os, "fsync", fsync)
+    data, out = big_database(tmp_path / "data"), tmp_path / "out"
+    options = BuildOptions(paper_by_name("letter"), BASE_URL)
+    first = build(data, out, options, ["carpe_cras"], cards_only=True, jobs=2)
+    assert first.problems == [] and adopted
+    assert all(s.path.name.startswith("w") and s.path.name[1:].split("-")[0] != str(os.getpid()) for s in adopted)
+    assert {str(s.path) for s in adopted} <= set(flushed)  # flushed where they were spooled, before publishing
+    published = {hashlib.sha256(p.read_bytes()).hexdigest() for p in first.written}
+    assert {s.sha256 for s in adopted} <= published  # moved in as the worker wrote them
+    before = files(out)
+
+    def full_disk(fd):
+        if os.path.basename(os.readlink(f"/proc/self/fd/{fd}")).startswith("w"):
+            raise OSError(28, "No space left on device")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", full_disk)
+    with pytest.raises(OSError, match="No space"):
+        build(data, out, BuildOptions(paper_by_name("a4"), BASE_URL), ["carpe_cras"], cards_only=True, jobs=2)
+    assert files(out) == before
+    assert not (out / output_set.SPOOL_DIR_NAME).exists() and not (out / output_set.STAGING_DIR_NAME).exists()

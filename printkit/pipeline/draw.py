@@ -16,7 +16,7 @@ from printkit.pipeline.digests import UnitDigests, warnings_from_json, warnings_
 from printkit.pipeline.kit_files import EXTRA_TITLES, extra_file_kind, index_pdf, pdf_pages, reference_cards
 from printkit.pipeline.lay_out import UNPRINTED, GameDecks
 from printkit.pipeline.load import BuildRequest, LoadedBuild
-from printkit.pipeline.output_set import Spool
+from printkit.pipeline.output_set import Spool, Spooled
 from printkit.pipeline.units import OutputUnits
 from printkit.pipeline.workers import BuildWarnings, DeckOutcome, DeckTask, Progress, Workers, run_decks
 from printkit.sheets.templating.layout import LayoutError
@@ -30,13 +30,17 @@ def count_cards(cards: Sequence) -> str:
 def draw_decks(tasks: list[DeckTask], workers: Workers, progress: Progress | None,
                spool: Spool | None) -> list[DeckOutcome]:
     """Every task's outcome, in ``tasks``' order (:func:`~printkit.pipeline.workers.run_decks`),
-    each outcome's files moved to ``spool`` as it arrives: thousands of cards make megabytes of
-    PDF, on disk until published, not in memory."""
+    each outcome's files moved to ``spool`` as it arrives (a worker writes its own into the
+    spool's folder, and the spool flushes them): thousands of cards make megabytes of PDF, on
+    disk until published, not in memory."""
     def spool_files(_: int, outcome: DeckOutcome) -> None:
         if spool is not None and outcome.files:
-            outcome.files = {name: spool.put(data) for name, data in outcome.files.items()}
+            outcome.files = {name: spool.adopt(data) if isinstance(data, Spooled) else spool.put(data)
+                             for name, data in outcome.files.items()}
 
-    return run_decks(tasks, workers, progress, spool_files) if tasks else []
+    if not tasks:
+        return []
+    return run_decks(tasks, workers, progress, spool_files, spool.folder() if spool is not None else None)
 
 
 class GameDrawing:

@@ -20,7 +20,7 @@ from card_data.rulings.ruling_ids import RulingIds
 from card_data.project.limits import DEFAULT_LIMITS, Limits, limits_in_force
 from card_data.problems import Problem
 from printkit.build_options import BuildOptions
-from printkit.pipeline.output_set import Spooled
+from printkit.pipeline.output_set import Spooled, spool_file
 from printkit.sheets.artwork.art_prints import art_prints_in
 from printkit.sheets.templating.layout_base import WarningLog
 
@@ -130,6 +130,16 @@ def _render_deck(task: DeckTask, progress: Progress | None) -> DeckOutcome:
     if progress and drawn:
         progress(drawn)
     return DeckOutcome(files, problems, warnings.entries, writer.sheets)
+
+
+def _render_deck_spooled(task: DeckTask, spool_dir: Path | None) -> DeckOutcome:
+    """:func:`render_deck` in a worker process, its files written into the build's spool folder
+    ``spool_dir`` (:func:`~printkit.pipeline.output_set.spool_file`) and handed back by name;
+    with ``None``, as bytes."""
+    outcome = render_deck(task)
+    if spool_dir is not None and outcome.files:
+        outcome.files = {name: spool_file(spool_dir, data) for name, data in outcome.files.items()}
+    return outcome
 
 
 PARALLEL_MIN_CARDS = 150
@@ -281,11 +291,13 @@ class _Run:
 
 
 def run_decks(tasks: list[DeckTask], workers: Workers, progress: Progress | None,
-              on_outcome: Callable[[int, DeckOutcome], None] | None = None) -> list[DeckOutcome]:
+              on_outcome: Callable[[int, DeckOutcome], None] | None = None,
+              spool_dir: Path | None = None) -> list[DeckOutcome]:
     """Every task's outcome, in ``tasks``' order: shared between this process and ``workers``'
     processes when there are several decks and enough cards, else one after the other here.
     ``on_outcome(i, outcome)`` is called as each arrives (e.g. to spool its files rather than
-    hold them)."""
+    hold them). ``spool_dir``: where the workers write their decks' files, handed back as
+    :class:`Spooled` (default: sent back as bytes)."""
     run = _Run(tasks, progress, on_outcome)
     cards = [len(t.job.cards) for t in tasks]
     parallel = len(tasks) > 1 and sum(cards) >= PARALLEL_MIN_CARDS
@@ -295,7 +307,7 @@ def run_decks(tasks: list[DeckTask], workers: Workers, progress: Progress | None
         from concurrent.futures.process import BrokenProcessPool
 
         try:
-            _share(run, workers, cards)
+            _share(run, workers, cards, spool_dir)
         except BrokenProcessPool:
             # A worker died (out of memory, killed) or processes cannot be started here: the
             # decks not yet done are drawn in this process instead, to the same bytes.
@@ -306,7 +318,7 @@ def run_decks(tasks: list[DeckTask], workers: Workers, progress: Progress | None
     return [o for o in run.outcomes if o is not None]
 
 
-def _share(run: _Run, workers: Workers, cards: list[int]) -> None:
+def _share(run: _Run, workers: Workers, cards: list[int], spool_dir: Path | None) -> None:
     """Draw ``run``'s tasks in this process and ``workers``' at once: the workers take the
     largest decks first, this process the smallest, so that the last to finish is a small one.
     A worker is sent its next deck when it finishes one (from the process pool's thread, while
@@ -332,7 +344,7 @@ def _share(run: _Run, workers: Workers, cards: list[int]) -> None:
                     2 * workers.processes if len(order) > 2 * workers.processes else workers.processes):
                 i = order[0]
                 try:
-                    future = workers.pool.submit(render_deck, _for_worker(run.tasks[i]))
+                    future = workers.pool.submit(_render_deck_spooled, _for_worker(run.tasks[i]), spool_dir)
                 except Exception as exc:  # noqa: BLE001 - BrokenProcessPool, or shut down: raised below
                     refused.append(exc)
                     return
