@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from pathlib import Path
@@ -376,10 +377,30 @@ def validate_cmd(games: tuple[str, ...], data_dir: Path | None, templates_dir: P
     click.echo(f"OK: {len(result.games)} games, {result.cards} cards, {decks} deck lists.")
 
 
+OUTPUT_FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO})
+"""Why output cannot be written that is said in one line, not a traceback: a full disk or
+quota, a failing device (``printkit validate > /dev/full``). click itself answers a closed pipe."""
+
+
 def run() -> None:
     """The ``printkit`` console script: :data:`main`, its process ending without Python's
-    teardown (:func:`~printkit.command_line.run_without_teardown`)."""
-    run_without_teardown(main)
+    teardown (:func:`~printkit.command_line.run_without_teardown`). Output that cannot be
+    written (:data:`OUTPUT_FULL`) ends it with ``Error: cannot write: ...`` and status 1."""
+    run_without_teardown(_main_saying_full_output)
+
+
+def _main_saying_full_output() -> None:
+    try:
+        main()
+    except OSError as exc:
+        if exc.errno not in OUTPUT_FULL:
+            raise
+        try:
+            sys.stderr.write(f"Error: cannot write: {exc.strerror or exc}\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass  # standard error is no better off
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from database_edits import copy_database
 
@@ -168,6 +170,18 @@ def test_the_printkit_command_ends_with_each_outcomes_status_and_its_whole_outpu
     (data / "carpe_diem" / "glossary.yaml").write_text("- id: x\n  term: [\n", encoding="utf-8")
     broken = _printkit_process("validate", "--data", str(data))
     assert broken.returncode == 1 and "malformed YAML" in broken.stderr and "Traceback" not in broken.stderr
+
+
+def test_output_the_printkit_command_cannot_write_is_said_in_one_line_not_a_traceback(tmp_path):
+    """``printkit validate > /dev/full`` (a full disk): one line saying so on standard error,
+    exit status 1."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this system")
+    with open("/dev/full", "wb") as full:
+        ended = subprocess.run([sys.executable, "-m", "printkit.cli", "validate"], stdout=full,
+                               stderr=subprocess.PIPE, text=True, timeout=120)
+    assert ended.returncode == 1
+    assert ended.stderr == "Error: cannot write: No space left on device\n"
 
 
 def test_the_printkit_command_skips_pythons_teardown_after_its_exit_handlers():
