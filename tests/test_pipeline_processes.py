@@ -5,11 +5,14 @@ way the output, its warnings and the caches it leaves are those of a build in on
 from __future__ import annotations
 
 import copy
+import hashlib
 import multiprocessing
+import os
 import shutil
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 import printkit.pipeline.build as pipeline_build
@@ -111,8 +114,6 @@ def test_a_big_database_with_a_problem_is_reported_from_the_loading_process(tmp_
 def test_a_worker_that_dies_leaves_its_decks_to_the_builds_process(tmp_path, monkeypatch):
     """The worker ends on its first deck (as if killed, or out of memory): the decks it had are
     drawn in the build's own process instead, and the output is the one-process build's."""
-    import os
-
     data = tmp_path / "data"
     shutil.copytree(bundled_data_dir() / "carpe_cras", data / "carpe_cras")
     options = BuildOptions(paper_by_name("letter"), BASE_URL)
@@ -138,7 +139,6 @@ def test_a_worker_gets_its_next_deck_while_the_builds_process_draws_one(tmp_path
     """The build's own process is slow on its first deck (a big one of its own, say): the worker
     is sent a deck whenever it finishes one, not only when the build's process is between two
     of its decks, so it draws more than the two it was sent at first."""
-    import os
     import time
 
     data = tmp_path / "data"
@@ -175,8 +175,6 @@ def test_a_worker_gets_its_next_deck_while_the_builds_process_draws_one(tmp_path
 def test_the_worker_inherits_the_compiled_templates(tmp_path, monkeypatch):
     """A big database's build compiles the game's templates while the cards are read apart,
     before its worker is forked: the worker compiles none again."""
-    import os
-
     from printkit.sheets.templating.template_sandbox import CardSandbox
 
     data = big_database(tmp_path / "data")
@@ -243,8 +241,6 @@ def test_in_a_fresh_folder_the_loading_process_digests_the_inputs_before_it_read
     before reading it, while the build's process works out the code digests and sends them (the
     loading process computes none). A card file saved after it was read makes the next build
     draw again, not report its stale output as up to date."""
-    import os
-
     import printkit.build_cache as build_cache
     import printkit.pipeline.load as load
 
@@ -311,11 +307,6 @@ def test_a_workers_deck_files_come_back_by_name_and_the_builds_spool_flushes_the
     names: sent as bytes, they waited in a full pipe until the build's process, busy drawing,
     read them. The build's spool flushes them to disk before anything is published, and a disk
     that fills up there fails the build with the previous set whole and no spool left."""
-    import hashlib
-    import os
-
-    import pytest
-
     from printkit.pipeline import output_set
 
     adopted, flushed, real_adopt, real_fsync = [], [], output_set.Spool.adopt, os.fsync

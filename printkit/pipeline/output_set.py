@@ -103,9 +103,8 @@ class Spool:
         thread (see :meth:`settle`), else written here and not flushed (a cache's entry, checked
         when read). Raises ``OSError`` (for a durable file: one an earlier durable write met;
         its own, if any, is raised by the next call or by :meth:`settle`)."""
-        self.dir.mkdir(parents=True, exist_ok=True)
         self._count += 1
-        path = self.dir / f"{os.getpid()}-{self._count:06d}"  # the loading process spools too
+        path = self.folder() / f"{os.getpid()}-{self._count:06d}"  # the loading process spools too
         spooled = Spooled(path, len(data), hashlib.sha256(data).hexdigest())
         if not durable:
             path.write_bytes(data)
