@@ -118,13 +118,13 @@ MOVES = re.compile(r'<section id="moves".*?</section>', re.S)
 def moves_drawn(monkeypatch):
     """How many times :class:`SharedParts` drew a list of moves."""
     drawn = [0]
-    original = SharedParts._render_moves
+    original = SharedParts._render_macro
 
-    def counting(self, *args):
-        drawn[0] += 1
-        return original(self, *args)
+    def counting(self, name, *args, **kwargs):
+        drawn[0] += name == "moves_list"
+        return original(self, name, *args, **kwargs)
 
-    monkeypatch.setattr(SharedParts, "_render_moves", counting)
+    monkeypatch.setattr(SharedParts, "_render_macro", counting)
     return drawn
 
 
@@ -259,3 +259,66 @@ def test_a_player_named_like_the_version_mark_keeps_the_name(app):
     enter(client, table, "one")
     moves = MOVES.search(live(ann, table)).group(0)
     assert "Adjust &lt;companion-version&gt;&#39;s VP" in moves and set(VERSIONS.findall(moves)) == {"1"}
+
+
+# -- a designer's declared game: its forms kept as a bundled game's are -----------------------------------
+
+COUNTERS = re.compile(r'<section id="counters".*?</section>', re.S)
+
+
+@pytest.fixture
+def drawn_forms(monkeypatch):
+    """The ``tables/_moves.html`` macros :class:`SharedParts` drew, by name."""
+    names: list[str] = []
+    original = SharedParts._render_macro
+
+    def counting(self, name, *args, **kwargs):
+        names.append(name)
+        return original(self, name, *args, **kwargs)
+
+    monkeypatch.setattr(SharedParts, "_render_macro", counting)
+    return names
+
+
+def test_a_declared_games_forms_and_counter_buttons_are_drawn_once_and_carry_each_new_version(tmp_path, drawn_forms):
+    """A game declared in a designer's game.yaml has event classes made as its data is read
+    (not importable by name); its moves and its counters' − and + are still drawn once and
+    shared across versions, each phone's fragment exactly what it would be with nothing kept."""
+    from test_companion_project import GAME
+    from test_declared_scoring import make_project
+
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'companion.sqlite'}", "SECRET_KEY": "declared-test",
+                      "PROJECT_DIR": str(make_project(tmp_path / "quiz"))})
+    try:
+        client = app.test_client()
+        table = client.post("/api/tables", json={"game": GAME, "players": ["Ann", "Bo"]}).get_json()
+
+        def point(seat: int) -> None:
+            event = {"type": "adjust_counter", "seat": seat, "counter": "points", "by": 1}
+            assert client.post(f"/api/tables/{table['code']}/events", json=event).status_code == 200
+
+        for seat in (0, 0, 1, 1):  # 2 points each: every − and + of the points is offered
+            point(seat)
+        ann, also_ann = phone(app, table, 0), phone(app, table, 0)
+        app.extensions[SHARED] = SharedParts()  # nothing kept from the phones' first page
+        drawn_forms.clear()
+        first = live(ann, table)
+        buttons = drawn_forms.count("move_form")
+        assert buttons == COUNTERS.search(first).group(0).count("<form") >= 4
+        assert drawn_forms.count("moves_list") == 2  # Ann's moves and the other players'
+        assert live(also_ann, table) and len(drawn_forms) == buttons + 2
+        point(1)
+        second = live(ann, table)
+        assert len(drawn_forms) == buttons + 2  # the same forms, the new version in each
+        assert set(VERSIONS.findall(COUNTERS.search(first).group(0))) == {"4"}
+        assert set(VERSIONS.findall(COUNTERS.search(second).group(0))) == {"5"}
+        assert set(VERSIONS.findall(MOVES.search(second).group(0))) == {"5"}
+        assert CSRF.sub("", second) == CSRF.sub("", drawn_afresh(app, ann, table))
+        plus = re.search(r'<form[^>]*class="event-form counter-button counter-plus"[^>]*data-seat="0".*?</form>',
+                         COUNTERS.search(live(also_ann, table)).group(0), re.S).group(0)
+        fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', plus))
+        assert also_ann.post(f"/t/{table['token']}/events", data=fields).status_code == 303  # its own token
+        state = client.get(f"/api/tables/{table['code']}").get_json()
+        assert state["version"] == 6
+    finally:
+        app.extensions["companion.scorekeeping.tables"].store.dispose()

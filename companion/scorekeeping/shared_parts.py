@@ -15,7 +15,9 @@ A phone's moves (its forms, ``tables/_moves.html``) are the phone's seat's, so n
 the whole table; but a seat's forms mostly stay the same from one entry to the next, but for the
 version each form carries. :meth:`SharedParts.render_moves` keeps them by what they hold (a
 digest of the moves themselves, their URLs, the language and time zone), rendered with a mark
-where the version goes, which each request fills in with its own.
+where the version goes, which each request fills in with its own; so does
+:meth:`SharedParts.render_move_form` for one form (a counter's − or +). A designer's declared
+game, whose event classes are made as its game.yaml is read, is kept alike (:func:`content_digest`).
 
 The history lists up to 50 entries and changes with every entry, but each entry's line stays
 the same until it is undone or corrected: :meth:`SharedParts.render_entry` keeps each line by
@@ -26,6 +28,7 @@ version draws one new line and takes the others from the store.
 from __future__ import annotations
 
 import hashlib
+import io
 import pickle
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -65,6 +68,39 @@ def viewing() -> tuple[str, str | None, str]:
     return current_language(), phone_zone(), request.script_root
 
 
+def content_digest(value: Any) -> bytes | None:
+    """A 32-byte digest of ``value`` (moves, URLs, labels...) by content: of its pickle, in which
+    a class stands for its module, qualified name and ``type_name`` (its name in the log);
+    ``None`` for a value that cannot be pickled even so (a function made on the fly in it).
+
+    A declared game's event classes are made when its game.yaml is read, so they cannot be
+    pickled by reference as a bundled game's are; the forms drawn of a move read its class only
+    for its ``type_name``, so two such classes of one name draw alike. Plain pickling is tried
+    first (the faster, taking most values)."""
+    unpicklable = (pickle.PicklingError, TypeError, AttributeError)
+    try:
+        content = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+    except unpicklable:
+        buffer = io.BytesIO()
+        try:
+            _ClassesByName(buffer, pickle.HIGHEST_PROTOCOL).dump(value)
+        except unpicklable:
+            return None
+        content = buffer.getvalue()
+    return hashlib.blake2b(content, digest_size=32).digest()
+
+
+class _ClassesByName(pickle.Pickler):
+    """A pickler that writes a class as its module, qualified name and ``type_name`` (see
+    :func:`content_digest`): for a digest only, never to be read back."""
+
+    def persistent_id(self, obj: Any) -> Any:
+        if isinstance(obj, type):
+            type_name = getattr(obj, "type_name", None)  # a class's property of that name is no name
+            return obj.__module__, obj.__qualname__, type_name if isinstance(type_name, str) else None
+        return None
+
+
 class SharedParts:
     """Rendered template parts keyed by table version, language, time zone and template,
     bounded to ``capacity`` entries; safe to use from several threads."""
@@ -92,20 +128,30 @@ class SharedParts:
                      open_first: bool = True, where: tuple | None = None) -> Markup:
         """``moves`` (:class:`card_data.engine.Move` objects) as ``tables/_moves.html``'s
         ``moves_list`` draws them for the table version ``version``: from the store when the
-        same moves (compared by content: a digest of their pickle) were drawn before with the
-        same URLs in the same language and time zone, at whatever version. Moves that cannot
-        be pickled (an event class made on the fly) are drawn each time. Raises what rendering
-        raises (:mod:`jinja2` errors)."""
-        def draw() -> str:
-            return self._render_moves(list(moves), post_url, preview_url, open_first)
+        same moves (compared by content: see :func:`content_digest`) were drawn before with the
+        same URLs in the same language and time zone, at whatever version. Raises what
+        rendering raises (:mod:`jinja2` errors)."""
+        moves = tuple(moves)
+        return self._by_content(("moves_list", moves, post_url, preview_url, open_first), version, where,
+                                lambda: self._render_macro("moves_list", list(moves), post_url, VERSION_MARK,
+                                                           preview_url, open_first=open_first))
 
-        try:
-            content = pickle.dumps((tuple(moves), post_url, preview_url, open_first), pickle.HIGHEST_PROTOCOL)
-        except (pickle.PicklingError, TypeError, AttributeError):
-            html = draw()
-        else:
-            key = (MOVES_TEMPLATE, hashlib.blake2b(content, digest_size=32).digest(), *(where or viewing()))
-            html = self._kept(key, draw)
+    def render_move_form(self, move: Any, post_url: str, version: int, button: str | None = None,
+                         extra_class: str = "", where: tuple | None = None) -> Markup:
+        """One move (a :class:`card_data.engine.Move`) as ``tables/_moves.html``'s ``move_form``
+        draws it for the table version ``version`` (``button``: the button's text in place of
+        the move's label; ``extra_class``: the form's classes besides ``event-form``), kept by
+        content as :meth:`render_moves` keeps a list: a counter's − and + stay the same from one
+        entry to the next. Raises what rendering raises (:mod:`jinja2` errors)."""
+        return self._by_content(("move_form", move, post_url, button, extra_class), version, where,
+                                lambda: self._render_macro("move_form", move, post_url, VERSION_MARK,
+                                                           button=button, extra_class=extra_class))
+
+    def _by_content(self, content: tuple, version: int, where: tuple | None, draw: Callable[[], str]) -> Markup:
+        """``draw()`` (HTML with :data:`VERSION_MARK` where the version goes), kept under the
+        digest of ``content`` (drawn each time where it has none), with ``version`` filled in."""
+        digest = content_digest(content)
+        html = draw() if digest is None else self._kept((digest, *(where or viewing())), draw)
         return Markup(html.replace(VERSION_MARK, str(version)))
 
     def render_entry(self, macro: Callable[[Any], str], line: Any, table_token: str, colours: Sequence[str],
@@ -149,9 +195,10 @@ class SharedParts:
             html = html.replace(token, _csrf_token())
         return html
 
-    def _render_moves(self, moves: list[Any], post_url: str, preview_url: str | None, open_first: bool) -> str:
-        macro = current_app.jinja_env.get_template(MOVES_TEMPLATE).module.moves_list
-        return str(macro(moves, post_url, VERSION_MARK, preview_url, open_first=open_first))
+    def _render_macro(self, name: str, *args: Any, **kwargs: Any) -> str:
+        """The macro ``name`` of :data:`MOVES_TEMPLATE` called with ``args`` and ``kwargs``."""
+        macro = getattr(current_app.jinja_env.get_template(MOVES_TEMPLATE).module, name)
+        return str(macro(*args, **kwargs))
 
     def _render(self, name: str, context: dict[str, Any]) -> str:
         full = dict(context)

@@ -275,6 +275,8 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
         macro, line, record.token, colours, problem_seq, where)
     context["shared_moves"] = lambda moves, open_first=True: parts.render_moves(
         moves, context["post_url"], record.version, context["preview_url"], open_first, where)
+    context["shared_move_form"] = lambda move, button=None, extra_class="": parts.render_move_form(
+        move, context["post_url"], record.version, button, extra_class, where)
     return context
 
 
