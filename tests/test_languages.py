@@ -26,6 +26,7 @@ import pytest
 from babel.dates import format_date
 from babel.messages.mofile import write_mo
 from bs4 import BeautifulSoup
+from markupsafe import Markup
 
 import catalogues
 
@@ -481,3 +482,16 @@ def test_a_german_phone_reads_german_then_switches_to_english_and_it_stays(brows
     expect(page.get_by_role("link", name="All rulings, newest first")).to_be_visible()
     expect(page.locator("#offline-state")).to_contain_text("Not saved on this phone yet")
     context.close()
+
+
+def test_a_templates_strings_are_said_in_the_pages_language_filled_and_escaped(app):
+    """The templates' ``_()`` and ``{% trans %}``: the page's language, placeholders filled with
+    their values escaped (markup kept), ``%%`` read as ``%`` with or without values (Jinja's
+    newstyle gettext)."""
+    source = ('{{ _("%(count)s grapes", count=count) }}|{{ _("Banderole bar") }}|{{ _("100%%") }}|'
+              '{{ _("%(n)s%% left", n=name) }}|{% trans who=name %}{{ who }}: space 3{% endtrans %}')
+    for language, said in [("en", "<b>2</b> grapes|Banderole bar|100%|Ann &amp; Bo% left|Ann &amp; Bo: space 3"),
+                           ("de", "<b>2</b> Trauben|Banderolenleiste|100%|Ann &amp; Bo% left|Ann &amp; Bo: space 3")]:
+        with app.test_request_context("/", headers={"Accept-Language": language}):
+            html = app.jinja_env.from_string(source).render(count=Markup("<b>2</b>"), name="Ann & Bo")
+            assert html == said, language
