@@ -340,6 +340,34 @@ def test_a_blocked_client_still_opens_its_tables_link(database_url):
     app.extensions["companion.scorekeeping.tables"].store.dispose()
 
 
+def test_a_code_a_phone_opened_is_polled_without_asking_the_counts_and_stays_open_when_refused(database_url,
+                                                                                                 monkeypatch):
+    """A phone polling its table by code (the JSON API) is not checked against the miss counts
+    again (a database query a poll); refused later (another phone behind its address mistyping),
+    it keeps the table it had opened, and nothing else: any other code, right or wrong, is refused."""
+    app = limited_app(database_url)
+    guard = app.extensions["companion.web.ratelimit"]
+    asked: list[str] = []
+    original = type(guard).blocked_for_s
+    monkeypatch.setattr(type(guard), "blocked_for_s", lambda self, client: asked.append(client) or original(self, client))
+    client = app.test_client()
+    table, other = new_table(client), new_table(client)
+    assert client.get(f"/api/tables/{table['code']}").status_code == 200
+    assert len(asked) == 1
+    for _ in range(5):
+        assert client.get(f"/api/tables/{table['code']}").status_code == 200
+    assert len(asked) == 1  # the polls: no query of the counts
+    for _ in range(3):
+        assert client.get("/api/tables/ZZZZZZ").status_code == 404
+    assert client.get("/api/tables/ZZZZZZ").status_code == 429
+    assert client.get(f"/api/tables/{other['code']}").status_code == 429  # right, but never opened: refused
+    assert client.get(f"/api/tables/{table['code']}").status_code == 200  # the phone's own table
+    another_process = limited_app(database_url)  # shares the counts, not what this one remembers
+    assert another_process.test_client().get(f"/api/tables/{table['code']}").status_code == 429
+    for each in (app, another_process):
+        each.extensions["companion.scorekeeping.tables"].store.dispose()
+
+
 def test_right_codes_never_count(database_url):
     app = limited_app(database_url)
     client = app.test_client()

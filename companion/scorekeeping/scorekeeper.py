@@ -74,7 +74,10 @@ def find_table_or_abort(key: str, api: bool) -> TableRecord:
 
     A client with too many misses is refused look-ups by code, right or wrong, so that guessing
     gains nothing; a table's link token still opens it (128 random bits cannot be guessed, and a
-    phone that mistyped a few codes keeps its table page working). Correct look-ups never count.
+    phone that mistyped a few codes keeps its table page working), and so does a code the client
+    opened before it was refused (:meth:`MissLimiter.opened`: it learns nothing new, and a phone
+    polling its table by code is not refused for another phone's typing behind the same
+    address). Correct look-ups never count.
 
     Aborts with 429 (too many misses, with Retry-After) or 404.
     """
@@ -85,7 +88,10 @@ def find_table_or_abort(key: str, api: bool) -> TableRecord:
     if record is not None and record.token == key:
         return record  # the polling table pages take this path: no rate-limit query
     limiter: MissLimiter = current_app.extensions[_LIMITER]
-    wait_s = limiter.blocked_for_s(client_id())
+    client = client_id()
+    if record is not None and limiter.opened(client, key):
+        return record
+    wait_s = limiter.blocked_for_s(client)
     if wait_s > 0:
         seconds = int(wait_s) + 1
         if api:  # the JSON API speaks English
@@ -96,8 +102,9 @@ def find_table_or_abort(key: str, api: bool) -> TableRecord:
         response.headers["Retry-After"] = str(int(wait_s) + 1)
         abort(response)
     if record is None:
-        limiter.record_miss(client_id())
+        limiter.record_miss(client)
         if api:
             abort(make_response(jsonify(error="no table with that code"), 404))
         abort(404)
+    limiter.remember_opened(client, key)
     return record

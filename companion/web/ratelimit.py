@@ -15,8 +15,10 @@ any other ``limits`` storage (e.g. ``redis://...``) to keep them there instead.
 from __future__ import annotations
 
 import math
+import threading
 import time
 import urllib.parse
+from collections import OrderedDict
 from collections.abc import Callable
 
 from flask import Flask
@@ -27,6 +29,9 @@ from sqlalchemy.engine import Engine
 from companion.web import limiter_storage
 
 SCOPE = "table-lookup-misses"
+OPENED_KEPT = 4096
+"""Codes a client opened that each process remembers (see :meth:`MissLimiter.opened`), the least
+recently used forgotten first: ~100 bytes each."""
 
 
 class MissLimiter:
@@ -49,6 +54,8 @@ class MissLimiter:
             options["engine"] = engine
         self.extension = Limiter(key_func, app=app, storage_options=options)
         self.item: RateLimitItem = RateLimitItemPerSecond(max_misses, max(1, math.ceil(window_s)))
+        self._opened: OrderedDict[tuple[str, str], None] = OrderedDict()
+        self._opened_lock = threading.Lock()
 
     @property
     def enabled(self) -> bool:
@@ -65,6 +72,25 @@ class MissLimiter:
         reset_at = strategy.get_window_stats(self.item, SCOPE, client).reset_time
         now = getattr(self.extension.storage, "clock", time.time)()  # the storage's own clock
         return max(0.0, reset_at - now)
+
+    def opened(self, client: str, code: str) -> bool:
+        """Whether ``client`` opened table code ``code`` in this process before, while it was not
+        refused: a phone polling its table by code is not asked about again (a query of the
+        counts each poll), and keeps its table should it be refused later, as a table's link
+        does; a guesser learns nothing it did not know. Remembers :data:`OPENED_KEPT` pairs."""
+        with self._opened_lock:
+            if (client, code) not in self._opened:
+                return False
+            self._opened.move_to_end((client, code))
+            return True
+
+    def remember_opened(self, client: str, code: str) -> None:
+        """``client`` opened table code ``code`` while it was not refused (see :meth:`opened`)."""
+        with self._opened_lock:
+            self._opened[(client, code)] = None
+            self._opened.move_to_end((client, code))
+            while len(self._opened) > OPENED_KEPT:
+                self._opened.popitem(last=False)
 
     def record_miss(self, client: str) -> None:
         """Count one failed look-up against ``client``."""
