@@ -191,6 +191,12 @@ def test_forms_are_narrowed_to_the_player_asking(state):
     assert (points.kind, points.minimum, points.maximum, points.default) == ("number", 1, 3, 1)
     seat = next(m for m in everyone if m.event is Bonus).field("seat")
     assert [(c.value, c.label) for c in seat.choices] == [(0, "Ann"), (1, "Bob")]
+    # What Bob's page asks the rules once: every move offered to him, Ann's and a free seat's
+    # included, of which allowed() keeps his own.
+    offered = TOY.offered(state, 1)
+    assert [m.seat for m in offered if m.event is ScorePoint] == [0, 1]
+    assert next(m for m in offered if m.event is Bonus).field("seat") is not None
+    assert [m for m in (m.for_seat(1) for m in offered) if m is not None] == TOY.allowed(state, 1)
 
 
 def test_event_schema_is_discriminated_on_type():

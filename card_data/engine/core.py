@@ -489,12 +489,19 @@ class Engine(Generic[S]):
         choice of seat narrowed to them), or ``None`` for everyone's. Empty once the game is
         over.
         """
-        if state.finished:
-            return []
-        moves = [move for cls in self.events.values() for move in cls.moves(state, seat)]
+        moves = self.offered(state, seat)
         if seat is None:
             return moves
         return [narrowed for move in moves if (narrowed := move.for_seat(seat)) is not None]
+
+    def offered(self, state: S, seat: int | None = None) -> list[Move]:
+        """Every event the rules offer now to the player ``seat`` asks for (``None``: the whole
+        table), as each event class's :meth:`Event.moves` gives them: other players' moves
+        included, a free choice of seat not narrowed (what :meth:`allowed` narrows). Empty
+        once the game is over."""
+        if state.finished:
+            return []
+        return [move for cls in self.events.values() for move in cls.moves(state, seat)]
 
     # -- description ---------------------------------------------------------------------------
 

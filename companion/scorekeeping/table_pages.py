@@ -242,9 +242,7 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
     record, engine, state = view.record, view.engine, view.state
     speak_data_of(record.game)
     seat, chosen = viewer_seat(record)
-    everyone = view.allowed()
-    mine = view.allowed(seat) if seat is not None else everyone
-    others = [m for m in everyone if seat is not None and m.seat is not None and m.seat != seat]
+    mine, others = view.moves_for(seat)
     retry = None
     if refusal is not None and refusal.values and refusal.values.get("type") in engine.events:
         retry = filled_form(engine.events[refusal.values["type"]], state, refusal.values, gettext("Send again"))

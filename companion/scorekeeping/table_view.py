@@ -65,8 +65,8 @@ class TableFold:
     events of ``order`` (0 is the new table); ``state``: after all of them, or before
     ``problem``'s entry (the first that could not be applied; ``None`` when all were);
     ``texts``: the history line of every event that was ever folded, by seq (an undone entry
-    keeps the line it had); ``allowed``: the moves the rules allow on ``state``, by the seat
-    asking (``None``: everyone's), filled in by :meth:`TableView.allowed` on first use;
+    keeps the line it had); ``allowed``: the moves a page offers on ``state``, by the seat
+    asking (``None``: the whole table), filled in by :meth:`TableView.moves_for` on first use;
     ``dumped``: ``state`` and its outcome as JSON, made by :meth:`TableView.as_json` on first use
     (every phone polling the API at this version gets the same).
     """
@@ -78,7 +78,8 @@ class TableFold:
     state: BaseModel
     texts: dict[int, str] = field(default_factory=dict)
     problem: EntryProblem | None = None
-    allowed: dict[int | None, tuple[Move, ...]] = field(default_factory=dict, compare=False, repr=False)
+    allowed: dict[int | None, tuple[tuple[Move, ...], tuple[Move, ...]]] = field(default_factory=dict, compare=False,
+                                                                                 repr=False)
     dumped: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
@@ -179,14 +180,22 @@ class TableView:
             state = self.engine.step(state, self._fold.events[seq].payload).state
             yield state
 
-    def allowed(self, seat: int | None = None) -> tuple[Move, ...]:
-        """The moves the rules allow now (:meth:`card_data.engine.Engine.allowed` of the state
-        for ``seat``, ``None``: everyone's), worked out once per table version and seat: the
-        fold of a version is shared by every request that shows it (every phone polling the
-        table), and its state never changes."""
+    def moves_for(self, seat: int | None) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
+        """What the page of the phone at ``seat`` offers (``None``: the whole table's phone): its
+        moves (:meth:`card_data.engine.Engine.allowed` for ``seat``) and the other players' (the
+        moves fixed to another seat that the rules offer when ``seat`` asks; none for the whole
+        table's phone), from one pass of the rules (:meth:`~card_data.engine.Engine.offered`),
+        worked out once per table version and seat: the fold of a version is shared by every
+        request that shows it (every phone polling the table), and its state never changes."""
         kept = self._fold.allowed.get(seat)
         if kept is None:
-            kept = self._fold.allowed[seat] = tuple(self.engine.allowed(self.state, seat))
+            offered = self.engine.offered(self.state, seat)
+            if seat is None:
+                kept = (tuple(offered), ())
+            else:
+                mine = tuple(narrowed for move in offered if (narrowed := move.for_seat(seat)) is not None)
+                kept = (mine, tuple(m for m in offered if m.seat is not None and m.seat != seat))
+            self._fold.allowed[seat] = kept
         return kept
 
     @cached_property
