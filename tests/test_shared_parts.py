@@ -322,3 +322,45 @@ def test_a_declared_games_forms_and_counter_buttons_are_drawn_once_and_carry_eac
         assert state["version"] == 6
     finally:
         app.extensions["companion.scorekeeping.tables"].store.dispose()
+
+
+# -- a game page's blocks kept by what they show ----------------------------------------------------------
+
+LAYOUT = re.compile(r'<table id="cd-layout">.*?</table>', re.S)
+
+
+def test_a_game_pages_kept_block_is_drawn_once_and_again_when_what_it_shows_changes(app, monkeypatch):
+    """Carpe Diem's scoring cards (``{% call kept(...) %}`` in its table.html): drawn once while
+    only points change, again when a scoring disc is placed or taken back, each fragment
+    exactly what it would be with nothing kept."""
+    from scenarios_carpe_diem import EVENTS, OPTIONS, PLAYERS
+
+    drawn: list[str] = []
+    original = SharedParts.render_block
+
+    def counting(self, name, values, draw, where=None):
+        return original(self, name, values, lambda: drawn.append(name) or draw(), where)
+
+    monkeypatch.setattr(SharedParts, "render_block", counting)
+    api = app.test_client()
+    table = api.post("/api/tables", json={"game": "carpe_diem", "players": PLAYERS, "options": OPTIONS}).get_json()
+    anna = phone(app, table, 0)
+    first_score = next(i for i, e in enumerate(EVENTS) if e["type"] == "score")
+    for event in EVENTS[:first_score]:
+        assert api.post(f"/api/tables/{table['code']}/events", json=event).status_code == 200
+    before = live(anna, table)
+    assert "●" not in LAYOUT.search(before).group(0) and drawn == ["cd-layout"]
+    enter(api, table, "a point")
+    assert drawn == ["cd-layout"]  # the same cards and circles: kept
+    disc = EVENTS[first_score]
+    assert api.post(f"/api/tables/{table['code']}/events", json=disc).status_code == 200
+    after = live(anna, table)
+    assert drawn == ["cd-layout"] * 2
+    assert f"●{disc['circle']}" in LAYOUT.search(after).group(0)
+    assert api.post(f"/api/tables/{table['code']}/undo").status_code == 200
+    undone = live(anna, table)
+    assert "●" not in LAYOUT.search(undone).group(0) and drawn == ["cd-layout"] * 2  # as before the disc: kept
+    assert CSRF.sub("", undone) == CSRF.sub("", drawn_afresh(app, anna, table))  # (a third draw, in a new store)
+    assert api.post(f"/api/tables/{table['code']}/events", json=disc).status_code == 200
+    again = live(anna, table)  # the disc placed again: the block as drawn for it before
+    assert LAYOUT.search(again).group(0) == LAYOUT.search(after).group(0) and drawn.count("cd-layout") == 3

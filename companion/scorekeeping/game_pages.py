@@ -17,6 +17,7 @@ from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader, PrefixLoader
 
 from card_data.games import registry
 from card_data.project.project_folders import GAME_TABLE_PAGE
+from companion.scorekeeping.shared_parts import kept
 
 PREFIX = "games"
 """The first part of a game page's template name; no folder of ``companion/templates`` has it."""
@@ -45,7 +46,9 @@ def game_pages_loader() -> BaseLoader:
 
 
 def init_app(app: Flask) -> None:
-    """Let ``app``'s templates include the games' pages (its own templates first)."""
+    """Let ``app``'s templates include the games' pages (its own templates first), which may
+    keep their blocks that change with few entries (``{% call kept(...) %}``, :func:`kept`)."""
     own = app.jinja_loader
     app.jinja_loader = ChoiceLoader([own, game_pages_loader()] if own is not None else [game_pages_loader()])
     app.add_template_global(table_page, "table_page")
+    app.add_template_global(kept, "kept")

@@ -19,6 +19,10 @@ where the version goes, which each request fills in with its own; so does
 :meth:`SharedParts.render_move_form` for one form (a counter's − or +). A designer's declared
 game, whose event classes are made as its game.yaml is read, is kept alike (:func:`content_digest`).
 
+A game's own table page changes with every entry as a whole, but most of its blocks change with
+few entries (Carpe Diem's scoring cards, what each player owns): ``{% call kept("name", value,
+...) %}`` around a block that shows only those values keeps it by them (:func:`kept`).
+
 The history lists up to 50 entries and changes with every entry, but each entry's line stays
 the same until it is undone or corrected: :meth:`SharedParts.render_entry` keeps each line by
 what it shows (the entry, its status, its text, the seats' colours, the language), so a new
@@ -66,6 +70,26 @@ def viewing() -> tuple[str, str | None, str]:
     language, the phone's time zone and the app's root path. A page works it out once and
     passes it to each :class:`SharedParts` call (a history asks for up to 50 lines)."""
     return current_language(), phone_zone(), request.script_root
+
+
+EXTENSION = "companion.scorekeeping.shared_parts"
+"""Key in ``app.extensions`` of the app's :class:`SharedParts` (see :func:`shared_parts`)."""
+
+
+def shared_parts() -> SharedParts:
+    """The current app's :class:`SharedParts`, made on first use."""
+    return current_app.extensions.setdefault(EXTENSION, SharedParts())
+
+
+def kept(name: str, *values: Any, caller: Callable[[], str]) -> Markup:
+    """The template global behind ``{% call kept("name", value, ...) %}...{% endcall %}`` in a
+    game's table page: the block drawn once for the same ``values`` (compared by content) in
+    the same language and time zone, whatever the table version, then taken from the store
+    (:meth:`SharedParts.render_block`). The block must show nothing but what ``values`` hold
+    (and the page's language): a part of the page that changes with few of the table's
+    entries (the cards laid out, what each player owns) is then drawn only when it changes.
+    ``name`` tells the page's blocks apart. Raises what rendering raises."""
+    return shared_parts().render_block(name, values, lambda: str(caller()))
 
 
 def content_digest(value: Any) -> bytes | None:
@@ -146,6 +170,13 @@ class SharedParts:
         return self._by_content(("move_form", move, post_url, button, extra_class), version, where,
                                 lambda: self._render_macro("move_form", move, post_url, VERSION_MARK,
                                                            button=button, extra_class=extra_class))
+
+    def render_block(self, name: str, values: tuple, draw: Callable[[], str], where: tuple | None = None) -> Markup:
+        """``draw()``, the block ``name`` of a game's table page that shows only ``values`` (see
+        :func:`kept`), kept under a digest of ``values`` with the language and time zone
+        (drawn each time where the values have none). Raises what ``draw`` raises."""
+        digest = content_digest((name, values))
+        return Markup(draw() if digest is None else self._kept((digest, *(where or viewing())), draw))
 
     def _by_content(self, content: tuple, version: int, where: tuple | None, draw: Callable[[], str]) -> Markup:
         """``draw()`` (HTML with :data:`VERSION_MARK` where the version goes), kept under the

@@ -56,7 +56,7 @@ from companion.scorekeeping.exports import server_zone_name
 from companion.web.language import say
 from companion.scorekeeping.late_entries import AlreadyDone
 from companion.scorekeeping.scorekeeper import find_table_or_abort, service
-from companion.scorekeeping.shared_parts import SharedParts, viewing
+from companion.scorekeeping.shared_parts import shared_parts, viewing
 from card_data.engine.seats import PLAYER_COLOURS
 from companion.scorekeeping.table_view import TableView, seat_colours
 from companion.scorekeeping.tables import StaleVersion, whole_number
@@ -70,8 +70,6 @@ within about a second (a poll answers 204, a few bytes, when nothing changed).""
 HISTORY_SHOWN = 50
 """How many entries, newest first, the live part of the page lists: it is rendered at every
 change, so its size must not grow with the log (the full history is its own page)."""
-SHARED_PARTS = "companion.scorekeeping.shared_parts"
-"""Key in ``app.extensions`` of the app's :class:`~companion.scorekeeping.shared_parts.SharedParts`."""
 WHOLE_TABLE = "table"
 """The seat cookie's value for a phone that plays no one seat (it shows everyone's moves)."""
 COLOUR_NAMES = {
@@ -264,7 +262,7 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
         server_time_zone=server_zone_name(),
     )
     # The parts every phone at this version sees alike, rendered once and shared between them.
-    parts = current_app.extensions.setdefault(SHARED_PARTS, SharedParts())
+    parts = shared_parts()
     where = viewing()
     colours = tuple(view.colours)
     problem_seq = view.problem.seq if view.problem else None
