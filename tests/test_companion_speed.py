@@ -144,6 +144,77 @@ def test_a_cached_fold_is_never_used_once_another_server_changed_the_table(datab
     two.store.dispose()
 
 
+def test_another_servers_entries_are_caught_up_one_step_each_without_reading_the_whole_log(database_url, card_db):
+    """A server whose fold is behind reads only the rows written or changed since (not the whole
+    log, which grows all game) and applies only the new entries; after another server's undo or
+    correction it folds again from its checkpoint: the same state as a full replay each time."""
+    one = TableService(TableStore(database_url), card_db)
+    two = TableService(TableStore(database_url), card_db)
+    token = one.create("carpe_diem", ["Anna", "Bea"]).record.token
+    for n in range(120):
+        one.act(token, vp(n % 2, n))
+    assert two.view(token).record.version == 120  # two folds the whole log once
+    read: list[int] = []
+    real = TableStore.changes_since
+
+    def changes_since(store, table_id, version):
+        record, rows = real(store, table_id, version)
+        read.append(len(rows))
+        return record, rows
+
+    with mock.patch.object(TableStore, "changes_since", changes_since), \
+            mock.patch.object(TableStore, "snapshot", side_effect=AssertionError("the whole log read")):
+        one.act(token, vp(0, 120))
+        one.act(token, vp(1, 121))
+        with counting_steps() as calls:
+            seen = two.view(token)
+        assert read == [2] and len(calls) == 2 and seen.record.version == 122
+        assert seen.state == full_replay(one, token) and [h.seq for h in seen.recent(2)] == [122, 121]
+        assert two.act(token, vp(1, 122)).state == full_replay(one, token)  # its write catches up in its lock
+        one.undo(token)
+        one.correct(token, 5, {**vp(1, 5), "change": 3})
+        seen = two.view(token)
+        assert seen.record.version == 125 and seen.state == full_replay(one, token)  # the correction: one version
+        statuses = {h.seq: h.status for h in seen.history}
+        assert statuses[123] == "undone" and statuses[5] == "corrected" and statuses[124] == "active"
+    one.store.dispose()
+    two.store.dispose()
+
+
+TWO_OPS = st.lists(st.tuples(st.sampled_from(["one", "two"]), st.sampled_from(["act", "undo", "correct"]),
+                             st.integers(0, 60)), max_size=30)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=TWO_OPS)
+def test_two_servers_taking_turns_at_one_table_each_see_the_state_of_a_full_replay(ops, tmp_path):
+    url = f"sqlite:///{tmp_path / 'two.sqlite'}"
+    card_db = bundled_cards()
+    with mock.patch.object(tables_module, "CHECKPOINT_EVERY", 3):
+        servers = {"one": TableService(TableStore(url), card_db)}
+        servers["two"] = TableService(servers["one"].store, card_db)  # one database, two caches
+        token = servers["one"].create("carpe_diem", ["Anna", "Bea"]).record.token
+        for n, (server, op, pick) in enumerate(ops):
+            service = servers[server]
+            try:
+                if op == "act":
+                    service.act(token, vp(pick % 2, n))
+                elif op == "undo":
+                    service.undo(token)
+                else:
+                    active = [h.seq for h in service.view(token).history if h.status == "active"]
+                    if active:
+                        service.correct(token, active[pick % len(active)], {**vp(pick % 2, n), "change": -1})
+            except (RuleError, InvalidInput):
+                pass
+            for each in servers.values():
+                seen = each.view(token)
+                assert seen.state == full_replay(each, token)
+                assert [(h.seq, h.status) for h in seen.history] == \
+                    [(e.seq, e.status) for e in each.store.events(seen.record.id)]
+        servers["one"].store.dispose()
+
+
 # -- snapshots: undo and corrections replay from the checkpoint before the change -------------------
 
 POOL = [*CARPE_CRAS.EVENTS, *({"type": kind, "seat": seat} for kind in ("action", "pass") for seat in (0, 1))]

@@ -37,6 +37,7 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    or_,
     select,
     text,
     update,
@@ -150,6 +151,16 @@ def _record(row) -> TableRecord:
                        _utc(row.created_at), tuple(row.colours or ()), row.rematch_token)
 
 
+def _changed_since(table_id: int, version: int):
+    """The statement reading the rows of table ``table_id`` that a write after ``version`` made
+    or changed (and any row written before versions were kept), in seq order."""
+    return (select(table_events)
+            .where(table_events.c.table_id == table_id,
+                   or_(table_events.c.at_version > version, table_events.c.undone_at_version > version,
+                       table_events.c.at_version.is_(None)))
+            .order_by(table_events.c.seq))
+
+
 def _event(row) -> EventRecord:
     return EventRecord(row.seq, dict(row.payload), row.status, row.corrects, _utc(row.created_at), row.at_version,
                        row.undone_at_version)
@@ -174,6 +185,11 @@ class TableWriter:
                                      .order_by(table_events.c.seq)).all()
             self._events = [_event(r) for r in rows]
         return self._events
+
+    def changes_since(self, version: int) -> list[EventRecord]:
+        """The rows written or changed after table version ``version``, as they stand inside
+        the transaction (see :meth:`TableStore.changes_since`)."""
+        return [_event(r) for r in self.conn.execute(_changed_since(self.record.id, version)).all()]
 
     def _bump(self) -> int:
         version = self.record.version + 1
@@ -350,6 +366,19 @@ class TableStore:
                 row = conn.execute(select(game_tables).where(game_tables.c.id == table_id)).one()
                 rows = conn.execute(select(table_events).where(table_events.c.table_id == table_id)
                                     .order_by(table_events.c.seq)).all()
+        return _record(row), [_event(r) for r in rows]
+
+    def changes_since(self, table_id: int, version: int) -> tuple[TableRecord, list[EventRecord]]:
+        """The table and the rows of its log that a write after ``version`` made or changed
+        (appended, undone or corrected; rows written before versions were kept always come), in
+        seq order, as of one moment (as :meth:`snapshot`): what a process that folded the log
+        at ``version`` needs to catch up, without reading the whole log again."""
+        with self.engine.connect() as conn:
+            if not self.sqlite:
+                conn.execution_options(isolation_level="REPEATABLE READ")
+            with conn.begin():
+                row = conn.execute(select(game_tables).where(game_tables.c.id == table_id)).one()
+                rows = conn.execute(_changed_since(table_id, version)).all()
         return _record(row), [_event(r) for r in rows]
 
     @contextmanager

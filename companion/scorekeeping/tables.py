@@ -167,8 +167,12 @@ class TableService:
             cached = self._folds.get(record.id)
         if cached is not None and cached.version == record.version:
             return record, cached
-        current, events = self.store.snapshot(record.id)
-        fold = self._refold(current, events, cached)
+        if cached is None:
+            current, events = self.store.snapshot(record.id)
+            fold = self._refold(current, events, None)
+        else:
+            current, changed = self.store.changes_since(record.id, cached.version)
+            fold = self._caught_up(current, cached, changed)
         self._remember(record.id, fold)
         return current, fold
 
@@ -178,7 +182,35 @@ class TableService:
             cached = self._folds.get(writer.record.id)
         if cached is not None and cached.version == writer.record.version:
             return cached
-        return self._refold(writer.record, writer.events(), cached)
+        if cached is None:
+            return self._refold(writer.record, writer.events(), None)
+        return self._caught_up(writer.record, cached, writer.changes_since(cached.version))
+
+    def _caught_up(self, record: TableRecord, base: TableFold, changed: list[EventRecord]) -> TableFold:
+        """``base`` (a fold at an earlier version) brought to ``record.version`` with the rows
+        ``changed`` since (see :meth:`TableStore.changes_since`): entries appended after it (by
+        another process, most often) are applied to its state, one step each, as this process
+        applies its own; after an undo or a correction the log (the rows ``base`` holds with
+        those changed) is folded again from the checkpoint before the first change. Either way
+        the same fold as folding the whole log afresh."""
+        if record.version == base.version and not changed:
+            return base
+        last = max(base.events, default=0)
+        if base.problem is None and changed and all(
+                r.seq > last and r.status == "active" and r.corrects is None and r.at_version is not None
+                for r in changed):
+            engine = self.engines[record.game]
+            fold = base
+            try:
+                for row in changed:
+                    fold = self._appended(fold, row.at_version, row, engine.step(fold.state, row.payload))
+                engine.outcome(fold.state)
+            except Exception:  # noqa: BLE001 - an entry that cannot be applied: the full fold says why
+                fold = None
+            if fold is not None and fold.version == record.version:
+                return fold
+        rows = {**base.events, **{row.seq: row for row in changed}}
+        return self._refold(record, [rows[seq] for seq in sorted(rows)], base)
 
     def changes_since(self, view: TableView, version: int) -> list[HistoryLine]:
         """The history lines of the entries written, undone or corrected after ``version``,
