@@ -134,14 +134,23 @@ PROXY_HEADERS = "x-forwarded-for x-forwarded-host x-forwarded-proto x-forwarded-
 
 def serve(app, host: str, port: int, threads: int = SERVER_THREADS, trusted_proxy: str | None = None) -> None:
     """Serve ``app`` with waitress until interrupted: one process with ``threads`` threads, so the
-    tables' in-process cache stays coherent. ``trusted_proxy``: the address of a reverse proxy
+    tables' in-process cache stays coherent; what starting made is frozen out of the cyclic
+    collector's view first (:func:`gc.freeze`). ``trusted_proxy``: the address of a reverse proxy
     whose ``X-Forwarded-*`` headers give the client's address, host and scheme (without it those
     headers are dropped). Raises ``OSError`` if the address cannot be bound."""
+    import gc
+
     import waitress
 
     options: dict = {"host": host, "port": port, "threads": threads, "connection_limit": CONNECTION_LIMIT}
     if trusted_proxy:
         options.update(trusted_proxy=trusted_proxy, trusted_proxy_count=1, trusted_proxy_headers=PROXY_HEADERS)
+    # What starting made (the card database, the compiled templates, the modules) lives as long
+    # as the server: out of the cyclic collector's view, its oldest generation's collections walk
+    # only what serving made. Walking it all took ~140 ms every few seconds under load, every
+    # thread waiting: most of the slowest answers.
+    gc.collect()
+    gc.freeze()
     waitress.serve(app, **options)
 
 

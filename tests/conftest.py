@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import uuid
 from pathlib import Path
@@ -12,6 +13,16 @@ import yaml
 from database_edits import copy_database
 
 from companion import create_app
+
+@pytest.fixture(autouse=True)
+def collector_unfrozen():
+    """``companion run`` freezes what starting made out of the cyclic collector's view
+    (companion.cli.serve); a test's server ends with the test, so what it froze is handed back
+    to the collector (else every app a test started would stay uncollected)."""
+    yield
+    if gc.get_freeze_count():
+        gc.unfreeze()
+
 
 POSTGRES_ENV = "TEST_POSTGRES_URL"
 """A PostgreSQL URL (e.g. ``postgresql://user@localhost/companion_test``); `.ci/run` starts a
