@@ -17,13 +17,14 @@ from bs4 import BeautifulSoup
 from flask import template_rendered
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import update
 
 from card_data.engine import Engine, RuleError
 from card_data.loader import load_database
 from card_data.problems import InvalidInput
 from companion import create_app
 from companion.scorekeeping import tables as tables_module
-from companion.scorekeeping.storage import TableStore
+from companion.scorekeeping.storage import TableStore, game_tables, table_events
 from companion.scorekeeping.table_pages import HISTORY_SHOWN
 from companion.scorekeeping.table_view import play_order
 from companion.scorekeeping.tables import StaleVersion, TableService
@@ -177,6 +178,14 @@ def test_another_servers_entries_are_caught_up_one_step_each_without_reading_the
         assert seen.record.version == 125 and seen.state == full_replay(one, token)  # the correction: one version
         statuses = {h.seq: h.status for h in seen.history}
         assert statuses[123] == "undone" and statuses[5] == "corrected" and statuses[124] == "active"
+    # A change made outside the companion's writes (a row edited, the version bumped, as an
+    # operator might): no row says so, so the whole log is read again.
+    with one.store.engine.begin() as conn:
+        table_id = seen.record.id
+        conn.execute(update(table_events).where(table_events.c.table_id == table_id, table_events.c.seq == 1)
+                     .values(payload={**vp(0, 0), "note": "edited by hand"}))
+        conn.execute(update(game_tables).where(game_tables.c.id == table_id).values(version=game_tables.c.version + 1))
+    assert "edited by hand" in str(two.view(token).history[0].text)
     one.store.dispose()
     two.store.dispose()
 

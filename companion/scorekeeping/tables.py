@@ -167,12 +167,13 @@ class TableService:
             cached = self._folds.get(record.id)
         if cached is not None and cached.version == record.version:
             return record, cached
-        if cached is None:
-            current, events = self.store.snapshot(record.id)
-            fold = self._refold(current, events, None)
-        else:
+        fold = None
+        if cached is not None:
             current, changed = self.store.changes_since(record.id, cached.version)
             fold = self._caught_up(current, cached, changed)
+        if fold is None:
+            current, events = self.store.snapshot(record.id)
+            fold = self._refold(current, events, cached)
         self._remember(record.id, fold)
         return current, fold
 
@@ -182,19 +183,23 @@ class TableService:
             cached = self._folds.get(writer.record.id)
         if cached is not None and cached.version == writer.record.version:
             return cached
-        if cached is None:
-            return self._refold(writer.record, writer.events(), None)
-        return self._caught_up(writer.record, cached, writer.changes_since(cached.version))
+        fold = self._caught_up(writer.record, cached, writer.changes_since(cached.version)) if cached else None
+        return fold if fold is not None else self._refold(writer.record, writer.events(), cached)
 
-    def _caught_up(self, record: TableRecord, base: TableFold, changed: list[EventRecord]) -> TableFold:
+    def _caught_up(self, record: TableRecord, base: TableFold, changed: list[EventRecord]) -> TableFold | None:
         """``base`` (a fold at an earlier version) brought to ``record.version`` with the rows
         ``changed`` since (see :meth:`TableStore.changes_since`): entries appended after it (by
         another process, most often) are applied to its state, one step each, as this process
         applies its own; after an undo or a correction the log (the rows ``base`` holds with
         those changed) is folded again from the checkpoint before the first change. Either way
-        the same fold as folding the whole log afresh."""
+        the same fold as folding the whole log afresh. ``None`` where the rows do not account
+        for every version since ``base`` (a change made outside the companion's writes, which
+        mark the rows they write): then only the whole log says what changed."""
         if record.version == base.version and not changed:
             return base
+        marked = {row.at_version for row in changed} | {row.undone_at_version for row in changed}
+        if not marked.issuperset(range(base.version + 1, record.version + 1)):
+            return None
         last = max(base.events, default=0)
         if base.problem is None and changed and all(
                 r.seq > last and r.status == "active" and r.corrects is None and r.at_version is not None
