@@ -175,15 +175,18 @@ class SharedParts:
         """``draw()``, the block ``name`` of a game's table page that shows only ``values`` (see
         :func:`kept`), kept under a digest of ``values`` with the language and time zone
         (drawn each time where the values have none). Raises what ``draw`` raises."""
-        digest = content_digest((name, values))
-        return Markup(draw() if digest is None else self._kept((digest, *(where or viewing())), draw))
+        return Markup(self._kept_by_content((name, values), where, draw))
 
     def _by_content(self, content: tuple, version: int, where: tuple | None, draw: Callable[[], str]) -> Markup:
-        """``draw()`` (HTML with :data:`VERSION_MARK` where the version goes), kept under the
-        digest of ``content`` (drawn each time where it has none), with ``version`` filled in."""
+        """``draw()`` (HTML with :data:`VERSION_MARK` where the version goes), kept by ``content``
+        (:meth:`_kept_by_content`), with ``version`` filled in."""
+        return Markup(self._kept_by_content(content, where, draw).replace(VERSION_MARK, str(version)))
+
+    def _kept_by_content(self, content: tuple, where: tuple | None, draw: Callable[[], str]) -> str:
+        """``draw()`` kept under the digest of ``content`` (:func:`content_digest`) with the
+        language and time zone, or drawn each time where ``content`` has no digest."""
         digest = content_digest(content)
-        html = draw() if digest is None else self._kept((digest, *(where or viewing())), draw)
-        return Markup(html.replace(VERSION_MARK, str(version)))
+        return draw() if digest is None else self._kept((digest, *(where or viewing())), draw)
 
     def render_entry(self, macro: Callable[[Any], str], line: Any, table_token: str, colours: Sequence[str],
                      problem_seq: int | None, where: tuple | None = None) -> Markup:

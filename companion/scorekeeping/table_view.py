@@ -65,8 +65,9 @@ class TableFold:
     events of ``order`` (0 is the new table); ``state``: after all of them, or before
     ``problem``'s entry (the first that could not be applied; ``None`` when all were);
     ``texts``: the history line of every event that was ever folded, by seq (an undone entry
-    keeps the line it had); ``allowed``: the moves a page offers on ``state``, by the seat
-    asking (``None``: the whole table), filled in by :meth:`TableView.moves_for` on first use;
+    keeps the line it had); ``moves``: the moves a page offers on ``state`` (the seat's and the
+    other players'), by the seat asking (``None``: the whole table), filled in by
+    :meth:`TableView.moves_for` on first use;
     ``dumped``: ``state`` and its outcome as JSON, made by :meth:`TableView.as_json` on first use
     (every phone polling the API at this version gets the same).
     """
@@ -78,8 +79,8 @@ class TableFold:
     state: BaseModel
     texts: dict[int, str] = field(default_factory=dict)
     problem: EntryProblem | None = None
-    allowed: dict[int | None, tuple[tuple[Move, ...], tuple[Move, ...]]] = field(default_factory=dict, compare=False,
-                                                                                 repr=False)
+    moves: dict[int | None, tuple[tuple[Move, ...], tuple[Move, ...]]] = field(default_factory=dict, compare=False,
+                                                                               repr=False)
     dumped: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
@@ -187,7 +188,7 @@ class TableView:
         table's phone), from one pass of the rules (:meth:`~card_data.engine.Engine.offered`),
         worked out once per table version and seat: the fold of a version is shared by every
         request that shows it (every phone polling the table), and its state never changes."""
-        kept = self._fold.allowed.get(seat)
+        kept = self._fold.moves.get(seat)
         if kept is None:
             offered = self.engine.offered(self.state, seat)
             if seat is None:
@@ -195,7 +196,7 @@ class TableView:
             else:
                 mine = tuple(narrowed for move in offered if (narrowed := move.for_seat(seat)) is not None)
                 kept = (mine, tuple(m for m in offered if m.seat is not None and m.seat != seat))
-            self._fold.allowed[seat] = kept
+            self._fold.moves[seat] = kept
         return kept
 
     @cached_property

@@ -161,7 +161,7 @@ def gettext(string: str, **variables: Any) -> str:
     """``string`` in the page's language, filled with ``variables`` (``%(name)s``), as
     :func:`flask_babel.gettext` does, through the request's catalogue (:func:`translations`)."""
     said = translations().ugettext(string)
-    return said % variables if variables or "%" in said else said
+    return said % variables if variables else said
 
 
 @pass_context
