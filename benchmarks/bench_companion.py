@@ -1,8 +1,9 @@
 """The companion under load: phones from Locust processes against the production server(s).
 
 Starts ``companion run`` (waitress, as in production) on free loopback ports: one server, or
-``--servers K`` server processes on one database behind nginx (round-robin; if nginx is not
-installed, the phones are spread across the K ports and the script says so). The database is
+``--servers K`` server processes on one database behind nginx (each table's requests to one
+server, as the README's deployment routes them; ``--round-robin`` spreads every request; if nginx
+is not installed, the phones are spread across the K ports and the script says so). The database is
 SQLite in a temporary folder, or with ``--postgres URL`` a fresh PostgreSQL database created
 for the run on that server (and dropped after it). Then:
 
@@ -55,6 +56,8 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import psutil
+
+from companion.web.proxy_routing import nginx_table_map
 
 HERE = Path(__file__).resolve().parent
 GAME = "carpe_diem"
@@ -229,7 +232,9 @@ http {{
     fastcgi_temp_path {tmp}/nginx-fastcgi;
     uwsgi_temp_path {tmp}/nginx-uwsgi;
     scgi_temp_path {tmp}/nginx-scgi;
+{table_map}
     upstream companion {{
+{balance}
 {servers}
         keepalive 64;
     }}
@@ -248,15 +253,19 @@ http {{
 """
 
 
-def start_nginx(folder: Path, ports: list[int]) -> tuple[subprocess.Popen, int] | None:
-    """nginx on a free port, round-robin over ``ports``; ``None`` if nginx is not installed."""
+def start_nginx(folder: Path, ports: list[int], by_table: bool) -> tuple[subprocess.Popen, int] | None:
+    """nginx on a free port in front of ``ports``: each table's requests to one of them
+    (``by_table``, hashed consistently on the table in the path, as the README's deployment
+    does), or every request round-robin; ``None`` if nginx is not installed."""
     nginx = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/local/sbin")
     if nginx is None:
         return None
     port = free_port()
     servers = "\n".join(f"        server 127.0.0.1:{p};" for p in ports)
     conf = folder / "nginx.conf"
-    conf.write_text(NGINX_CONF.format(tmp=folder, servers=servers, port=port))
+    table_map = nginx_table_map(indent="    ")
+    balance = "        hash $companion_table consistent;" if by_table else ""
+    conf.write_text(NGINX_CONF.format(tmp=folder, servers=servers, port=port, table_map=table_map, balance=balance))
     log = log_path(folder, "nginx", port)
     with log.open("wb") as stderr:
         process = subprocess.Popen([nginx, "-p", str(folder), "-c", str(conf)], stdout=subprocess.DEVNULL,
@@ -502,7 +511,11 @@ def report(results: dict, used: dict[str, float], seconds: float, phones: int, s
     print(f"  server CPU {server_cpu:.1f} s in {seconds:.0f} s ({server_cpu / seconds:.0%} of one core): "
           f"{ms(server_cpu / max(requests, 1))} per request ({requests}), "
           f"{ms(server_cpu / max(acknowledged, 1))} per event ({acknowledged})")
-    others = ", ".join(f"{name} {cpu:.1f} s" for name, cpu in used.items() if name != "servers")
+    each = [f"{cpu:.1f} s" for name, cpu in used.items() if name.startswith("server ")]
+    if each:
+        print(f"  each server's CPU: {', '.join(each)}")
+    others = ", ".join(f"{name} {cpu:.1f} s" for name, cpu in used.items()
+                       if name != "servers" and not name.startswith("server "))
     print(f"  other CPU in that time: {others}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print(f"  events acknowledged {acknowledged}, stored {stored_n}, lost {lost}, "
           f"stored but never acknowledged {extra}")
@@ -538,6 +551,9 @@ def main() -> None:
     parser.add_argument("--long", type=int, default=2000,
                         help="the log length of the second per-event cost sample (0: skip that part)")
     parser.add_argument("--sample", type=int, default=100, help="appends per cost sample")
+    parser.add_argument("--round-robin", action="store_true",
+                        help="nginx spreads every request round-robin over the servers, instead of each "
+                             "table's requests to one server (the README's deployment)")
     parser.add_argument("--post-every", type=float, nargs=2, metavar=("MIN", "MAX"), default=(0.5, 2.5),
                         help="seconds between one phone's posts, drawn evenly (default: 0.5 2.5, a stress "
                              "rate; 20 100 is a table at play)")
@@ -556,7 +572,7 @@ def main() -> None:
         stack.callback(database.drop)
         init_db(database.url)
         ports = [free_port() for _ in range(args.servers)]
-        proxy = start_nginx(folder, ports) if args.servers > 1 else None
+        proxy = start_nginx(folder, ports, by_table=not args.round_robin) if args.servers > 1 else None
         servers = []
         for port in ports:
             server = start_server(folder, port, database.url, proxied=proxy is not None)
@@ -566,7 +582,8 @@ def main() -> None:
         if proxy is not None:
             stack.callback(proxy[0].wait, 10)
             stack.callback(proxy[0].terminate)
-            hosts, spread = [f"http://127.0.0.1:{proxy[1]}"], "behind nginx (round-robin)"
+            hosts = [f"http://127.0.0.1:{proxy[1]}"]
+            spread = "behind nginx (round-robin)" if args.round_robin else "behind nginx (each table to one server)"
         elif args.servers > 1:
             hosts = [f"http://127.0.0.1:{p}" for p in ports]
             spread = "(no nginx: the phones are spread across their ports)"
@@ -575,6 +592,8 @@ def main() -> None:
         if args.long:
             cost_per_event(ports[0], servers[0].pid, args.long, args.sample, store)
         cpu_of = {"servers": lambda: sum(server_cpu_s(s.pid) for s in servers)}
+        if len(servers) > 1:
+            cpu_of.update({f"server {n}": (lambda pid=s.pid: server_cpu_s(pid)) for n, s in enumerate(servers, 1)})
         if proxy is not None:
             cpu_of["nginx"] = lambda: tree_cpu_s(proxy[0].pid)
         postgres_cpu = database.postgres_cpu()

@@ -6,9 +6,11 @@ table per group: the group's first phone creates a Carpe Diem table through the 
 others join it by its code, each playing its own seat. Even phones are pages (they join with the
 page's form, choose their seat, post the table's form as htmx does with the ``_version`` they
 last saw, and poll the live fragment every second with ``?v=<version>``); odd phones use the JSON
-API (``POST /api/tables/<code>/events``, and ``GET /api/tables/<code>`` with ``If-None-Match``
-every second). Each posts a VP adjustment for its seat every 0.5-2.5 s (``BENCH_POST_EVERY``),
-carrying a note unique to the run, so the script can find every acknowledged entry in the log
+API (they join with ``GET /api/tables/<code>``, then address the table by the link token that
+answer gives, as the page does after its join form: ``POST /api/tables/<token>/events``, and
+``GET /api/tables/<token>`` with ``If-None-Match`` every second). Each posts a VP adjustment for
+its seat every 0.5-2.5 s (``BENCH_POST_EVERY``), carrying a note unique to the run, so the script
+can find every acknowledged entry in the log
 afterwards.
 
 A phone polls as the page's htmx does (``data-hx-trigger="every 1s"``): a tick every second, and
@@ -121,6 +123,7 @@ class Phone(FastHttpUser):
         else:
             response = self.client.get(f"/api/tables/{self.code}", name="join api")
             self.version = response.json()["version"]
+            self.key = response.json()["token"]  # the table's link from now on, as the page goes on by it
             self.etag = response.headers.get("etag")
 
     def _join_page(self) -> None:
@@ -171,7 +174,7 @@ class Phone(FastHttpUser):
         event = {"type": "adjust_victory_points", "seat": self.seat, "change": 1, "note": note}
         if not self.page:
             start = time.perf_counter()
-            response = self.client.post(f"/api/tables/{self.code}/events", json=event, name="event api")
+            response = self.client.post(f"/api/tables/{self.key}/events", json=event, name="event api")
             self._record("api", response.status_code, time.perf_counter() - start, note)
             if response.status_code == 200:
                 self.version = response.json()["version"]
@@ -207,7 +210,7 @@ class Phone(FastHttpUser):
             kind = "poll page live"
         else:
             headers = {"If-None-Match": self.etag} if self.etag else {}
-            response = self.client.get(f"/api/tables/{self.code}", headers=headers, name="poll api")
+            response = self.client.get(f"/api/tables/{self.key}", headers=headers, name="poll api")
             self.etag = response.headers.get("etag") or self.etag
             kind = "poll api state"
         RESULTS.times[kind].append(time.perf_counter() - start)
