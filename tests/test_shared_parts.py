@@ -214,16 +214,15 @@ def test_forms_are_kept_per_language(app):
 
 def test_each_history_line_is_kept_and_follows_its_entry_undone_or_corrected(app, monkeypatch):
     drawn: list[int] = []
-    original = SharedParts.render_entry
+    original = SharedParts.render_entries
 
-    def counting(self, macro, line, *args):
-        before = len(self._entries)
-        html = original(self, macro, line, *args)
-        if len(self._entries) > before:
+    def counting(self, macro, lines, *args):
+        def drawing(line):
             drawn.append(line.seq)
-        return html
+            return macro(line)
+        return original(self, drawing, lines, *args)
 
-    monkeypatch.setattr(SharedParts, "render_entry", counting)
+    monkeypatch.setattr(SharedParts, "render_entries", counting)
     table = new_table(app.test_client())
     ann, bo = phone(app, table, 0), phone(app, table, 1)
     bo.set_cookie("lang", "de")
@@ -339,7 +338,7 @@ def test_a_game_pages_kept_block_is_drawn_once_and_again_when_what_it_shows_chan
     original = SharedParts.render_block
 
     def counting(self, name, values, draw, where=None):
-        return original(self, name, values, lambda: drawn.append(name) or draw(), where)
+        return original(self, name, values, lambda: (name == "cd-layout" and drawn.append(name)) or draw(), where)
 
     monkeypatch.setattr(SharedParts, "render_block", counting)
     api = app.test_client()
@@ -364,3 +363,49 @@ def test_a_game_pages_kept_block_is_drawn_once_and_again_when_what_it_shows_chan
     assert api.post(f"/api/tables/{table['code']}/events", json=disc).status_code == 200
     again = live(anna, table)  # the disc placed again: the block as drawn for it before
     assert LAYOUT.search(again).group(0) == LAYOUT.search(after).group(0) and drawn.count("cd-layout") == 3
+
+
+def test_carpe_diems_holdings_and_owned_things_are_drawn_again_only_when_they_change(app, monkeypatch):
+    """Carpe Diem's holdings and "what each player owns" blocks (kept in its table.html): a
+    point changes neither, a holdings entry redraws the holdings only, a completed villa the
+    owned things only; an undo shows them as before; every fragment exactly what it would be
+    with nothing kept."""
+    from card_data.games.carpe_diem.rules import CompleteVilla, RoundPlayed, SetResources
+    from scenarios_carpe_diem import OPTIONS, PLAYERS
+
+    drawn: list[str] = []
+    original = SharedParts.render_block
+
+    def counting(self, name, values, draw, where=None):
+        return original(self, name, values, lambda: drawn.append(name) or draw(), where)
+
+    monkeypatch.setattr(SharedParts, "render_block", counting)
+    api = app.test_client()
+    table = api.post("/api/tables", json={"game": "carpe_diem", "players": PLAYERS, "options": OPTIONS}).get_json()
+    anna = phone(app, table, 0)
+
+    def shown() -> tuple[str, set[str]]:
+        """The live fragment, and which of the two blocks it drew again."""
+        drawn.clear()
+        fragment = live(anna, table)
+        names = {name for name in drawn if name in ("cd-holdings", "cd-owned")}
+        assert CSRF.sub("", fragment) == CSRF.sub("", drawn_afresh(app, anna, table))  # (draws in a new store)
+        return fragment, names
+
+    def entered(event) -> tuple[str, set[str]]:
+        assert api.post(f"/api/tables/{table['code']}/events", json=event.to_json()).status_code == 200
+        return shown()
+
+    assert entered(RoundPlayed())[1] == set()  # drawn when the phone opened the page; a round changes neither
+    enter(api, table, "a point")
+    assert shown()[1] == set()
+    holdings = re.compile(r'<ul id="cd-holdings">.*?</ul>', re.S)
+    fragment, redrawn = entered(SetResources(seat=0, herbs=4, coins=1))
+    assert redrawn == {"cd-holdings"} and "4 herbs" in holdings.search(fragment).group(0)
+    villas = re.compile(r"Villas recorded \(chimneys\)</th>\s*<td>([^<]*)</td>")
+    assert villas.search(fragment).group(1) == "—"
+    fragment, redrawn = entered(CompleteVilla(seat=0, chimneys=3))
+    assert redrawn == {"cd-owned"} and villas.search(fragment).group(1) == "3"
+    assert api.post(f"/api/tables/{table['code']}/undo").status_code == 200
+    undone, redrawn = shown()
+    assert redrawn == set() and villas.search(undone).group(1) == "—"  # as before the villa: kept

@@ -24,16 +24,18 @@ few entries (Carpe Diem's scoring cards, what each player owns): ``{% call kept(
 ...) %}`` around a block that shows only those values keeps it by them (:func:`kept`).
 
 The history lists up to 50 entries and changes with every entry, but each entry's line stays
-the same until it is undone or corrected: :meth:`SharedParts.render_entry` keeps each line by
-what it shows (the entry, its status, its text, the seats' colours, the language), so a new
-version draws one new line and takes the others from the store.
+the same until it is undone or corrected: :meth:`SharedParts.render_entries` keeps each line by
+the fold's lines mark (which changes with an undo or a correction), the seats' colours and the
+language, so a new version draws one new line and takes the others from the store.
 """
 
 from __future__ import annotations
 
+import copyreg
 import hashlib
 import io
 import pickle
+import types
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from threading import Lock
@@ -94,8 +96,9 @@ def kept(name: str, *values: Any, caller: Callable[[], str]) -> Markup:
 
 def content_digest(value: Any) -> bytes | None:
     """A 32-byte digest of ``value`` (moves, URLs, labels...) by content: of its pickle, in which
-    a class stands for its module, qualified name and ``type_name`` (its name in the log);
-    ``None`` for a value that cannot be pickled even so (a function made on the fly in it).
+    a class stands for its module, qualified name and ``type_name`` (its name in the log) and a
+    read-only mapping for its items; ``None`` for a value that cannot be pickled even so (a
+    function made on the fly in it).
 
     A declared game's event classes are made when its game.yaml is read, so they cannot be
     pickled by reference as a bundled game's are; the forms drawn of a move read its class only
@@ -116,7 +119,10 @@ def content_digest(value: Any) -> bytes | None:
 
 class _ClassesByName(pickle.Pickler):
     """A pickler that writes a class as its module, qualified name and ``type_name`` (see
-    :func:`content_digest`): for a digest only, never to be read back."""
+    :func:`content_digest`), and a read-only mapping (a game state's ``ReadOnlyDict``, a
+    ``mappingproxy``) as the dict it shows: for a digest only, never to be read back."""
+
+    dispatch_table = {**copyreg.dispatch_table, types.MappingProxyType: lambda mapping: (dict, (dict(mapping),))}
 
     def persistent_id(self, obj: Any) -> Any:
         if isinstance(obj, type):
@@ -188,22 +194,22 @@ class SharedParts:
         digest = content_digest(content)
         return draw() if digest is None else self._kept((digest, *(where or viewing())), draw)
 
-    def render_entry(self, macro: Callable[[Any], str], line: Any, table_token: str, colours: Sequence[str],
-                     problem_seq: int | None, where: tuple | None = None) -> Markup:
-        """``macro(line)``: one history line (a
-        :class:`~companion.scorekeeping.table_view.HistoryLine`) of the table ``table_token``
-        as the history's ``entry`` macro draws it, given the seats' ``colours`` and the seq of
-        the entry the table could not apply (``problem_seq``), from the store when drawn before
-        with the same status, text (its pickle: a
-        :class:`~card_data.engine.Words`' template and params), colours and language.
-        ``where``: :func:`viewing` (worked out here if not given), as for each method here."""
-        try:
-            text = pickle.dumps(line.text, pickle.HIGHEST_PROTOCOL)
-        except (pickle.PicklingError, TypeError, AttributeError):
-            return Markup(macro(line))
-        key = (table_token, line.seq, line.status, line.corrects, repr(line.payload.get("seat")), tuple(colours),
-               problem_seq, text, *(where or viewing()))
-        return Markup(self._kept(key, lambda: str(macro(line)), self._entries, self.entry_capacity))
+    def render_entries(self, macro: Callable[[Any], str], lines: Sequence[Any], table_token: str, lines_mark: int,
+                       colours: Sequence[str], problem_seq: int | None, where: tuple | None = None) -> Markup:
+        """``macro(line)`` for each of ``lines`` (history lines,
+        :class:`~companion.scorekeeping.table_view.HistoryLine`) of the table ``table_token``,
+        joined, as the history's ``entry`` macro draws a line given the seats' ``colours`` and
+        the seq of the entry the table could not apply (``problem_seq``): each line from the
+        store when drawn before at the same ``lines_mark``
+        (:attr:`~companion.scorekeeping.table_view.TableView.lines_mark`: the same status and
+        text), with the same colours, the same word on whether it could be applied, in the same
+        language. ``where``: :func:`viewing` (worked out here if not given)."""
+        where = where or viewing()
+        colours = tuple(colours)
+        return Markup("").join(
+            Markup(self._kept((table_token, lines_mark, line.seq, line.seq == problem_seq, colours, *where),
+                              lambda line=line: str(macro(line)), self._entries, self.entry_capacity))
+            for line in lines)
 
     def _kept(self, key: tuple, render: Callable[[], str], store: OrderedDict | None = None,
               capacity: int | None = None) -> str:

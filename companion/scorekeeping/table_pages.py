@@ -267,8 +267,8 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
     colours = tuple(view.colours)
     problem_seq = view.problem.seq if view.problem else None
     context["shared"] = lambda name: parts.render(name, context, record.id, record.version, where)
-    context["shared_entry"] = lambda macro, line: parts.render_entry(
-        macro, line, record.token, colours, problem_seq, where)
+    context["shared_entries"] = lambda macro, lines: parts.render_entries(
+        macro, lines, record.token, view.lines_mark, colours, problem_seq, where)
     context["shared_moves"] = lambda moves, open_first=True: parts.render_moves(
         moves, context["post_url"], record.version, context["preview_url"], open_first, where)
     context["shared_move_form"] = lambda move, button=None, extra_class="": parts.render_move_form(

@@ -69,7 +69,11 @@ class TableFold:
     other players'), by the seat asking (``None``: the whole table), filled in by
     :meth:`TableView.moves_for` on first use;
     ``dumped``: ``state`` and its outcome as JSON, made by :meth:`TableView.as_json` on first use
-    (every phone polling the API at this version gets the same).
+    (every phone polling the API at this version gets the same);
+    ``lines``: a mark of what the history's lines say, unique in this process: a fold made by
+    appending an entry to another (each earlier line as it was) keeps that fold's mark, every
+    other fold (a new fold, an undo, a correction) gets a new one; so two folds of one table with
+    the same mark show the same line for every entry both hold (see :attr:`TableView.lines_mark`).
     """
 
     version: int
@@ -82,6 +86,11 @@ class TableFold:
     moves: dict[int | None, tuple[tuple[Move, ...], tuple[Move, ...]]] = field(default_factory=dict, compare=False,
                                                                                repr=False)
     dumped: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    lines: int = field(default_factory=lambda: next(_LINES_MARKS), compare=False)
+
+
+_LINES_MARKS = itertools.count()
+"""The source of :attr:`TableFold.lines`: never the same number twice in a process."""
 
 
 def fold_entries(engine: Engine, rows: dict[int, EventRecord], order: list[int], start: int,
@@ -208,6 +217,14 @@ class TableView:
         """The newest ``count`` entries, newest first (undone and corrected ones included),
         without listing the rest of the log."""
         return [self._line(self._fold.events[seq]) for seq in itertools.islice(reversed(self._fold.events), count)]
+
+    @property
+    def lines_mark(self) -> int:
+        """A mark of what the history's lines say (:attr:`TableFold.lines`): at two versions of
+        this table with the same mark, every entry both hold has the same line (status, text,
+        what it corrects), so a block of older lines kept by it, by their first and last seq, by
+        the entry that could not be applied and by the colours shows the same."""
+        return self._fold.lines
 
     @property
     def history_length(self) -> int:
