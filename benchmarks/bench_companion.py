@@ -205,7 +205,7 @@ def companion_command() -> str:
     return shutil.which("companion", path=str(Path(sys.executable).parent)) or "companion"
 
 
-def start_server(folder: Path, port: int, database_url: str, proxied: bool) -> subprocess.Popen:
+def start_server(folder: Path, port: int, database_url: str, proxied: bool, threads: int | None = None) -> subprocess.Popen:
     """``companion run`` on ``port`` as in production (waitress), on ``database_url``; waits
     until it answers. Every server shares one secret key, so a page's session and CSRF token
     hold on whichever server answers."""
@@ -213,6 +213,8 @@ def start_server(folder: Path, port: int, database_url: str, proxied: bool) -> s
     command = [companion_command(), "run", "--host", "127.0.0.1", "--port", str(port)]
     if proxied:
         command += ["--trusted-proxy", "127.0.0.1"]
+    if threads:
+        command += ["--threads", str(threads)]
     log = log_path(folder, "companion run", port)
     with log.open("wb") as stderr:  # the child keeps its own copy of the file
         server = subprocess.Popen(command, env=env, cwd=folder, stdout=subprocess.DEVNULL, stderr=stderr)
@@ -255,8 +257,8 @@ http {{
 
 def start_nginx(folder: Path, ports: list[int], by_table: bool) -> tuple[subprocess.Popen, int] | None:
     """nginx on a free port in front of ``ports``: each table's requests to one of them
-    (``by_table``, hashed consistently on the table in the path, as the README's deployment
-    does), or every request round-robin; ``None`` if nginx is not installed."""
+    (``by_table``, hashed on the table in the path, as the README's deployment does), or every
+    request round-robin; ``None`` if nginx is not installed."""
     nginx = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/local/sbin")
     if nginx is None:
         return None
@@ -264,7 +266,7 @@ def start_nginx(folder: Path, ports: list[int], by_table: bool) -> tuple[subproc
     servers = "\n".join(f"        server 127.0.0.1:{p};" for p in ports)
     conf = folder / "nginx.conf"
     table_map = nginx_table_map(indent="    ")
-    balance = "        hash $companion_table consistent;" if by_table else ""
+    balance = "        hash $companion_table;" if by_table else ""
     conf.write_text(NGINX_CONF.format(tmp=folder, servers=servers, port=port, table_map=table_map, balance=balance))
     log = log_path(folder, "nginx", port)
     with log.open("wb") as stderr:
@@ -551,6 +553,8 @@ def main() -> None:
     parser.add_argument("--long", type=int, default=2000,
                         help="the log length of the second per-event cost sample (0: skip that part)")
     parser.add_argument("--sample", type=int, default=100, help="appends per cost sample")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="worker threads of each server (companion run --threads; default: its own)")
     parser.add_argument("--round-robin", action="store_true",
                         help="nginx spreads every request round-robin over the servers, instead of each "
                              "table's requests to one server (the README's deployment)")
@@ -575,7 +579,7 @@ def main() -> None:
         proxy = start_nginx(folder, ports, by_table=not args.round_robin) if args.servers > 1 else None
         servers = []
         for port in ports:
-            server = start_server(folder, port, database.url, proxied=proxy is not None)
+            server = start_server(folder, port, database.url, proxied=proxy is not None, threads=args.threads)
             servers.append(server)
             stack.callback(server.wait, 10)
             stack.callback(server.terminate)

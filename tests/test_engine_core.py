@@ -263,3 +263,24 @@ def test_a_seat_field_offers_each_tables_own_players_and_a_list_default_is_never
     assert [c.value for c in derive_field(Pick, "seat", second).choices] == [0, 1, 2]
     one, other = derive_field(Pick, "order", first), derive_field(Pick, "order", first)
     assert one.default == [] and one.default is not other.default
+
+
+def test_a_forms_values_are_replaced_as_dataclasses_replace_does():
+    """The forms' quick copy-with-changes (offered again at every entry) makes what
+    :func:`dataclasses.replace` makes, and refuses a name that is no field."""
+    import dataclasses
+
+    from card_data.engine.forms import Choice, FormField, Move, _with
+
+    choice = Choice(1, "Bo")
+    form_field = FormField("seat", "Seat", "choice", choices=(choice,), default=1)
+    move = Move(type("E", (), {"type_name": "e"}), "Enter", None, {"a": 1}, (form_field,))
+    for value, changes in ((choice, {"label": "Bea"}), (form_field, {"default": 0, "blank": 2}),
+                           (move, {"seat": 1, "fixed": {"seat": 1}, "fields": ()})):
+        made = _with(value, **changes)
+        assert made == dataclasses.replace(value, **changes) and made is not value
+        assert value == dataclasses.replace(value)  # the original unchanged
+        with pytest.raises(TypeError):
+            _with(value, colour="red")
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.label = "x"

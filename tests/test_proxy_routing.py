@@ -57,7 +57,7 @@ def test_the_readme_routes_with_the_same_patterns():
     block = re.search(r"```nginx\n(map \$uri .*?\n}\n)upstream companion \{\n(.*?)\n", readme, re.S)
     assert block is not None, "the README's club-night nginx block lost its map"
     assert block.group(1) == nginx_table_map(indent="") + "\n"
-    assert block.group(2).split("#")[0].strip() == "hash $companion_table consistent;"
+    assert block.group(2).split("#")[0].strip() == "hash $companion_table;"
 
 
 class _Backend(http.server.ThreadingHTTPServer):
@@ -106,7 +106,7 @@ http {{
     scgi_temp_path {tmp_path}/scgi;
 {nginx_table_map(indent="    ")}
     upstream companion {{
-        hash $companion_table consistent;
+        hash $companion_table;
 {servers}
     }}
     server {{

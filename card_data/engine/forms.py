@@ -19,8 +19,8 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal, TypeVar
 
 import annotated_types
 from pydantic import BaseModel
@@ -144,7 +144,7 @@ class Move:
             return self
         if chooser.choices and seat not in {c.value for c in chooser.choices}:
             return None
-        return replace(self, seat=seat, fixed={**self.fixed, "seat": seat},
+        return _with(self, seat=seat, fixed={**self.fixed, "seat": seat},
                        fields=tuple(f for f in self.fields if f.name != "seat"))
 
 
@@ -192,7 +192,7 @@ def offer(cls: type[BaseModel], state: Any, *, label: str | None = None, seat: i
         elif _is_choice_list(value):
             derived = derive_field(cls, name, state)
             kind = "multi" if derived.kind == "multi" else "choice"
-            given[name] = replace(derived, kind=kind, choices=choices(value))
+            given[name] = _with(derived, kind=kind, choices=choices(value))
         else:
             fixed[name] = value
     fields = []
@@ -201,19 +201,38 @@ def offer(cls: type[BaseModel], state: Any, *, label: str | None = None, seat: i
             continue
         form_field = given.get(name) or derive_field(cls, name, state)
         if defaults and name in defaults:
-            form_field = replace(form_field, default=defaults[name])
+            form_field = _with(form_field, default=defaults[name])
         if blanks and name in blanks:
-            form_field = replace(form_field, blank=blanks[name])
+            form_field = _with(form_field, blank=blanks[name])
         fields.append(form_field)
     return Move(cls, label or cls.label, seat, fixed, tuple(fields), hint)
 
 
 def _completed(given: FormField, derived: FormField) -> FormField:
     """``given`` with what the event's definition (``derived``) says and it does not."""
-    return replace(given, minimum=derived.minimum if given.minimum is None else given.minimum,
+    return _with(given, minimum=derived.minimum if given.minimum is None else given.minimum,
                    maximum=derived.maximum if given.maximum is None else given.maximum,
                    blank=derived.blank if given.blank is None else given.blank,
                    none_label=given.none_label or (derived.none_label if not given.required else ""))
+
+
+def _with(value: _Form, **changes: Any) -> _Form:
+    """``value`` (a :class:`Choice`, :class:`FormField` or :class:`Move`) with ``changes``, as
+    :func:`dataclasses.replace` makes it, without working out the class's fields at each call:
+    a table's forms are offered again at every entry, and a form's fields are replaced dozens of
+    times. Raises ``TypeError`` for a name that is no field."""
+    names = _FIELD_NAMES.get(type(value))
+    if names is None:
+        names = _FIELD_NAMES[type(value)] = frozenset(f.name for f in fields(value))
+    if not names.issuperset(changes):
+        raise TypeError(f"{type(value).__name__} has no field {sorted(set(changes) - names)}")
+    made = object.__new__(type(value))
+    made.__dict__.update(value.__dict__, **changes)  # frozen: no __setattr__; nothing is derived
+    return made
+
+
+_Form = TypeVar("_Form", "Choice", "FormField", "Move")
+_FIELD_NAMES: dict[type, frozenset[str]] = {}
 
 
 def _is_choice_list(value: Any) -> bool:
@@ -240,7 +259,7 @@ def derive_field(cls: type[BaseModel], name: str, state: Any) -> FormField:
         if isinstance(kept[0].default, _IMMUTABLE) and len(_DERIVED) < DERIVED_KEPT:
             _DERIVED[key] = kept
     form_field, of_seats = kept
-    return replace(form_field, choices=choices(state.seat_choices())) if of_seats else form_field
+    return _with(form_field, choices=choices(state.seat_choices())) if of_seats else form_field
 
 
 DERIVED_KEPT = 4096

@@ -203,9 +203,12 @@ class TableWriter:
                                  .order_by(table_events.c.seq.desc()).limit(1)).scalar()
         return (last or 0) + 1
 
-    def append(self, payload: dict[str, Any], corrects: int | None = None) -> EventRecord:
-        """Append an event (a correction of entry ``corrects`` if given); returns its row."""
-        seq = self._next_seq()
+    def append(self, payload: dict[str, Any], corrects: int | None = None, seq: int | None = None) -> EventRecord:
+        """Append an event (a correction of entry ``corrects`` if given); returns its row.
+        ``seq``: the row's seq, one past the last of the log as this transaction sees it, where
+        the caller holds that log (one query fewer); read here if not given. A wrong one is
+        refused by the database (the log's seqs are unique), writing nothing."""
+        seq = self._next_seq() if seq is None else seq
         version = self._bump()
         row = EventRecord(seq, payload, "active", corrects, _now(), version)
         self.conn.execute(insert(table_events).values(table_id=self.record.id, seq=seq, payload=payload,

@@ -367,7 +367,8 @@ class TableService:
                 view = self._view(writer.record, fold)
                 line = next(h for h in view.history if h.seq == same.seq)
                 raise AlreadyDone(view, line, self.recorders.name(record.id, same.seq, record.players))
-            row = writer.append(event.to_json())
+            # The fold is the log at the transaction's version (see _change): its last seq is the log's.
+            row = writer.append(event.to_json(), seq=max(fold.events, default=0) + 1)
             self.recorders.note(record.id, row.seq, by)
             return self._appended(fold, row.at_version, row, step)
 
