@@ -7,15 +7,14 @@ fold is behind, because another process wrote, reads the new rows and folds them
 the parts of the live page drawn for that version (shared by the phones polling it) are drawn
 again there. When a table's four phones all reach one process, the table's fold and parts stay
 hot in that process and each version is folded and drawn once: at 200 phones on two processes
-this took about a quarter of the server CPU per request (README, Benchmark).
+spreading every request round-robin cost 25-30% more server CPU per request (README, Benchmark).
 
 So the proxy hashes the table named in the path (``nginx``: ``hash $companion_table``), and a
 process that goes away hands its tables to the others, which read them from the database as
 usual. A plain hash (nginx: the key's CRC32 modulo the processes) spreads the tables as evenly
-as their number allows; ``consistent`` would move fewer tables when a process is added, but its
-ring (160 points per process) adds its own unevenness to the tables': with 50 tables on two
-processes, one took 52-71% of the servers' CPU over six runs. Correctness never depends on it: requests spread any other way are
-answered the same, only at more CPU.
+as their random tokens allow: with 50 tables on two processes, one got 52-70% of the servers' CPU
+over nine runs. ``consistent`` hashing did no better (52-71% over nine runs); it only moves fewer
+tables when processes come and go.
 """
 
 from __future__ import annotations
