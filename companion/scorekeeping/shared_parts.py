@@ -206,10 +206,20 @@ class SharedParts:
         language. ``where``: :func:`viewing` (worked out here if not given)."""
         where = where or viewing()
         colours = tuple(colours)
-        return Markup("").join(
-            Markup(self._kept((table_token, lines_mark, line.seq, line.seq == problem_seq, colours, *where),
-                              lambda line=line: str(macro(line)), self._entries, self.entry_capacity))
-            for line in lines)
+        keys = [(table_token, lines_mark, line.seq, line.seq == problem_seq, colours, *where) for line in lines]
+        with self._lock:  # once for up to 50 lines, not once a line
+            found = [self._entries.get(key) for key in keys]
+            for key, kept in zip(keys, found):
+                if kept is not None:
+                    self._entries.move_to_end(key)
+        drawn = []
+        for key, line, kept in zip(keys, lines, found):
+            if kept is None:
+                drawn.append(self._kept(key, lambda line=line: str(macro(line)), self._entries, self.entry_capacity))
+            else:
+                html, token = kept
+                drawn.append(html if token is None else html.replace(token, _csrf_token()))
+        return Markup("".join(drawn))
 
     def _kept(self, key: tuple, render: Callable[[], str], store: OrderedDict | None = None,
               capacity: int | None = None) -> str:
