@@ -73,7 +73,9 @@ class TableFold:
     ``lines``: a mark of what the history's lines say, unique in this process: a fold made by
     appending an entry to another (each earlier line as it was) keeps that fold's mark, every
     other fold (a new fold, an undo, a correction) gets a new one; so two folds of one table with
-    the same mark show the same line for every entry both hold (see :attr:`TableView.lines_mark`).
+    the same mark show the same line for every entry both hold (see :attr:`TableView.lines_mark`),
+    and share ``made_lines``, the history lines made so far by seq (each made once, not at every
+    version that shows it).
     """
 
     version: int
@@ -87,6 +89,7 @@ class TableFold:
                                                                                repr=False)
     dumped: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     lines: int = field(default_factory=lambda: next(_LINES_MARKS), compare=False)
+    made_lines: dict[int, HistoryLine] = field(default_factory=dict, compare=False, repr=False)
 
 
 _LINES_MARKS = itertools.count()
@@ -248,8 +251,12 @@ class TableView:
         return self._line(events[max(events)]) if events else None
 
     def _line(self, e: EventRecord) -> HistoryLine:
-        text = self._fold.texts.get(e.seq) or _inactive_text(self.engine, e)
-        return HistoryLine(e.seq, e.payload, e.status, e.corrects, text, e.created_at.isoformat())
+        made = self._fold.made_lines.get(e.seq)
+        if made is None:
+            text = self._fold.texts.get(e.seq) or _inactive_text(self.engine, e)
+            made = self._fold.made_lines[e.seq] = HistoryLine(e.seq, e.payload, e.status, e.corrects, text,
+                                                              e.created_at.isoformat())
+        return made
 
     def replay(self) -> Iterator[tuple[EventRecord | None, BaseModel]]:
         """The new table's state (with ``None``), then each entry that counts, in play order, with

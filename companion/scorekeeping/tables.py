@@ -263,7 +263,7 @@ class TableService:
         if len(order) % CHECKPOINT_EVERY == 0:
             checkpoints[len(order)] = step.state
         return TableFold(version, {**fold.events, row.seq: row}, order, checkpoints, step.state,
-                         {**fold.texts, row.seq: step.line}, lines=fold.lines)
+                         {**fold.texts, row.seq: step.line}, lines=fold.lines, made_lines=fold.made_lines)
 
     def _undone(self, record: TableRecord, fold: TableFold, version: int) -> TableFold:
         """``fold`` after its last entry in play order was undone at ``version``: the state
