@@ -12,8 +12,8 @@ spreading every request round-robin cost 25-30% more server CPU per request (REA
 So the proxy hashes the table named in the path (``nginx``: ``hash $companion_table``), and a
 process that goes away hands its tables to the others, which read them from the database as
 usual. A plain hash (nginx: the key's CRC32 modulo the processes) spreads the tables as evenly
-as their random tokens allow: with 50 tables on two processes, one got 52-70% of the servers' CPU
-over nine runs. ``consistent`` hashing did no better (52-71% over nine runs); it only moves fewer
+as their random tokens allow: with 50 tables on two processes, one got 50-70% of the servers' CPU
+over eleven runs. ``consistent`` hashing did no better (52-71% over nine runs); it only moves fewer
 tables when processes come and go.
 """
 
