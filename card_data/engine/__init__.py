@@ -40,7 +40,7 @@ _HOMES = {
     "bounds": ("Bounded",),
     "core": ("Engine", "Event", "GameState", "Model", "Outcome", "Phase", "ReadOnlyDict", "RuleError", "Step",
              "outcome", "replace_at"),
-    "forms": ("Choice", "Counter", "FormField", "Move", "choices"),
+    "forms": ("Choice", "Counter", "FormField", "Move", "choices", "seat_moves"),
     "scoreboard": ("Scoreboard",),
     "seats": ("MAX_SEATS", "Seat"),
     "wording": ("Said", "Words"),

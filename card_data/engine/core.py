@@ -77,7 +77,7 @@ from pydantic import (
 )
 
 from card_data.engine.bounds import unbounded_numbers
-from card_data.engine.forms import Choice, Counter, FormField, Move, derive_field, offer
+from card_data.engine.forms import Choice, Counter, FormField, Move, derive_field, offer, seat_moves
 from card_data.engine.scoreboard import Scoreboard, scoreboard
 from card_data.engine.seats import SEAT
 from card_data.engine.tracked import Tracked
@@ -490,9 +490,7 @@ class Engine(Generic[S]):
         over.
         """
         moves = self.offered(state, seat)
-        if seat is None:
-            return moves
-        return [narrowed for move in moves if (narrowed := move.for_seat(seat)) is not None]
+        return moves if seat is None else seat_moves(moves, seat)
 
     def offered(self, state: S, seat: int | None = None) -> list[Move]:
         """Every event the rules offer now to the player ``seat`` asks for (``None``: the whole

@@ -235,6 +235,12 @@ _Form = TypeVar("_Form", "Choice", "FormField", "Move")
 _FIELD_NAMES: dict[type, frozenset[str]] = {}
 
 
+def seat_moves(moves: Iterable[Move], seat: int) -> list[Move]:
+    """``moves`` as player ``seat`` sees them (:meth:`Move.for_seat`): another player's left
+    out, a free choice of seat narrowed to them."""
+    return [narrowed for move in moves if (narrowed := move.for_seat(seat)) is not None]
+
+
 def _is_choice_list(value: Any) -> bool:
     if not isinstance(value, (list, tuple)) or not value:  # an empty tuple is a fixed (empty) value
         return False

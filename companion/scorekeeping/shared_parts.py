@@ -207,42 +207,42 @@ class SharedParts:
         where = where or viewing()
         colours = tuple(colours)
         keys = [(table_token, lines_mark, line.seq, line.seq == problem_seq, colours, *where) for line in lines]
-        with self._lock:  # once for up to 50 lines, not once a line
-            found = [self._entries.get(key) for key in keys]
-            for key, kept in zip(keys, found):
-                if kept is not None:
-                    self._entries.move_to_end(key)
-        drawn = []
-        for key, line, kept in zip(keys, lines, found):
-            if kept is None:
-                drawn.append(self._kept(key, lambda line=line: str(macro(line)), self._entries, self.entry_capacity))
-            else:
-                html, token = kept
-                drawn.append(html if token is None else html.replace(token, _csrf_token()))
-        return Markup("".join(drawn))
+        found = self._found(keys, self._entries)  # one lock for up to 50 lines
+        return Markup("".join(
+            self._drawn(key, lambda line=line: str(macro(line)), self._entries, self.entry_capacity)
+            if html is None else html
+            for key, line, html in zip(keys, lines, found)))
 
     def _kept(self, key: tuple, render: Callable[[], str], store: OrderedDict | None = None,
               capacity: int | None = None) -> str:
         """The HTML kept under ``key`` in ``store`` (default: the parts), with this request's
         CSRF token, or ``render()``'s, kept (the least recently used dropped past ``capacity``)."""
         store = self._parts if store is None else store
-        capacity = self.capacity if capacity is None else capacity
-        with self._lock:
-            kept = store.get(key)
-            if kept is not None:
-                store.move_to_end(key)
-        if kept is None:
-            html = render()
-            token = g.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
-            kept = (html, token if token and token in html else None)
-            with self._lock:
-                store[key] = kept
-                while len(store) > capacity:
-                    store.popitem(last=False)
+        html = self._found([key], store)[0]
+        if html is not None:
             return html
-        html, token = kept
-        if token is not None:
-            html = html.replace(token, _csrf_token())
+        return self._drawn(key, render, store, self.capacity if capacity is None else capacity)
+
+    def _found(self, keys: list[tuple], store: OrderedDict) -> list[str | None]:
+        """The HTML kept under each of ``keys`` in ``store`` with this request's CSRF token
+        (``None`` where none is), marked as used, under one lock."""
+        with self._lock:
+            found = [store.get(key) for key in keys]
+            for key, kept in zip(keys, found):
+                if kept is not None:
+                    store.move_to_end(key)
+        return [None if kept is None else kept[0] if kept[1] is None else kept[0].replace(kept[1], _csrf_token())
+                for kept in found]
+
+    def _drawn(self, key: tuple, render: Callable[[], str], store: OrderedDict, capacity: int) -> str:
+        """``render()``, kept under ``key`` in ``store`` with the CSRF token it holds (the least
+        recently used dropped past ``capacity``)."""
+        html = render()
+        token = g.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
+        with self._lock:
+            store[key] = (html, token if token and token in html else None)
+            while len(store) > capacity:
+                store.popitem(last=False)
         return html
 
     def _render_macro(self, name: str, *args: Any, **kwargs: Any) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from card_data.engine import Engine, Move, Outcome, Step, Words
+from card_data.engine import Engine, Move, Outcome, Step, Words, seat_moves
 from card_data.engine.seats import PLAYER_COLOURS
 from card_data.games import registry
 from card_data.problems import InvalidInput, Problem
@@ -206,8 +206,8 @@ class TableView:
             if seat is None:
                 kept = (tuple(offered), ())
             else:
-                mine = tuple(narrowed for move in offered if (narrowed := move.for_seat(seat)) is not None)
-                kept = (mine, tuple(m for m in offered if m.seat is not None and m.seat != seat))
+                kept = (tuple(seat_moves(offered, seat)),
+                        tuple(m for m in offered if m.seat is not None and m.seat != seat))
             self._fold.moves[seat] = kept
         return kept
 
@@ -225,8 +225,8 @@ class TableView:
     def lines_mark(self) -> int:
         """A mark of what the history's lines say (:attr:`TableFold.lines`): at two versions of
         this table with the same mark, every entry both hold has the same line (status, text,
-        what it corrects), so a block of older lines kept by it, by their first and last seq, by
-        the entry that could not be applied and by the colours shows the same."""
+        what it corrects), so a line drawn at one is drawn alike at the other (given the same
+        colours and the same entry that could not be applied)."""
         return self._fold.lines
 
     @property
