@@ -49,7 +49,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     from companion.cards.card_source import card_source, served_base_url
 
+    from companion.web import templating
+
     app = Flask(__name__)
+    templating.init_app(app)  # before anything makes the app's template environment
     app.config.from_mapping(
         CARD_DATA_DIR=None,
         PROJECT_DIR=None,

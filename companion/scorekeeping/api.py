@@ -292,11 +292,14 @@ def _unchanged(version: int) -> Response | None:
 
 def _table_json(view: TableView, status: int = 200, **extra: Any) -> Response:
     data = view.as_json()
+    del data["state"], data["outcome"]  # encoded once per version (shared_json), joined in below
     data["scoreboard"] = scoreboard_json(view)
     data["url"] = url_for("table_pages.table", token=view.record.token, _external=True)
     data.update(extra)
-    response = jsonify(data)
-    response.status_code = status
+    provider = current_app.json
+    own = provider.dumps(data)  # "{...}": never empty, so a comma joins the shared members on
+    response = current_app.response_class(f"{own[:-1]},{view.shared_json(provider.dumps)}}}\n",
+                                          status=status, mimetype=provider.mimetype)
     response.headers["ETag"] = _etag(view.record.version)
     response.headers["Cache-Control"] = "no-cache"  # a browser revalidates: If-None-Match, 304
     return response

@@ -15,6 +15,7 @@ kept; ``companion init-db`` runs the same migrations explicitly.
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -81,6 +82,15 @@ table_events = Table(
 # Built once: a polled look-up then skips building the statement (SQLAlchemy caches its SQL).
 _BY_TOKEN = select(game_tables).where(game_tables.c.token == bindparam("key"))
 _BY_CODE = select(game_tables).where(game_tables.c.code == bindparam("key"))
+# Built once too: every entry writes these (a bind name may not be a column's in a SET clause).
+_LOCKED = select(game_tables).where(game_tables.c.id == bindparam("table_key"))
+_BUMP = (update(game_tables).where(game_tables.c.id == bindparam("table_key"))
+         .values(version=bindparam("new_version")))
+_LOCKED_FOR_UPDATE = _LOCKED.with_for_update()
+_APPEND = insert(table_events)
+_SET_STATUS = (update(table_events)
+               .where(table_events.c.table_id == bindparam("table_key"), table_events.c.seq == bindparam("at_seq"))
+               .values(status=bindparam("new_status"), undone_at_version=bindparam("new_version")))
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 
@@ -193,8 +203,8 @@ class TableWriter:
 
     def _bump(self) -> int:
         version = self.record.version + 1
-        self.conn.execute(update(game_tables).where(game_tables.c.id == self.record.id).values(version=version))
-        self.record = TableRecord(**{**self.record.__dict__, "version": version})
+        self.conn.execute(_BUMP, {"table_key": self.record.id, "new_version": version})
+        self.record = dataclasses.replace(self.record, version=version)
         self._events = None
         return version
 
@@ -211,17 +221,15 @@ class TableWriter:
         seq = self._next_seq() if seq is None else seq
         version = self._bump()
         row = EventRecord(seq, payload, "active", corrects, _now(), version)
-        self.conn.execute(insert(table_events).values(table_id=self.record.id, seq=seq, payload=payload,
-                                                      status="active", corrects=corrects,
-                                                      created_at=row.created_at, at_version=version))
+        self.conn.execute(_APPEND, {"table_id": self.record.id, "seq": seq, "payload": payload, "status": "active",
+                                    "corrects": corrects, "created_at": row.created_at, "at_version": version})
         return row
 
     def set_status(self, seq: int, status: str) -> int:
         """Mark event ``seq`` ``undone`` or ``corrected``; returns the new version."""
         version = self._bump()
-        self.conn.execute(update(table_events).where(table_events.c.table_id == self.record.id,
-                                                     table_events.c.seq == seq)
-                          .values(status=status, undone_at_version=version))
+        self.conn.execute(_SET_STATUS, {"table_key": self.record.id, "at_seq": seq, "new_status": status,
+                                        "new_version": version})
         return version
 
     def correct(self, seq: int, payload: dict[str, Any]) -> EventRecord:
@@ -229,13 +237,11 @@ class TableWriter:
         history, the new one takes its place in the order. One version for both."""
         seq_new = self._next_seq()
         version = self._bump()
-        self.conn.execute(update(table_events).where(table_events.c.table_id == self.record.id,
-                                                     table_events.c.seq == seq)
-                          .values(status="corrected", undone_at_version=version))
+        self.conn.execute(_SET_STATUS, {"table_key": self.record.id, "at_seq": seq, "new_status": "corrected",
+                                        "new_version": version})
         row = EventRecord(seq_new, payload, "active", seq, _now(), version)
-        self.conn.execute(insert(table_events).values(table_id=self.record.id, seq=seq_new, payload=payload,
-                                                      status="active", corrects=seq, created_at=row.created_at,
-                                                      at_version=version))
+        self.conn.execute(_APPEND, {"table_id": self.record.id, "seq": seq_new, "payload": payload, "status": "active",
+                                    "corrects": seq, "created_at": row.created_at, "at_version": version})
         return row
 
 
@@ -389,8 +395,7 @@ class TableStore:
         """A write transaction on one table, holding its lock until it ends: committed when
         the block ends, rolled back (nothing written) if it raises."""
         with self._locked_connection() as conn:
-            query = select(game_tables).where(game_tables.c.id == table_id)
-            row = conn.execute(query if self.sqlite else query.with_for_update()).one()
+            row = conn.execute(_LOCKED if self.sqlite else _LOCKED_FOR_UPDATE, {"table_key": table_id}).one()
             yield TableWriter(conn, _record(row))
 
     # -- compare-and-set writes (for clients that hold a version) ---------------------------------

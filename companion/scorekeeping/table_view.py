@@ -299,6 +299,18 @@ class TableView:
             data["events"] = [h.__dict__ for h in self.history]
         return data
 
+    def shared_json(self, dumps: Callable[[Any], str]) -> str:
+        """The members ``"outcome": {...}, "state": {...}`` of :meth:`as_json` as JSON text
+        (``dumps``: the app's encoder, the same each call), encoded once per table version and
+        shared: a Carpe Diem state is ~11 kB of JSON, most of it the board, and every API
+        client polling the table at this version gets the same."""
+        dumped = self._fold.dumped
+        text = dumped.get("text")
+        if text is None:  # two threads may both make it: the same either way
+            data = self.as_json()
+            text = dumped["text"] = dumps({"outcome": data["outcome"], "state": data["state"]})[1:-1]
+        return text
+
 
 def _inactive_text(engine: Engine, e: EventRecord) -> str:
     """A line for an entry never folded here (undone or corrected before this process saw it):
