@@ -316,3 +316,61 @@ def test_a_poll_of_an_unchanged_table_is_answered_without_folding_or_rendering(t
         assert changed.get_json()["version"] == 2
     assert templates == ["tables/_live.html"]
     service.store.dispose()
+
+
+def test_the_api_encodes_a_versions_state_once_for_every_client_polling_it(tmp_path):
+    """Two API clients at one table version get the same answer, whose ``state`` and
+    ``outcome`` (most of its bytes) were encoded once; each answer still says its own
+    ``event``, and the next version is encoded anew."""
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'p.sqlite'}"})
+    client = app.test_client()
+    table = client.post("/api/tables", json={"game": "carpe_diem", "players": ["Anna", "Bea"]}).get_json()
+    code = table["code"]
+    posted = client.post(f"/api/tables/{code}/events", json=vp(0, 0)).get_json()
+    assert posted["event"]["seq"] == 1 and posted["state"]["sheets"][0]["vp"] == posted["scoreboard"]["values"][0][0]
+
+    encoded = []
+    real = app.json.dumps
+
+    def dumps(obj, **kwargs):
+        if isinstance(obj, dict) and "state" in obj:
+            encoded.append(obj)
+        return real(obj, **kwargs)
+
+    service = app.extensions["companion.scorekeeping.tables"]
+    with mock.patch.object(app.json, "dumps", dumps):
+        first = client.get(f"/api/tables/{code}")
+        second = app.test_client().get(f"/api/tables/{code}")
+        assert first.data == second.data and len(encoded) == 0  # the post's answer encoded version 1
+        view = service.view(code)
+        assert first.get_json() == {**view.as_json(), "scoreboard": first.get_json()["scoreboard"],
+                                    "url": first.get_json()["url"]}
+        after = client.post(f"/api/tables/{code}/events", json=vp(1, 1)).get_json()
+        assert len(encoded) == 1 and after["version"] == 2 and after["event"]["seq"] == 2
+        assert after["state"] == service.view(code).state.model_dump(mode="json") != first.get_json()["state"]
+    service.store.dispose()
+
+
+def test_a_live_fragments_imports_look_at_the_globals_as_a_set(tmp_path):
+    """Each ``{% from ... import %}`` of a table's live fragment compares the importing
+    template's globals with the imported one's as sets (companion/web/templating.py), without
+    a Python look-up per global (about forty) at each of its imports, every time it is drawn."""
+    from collections import ChainMap
+
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'p.sqlite'}"})
+    client = app.test_client()
+    token = client.post("/api/tables", json={"game": "carpe_diem", "players": ["Anna", "Bea"]}).get_json()["token"]
+    client.get(f"/t/{token}")
+    looked_up = []
+    real = ChainMap.__contains__
+
+    def contains(self, key):
+        looked_up.append(key)
+        return real(self, key)
+
+    client.post(f"/api/tables/{token}/events", json=vp(0, 0))
+    with mock.patch.object(ChainMap, "__contains__", contains), rendered_templates(app) as templates:
+        live = client.get(f"/t/{token}/live?v=0", headers={"HX-Request": "true"})
+        assert live.status_code == 200 and 'data-version="1"' in live.get_data(as_text=True)
+    assert templates == ["tables/_live.html"] and looked_up == []
+    app.extensions["companion.scorekeeping.tables"].store.dispose()
