@@ -31,3 +31,15 @@ def test_no_import_against_the_data_flow(package, forbidden):
     offenders = {str(p.relative_to(ROOT)): sorted(imported_packages(p) & forbidden)
                  for p in sorted((ROOT / package).rglob("*.py"))}
     assert not {k: v for k, v in offenders.items() if v}
+
+
+def test_the_web_layer_knows_no_page_of_the_companion():
+    """``companion/web`` (security, languages, compression, time zones, templating) serves
+    every page alike: it imports neither the scorekeeper nor the card pages, which build on it."""
+    imports = {}
+    for path in sorted((ROOT / "companion" / "web").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                if node.module.startswith(("companion.scorekeeping", "companion.cards")):
+                    imports.setdefault(path.name, []).append(node.module)
+    assert imports == {}

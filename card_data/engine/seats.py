@@ -15,6 +15,9 @@ from card_data.engine.wording import Words
 MAX_SEATS = 8
 """No game here seats more; seat numbers are 0 to 7."""
 
+MAX_PLAYER_NAME = 40
+"""Longest name of the player at a seat (characters): it has to fit a phone's score line."""
+
 PLAYER_COLOURS = ("blue", "red", "green", "yellow", "purple", "orange", "black", "white")
 """The colours players may take (names the companion's CSS knows), in the order seats get them
 by default; a declared game's ``scoring: players: colours:`` names some of them."""

@@ -33,14 +33,9 @@ from card_data.problems import InvalidInput, Problem
 from companion.scorekeeping.exports import bgstats_import_url, bgstats_play, results_csv
 from companion.scorekeeping.openapi import EVENT_BODY, ApiDescription
 from companion.scorekeeping.scorekeeper import find_table_or_abort, service
-from companion.web.security import (
-    MAX_JSON_DEPTH,
-    MAX_PLAYER_NAME,
-    cross_site_request,
-    json_depth,
-)
+from companion.web.security import MAX_JSON_DEPTH, cross_site_request, json_depth
 from companion.scorekeeping.late_entries import AlreadyDone
-from card_data.engine.seats import PLAYER_COLOURS
+from card_data.engine.seats import MAX_PLAYER_NAME, PLAYER_COLOURS
 from companion.scorekeeping.table_view import TableView
 from companion.scorekeeping.tables import MAX_NUMBER_SENT, StaleVersion, whole_number
 from companion.web.time_zone import export_zone

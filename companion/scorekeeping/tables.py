@@ -30,6 +30,7 @@ from pydantic import BaseModel
 
 from card_data.engine import Engine, RuleError, Step, Words
 from card_data.engine.declared import declared_engines
+from card_data.engine.seats import MAX_PLAYER_NAME
 from card_data.games import registry
 from card_data.loader import Database
 from card_data.problems import InvalidInput, Problem
@@ -81,9 +82,6 @@ class StaleVersion(Exception):
         self.reason = reason
         super().__init__("the table changed")
 
-
-MAX_PLAYER_NAME = 40
-"""Longest player name (characters): it has to fit a phone's score line."""
 
 
 class TableService:
@@ -284,7 +282,7 @@ class TableService:
         """A new table: ``players`` by seat, the game's ``options``, one colour name per seat
         (from :data:`PLAYER_COLOURS`; the game's defaults where left out). Raises
         :class:`InvalidInput` (unknown game, bad options, names longer than
-        :data:`MAX_PLAYER_NAME` or repeated, unknown or repeated colours) or
+        :data:`~card_data.engine.seats.MAX_PLAYER_NAME` or repeated, unknown or repeated colours) or
         :class:`RuleError` (e.g. too many players for the game)."""
         engine = self.engine_for(game)
         too_long = [Problem(field=f"players.{seat}", message=Words("longer than %(most)d characters",

@@ -7,7 +7,7 @@
   on by default). The JSON API is exempt from the form token; it has its own guard
   (:func:`cross_site_request`, and JSON-only bodies, in :mod:`companion.scorekeeping.api`).
 - Security headers on every response (:data:`SECURITY_HEADERS`).
-- Request limits: :data:`MAX_CONTENT_LENGTH`, :data:`MAX_PLAYER_NAME`, :data:`MAX_JSON_DEPTH`.
+- Request limits: :data:`MAX_CONTENT_LENGTH`, :data:`MAX_JSON_DEPTH`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from flask import Flask, Request, Response, render_template_string, request
 from flask_babel import gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from companion.scorekeeping.tables import MAX_PLAYER_NAME
+from card_data.engine.seats import MAX_PLAYER_NAME
 
 SECRET_KEY_ENV = "COMPANION_SECRET_KEY"
 SECRET_KEY_FILE = "secret_key"
