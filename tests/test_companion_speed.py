@@ -145,6 +145,66 @@ def test_a_cached_fold_is_never_used_once_another_server_changed_the_table(datab
     two.store.dispose()
 
 
+@contextmanager
+def statements(store: TableStore):
+    """The SQL statements ``store`` sends while the block runs."""
+    from sqlalchemy import event as sa_event
+
+    sent = []
+
+    def record(conn, cursor, statement, *_args):
+        sent.append(" ".join(statement.split()))
+
+    sa_event.listen(store.engine, "before_cursor_execute", record)
+    try:
+        yield sent
+    finally:
+        sa_event.remove(store.engine, "before_cursor_execute", record)
+
+
+def test_an_entry_on_the_fold_this_server_holds_is_written_without_the_tables_lock(database_url, card_db):
+    """A server holding the table as just read checks the entry against it and writes it where
+    the table is still at that version: no lock taken, no log read; on PostgreSQL the version's
+    check, its bump and the row in one statement. The entry, its version and the state are
+    those of a full replay."""
+    service = TableService(TableStore(database_url), card_db)
+    token = service.create("carpe_diem", ["Anna", "Bea"]).record.token
+    service.act(token, vp(0, 0))
+    with statements(service.store) as sent:
+        view = service.act(token, vp(1, 1))
+    assert view.record.version == 2 and view.last_line().seq == 2 and view.state == full_replay(service, token)
+    assert not [s for s in sent if "FOR UPDATE" in s or s.startswith("SELECT table_events")]
+    writes = [s for s in sent if s.startswith(("WITH", "UPDATE", "INSERT"))]
+    if service.store.sqlite:
+        assert [w.split()[0] for w in writes] == ["UPDATE", "INSERT"] and "version = ?" in writes[0]
+    else:
+        assert len(writes) == 1 and writes[0].startswith("WITH bumped AS (UPDATE game_tables")
+        assert len(sent) == 2  # the look-up and the write: no BEGIN, no COMMIT
+    assert service.store.find(token).version == 2
+    service.store.dispose()
+
+
+def test_an_entry_on_a_fold_another_server_moved_past_is_checked_again_under_the_lock(database_url, card_db):
+    """Server one checks an entry against the table as it read it, but server two wrote in the
+    meantime: one's write finds the version moved on, writes nothing, then checks the entry
+    again holding the table's lock, on the log with two's entry, and appends it after that."""
+    one = TableService(TableStore(database_url), card_db)
+    two = TableService(TableStore(database_url), card_db)
+    token = one.create("carpe_diem", ["Anna", "Bea"]).record.token
+    one.act(token, vp(0, 0))
+    record = one.find(token)  # one holds version 1
+    two.act(token, vp(1, 1))  # the table moves to 2 behind one's back
+    with statements(one.store) as sent:
+        view = one.act(record, vp(0, 2), by=0)
+    assert [line.payload["note"] for line in view.history] == ["entry 0", "entry 1", "entry 2"]
+    assert view.record.version == 3 and view.state == full_replay(two, token) == two.view(token).state
+    assert any(s.startswith(("WITH bumped", "UPDATE game_tables")) for s in sent)  # the write that found 2
+    assert any("FOR UPDATE" in s for s in sent) or one.store.sqlite  # then the lock (SQLite: BEGIN IMMEDIATE)
+    assert [e.at_version for e in one.store.events(record.id)] == [1, 2, 3]
+    one.store.dispose()
+    two.store.dispose()
+
+
 def test_another_servers_entries_are_caught_up_one_step_each_without_reading_the_whole_log(database_url, card_db):
     """A server whose fold is behind reads only the rows written or changed since (not the whole
     log, which grows all game) and applies only the new entries; after another server's undo or

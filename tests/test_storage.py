@@ -31,8 +31,8 @@ def test_tables_have_an_unguessable_token_and_a_short_code(store):
 
 def test_append_is_compare_and_set(store):
     t = store.create_table("cartisora", ["A", "B"], {})
-    assert store.append(t.id, 0, {"type": "x", "n": 1}) == 1
-    assert store.append(t.id, 1, {"type": "x", "n": 2}) == 2
+    assert store.append(t.id, 0, {"type": "x", "n": 1}).at_version == 1
+    assert store.append(t.id, 1, {"type": "x", "n": 2}).at_version == 2
     with pytest.raises(Conflict):
         store.append(t.id, 1, {"type": "x", "n": 3})  # someone else already moved it to 2
     assert [e.payload["n"] for e in store.events(t.id)] == [1, 2]

@@ -88,6 +88,20 @@ _BUMP = (update(game_tables).where(game_tables.c.id == bindparam("table_key"))
          .values(version=bindparam("new_version")))
 _LOCKED_FOR_UPDATE = _LOCKED.with_for_update()
 _APPEND = insert(table_events)
+_BUMP_IF_AT = (update(game_tables)
+               .where(game_tables.c.id == bindparam("table_key"), game_tables.c.version == bindparam("version_before"))
+               .values(version=bindparam("new_version")))
+_ROW_COLUMNS = ("table_id", "seq", "payload", "status", "corrects", "created_at", "at_version")
+# One statement, so one round trip and no lock held between two: bump the version if it is still
+# the one the caller folded, and append the row only then (PostgreSQL; SQLite has no UPDATE in WITH).
+_BUMPED = _BUMP_IF_AT.returning(game_tables.c.id).cte("bumped")
+# (Its binds are named apart from every column: SQLAlchemy would add a bind named as a column
+# of the updated table to the UPDATE's SET.)
+_APPEND_IF_AT = insert(table_events).from_select(_ROW_COLUMNS, select(
+    _BUMPED.c.id, bindparam("row_seq", type_=Integer), bindparam("row_payload", type_=JSON),
+    bindparam("row_status", type_=String), bindparam("row_corrects", type_=Integer),
+    bindparam("row_created_at", type_=DateTime(timezone=True)), bindparam("row_at_version", type_=Integer))
+).returning(table_events.c.seq)
 _SET_STATUS = (update(table_events)
                .where(table_events.c.table_id == bindparam("table_key"), table_events.c.seq == bindparam("at_seq"))
                .values(status=bindparam("new_status"), undone_at_version=bindparam("new_version")))
@@ -263,15 +277,16 @@ class TableStore:
             # server threads under load each request then paid a new PostgreSQL connection.
             kwargs.update(pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW)
         self.engine: Engine = create_engine(url, **kwargs)
-        # One-statement reads (a polled look-up) on PostgreSQL run without a transaction: the
-        # statement sees one snapshot all the same, and it saves the BEGIN and ROLLBACK round
-        # trips, two thirds of an unchanged poll's database time.
-        self._reads: Engine = self.engine
+        # One-statement reads (a polled look-up) and writes (an append at a known version) on
+        # PostgreSQL run without a transaction: the statement sees one snapshot and is atomic
+        # all the same, and it saves the BEGIN and the ROLLBACK or COMMIT round trips, two
+        # thirds of an unchanged poll's database time.
+        self._one_statement: Engine = self.engine
         if self.sqlite:
             event.listen(self.engine, "connect", _sqlite_connect)
             event.listen(self.engine, "begin", _sqlite_begin)
         else:
-            self._reads = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+            self._one_statement = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         if migrate:
             self.migrate()
 
@@ -332,7 +347,7 @@ class TableStore:
 
     def find(self, key: str) -> TableRecord | None:
         """The table whose token, or short code (case-insensitive), is ``key``."""
-        with self._reads.connect() as conn:
+        with self._one_statement.connect() as conn:
             if len(key) != CODE_LENGTH:
                 row = conn.execute(_BY_TOKEN, {"key": key}).first()
             else:  # a code, as the API's clients poll by: looked up first (a token is 22 characters)
@@ -400,13 +415,35 @@ class TableStore:
 
     # -- compare-and-set writes (for clients that hold a version) ---------------------------------
 
-    def append(self, table_id: int, expected_version: int, payload: dict[str, Any]) -> int:
-        """Append an event if the table is still at ``expected_version``; returns the new version.
+    def append(self, table_id: int, expected_version: int, payload: dict[str, Any],
+               seq: int | None = None) -> EventRecord:
+        """Append an event if the table is still at ``expected_version``, taking no lock: on
+        PostgreSQL one statement (one round trip, its version check and its write atomic
+        together), on SQLite one short write transaction. ``seq``: the row's seq, one past the
+        last of the log at that version, where the caller holds that log; read here if not
+        given. Returns the row written.
 
-        Raises :class:`Conflict` if another change got there first.
+        Raises :class:`Conflict` if another change got there first (nothing written).
         """
-        with self._expecting(table_id, expected_version) as writer:
-            return writer.append(payload).at_version
+        if seq is None:
+            with self._one_statement.connect() as conn:
+                seq = (conn.execute(select(table_events.c.seq).where(table_events.c.table_id == table_id)
+                                    .order_by(table_events.c.seq.desc()).limit(1)).scalar() or 0) + 1
+        row = EventRecord(seq, payload, "active", None, _now(), expected_version + 1)
+        bump = {"table_key": table_id, "version_before": expected_version, "new_version": row.at_version}
+        columns = {"table_id": table_id, "seq": seq, "payload": payload, "status": row.status, "corrects": None,
+                   "created_at": row.created_at, "at_version": row.at_version}
+        if self.sqlite:
+            with self._locked_connection() as conn:
+                if conn.execute(_BUMP_IF_AT, bump).rowcount != 1:
+                    raise Conflict()
+                conn.execute(_APPEND, columns)
+        else:
+            with self._one_statement.connect() as conn:
+                rows = {f"row_{name}": value for name, value in columns.items() if name != "table_id"}
+                if conn.execute(_APPEND_IF_AT, {**bump, **rows}).first() is None:  # the version moved on
+                    raise Conflict()
+        return row
 
     def set_status(self, table_id: int, expected_version: int, seq: int, status: str) -> int:
         """Mark event ``seq`` (e.g. ``undone``); returns the new version. Raises :class:`Conflict`."""

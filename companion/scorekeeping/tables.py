@@ -35,7 +35,7 @@ from card_data.games import registry
 from card_data.loader import Database
 from card_data.problems import InvalidInput, Problem
 from companion.scorekeeping.late_entries import AlreadyDone, Recorders, late_entry
-from companion.scorekeeping.storage import EventRecord, TableRecord, TableStore, TableWriter
+from companion.scorekeeping.storage import Conflict, EventRecord, TableRecord, TableStore, TableWriter
 from companion.scorekeeping.table_view import (
     CHECKPOINT_EVERY,
     HistoryLine,
@@ -338,6 +338,12 @@ class TableService:
         ``reason`` (:mod:`companion.scorekeeping.late_entries`). ``by``: the sending phone's seat, if known.
         ``key``: the table's token or code, or its record as :meth:`find` gave it.
 
+        Where this process holds the table as it was just read (a table's requests go to one
+        process), the entry is checked against that and written if the table is still at its
+        version, with no lock held (one statement on PostgreSQL,
+        :meth:`~companion.scorekeeping.storage.TableStore.append`); else, or if another change
+        got there first, checked and written in a transaction holding the table's lock.
+
         Raises :class:`TableNotFound`, :class:`InvalidInput` (malformed event, a value out of
         its bounds), :class:`RuleError` (the rules forbid it, or the table has an entry it could
         not apply, which must be undone or corrected first; nothing is stored),
@@ -347,30 +353,57 @@ class TableService:
         engine = self.engines[record.game]
         event = engine.parse_event(payload)
 
-        def attempt(writer: TableWriter, fold: TableFold) -> TableFold:
+        def checked(current: TableRecord, fold: TableFold) -> Step:
+            """The entry's step on ``fold`` (the log at ``current.version``), or the refusal."""
             if fold.problem is not None:
                 raise RuleError(fold.problem.rule or engine.rulebook,
                                 Words("entry %(entry)d could not be applied (%(reason)s): undo it or correct it "
                                       "before entering anything more", entry=fold.problem.entry,
                                       reason=fold.problem.message))
-            moved_on = since is not None and since < writer.record.version
+            moved_on = since is not None and since < current.version
             try:
                 same, step = late_entry(engine, fold.state, fold.events, event, since if moved_on else None)
             except RuleError as refusal:
                 if not moved_on:
                     raise
-                view = self._view(writer.record, fold)
+                view = self._view(current, fold)
                 raise StaleVersion(view, self.changes_since(view, since), refusal) from refusal
             if same is not None:
-                view = self._view(writer.record, fold)
+                view = self._view(current, fold)
                 line = next(h for h in view.history if h.seq == same.seq)
                 raise AlreadyDone(view, line, self.recorders.name(record.id, same.seq, record.players))
-            # The fold is the log at the transaction's version (see _change): its last seq is the log's.
+            return step
+
+        # The fold's last seq is the log's at its version (the fold is the log at that version).
+        with self._lock:
+            fold = self._folds.get(record.id)
+        if fold is not None and fold.version == record.version and expected_version in (None, record.version):
+            # This process holds the table as it was just read: check the entry against it, then
+            # write it if the table is still at that version, with no lock held in between.
+            step = checked(record, fold)
+            try:
+                row = self.store.append(record.id, record.version, event.to_json(), seq=max(fold.events, default=0) + 1)
+            except Conflict:
+                pass  # another change got there first: the entry is checked again below, holding the lock
+            else:
+                return self._noted(record, self._appended(fold, row.at_version, row, step), by)
+
+        def attempt(writer: TableWriter, fold: TableFold) -> TableFold:
+            step = checked(writer.record, fold)
             row = writer.append(event.to_json(), seq=max(fold.events, default=0) + 1)
-            self.recorders.note(record.id, row.seq, by)
             return self._appended(fold, row.at_version, row, step)
 
-        return self._change(record, expected_version, attempt)
+        view = self._change(record, expected_version, attempt)
+        self.recorders.note(record.id, view.last_line().seq, by)
+        return view
+
+    def _noted(self, record: TableRecord, fold: TableFold, by: int | None) -> TableView:
+        """The table ``record`` after an entry appended without the lock (``fold``: the fold
+        with it, at the entry's version), kept as this process's fold, the entry's sender noted
+        (``by``: its seat, if known)."""
+        self._remember(record.id, fold)
+        self.recorders.note(record.id, fold.order[-1], by)
+        return self._view(replace(record, version=fold.version), fold)
 
     def undo(self, key: str | TableRecord, expected_version: int | None = None, seq: int | None = None,
              by: int | None = None) -> TableView:
