@@ -15,11 +15,10 @@ kept; ``companion init-db`` runs the same migrations explicitly.
 
 from __future__ import annotations
 
-import dataclasses
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -218,7 +217,7 @@ class TableWriter:
     def _bump(self) -> int:
         version = self.record.version + 1
         self.conn.execute(_BUMP, {"table_key": self.record.id, "new_version": version})
-        self.record = dataclasses.replace(self.record, version=version)
+        self.record = replace(self.record, version=version)
         self._events = None
         return version
 

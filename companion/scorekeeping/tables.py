@@ -83,7 +83,6 @@ class StaleVersion(Exception):
         super().__init__("the table changed")
 
 
-
 class TableService:
     """Create tables and act on them, checking every event against the game's rules.
 
