@@ -160,8 +160,7 @@ class TableService:
     def _fold(self, record: TableRecord) -> tuple[TableRecord, TableFold]:
         """The table and its fold at ``record.version``, or at the version a fresh, consistent
         read of the database finds (a snapshot of the row and its log together)."""
-        with self._lock:
-            cached = self._folds.get(record.id)
+        cached = self._kept_fold(record.id)
         if cached is not None and cached.version == record.version:
             return record, cached
         fold = None
@@ -176,8 +175,7 @@ class TableService:
 
     def _fold_in(self, writer: TableWriter) -> TableFold:
         """The fold at the version the write transaction sees (the log read inside it)."""
-        with self._lock:
-            cached = self._folds.get(writer.record.id)
+        cached = self._kept_fold(writer.record.id)
         if cached is not None and cached.version == writer.record.version:
             return cached
         fold = self._caught_up(writer.record, cached, writer.changes_since(cached.version)) if cached else None
@@ -221,6 +219,11 @@ class TableService:
                    if e.at_version is None or e.at_version > version
                    or (e.undone_at_version is not None and e.undone_at_version > version)]
         return changed
+
+    def _kept_fold(self, table_id: int) -> TableFold | None:
+        """The fold this process keeps of table ``table_id`` (at whatever version), if any."""
+        with self._lock:
+            return self._folds.get(table_id)
 
     def _remember(self, table_id: int, fold: TableFold) -> None:
         with self._lock:
@@ -373,9 +376,9 @@ class TableService:
                 raise AlreadyDone(view, line, self.recorders.name(record.id, same.seq, record.players))
             return step
 
-        # The fold's last seq is the log's at its version (the fold is the log at that version).
-        with self._lock:
-            fold = self._folds.get(record.id)
+        # A fold is the log at its version: its last seq is the log's.
+        view = None
+        fold = self._kept_fold(record.id)
         if fold is not None and fold.version == record.version and expected_version in (None, record.version):
             # This process holds the table as it was just read: check the entry against it, then
             # write it if the table is still at that version, with no lock held in between.
@@ -385,24 +388,19 @@ class TableService:
             except Conflict:
                 pass  # another change got there first: the entry is checked again below, holding the lock
             else:
-                return self._noted(record, self._appended(fold, row.at_version, row, step), by)
+                fold = self._appended(fold, row.at_version, row, step)
+                self._remember(record.id, fold)
+                view = self._view(replace(record, version=row.at_version), fold)
 
         def attempt(writer: TableWriter, fold: TableFold) -> TableFold:
             step = checked(writer.record, fold)
             row = writer.append(event.to_json(), seq=max(fold.events, default=0) + 1)
             return self._appended(fold, row.at_version, row, step)
 
-        view = self._change(record, expected_version, attempt)
-        self.recorders.note(record.id, view.last_line().seq, by)
+        if view is None:
+            view = self._change(record, expected_version, attempt)
+        self.recorders.note(record.id, view.last_line().seq, by)  # once the entry is stored
         return view
-
-    def _noted(self, record: TableRecord, fold: TableFold, by: int | None) -> TableView:
-        """The table ``record`` after an entry appended without the lock (``fold``: the fold
-        with it, at the entry's version), kept as this process's fold, the entry's sender noted
-        (``by``: its seat, if known)."""
-        self._remember(record.id, fold)
-        self.recorders.note(record.id, fold.order[-1], by)
-        return self._view(replace(record, version=fold.version), fold)
 
     def undo(self, key: str | TableRecord, expected_version: int | None = None, seq: int | None = None,
              by: int | None = None) -> TableView:
