@@ -28,6 +28,7 @@ from companion.scorekeeping.storage import TableStore, game_tables, table_events
 from companion.scorekeeping.table_pages import HISTORY_SHOWN
 from companion.scorekeeping.table_view import play_order
 from companion.scorekeeping.tables import StaleVersion, TableService
+from waiting import wait_for
 
 CARPE_CRAS = importlib.import_module("scenarios_carpe_cras")
 
@@ -132,14 +133,16 @@ def test_a_cached_fold_is_never_used_once_another_server_changed_the_table(datab
     one.undo(token)
     one.act(token, vp(1, 71))
     one.correct(token, 3, vp(1, 72))
-    # two's cache says version 70: every read and write checks the stored version first.
-    seen = two.view(token)
-    assert seen.record.version == 74 and seen.state.sheets[1].vp == start_vp + 2
+    # two's cache says version 70: it reads the rows since once PostgreSQL's notice of the
+    # change has come (a millisecond; at once on SQLite, which has no feed).
+    seen = wait_for(lambda: (view := two.view(token)).record.version == 74 and view, "two to see version 74")
+    assert seen.state.sheets[1].vp == start_vp + 2
     assert two.act(token, vp(0, 73)).state == full_replay(one, token)
     assert one.undo(token).state == full_replay(two, token)  # one's cache is behind two's append
     assert two.undo(token).state == full_replay(one, token)
     with pytest.raises(StaleVersion):
         two.act(token, vp(0, 74), expected_version=74)
+    wait_for(lambda: one.view(token).record.version == two.view(token).record.version == 77, "both at 77")
     assert one.view(token).state == two.view(token).state == full_replay(one, token)
     one.store.dispose()
     two.store.dispose()
@@ -228,14 +231,14 @@ def test_another_servers_entries_are_caught_up_one_step_each_without_reading_the
         one.act(token, vp(0, 120))
         one.act(token, vp(1, 121))
         with counting_steps() as calls:
-            seen = two.view(token)
-        assert read == [2] and len(calls) == 2 and seen.record.version == 122
+            seen = wait_for(lambda: (view := two.view(token)).record.version == 122 and view, "two at 122")
+        assert read == [2] and len(calls) == 2
         assert seen.state == full_replay(one, token) and [h.seq for h in seen.recent(2)] == [122, 121]
         assert two.act(token, vp(1, 122)).state == full_replay(one, token)  # its write catches up in its lock
         one.undo(token)
         one.correct(token, 5, {**vp(1, 5), "change": 3})
-        seen = two.view(token)
-        assert seen.record.version == 125 and seen.state == full_replay(one, token)  # the correction: one version
+        seen = wait_for(lambda: (view := two.view(token)).record.version == 125 and view, "two at 125")
+        assert seen.state == full_replay(one, token)  # the correction: one version
         statuses = {h.seq: h.status for h in seen.history}
         assert statuses[123] == "undone" and statuses[5] == "corrected" and statuses[124] == "active"
     # A change made outside the companion's writes (a row edited, the version bumped, as an
@@ -245,7 +248,7 @@ def test_another_servers_entries_are_caught_up_one_step_each_without_reading_the
         conn.execute(update(table_events).where(table_events.c.table_id == table_id, table_events.c.seq == 1)
                      .values(payload={**vp(0, 0), "note": "edited by hand"}))
         conn.execute(update(game_tables).where(game_tables.c.id == table_id).values(version=game_tables.c.version + 1))
-    assert "edited by hand" in str(two.view(token).history[0].text)
+    wait_for(lambda: "edited by hand" in str(two.view(token).history[0].text), "two to read the whole log again")
     one.store.dispose()
     two.store.dispose()
 
@@ -434,3 +437,4 @@ def test_a_live_fragments_imports_look_at_the_globals_as_a_set(tmp_path):
         assert live.status_code == 200 and 'data-version="1"' in live.get_data(as_text=True)
     assert templates == ["tables/_live.html"] and looked_up == []
     app.extensions["companion.scorekeeping.tables"].store.dispose()
+

@@ -12,6 +12,7 @@ import threading
 import pytest
 
 from companion import create_app
+from waiting import wait_for
 
 GAMES = ["carpe_cras", "cartisora", "cahrd", "carpe_diem"]
 
@@ -419,8 +420,11 @@ def test_two_servers_on_one_database_racing_300_writes_apply_every_one(database_
         th.join()
     try:
         assert results == [200] * 300
-        seen = [app.test_client().get(f"/api/tables/{table['code']}/events").get_json() for app in apps]
-        assert seen[0] == seen[1] and seen[0]["version"] == 300
+        # (PostgreSQL's notice of the last write through the other server takes a millisecond.)
+        seen = wait_for(lambda: (logs := [app.test_client().get(f"/api/tables/{table['code']}/events").get_json()
+                                          for app in apps])[0]["version"] == logs[1]["version"] == 300 and logs,
+                        "both servers to show version 300")
+        assert seen[0] == seen[1]
         assert sorted(e["payload"]["coins"] for e in seen[0]["events"]) == list(range(300))
     finally:
         for app in apps:

@@ -14,6 +14,9 @@ from companion.scorekeeping.storage import TableRecord, TableStore
 from companion.scorekeeping.tables import TableNotFound, TableService
 
 _SERVICE = "companion.scorekeeping.tables"
+FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
+MAX_VERSION_DIGITS = 9
+"""Versions the client says it has seen are read up to this many digits (any longer is ignored)."""
 _LIMITER = "companion.web.ratelimit"
 
 
@@ -38,10 +41,12 @@ def init_app(app: Flask) -> None:
     """Create (or migrate) the tables' schema and attach the service and the look-up limiter.
 
     Config keys: ``LOOKUP_MAX_MISSES`` (default 10) wrong codes or tokens a client may try
-    within ``LOOKUP_WINDOW_S`` seconds (default 60); Flask-Limiter's ``RATELIMIT_*`` keys (see
+    within ``LOOKUP_WINDOW_S`` seconds (default 60); ``TABLE_CHANGE_FEED`` (default on: on
+    PostgreSQL, tables looked up once are known from its notices, see
+    :mod:`companion.scorekeeping.table_feed`); Flask-Limiter's ``RATELIMIT_*`` keys (see
     :mod:`companion.web.ratelimit`).
     """
-    store = TableStore(database_url(app))
+    store = TableStore(database_url(app), change_feed=app.config.get("TABLE_CHANGE_FEED", True))
     app.extensions[_SERVICE] = TableService(store, get_database_for(app))
     app.add_template_global(keeps_score)
     app.extensions[_LIMITER] = MissLimiter(app, store.engine, client_id, app.config.get("LOOKUP_MAX_MISSES", 10),
@@ -69,6 +74,21 @@ def client_id() -> str:
     return request.remote_addr or "unknown"
 
 
+def client_version() -> int | None:
+    """The latest table version the request says its client has seen, if any: a page's ``v``
+    (its poll) or ``_version`` (its forms), the API's ``If-Match``, ``If-None-Match`` or
+    ``Drawn-At-Version`` (a number longer than :data:`MAX_VERSION_DIGITS` digits is ignored).
+    A look-up then never answers with an older table than the phone already shows."""
+    seen = [request.args.get("v"), request.headers.get("Drawn-At-Version")]
+    if request.method == "POST" and request.mimetype in FORM_TYPES:
+        seen.append(request.form.get("_version"))
+    for header in ("If-Match", "If-None-Match"):
+        seen.extend(request.headers.get(header, "").split(","))
+    versions = [int(digits) for digits in (s.strip().removeprefix("W/").strip('"') for s in seen if s)
+                if digits.isascii() and digits.isdigit() and len(digits) <= MAX_VERSION_DIGITS]
+    return max(versions, default=None)
+
+
 def find_table_or_abort(key: str, api: bool) -> TableRecord:
     """The table with token or code ``key``; a miss counts against the client's rate limit.
 
@@ -82,7 +102,7 @@ def find_table_or_abort(key: str, api: bool) -> TableRecord:
     Aborts with 429 (too many misses, with Retry-After) or 404.
     """
     try:
-        record: TableRecord | None = service().find(key)
+        record: TableRecord | None = service().find(key, client_version())
     except TableNotFound:
         record = None
     if record is not None and record.token == key:

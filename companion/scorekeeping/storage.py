@@ -45,6 +45,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
+from companion.scorekeeping.table_feed import TableFeed
+
 metadata = MetaData()
 
 game_tables = Table(
@@ -115,6 +117,9 @@ POOL_OVERFLOW = 16
 most 32, one for each thread of ``companion run --threads 32`` (its default is 8, which the
 kept connections cover; PostgreSQL's default ``max_connections`` of 100 serves three processes
 of 32 threads)."""
+
+FEED_APPLICATION_NAME = "companion table feed"
+"""How the change feed's connection names itself to PostgreSQL (``pg_stat_activity``)."""
 
 # Short codes are read aloud and typed on phones: no 0/O, 1/I/L.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -262,10 +267,12 @@ class TableStore:
     """Tables and their event logs in the database at ``url`` (any SQLAlchemy URL).
 
     Migrates the schema on start (Alembic; existing tables are never dropped). Raises
-    SQLAlchemy errors for an unreachable database.
+    SQLAlchemy errors for an unreachable database. ``change_feed``: on PostgreSQL, keep the
+    tables looked up, kept true by the database's notices (:mod:`.table_feed`; off where
+    LISTEN cannot work, e.g. behind PgBouncer in transaction mode).
     """
 
-    def __init__(self, url: str, migrate: bool = True):
+    def __init__(self, url: str, migrate: bool = True, change_feed: bool = True):
         kwargs: dict[str, Any] = {"future": True}
         self.sqlite = url.startswith("sqlite")
         if self.sqlite:
@@ -286,11 +293,21 @@ class TableStore:
             event.listen(self.engine, "begin", _sqlite_begin)
         else:
             self._one_statement = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.feed: TableFeed | None = None
+        if not self.sqlite and change_feed:
+            self.feed = TableFeed(self._feed_connection)
         if migrate:
             self.migrate()
 
     def dispose(self) -> None:
+        if self.feed is not None:
+            self.feed.stop()
         self.engine.dispose()
+
+    def _feed_connection(self):
+        """A connection of its own (not the pool's) for :attr:`feed` to listen on."""
+        cargs, cparams = self.engine.dialect.create_connect_args(self.engine.url)
+        return self.engine.dialect.connect(*cargs, **{**cparams, "application_name": FEED_APPLICATION_NAME})
 
     def migrate(self) -> None:
         """Bring the schema up to date (Alembic ``upgrade head``), one process at a time."""
@@ -344,16 +361,29 @@ class TableStore:
             row = conn.execute(select(game_tables).where(game_tables.c.id == table_id)).one()
         return _record(row)
 
-    def find(self, key: str) -> TableRecord | None:
-        """The table whose token, or short code (case-insensitive), is ``key``."""
+    def find(self, key: str, at_least: int | None = None) -> TableRecord | None:
+        """The table whose token, or short code (case-insensitive), is ``key``. With a live
+        change feed (:attr:`feed`) a table found before is known without a query, unless it is
+        known at a version older than ``at_least`` (one the client has seen)."""
+        code = len(key) == CODE_LENGTH  # the API's clients poll by code (a token is 22 characters)
+        feed, known_as = self.feed, key.upper() if code else key
+        if feed is not None:
+            feed.start()
+            record = feed.look_up(known_as, at_least)
+            if record is not None:
+                return record
+            epoch = feed.epoch()
         with self._one_statement.connect() as conn:
-            if len(key) != CODE_LENGTH:
+            row = conn.execute(_BY_CODE, {"key": known_as}).first() if code else None
+            if row is None:
+                known_as = key
                 row = conn.execute(_BY_TOKEN, {"key": key}).first()
-            else:  # a code, as the API's clients poll by: looked up first (a token is 22 characters)
-                row = conn.execute(_BY_CODE, {"key": key.upper()}).first()
-                if row is None:
-                    row = conn.execute(_BY_TOKEN, {"key": key}).first()
-        return _record(row) if row is not None else None
+        if row is None:
+            return None
+        record = _record(row)
+        if feed is not None:
+            feed.keep(known_as, record, epoch)
+        return record
 
     def newest(self, limit: int) -> list[TableRecord]:
         """The ``limit`` most recently started tables, newest first."""
@@ -369,7 +399,10 @@ class TableStore:
             conn.execute(update(game_tables).where(game_tables.c.id == table_id,
                                                    game_tables.c.rematch_token.is_(None))
                          .values(rematch_token=token))
-            return conn.execute(select(game_tables.c.rematch_token).where(game_tables.c.id == table_id)).scalar()
+            token = conn.execute(select(game_tables.c.rematch_token).where(game_tables.c.id == table_id)).scalar()
+        if self.feed is not None:
+            self.feed.changed(table_id)
+        return token
 
     # -- logs -----------------------------------------------------------------------------------
 
@@ -410,7 +443,10 @@ class TableStore:
         the block ends, rolled back (nothing written) if it raises."""
         with self._locked_connection() as conn:
             row = conn.execute(_LOCKED if self.sqlite else _LOCKED_FOR_UPDATE, {"table_key": table_id}).one()
-            yield TableWriter(conn, _record(row))
+            writer = TableWriter(conn, _record(row))
+            yield writer
+        if self.feed is not None and writer.record.version != row.version:  # committed
+            self.feed.wrote(table_id, writer.record.version)
 
     # -- compare-and-set writes (for clients that hold a version) ---------------------------------
 
@@ -442,6 +478,8 @@ class TableStore:
                 rows = {f"row_{name}": value for name, value in columns.items() if name != "table_id"}
                 if conn.execute(_APPEND_IF_AT, {**bump, **rows}).first() is None:  # the version moved on
                     raise Conflict()
+        if self.feed is not None:
+            self.feed.wrote(table_id, row.at_version)
         return row
 
     def set_status(self, table_id: int, expected_version: int, seq: int, status: str) -> int:

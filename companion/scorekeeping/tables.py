@@ -109,12 +109,13 @@ class TableService:
                                      games=", ".join(self.engines)),
                                [Problem(field="game", message=Words("unknown game"))]) from None
 
-    def find(self, key: str) -> TableRecord:
-        """The table whose link token or code is ``key``. Raises :class:`TableNotFound` if there
-        is none, or if its game keeps no score here: the database may be shared with a companion
-        that served other games (another project, the bundled ones), or a declared game's
-        ``scoring:`` may have changed since to seat another number of players."""
-        record = self.store.find(key)
+    def find(self, key: str, at_least: int | None = None) -> TableRecord:
+        """The table whose link token or code is ``key``, at version ``at_least`` or later where
+        it is (the client has seen that one). Raises :class:`TableNotFound` if there is none, or
+        if its game keeps no score here: the database may be shared with a companion that served
+        other games (another project, the bundled ones), or a declared game's ``scoring:`` may
+        have changed since to seat another number of players."""
+        record = self.store.find(key, at_least)
         if record is None or record.game not in self.engines:
             raise TableNotFound(key)
         engine = self.engines[record.game]
