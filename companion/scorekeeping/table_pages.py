@@ -277,11 +277,21 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
 
 
 def _page(view: TableView, refusal: Refusal | None = None, status: int = 200):
-    return render_template("tables/table.html", **_context(view, refusal)), status
+    return _rendered("tables/table.html", _context(view, refusal)), status
 
 
 def _live(view: TableView, refusal: Refusal | None = None, status: int = 200):
-    return render_template("tables/_live.html", **_context(view, refusal)), status
+    return _rendered("tables/_live.html", _context(view, refusal)), status
+
+
+def _rendered(name: str, context: dict[str, Any]) -> str:
+    """Template ``name`` rendered with ``context`` (:func:`_context`), then ``context`` emptied:
+    its shared-part functions hold it, a cycle that would keep the whole table view alive
+    until the cyclic collector found it (see :mod:`companion.web.templating`)."""
+    try:
+        return render_template(name, **context)
+    finally:
+        context.clear()
 
 
 def _htmx() -> bool:
