@@ -28,6 +28,7 @@ from companion.scorekeeping.storage import TableStore, game_tables, table_events
 from companion.scorekeeping.table_pages import HISTORY_SHOWN
 from companion.scorekeeping.table_view import play_order
 from companion.scorekeeping.tables import StaleVersion, TableService
+from sent_sql import statements
 from waiting import wait_for
 
 CARPE_CRAS = importlib.import_module("scenarios_carpe_cras")
@@ -146,23 +147,6 @@ def test_a_cached_fold_is_never_used_once_another_server_changed_the_table(datab
     assert one.view(token).state == two.view(token).state == full_replay(one, token)
     one.store.dispose()
     two.store.dispose()
-
-
-@contextmanager
-def statements(store: TableStore):
-    """The SQL statements ``store`` sends while the block runs."""
-    from sqlalchemy import event as sa_event
-
-    sent = []
-
-    def record(conn, cursor, statement, *_args):
-        sent.append(" ".join(statement.split()))
-
-    sa_event.listen(store.engine, "before_cursor_execute", record)
-    try:
-        yield sent
-    finally:
-        sa_event.remove(store.engine, "before_cursor_execute", record)
 
 
 def test_an_entry_on_the_fold_this_server_holds_is_written_without_the_tables_lock(database_url, card_db):

@@ -16,12 +16,13 @@ from datetime import UTC, datetime
 from unittest import mock
 
 import pytest
-from sqlalchemy import delete, event, text
+from sqlalchemy import delete, text
 
 from companion import create_app
 from companion.scorekeeping import table_feed
 from companion.scorekeeping.storage import FEED_APPLICATION_NAME, TableRecord, TableStore, game_tables
 from companion.scorekeeping.table_feed import TableFeed
+from sent_sql import statements
 from waiting import wait_for
 
 
@@ -209,20 +210,6 @@ def postgres_url(database_url):
 on_postgresql = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 
 
-@contextmanager
-def statements(store: TableStore):
-    sent: list[str] = []
-
-    def note(conn, cursor, statement, *_args):
-        sent.append(" ".join(statement.split()))
-
-    event.listen(store.engine, "before_cursor_execute", note)
-    try:
-        yield sent
-    finally:
-        event.remove(store.engine, "before_cursor_execute", note)
-
-
 def known(store: TableStore, key: str) -> TableRecord:
     """``key``'s row once ``store``'s feed is live and knows it (a look-up that sends nothing)."""
     store.find(key)  # the feed starts listening on a process's first look-up
@@ -376,4 +363,32 @@ def test_the_record_a_feed_keeps_is_the_one_the_database_holds(postgres_url):
     store = TableStore(postgres_url)
     made = store.create_table("carpe_diem", ["Anna", "Bea"], {})
     assert known(store, made.token) == made
+    store.dispose()
+
+
+@on_postgresql
+@pytest.mark.parametrize(("setting", "config", "listens"), [
+    (None, None, True), ("off", None, False), ("OFF", None, False), ("0", None, False), ("no", None, False),
+    ("on", None, True), (None, False, False), ("off", True, True)])
+def test_an_operator_turns_the_feed_off_where_the_database_cannot_listen(postgres_url, monkeypatch, setting, config,
+                                                                           listens):
+    """``COMPANION_TABLE_CHANGE_FEED=off`` (behind PgBouncer in transaction mode), or the app's
+    ``TABLE_CHANGE_FEED`` config, which wins: every look-up then asks the database."""
+    if setting is None:
+        monkeypatch.delenv("COMPANION_TABLE_CHANGE_FEED", raising=False)
+    else:
+        monkeypatch.setenv("COMPANION_TABLE_CHANGE_FEED", setting)
+    app = create_app({"TESTING": True, "DATABASE_URL": postgres_url,
+                      **({} if config is None else {"TABLE_CHANGE_FEED": config})})
+    store = app.extensions["companion.scorekeeping.tables"].store
+    client = app.test_client()
+    token = client.post("/api/tables", json={"game": "carpe_diem", "players": ["Anna", "Bea"]}).get_json()["token"]
+    if listens:
+        known(store, token)
+    else:
+        assert store.feed is None
+        for _ in range(2):
+            with statements(store) as sent:
+                assert client.get(f"/api/tables/{token}", headers={"If-None-Match": '"0"'}).status_code == 304
+            assert sent
     store.dispose()

@@ -41,16 +41,30 @@ def init_app(app: Flask) -> None:
     """Create (or migrate) the tables' schema and attach the service and the look-up limiter.
 
     Config keys: ``LOOKUP_MAX_MISSES`` (default 10) wrong codes or tokens a client may try
-    within ``LOOKUP_WINDOW_S`` seconds (default 60); ``TABLE_CHANGE_FEED`` (default on: on
-    PostgreSQL, tables looked up once are known from its notices, see
-    :mod:`companion.scorekeeping.table_feed`); Flask-Limiter's ``RATELIMIT_*`` keys (see
+    within ``LOOKUP_WINDOW_S`` seconds (default 60); ``TABLE_CHANGE_FEED`` (see
+    :func:`change_feed_wanted`); Flask-Limiter's ``RATELIMIT_*`` keys (see
     :mod:`companion.web.ratelimit`).
     """
-    store = TableStore(database_url(app), change_feed=app.config.get("TABLE_CHANGE_FEED", True))
+    store = TableStore(database_url(app), change_feed=change_feed_wanted(app))
     app.extensions[_SERVICE] = TableService(store, get_database_for(app))
     app.add_template_global(keeps_score)
     app.extensions[_LIMITER] = MissLimiter(app, store.engine, client_id, app.config.get("LOOKUP_MAX_MISSES", 10),
                                            app.config.get("LOOKUP_WINDOW_S", 60.0))
+
+
+FEED_OFF = frozenset({"0", "off", "false", "no"})
+
+
+def change_feed_wanted(app: Flask) -> bool:
+    """Whether, on PostgreSQL, tables looked up once are known from its notices
+    (:mod:`companion.scorekeeping.table_feed`): ``TABLE_CHANGE_FEED`` from the config, else
+    ``$COMPANION_TABLE_CHANGE_FEED`` (``off``, ``0``, ``false`` or ``no`` turn it off), else on.
+    Off where the database cannot ``LISTEN`` for the companion (behind PgBouncer in transaction
+    mode): every look-up then asks the database."""
+    wanted = app.config.get("TABLE_CHANGE_FEED")
+    if wanted is None:
+        return os.environ.get("COMPANION_TABLE_CHANGE_FEED", "on").strip().lower() not in FEED_OFF
+    return bool(wanted)
 
 
 def get_database_for(app: Flask):
