@@ -57,7 +57,11 @@ from pathlib import Path
 
 import psutil
 
-from companion.web.proxy_routing import nginx_table_map
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from checkout import child_env, import_from_here  # noqa: E402
+
+import_from_here()
+from companion.web.proxy_routing import nginx_table_map  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 GAME = "carpe_diem"
@@ -209,7 +213,7 @@ def start_server(folder: Path, port: int, database_url: str, proxied: bool, thre
     """``companion run`` on ``port`` as in production (waitress), on ``database_url``; waits
     until it answers. Every server shares one secret key, so a page's session and CSRF token
     hold on whichever server answers."""
-    env = {**os.environ, "DATABASE_URL": database_url, "COMPANION_SECRET_KEY": "bench-" + "0" * 58}
+    env = child_env({**os.environ, "DATABASE_URL": database_url, "COMPANION_SECRET_KEY": "bench-" + "0" * 58})
     command = [companion_command(), "run", "--host", "127.0.0.1", "--port", str(port)]
     if proxied:
         command += ["--trusted-proxy", "127.0.0.1"]

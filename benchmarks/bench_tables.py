@@ -15,20 +15,26 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from card_data.games.carpe_cras.rules import (
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from checkout import import_from_here  # noqa: E402
+
+import_from_here()
+
+from card_data.games.carpe_cras.rules import (  # noqa: E402
     Action,
     ChooseStartingPlayer,
     FirstPlayerRoll,
     StartRound,
 )
-from card_data.loader import load_database
-from companion import create_app
-from companion.scorekeeping.storage import TableStore
-from companion.scorekeeping.tables import TableService
+from card_data.loader import load_database  # noqa: E402
+from companion import create_app  # noqa: E402
+from companion.scorekeeping.storage import TableStore  # noqa: E402
+from companion.scorekeeping.tables import TableService  # noqa: E402
 
 OPENING = [FirstPlayerRoll(rolls=(1, 6)), ChooseStartingPlayer(seat=0, starting_seat=0),
            StartRound(agency_lane_0=1, agency_lane_1=1)]

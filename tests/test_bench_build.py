@@ -104,3 +104,19 @@ def test_each_baseline_draws_every_card_with_a_qr_code_that_decodes_to_its_paylo
     assert {b.text for b in zxingcpp.read_barcodes(page)} == {t["payload"] for t in texts}
     words = pdf[0].get_textpage().get_text_range()
     assert all(t["title"] in words for t in texts)
+
+
+def test_the_benchmarks_children_run_the_checkout_they_are_in_not_another_installed_one(tmp_path):
+    """A benchmark compares this checkout's code: its children (``printkit``, ``companion run``)
+    import the packages beside the script even where another copy of them comes first on the
+    path (as an editable install of a second working tree would)."""
+    from checkout import ROOT, child_env
+
+    other = tmp_path / "other-checkout"
+    (other / "companion").mkdir(parents=True)
+    (other / "companion" / "__init__.py").write_text("WHICH = 'the other checkout'\n")
+    env = child_env({"PYTHONPATH": str(other), "PATH": "/usr/bin:/bin"})
+    found = subprocess.run([sys.executable, "-c", "import companion; print(companion.__file__)"], env=env,
+                           capture_output=True, text=True, check=True).stdout.strip()
+    assert Path(found) == ROOT / "companion" / "__init__.py"
+    assert env["PYTHONPATH"].split(":")[1:] == [str(other)]  # kept, after the checkout
