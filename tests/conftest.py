@@ -16,12 +16,15 @@ from companion import create_app
 
 @pytest.fixture(autouse=True)
 def collector_unfrozen():
-    """``companion run`` freezes what starting made out of the cyclic collector's view
-    (companion.cli.serve); a test's server ends with the test, so what it froze is handed back
-    to the collector (else every app a test started would stay uncollected)."""
+    """``companion run`` freezes what starting made out of the cyclic collector's view and
+    makes it collect less often (companion.cli.serve); a test's server ends with the test, so
+    what it froze is handed back to the collector (else every app a test started would stay
+    uncollected), and the collector collects as before."""
+    thresholds = gc.get_threshold()
     yield
     if gc.get_freeze_count():
         gc.unfreeze()
+    gc.set_threshold(*thresholds)
 
 
 POSTGRES_ENV = "TEST_POSTGRES_URL"
