@@ -24,6 +24,7 @@ from card_data.engine import Bounded, Engine, Event, GameState, Model, Seat
 from card_data.engine.bounds import unbounded_numbers
 from card_data.games import registry
 from companion.scorekeeping.storage import game_tables, table_events
+from waiting import wait_for
 
 GAMES = ["carpe_cras", "cartisora", "cahrd", "carpe_diem"]
 PLAYERS = {"carpe_cras": ["Ann", "Bob"], "cartisora": ["Ann", "Bob"], "cahrd": ["Ann", "Bob"],
@@ -335,6 +336,9 @@ def stored_entry(app, table: dict, payload: dict) -> int:
         conn.execute(insert(table_events).values(table_id=record.id, seq=seq, payload=payload, status="active",
                                                  created_at=record.created_at, at_version=record.version + 1))
         conn.execute(update(game_tables).where(game_tables.c.id == record.id).values(version=record.version + 1))
+    # On PostgreSQL the server learns of a write made behind its back from the database's notice
+    # (a millisecond; companion.scorekeeping.table_feed).
+    wait_for(lambda: store.find(table["token"]).version == record.version + 1, "the server to see the write")
     return seq
 
 
