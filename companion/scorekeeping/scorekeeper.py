@@ -11,13 +11,12 @@ from flask_babel import gettext
 from companion.cards.catalog import get_database
 from companion.web.ratelimit import MissLimiter
 from companion.scorekeeping.storage import TableRecord, TableStore
-from companion.scorekeeping.tables import TableNotFound, TableService
+from companion.scorekeeping.tables import TableNotFound, TableService, whole_number
 
 _SERVICE = "companion.scorekeeping.tables"
-FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
-MAX_VERSION_DIGITS = 9
-"""Versions the client says it has seen are read up to this many digits (any longer is ignored)."""
 _LIMITER = "companion.web.ratelimit"
+FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
+"""The bodies whose ``_version`` field a look-up reads (a page's forms)."""
 
 
 def database_url(app: Flask) -> str:
@@ -53,6 +52,7 @@ def init_app(app: Flask) -> None:
 
 
 FEED_OFF = frozenset({"0", "off", "false", "no"})
+"""Values of ``$COMPANION_TABLE_CHANGE_FEED`` that turn the change feed off (any case)."""
 
 
 def change_feed_wanted(app: Flask) -> bool:
@@ -90,17 +90,15 @@ def client_id() -> str:
 
 def client_version() -> int | None:
     """The latest table version the request says its client has seen, if any: a page's ``v``
-    (its poll) or ``_version`` (its forms), the API's ``If-Match``, ``If-None-Match`` or
-    ``Drawn-At-Version`` (a number longer than :data:`MAX_VERSION_DIGITS` digits is ignored).
-    A look-up then never answers with an older table than the phone already shows."""
-    seen = [request.args.get("v"), request.headers.get("Drawn-At-Version")]
+    (its poll) or ``_version`` (its forms), the API's ``If-Match``, ``If-None-Match``,
+    ``?version=`` or ``Drawn-At-Version``, each read as :func:`whole_number` reads it (what it
+    refuses is ignored here; the view that reads it says what is wrong). A look-up then never
+    answers with an older table than the phone already shows."""
+    seen = [request.args.get("v"), request.args.get("version"), request.headers.get("Drawn-At-Version", "").strip('"'),
+            *request.if_match.as_set(include_weak=True), *request.if_none_match.as_set(include_weak=True)]
     if request.method == "POST" and request.mimetype in FORM_TYPES:
         seen.append(request.form.get("_version"))
-    for header in ("If-Match", "If-None-Match"):
-        seen.extend(request.headers.get(header, "").split(","))
-    versions = [int(digits) for digits in (s.strip().removeprefix("W/").strip('"') for s in seen if s)
-                if digits.isascii() and digits.isdigit() and len(digits) <= MAX_VERSION_DIGITS]
-    return max(versions, default=None)
+    return max((version for version in map(whole_number, seen) if version is not None), default=None)
 
 
 def find_table_or_abort(key: str, api: bool) -> TableRecord:
