@@ -242,17 +242,13 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits,
             glossary.append(entry)
             sources[("glossary", entry.id)] = (str(gpath), lines.line_for(base))
 
-    # After the cards, rulings and glossary they translate; what did not load is not theirs to name.
-    translations, translation_problems = read_translations(folder, spec.game_id, cards, rulings, glossary, ids,
-                                                           limits, ruling_ids)
-    col.problems += translation_problems
-
     decks: dict[str, DeckList] = {}
     seen_decks: set[str] = set()
     for path in sorted((folder / "decks").glob("*.yaml")):
         read = read_game_yaml(path, col)
         if read is None:
             lost = True
+            seen_decks.add(path.stem)  # most likely its id: a translation of it is not called unknown
             continue
         data, lines = read
         deck, problems = read_deck_list(data, lines, str(path), spec, cards, known=ids,
@@ -269,6 +265,11 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits,
             continue
         decks[deck.id] = deck
         sources[("deck", deck.id)] = (str(path), 1)
+
+    # After the cards, rulings, glossary and decks they translate; what did not load is not theirs to name.
+    translations, translation_problems = read_translations(folder, spec.game_id, cards, rulings, glossary, ids,
+                                                           limits, ruling_ids, decks, seen_decks)
+    col.problems += translation_problems
 
     tables = None
     if spec.tables_model is not None:

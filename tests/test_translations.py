@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from bs4 import BeautifulSoup
 from click.testing import CliRunner
 
 from card_data.loader import bundled_data_dir, check_database, load_database
@@ -151,6 +152,46 @@ def test_a_game_without_translations_loads_as_before(carpe_diem):
     shutil.rmtree(carpe_diem / "carpe_diem" / "translations")
     db, problems = check_database(carpe_diem)
     assert problems == [] and db.games["carpe_diem"].translations == {}
+
+
+
+DECK_TRANSLATION = """\
+decks:
+  no-such-deck:
+    title: Nichts
+  scoring-3p:
+    title: 3
+    kind: Wertung
+  scoring-4p:
+    title: Wertungskarten, 4 Personen
+"""
+
+
+def test_a_deck_lists_translation_is_checked_with_file_line_and_field(carpe_diem):
+    path = write_translation(carpe_diem, DECK_TRANSLATION)
+    db, problems = check_database(carpe_diem)
+    said = [str(p) for p in problems]
+    expected = [
+        f"{path}:2: carpe_diem/no-such-deck: -: unknown deck id 'no-such-deck'",
+        f"{path}:5: carpe_diem/scoring-3p: title: not a string",
+        f"{path}:6: carpe_diem/scoring-3p: kind: unknown field",
+    ]
+    for start in expected:
+        assert any(s.startswith(start) for s in said), f"{start!r} not in {said}"
+    assert len(said) == len(expected)
+    de = db.games["carpe_diem"].translations["de"]
+    assert de.deck_fields("scoring-4p") == {"title": "Wertungskarten, 4 Personen"}
+    assert de.deck_fields("scoring-3p") == {} and de.deck_fields("no-such-deck") == {}
+
+
+def test_a_translated_deck_whose_own_list_is_broken_is_not_called_unknown(carpe_diem):
+    deck = carpe_diem / "carpe_diem" / "decks" / "scoring-3p.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("card: a-two-herbs", "card: no-such-card", 1),
+                    encoding="utf-8")
+    broken = carpe_diem / "carpe_diem" / "decks" / "scoring-2p.yaml"
+    broken.write_text("id: scoring-2p\ntitle: [unclosed\n", encoding="utf-8")
+    _, problems = check_database(carpe_diem)
+    assert problems and all(p.file in (str(deck), str(broken)) for p in problems), [str(p) for p in problems]
 
 
 # ---- printkit build --lang --------------------------------------------------------------------
@@ -314,6 +355,30 @@ def test_the_rulings_page_glossary_and_search_speak_german(client):
     # A game without a German translation shows its English text, marked as English.
     cartisora = client.get("/r/cartisora/", headers=de).get_data(as_text=True)
     assert "Original (Englisch)" not in cartisora and '<dd><div lang="en">' in cartisora
+
+
+
+def test_a_german_reader_gets_the_deck_lists_in_german_with_the_english_note_one_tap_away(client):
+    de = {"Accept-Language": "de"}
+    game = BeautifulSoup(client.get("/r/carpe_diem/", headers=de).get_data(as_text=True), "html.parser")
+    deck = game.select_one("details#d-scoring-4p")
+    title = deck.select_one("summary > span")
+    assert (title["lang"], title.get_text()) == ("de", "Wertungskarten, 4 Personen")
+    german = deck.select_one("div.note > div.translated")
+    assert german["lang"] == "de" and german.get_text().startswith("Enthält zwei Beispielkarten")
+    original = deck.select_one("div.note > details.original")
+    assert original.summary.get_text() == "Original (Englisch)"
+    assert original.div["lang"] == "en" and original.div.get_text().startswith("Holds two example cards")
+    card = client.get("/r/carpe_diem/a-two-grapes", headers=de).get_data(as_text=True)
+    assert '<span lang="de">Wertungskarten, 4 Personen</span>' in card
+    assert "Scoring cards, 4 players" not in visible_text(card)
+    english = client.get("/r/carpe_diem/a-two-grapes").get_data(as_text=True)
+    assert "Scoring cards, 4 players" in visible_text(english) and "Wertungskarten" not in english
+    # C.A.H.R.D.'s example armies are German on the new-table page, as its cards keep their names.
+    table = client.get("/tables/new/cahrd", headers=de).get_data(as_text=True)
+    armies = re.findall(r'<option value="[a-z-]+"(?: selected)?>([^<]*)</option>',
+                        re.search(r'<select name="army_seat_1">(.*?)</select>', table, re.DOTALL)[1])
+    assert armies[:2] == ["Beispielarmee: Schildwall", "Beispielarmee: Schnelle Reiter"]
 
 
 def test_player_reads_a_german_ruling_and_taps_for_the_english_original(browser, server):

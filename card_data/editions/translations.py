@@ -17,6 +17,9 @@ readable and a translation can be partial::
       Victory points:            # a glossary entry's term exactly (or its id)
         term: Siegpunkte         # both optional
         text: Die Wertung ...
+    decks:                       # deck lists by their id: title and/or note
+      scoring-3p:
+        title: Wertungskarten, 3 Personen
     words:                       # what the game's layout templates print themselves,
       EXAMPLE CARD: BEISPIELKARTE  #   written {{ _("EXAMPLE CARD") }} in a template
 
@@ -30,7 +33,9 @@ longer lines up, so prefer ids.
 
 Anything a translation leaves out stays in the original: a card whose printed fields are not
 translated prints as it is (``printkit build --lang de`` says which), a ruling or glossary
-entry without a translation shows the original on the companion. Numbers, ids, types and
+entry without a translation shows the original on the companion, and so does a deck list
+(a deck's title and note are what the companion shows of it; a deck's own name as a publisher
+printed it stays as printed, as its cards do). Numbers, ids, types and
 other values that are not text are never translated: they are the same card in every
 language (its QR code does not change).
 
@@ -54,7 +59,7 @@ from pydantic import ValidationError
 from card_data.project.limits import Limits
 from card_data.problems import Problem
 from card_data.rulings.ruling_ids import Placement
-from card_data.schema import Card, GameRuling, GlossaryEntry
+from card_data.schema import Card, DeckList, GameRuling, GlossaryEntry
 from card_data.reading.yaml_source import DuplicateKey, LineMap, YamlSyntaxError, YamlTooLarge, load_yaml
 
 DATA_LANGUAGE = "en"
@@ -77,6 +82,9 @@ stays as written)."""
 
 SHOWN_ONLY_FIELDS = frozenset({"note"})
 """Translatable card fields that the companion shows but no card prints."""
+
+DECK_FIELDS = ("title", "note")
+"""What a translation may give of a deck list (its cards, kind and quantities stay)."""
 
 
 def _is_text_annotation(annotation: Any) -> bool:
@@ -120,6 +128,7 @@ class Translation:
         ruling_ids: where each ruling of the game is written -> its id (``Game.ruling_ids``),
             to answer :meth:`card_ruling` and :meth:`game_ruling`.
         glossary: glossary entry id -> ``{"term"?: text, "text"?: text}``.
+        decks: deck id -> ``{"title"?: text, "note"?: text}``.
         words: the layout templates' own words, English -> translation (``_("...")`` in a
             template; see :func:`printkit.sheets.templating.layout.layout_words`).
         lines: where each value is written in ``path`` (see :meth:`card_field_line`).
@@ -133,6 +142,7 @@ class Translation:
     glossary: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     words: Mapping[str, str] = field(default_factory=dict)
     lines: LineMap = field(default_factory=LineMap, compare=False, repr=False)
+    decks: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def card_field_line(self, card_id: str, name: str) -> int:
         """1-based line of ``path`` where the card's field ``name`` is translated (of the
@@ -163,6 +173,10 @@ class Translation:
     def glossary_entry(self, entry_id: str) -> dict[str, str]:
         """``{"term"?: ..., "text"?: ...}`` of the glossary entry ``entry_id`` (empty if none)."""
         return dict(self.glossary.get(entry_id, {}))
+
+    def deck_fields(self, deck_id: str) -> dict[str, str]:
+        """``{"title"?: ..., "note"?: ...}`` of the deck list ``deck_id`` (empty if none)."""
+        return dict(self.decks.get(deck_id, {}))
 
 
 def translated_card(card: Card, translation: Translation | None) -> Card:
@@ -374,6 +388,34 @@ def _read_glossary(r: _Reader, data: Any, glossary: list[GlossaryEntry]) -> dict
     return out
 
 
+def _read_decks(r: _Reader, data: Any, decks: Mapping[str, DeckList],
+                known: Container[str]) -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    for deck_id, item in (r.mapping(data, ("decks",), "-", "decks",
+                                    "a mapping of deck ids to their title and/or note") or {}).items():
+        loc = ("decks", deck_id)
+        rid = str(deck_id)
+        if not isinstance(deck_id, str) or deck_id not in decks:
+            if not (isinstance(deck_id, str) and deck_id in known):  # else: a deck with problems of its own
+                r.add(loc, rid, "-", f"unknown deck id '{rid}': no deck list of {r.game_id} has it "
+                                     f"(the id: written in its decks/*.yaml)")
+            continue
+        item = r.mapping(item, loc, rid, "-", "a mapping with title and/or note")
+        if item is None:
+            continue
+        texts: dict[str, str] = {}
+        for name, value in item.items():
+            if name not in DECK_FIELDS:
+                r.add(loc + (name,), rid, str(name), "unknown field: a deck list's translation gives title and/or note")
+                continue
+            text = r.text(value, loc + (name,), rid, name)
+            if text is not None:
+                texts[name] = text
+        if texts:
+            out[deck_id] = texts
+    return out
+
+
 def _read_words(r: _Reader, data: Any) -> dict[str, str]:
     out: dict[str, str] = {}
     for key, value in (r.mapping(data, ("words",), "-", "words",
@@ -390,10 +432,12 @@ def _read_words(r: _Reader, data: Any) -> dict[str, str]:
 def read_translation(path: Path, game_id: str, cards: Mapping[str, Card], rulings: list[GameRuling],
                      glossary: list[GlossaryEntry], known: Container[str] = (),
                      limits: Limits | None = None, ruling_ids: Mapping[Placement, str] | None = None,
+                     decks: Mapping[str, DeckList] | None = None, known_decks: Container[str] = (),
                      ) -> tuple[Translation | None, list[Problem]]:
     """Validate one translation file of ``game_id`` against the game's loaded ``cards``,
-    ``rulings`` (of ``rulings.yaml``) and ``glossary``. ``known``: ids of cards that exist but
-    did not load (their own problems are reported; a translation of them is not called unknown).
+    ``rulings`` (of ``rulings.yaml``), ``glossary`` and deck lists (``decks``, by id; none if
+    not given). ``known``: ids of cards that exist but did not load (their own problems are
+    reported; a translation of them is not called unknown); ``known_decks``: the same for decks.
     ``limits``: the byte limits the file is read within (see :func:`card_data.reading.yaml_source.load_yaml`).
     ``ruling_ids``: every ruling's id by where it is written (``Game.ruling_ids``; see
     :mod:`card_data.rulings.ruling_ids`); a translation names rulings by these.
@@ -402,7 +446,7 @@ def read_translation(path: Path, game_id: str, cards: Mapping[str, Card], ruling
     language code, it does not parse or is not a mapping) and its problems, each
     ``FILE:LINE: game/record: field: message`` (record: a card id, a glossary term, ``-``):
     a bad language code, a file over the byte limit, YAML syntax, an unknown top-level key,
-    card id, card field, ruling id or glossary term (an unknown derived ruling id is called
+    card id, card field, ruling id, glossary term, deck id or deck field (an unknown derived ruling id is called
     probably stale), a ruling translated twice, a value that is not a string, more rulings than the
     original has. The parts without problems are kept.
     """
@@ -431,11 +475,12 @@ def read_translation(path: Path, game_id: str, cards: Mapping[str, Card], ruling
         return Translation(lang, path, lines=lines), problems
     r = _Reader(path, game_id, lines, ruling_ids)
     if not isinstance(data, dict):
-        r.add((), "-", "-", f"expected a mapping with cards, rulings, glossary and/or words, got {type(data).__name__}")
+        r.add((), "-", "-", f"expected a mapping with cards, decks, rulings, glossary and/or words, "
+                            f"got {type(data).__name__}")
         return None, problems + r.problems
     for key in data:
-        if key not in ("cards", "rulings", "glossary", "words"):
-            r.add((key,), "-", str(key), "unknown field: a translation has cards, rulings, glossary and words")
+        if key not in ("cards", "decks", "rulings", "glossary", "words"):
+            r.add((key,), "-", str(key), "unknown field: a translation has cards, decks, rulings, glossary and words")
     # A section written with nothing under it (``cards:`` alone) is an empty one.
     card_fields = _read_cards(r, data["cards"], cards, known) if data.get("cards") is not None else {}
     if isinstance(data.get("rulings"), dict):
@@ -447,26 +492,30 @@ def read_translation(path: Path, game_id: str, cards: Mapping[str, Card], ruling
             r.ruling(ruling_ids.get((None, i), f"game#{i}"), text, ("rulings", i), "-", f"rulings.{i}")
     glossary_texts = _read_glossary(r, data["glossary"], glossary) if data.get("glossary") is not None else {}
     words = _read_words(r, data["words"]) if data.get("words") is not None else {}
-    return (Translation(lang, path, card_fields, r.ruling_texts, ruling_ids, glossary_texts, words, lines),
-            problems + r.problems)
+    deck_texts = _read_decks(r, data["decks"], decks or {}, known_decks) if data.get("decks") is not None else {}
+    return (Translation(lang, path, card_fields, r.ruling_texts, ruling_ids, glossary_texts, words, lines,
+                        deck_texts), problems + r.problems)
 
 
 def read_translations(folder: Path, game_id: str, cards: Mapping[str, Card], rulings: list[GameRuling],
                       glossary: list[GlossaryEntry], known: Container[str] = (),
                       limits: Limits | None = None, ruling_ids: Mapping[Placement, str] | None = None,
+                      decks: Mapping[str, DeckList] | None = None, known_decks: Container[str] = (),
                       ) -> tuple[dict[str, Translation], list[Problem]]:
     """Every translation of the game in ``folder`` (``<folder>/translations/*.yaml``; see
     :func:`read_translation`): ``({language code: translation}, problems)``, languages in
     file-name order. A game without the folder has none and no problems. Files in the folder
     that are not YAML (a README) are left alone, except ``.yml``: named like a translation, it
-    is reported rather than silently skipped. ``limits``, ``ruling_ids``: as for :func:`read_translation`."""
+    is reported rather than silently skipped. ``limits``, ``ruling_ids``, ``decks``, ``known_decks``: as
+    for :func:`read_translation`."""
     where = folder / TRANSLATIONS_DIR
     if not where.is_dir():
         return {}, []
     out: dict[str, Translation] = {}
     problems: list[Problem] = []
     for path in sorted(p for p in where.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file()):
-        translation, found = read_translation(path, game_id, cards, rulings, glossary, known, limits, ruling_ids)
+        translation, found = read_translation(path, game_id, cards, rulings, glossary, known, limits, ruling_ids,
+                                              decks, known_decks)
         problems += found
         if translation is not None:
             out[translation.language] = translation

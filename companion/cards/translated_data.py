@@ -16,7 +16,7 @@ from flask import current_app, g
 
 from card_data.loader import Game
 from card_data.rulings.ruling_records import RulingRecord
-from card_data.schema import Card, GlossaryEntry
+from card_data.schema import Card, DeckList, GlossaryEntry
 from card_data.editions.translations import DATA_LANGUAGE, Translation, find_translation
 from companion.cards.catalog import get_database
 from companion.web.language import DATA_WORDS, current_language
@@ -50,6 +50,13 @@ def translated_glossary(game: Game, entry: GlossaryEntry) -> dict[str, str]:
     return translation.glossary_entry(entry.id) if translation is not None else {}
 
 
+def translated_deck(game: Game, deck: DeckList) -> dict[str, str]:
+    """``{"title"?: ..., "note"?: ...}`` of the deck list in the page's language; empty when
+    none."""
+    translation = data_translation(game)
+    return translation.deck_fields(deck.id) if translation is not None else {}
+
+
 def card_title(game: Game | str, card: Card) -> str:
     """The card's title in the page's language where the data translates it, else as
     printed. ``game``: the game or its id."""
@@ -68,9 +75,9 @@ def translation_language(game: Game) -> str:
 
 
 def speak_data_of(game_id: str) -> None:
-    """Let :func:`~companion.web.language.say` put ``game_id``'s card titles and texts in the page's
-    language where the game's data translates them (a table page: the engines say a card by the
-    title and text printed on it). Nothing changes for a page in the data's language, a game
+    """Let :func:`~companion.web.language.say` put ``game_id``'s card titles and texts, and its deck
+    lists' titles, in the page's language where the game's data translates them (a table page: the
+    engines say a card by the title and text printed on it, a deck by its title). Nothing changes for a page in the data's language, a game
     without a translation into it, or an unknown game."""
     game = get_database().games.get(game_id)
     translation = data_translation(game) if game is not None else None
@@ -82,6 +89,10 @@ def speak_data_of(game_id: str) -> None:
                 printed = getattr(card, field, None)
                 if isinstance(printed, str) and printed and fields.get(field):
                     words[printed] = fields[field]
+        for deck in game.decks.values():
+            title = translation.deck_fields(deck.id).get("title")
+            if title:
+                words[deck.title] = title
     setattr(g, DATA_WORDS, words)
 
 
@@ -89,6 +100,7 @@ TEMPLATE_GLOBALS = {
     "translated_ruling": translated_ruling,
     "translated_card": translated_card,
     "translated_glossary": translated_glossary,
+    "translated_deck": translated_deck,
     "card_title": card_title,
     "translation_language": translation_language,
     "data_language": DATA_LANGUAGE,
