@@ -65,13 +65,12 @@ from printkit.pipeline.units import OutputUnits
 from printkit.pipeline.workers import (
     EARLY_WORKERS_CARD_BYTES,
     FONTS_BESIDE_LOAD_CARD_BYTES,
-    BuildWarnings,
     Progress,
     Workers,
     preload_drawing,
 )
 from printkit.sheets.artwork.art_prints import ART_CACHE_DIR, art_prints_in, prune_art_cache
-from printkit.sheets.templating.layout_base import LAYOUTS_DIR
+from printkit.sheets.templating.layout_base import LAYOUTS_DIR, WarningLog
 
 if TYPE_CHECKING:
     from card_data.loader import Game
@@ -212,7 +211,7 @@ def _build(request: BuildRequest, progress_factory: Callable[[int], Progress] | 
     games, tasks = lay_out_decks(request, loaded, units, progress)
 
     outcomes = draw_decks(tasks, workers, progress, spool)
-    warnings, plans = BuildWarnings(), []
+    warnings, plans = WarningLog(), []
     drawing = GameDrawing(request, loaded, units, warnings, plans)
     for decks in games:
         drawing.draw(decks, outcomes)

@@ -18,8 +18,9 @@ from printkit.pipeline.lay_out import UNPRINTED, GameDecks
 from printkit.pipeline.load import BuildRequest, LoadedBuild
 from printkit.pipeline.output_set import Spool, Spooled
 from printkit.pipeline.units import OutputUnits
-from printkit.pipeline.workers import BuildWarnings, DeckOutcome, DeckTask, Progress, Workers, run_decks
+from printkit.pipeline.workers import DeckOutcome, DeckTask, Progress, Workers, run_decks
 from printkit.sheets.templating.layout import LayoutError
+from printkit.sheets.templating.layout_base import WarningLog
 
 
 def count_cards(cards: Sequence) -> str:
@@ -50,7 +51,7 @@ class GameDrawing:
     gets how each deck drawn or kept was imposed.
     """
 
-    def __init__(self, request: BuildRequest, loaded: LoadedBuild, units: OutputUnits, warnings: BuildWarnings,
+    def __init__(self, request: BuildRequest, loaded: LoadedBuild, units: OutputUnits, warnings: WarningLog,
                  plans: list[SheetPlan]) -> None:
         self.request, self.loaded, self.units = request, loaded, units
         self.warnings, self.plans = warnings, plans

@@ -16,8 +16,8 @@ from printkit.pipeline.card_faces import GameLayouts
 from printkit.pipeline.deck_files import SheetWriter, deck_kit_files
 from printkit.pipeline.digests import Unit, warnings_json, warnings_from_json
 from printkit.pipeline.units import OutputUnits
-from printkit.pipeline.workers import BuildWarnings
 from printkit.sheets.templating.layout import LayoutError
+from printkit.sheets.templating.layout_base import WarningLog
 from printkit.sheets.render import DocInfo
 
 
@@ -64,7 +64,7 @@ def pdf_pages(data: bytes) -> int:
 
 
 def reference_cards(game: Game, kit: KitSpec, options: BuildOptions, layouts_dir: Path, problems: list[Problem],
-                    warnings: BuildWarnings, drawing: bool, units: OutputUnits, u: Unit | None) -> list[KitFile]:
+                    warnings: WarningLog, drawing: bool, units: OutputUnits, u: Unit | None) -> list[KitFile]:
     """The game's ``reference-cards.pdf`` (and cut files) into ``units``, or kept as they are if
     unit ``u`` is unchanged; returns its lines of the print index."""
     ref_note = kit.files.get("reference-cards.pdf")
@@ -75,7 +75,7 @@ def reference_cards(game: Game, kit: KitSpec, options: BuildOptions, layouts_dir
         faces_count, sheets = int(u.cached.meta.get("faces", 0)), int(u.cached.meta.get("sheets", 0))
         return deck_kit_files("reference", options.duplex, sheets,
                               f"Reference cards: {faces_count} (rules summaries, with their own back)", copies, note)
-    ref_warnings = BuildWarnings()
+    ref_warnings = WarningLog()
     layouts = GameLayouts(game, options, layouts_dir, problems, ref_warnings)
     back = layouts.reference_back()
     warnings.merge(ref_warnings.entries)

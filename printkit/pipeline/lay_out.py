@@ -20,9 +20,10 @@ from printkit.pipeline.card_faces import GameLayouts
 from printkit.pipeline.digests import Unit, UnitDigests
 from printkit.pipeline.load import BuildRequest, LoadedBuild
 from printkit.pipeline.units import OutputUnits
-from printkit.pipeline.workers import BuildWarnings, DeckTask, Progress
+from printkit.pipeline.workers import DeckTask, Progress
 from printkit.sheets.artwork.art_prints import ART_CACHE_DIR
 from printkit.sheets.artwork.game_assets import game_asset_problems
+from printkit.sheets.templating.layout_base import WarningLog
 
 if TYPE_CHECKING:
     from printkit.components.packing import LooseCard
@@ -52,7 +53,7 @@ class GameDecks:
     entries: list[DeckEntry] = field(default_factory=list)
     loose: list[LooseCard] = field(default_factory=list)
     loose_jobs: list[CardJob] = field(default_factory=list)
-    warnings: BuildWarnings = field(default_factory=BuildWarnings)
+    warnings: WarningLog = field(default_factory=WarningLog)
 
 
 def lay_out_decks(request: BuildRequest, loaded: LoadedBuild, units: OutputUnits,

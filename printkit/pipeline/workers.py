@@ -2,8 +2,8 @@
 
 A deck is a picklable :class:`DeckTask` that :func:`render_deck` turns into its files, the
 same bytes in whichever process draws it; :func:`run_decks` spreads a build's tasks over the
-:class:`Workers` when it pays, and :class:`BuildWarnings` merges every deck's warnings in the
-order a serial build meets them.
+:class:`Workers` when it pays, and a :class:`~printkit.sheets.templating.layout_base.WarningLog`
+merges every deck's warnings in the order a serial build meets them.
 """
 from __future__ import annotations
 
@@ -30,37 +30,6 @@ if TYPE_CHECKING:
     from printkit.sheets.templating.layout import Face
 
 Progress = Callable[[int], None]
-
-
-class BuildWarnings(WarningLog):
-    """The build's warnings in the order a serial build meets them, whichever process laid the
-    faces out: each entry remembers whether it is said once per build (``entries``: ``(once,
-    problem)``), so a worker's or a cached unit's warnings merge as if logged here."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.entries: list[tuple[bool, Problem]] = []
-        self._once_fields: set[str] = set()
-
-    def add(self, face: Face | None, file: str, line: int, game: str, card_id: str) -> None:
-        if face is None:
-            return
-        for w in face.warnings:
-            if w.once:
-                self.merge([(True, Problem(str(face.layout.path), face.layout.region_line(w.field.split(":")[-1]),
-                                           game, "-", w.field, w.message))])
-            else:
-                self.merge([(False, Problem(file, line, game, card_id, w.field, w.message))])
-
-    def merge(self, entries: Iterable[tuple[bool, Problem]]) -> None:
-        """Add entries recorded elsewhere; a once-per-build warning already said is dropped."""
-        for once, problem in entries:
-            if once:
-                if problem.field in self._once_fields:
-                    continue
-                self._once_fields.add(problem.field)
-            self.items.append(problem)
-            self.entries.append((once, problem))
 
 
 @dataclass(frozen=True)
@@ -110,7 +79,7 @@ def _render_deck(task: DeckTask, progress: Progress | None) -> DeckOutcome:
 
     game, job, options = task.game, task.job, task.options
     problems: list[Problem] = []
-    warnings = BuildWarnings()
+    warnings = WarningLog()
     layouts = GameLayouts(game, options, task.layouts_dir, problems, warnings)
     if task.check_only:
         for card in job.cards:

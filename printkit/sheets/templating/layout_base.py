@@ -7,6 +7,7 @@ rebuild carrying every file over, and the worker pool's set-up, import none of t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,22 +24,31 @@ LAYOUTS_DIR = Path(__file__).parent.parent.parent / "layouts"
 
 class WarningLog:
     """A build's warnings as :class:`~card_data.problems.Problem` (printed, never failing the
-    build): per card, or once per build for :attr:`~printkit.sheets.templating.layout.FaceWarning.once` ones."""
+    build): per card, or once per build for :attr:`~printkit.sheets.templating.layout.FaceWarning.once`
+    ones; ``items`` in the order a serial build meets them, whichever process laid the faces out.
+    Each entry remembers whether it is said once per build (``entries``: ``(once, problem)``), so
+    a worker's or a cached unit's warnings :meth:`merge` as if logged here."""
 
     def __init__(self) -> None:
         self.items: list[Problem] = []
-        self._said: set[str] = set()
+        self.entries: list[tuple[bool, Problem]] = []
+        self._once_fields: set[str] = set()
 
     def add(self, face: Face | None, file: str, line: int, game: str, card_id: str) -> None:
-        """Record ``face``'s warnings against the card at ``file:line``."""
+        """Record ``face``'s warnings against the card at ``file:line`` (a once-per-build
+        warning against its layout's region)."""
         if face is None:
             return
-        for w in face.warnings:
-            if w.once:
-                if w.field in self._said:
+        self.merge([(True, Problem(str(face.layout.path), face.layout.region_line(w.field.split(":")[-1]),
+                                   game, "-", w.field, w.message)) if w.once else
+                    (False, Problem(file, line, game, card_id, w.field, w.message)) for w in face.warnings])
+
+    def merge(self, entries: Iterable[tuple[bool, Problem]]) -> None:
+        """Add entries recorded elsewhere; a once-per-build warning already said is dropped."""
+        for once, problem in entries:
+            if once:
+                if problem.field in self._once_fields:
                     continue
-                self._said.add(w.field)
-                self.items.append(Problem(str(face.layout.path), face.layout.region_line(w.field.split(":")[-1]),
-                                          game, "-", w.field, w.message))
-            else:
-                self.items.append(Problem(file, line, game, card_id, w.field, w.message))
+                self._once_fields.add(problem.field)
+            self.items.append(problem)
+            self.entries.append((once, problem))
