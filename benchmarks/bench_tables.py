@@ -33,7 +33,7 @@ from card_data.games.carpe_cras.rules import (  # noqa: E402
 )
 from card_data.loader import load_database  # noqa: E402
 from companion import create_app  # noqa: E402
-from companion.scorekeeping.storage import TableStore  # noqa: E402
+from companion.scorekeeping.store.storage import TableStore  # noqa: E402
 from companion.scorekeeping.tables import TableService  # noqa: E402
 
 OPENING = [FirstPlayerRoll(rolls=(1, 6)), ChooseStartingPlayer(seat=0, starting_seat=0),

@@ -44,7 +44,7 @@ from locust.runners import MasterRunner
 GAME = "carpe_diem"
 PLAYERS = ["Anna", "Bea", "Cato", "Dido"]
 POST_EVERY_S = tuple(float(x) for x in os.environ.get("BENCH_POST_EVERY", "0.5 2.5").split())
-POLL_EVERY_S = 1.0  # companion/scorekeeping/table_pages.py POLL_INTERVAL_S: the page's own interval
+POLL_EVERY_S = 1.0  # companion/scorekeeping/pages/table_pages.py POLL_INTERVAL_S: the page's own interval
 VERSION_IN_PAGE = re.compile(r"/live\?v=(\d+)")
 CSRF_IN_PAGE = re.compile(r'name="csrf_token" value="([^"]+)"')
 

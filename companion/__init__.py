@@ -68,7 +68,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config["BASE_URL"] = served_base_url(app.config["BASE_URL"], source)
 
     from companion.cards import browse, catalog, errors, links, offline, rulings, short_links
-    from companion.scorekeeping import api, charts, game_pages, past_games, scorekeeper, table_pages
+    from companion.scorekeeping import api, scorekeeper
+    from companion.scorekeeping.pages import charts, game_pages, past_games, table_pages
     from companion.web import compression, language, security, static_files, webapp
 
     compression.init_app(app)  # first: its after_request hook runs last, on the final answer

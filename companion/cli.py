@@ -232,7 +232,7 @@ def init_db(database_url: str | None) -> None:
 
     from companion.scorekeeping.scorekeeper import database_url as default_url
     from companion.scorekeeping.scorekeeper import normalise_database_url
-    from companion.scorekeeping.storage import TableStore
+    from companion.scorekeeping.store.storage import TableStore
 
     # The same instance folder as create_app's, without loading the card database.
     url = normalise_database_url(database_url) if database_url else default_url(Flask("companion"))

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 from sqlalchemy import event
 
-from companion.scorekeeping.storage import TableStore
+from companion.scorekeeping.store.storage import TableStore
 
 
 @contextmanager

@@ -19,7 +19,7 @@ import pytest
 from phones import PHONE, new_table
 from test_scorekeeper_api import GAMES, create, play, post, scenario
 
-from companion.scorekeeping.exports import server_zone_name
+from companion.scorekeeping.pages.exports import server_zone_name
 
 SCHEMA = json.loads((Path(__file__).parent / "bgstats_play.schema.json").read_text(encoding="utf-8"))
 STARTS = {"carpe_cras": 0, "cahrd": 0, "carpe_diem": 0, "cartisora": None}
@@ -119,11 +119,11 @@ def test_the_date_is_the_phones_and_the_duration_runs_from_first_to_last_entry(c
     """Created at 19:00 UTC, first entry at 19:05, the game ends 47 minutes later: a Berlin
     phone's play is dated 20:05 (UTC+1 in November) and lasts 47 minutes; without a zone the
     server's is used; a made-up zone is a 400 naming the field."""
-    import companion.scorekeeping.storage
+    import companion.scorekeeping.store.storage
 
     s = scenario("carpe_cras")
     clock = [datetime(2026, 11, 21, 19, 0, tzinfo=UTC)]
-    monkeypatch.setattr(companion.scorekeeping.storage, "_now", lambda: clock[0])
+    monkeypatch.setattr(companion.scorekeeping.store.storage, "_now", lambda: clock[0])
     table = create(client, "carpe_cras")
     clock[0] += timedelta(minutes=5)
     for i, event in enumerate(s.EVENTS):

@@ -1,4 +1,4 @@
-"""Pictures of a game (companion/scorekeeping/charts.py): each number a game tracks per player over its
+"""Pictures of a game (companion/scorekeeping/pages/charts.py): each number a game tracks per player over its
 entries, drawn as SVG by the server on the table and result page, with its data as a table.
 
 The scripted Carpe Cras game (tests/scenarios_carpe_cras.py): Red's strikes bring Blue's
@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from bs4 import BeautifulSoup
 
-from companion.scorekeeping import charts
+from companion.scorekeeping.pages import charts
 
 SVG = "{http://www.w3.org/2000/svg}"
 # Points kept: the start, and each entry where morale changed with the one before it.

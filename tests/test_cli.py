@@ -121,7 +121,7 @@ def test_init_db_creates_the_scorekeepers_database_and_is_safe_to_repeat(tmp_pat
     from alembic.script import ScriptDirectory
     from sqlalchemy import create_engine, inspect, text
 
-    from companion.scorekeeping.storage import MIGRATIONS
+    from companion.scorekeeping.store.storage import MIGRATIONS
 
     head = ScriptDirectory(str(MIGRATIONS)).get_current_head()
     url = f"sqlite:///{tmp_path / 'tables.sqlite'}"

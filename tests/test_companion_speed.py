@@ -24,8 +24,8 @@ from card_data.loader import load_database
 from card_data.problems import InvalidInput
 from companion import create_app
 from companion.scorekeeping import tables as tables_module
-from companion.scorekeeping.storage import TableStore, game_tables, table_events
-from companion.scorekeeping.table_pages import HISTORY_SHOWN
+from companion.scorekeeping.store.storage import TableStore, game_tables, table_events
+from companion.scorekeeping.pages.table_pages import HISTORY_SHOWN
 from companion.scorekeeping.table_view import play_order
 from companion.scorekeeping.tables import StaleVersion, TableService
 from sent_sql import statements

@@ -23,7 +23,7 @@ import card_data.games.carpe_diem.rules as cd
 from card_data.engine import Bounded, Engine, Event, GameState, Model, Seat
 from card_data.engine.bounds import unbounded_numbers
 from card_data.games import registry
-from companion.scorekeeping.storage import game_tables, table_events
+from companion.scorekeeping.store.storage import game_tables, table_events
 from waiting import wait_for
 
 GAMES = ["carpe_cras", "cartisora", "cahrd", "carpe_diem"]
@@ -337,7 +337,7 @@ def stored_entry(app, table: dict, payload: dict) -> int:
                                                  created_at=record.created_at, at_version=record.version + 1))
         conn.execute(update(game_tables).where(game_tables.c.id == record.id).values(version=record.version + 1))
     # On PostgreSQL the server learns of a write made behind its back from the database's notice
-    # (a millisecond; companion.scorekeeping.table_feed).
+    # (a millisecond; companion.scorekeeping.store.table_feed).
     wait_for(lambda: store.find(table["token"]).version == record.version + 1, "the server to see the write")
     return seq
 

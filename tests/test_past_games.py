@@ -1,4 +1,4 @@
-"""Past games and statistics (companion/scorekeeping/past_games.py): the finished tables on this server with
+"""Past games and statistics (companion/scorekeeping/pages/past_games.py): the finished tables on this server with
 their winner and duration, games, wins, average and best score per player and per game, both as
 CSV, and the past games as BG Stats plays (tests/bgstats_play.schema.json). Scripted games: Carpe Cras (seat 0 wins 15 to 0 in morale) and Duels of Cartisora
 (Ann beats Bob 24 to 6)."""
@@ -18,8 +18,8 @@ import pytest
 from bs4 import BeautifulSoup
 from sqlalchemy import update
 
-from companion.scorekeeping.past_games import PAST_CSV_COLUMNS, STATS_CSV_COLUMNS
-from companion.scorekeeping.storage import game_tables, table_events
+from companion.scorekeeping.pages.past_games import PAST_CSV_COLUMNS, STATS_CSV_COLUMNS
+from companion.scorekeeping.store.storage import game_tables, table_events
 
 START = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
 PLAY_SCHEMA = json.loads((Path(__file__).parent / "bgstats_play.schema.json").read_text(encoding="utf-8"))

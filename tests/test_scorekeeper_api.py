@@ -374,11 +374,11 @@ def test_the_bg_stats_play_has_the_games_duration_and_rounds(client, monkeypatch
     Stats' documented format has no field for them)."""
     from datetime import UTC, datetime, timedelta
 
-    import companion.scorekeeping.storage
+    import companion.scorekeeping.store.storage
 
     s = scenario("carpe_cras")
     clock = [datetime(2026, 11, 21, 19, 0, tzinfo=UTC)]
-    monkeypatch.setattr(companion.scorekeeping.storage, "_now", lambda: clock[0])
+    monkeypatch.setattr(companion.scorekeeping.store.storage, "_now", lambda: clock[0])
     table = create(client, "carpe_cras")
     for event in s.EVENTS:
         clock[0] += timedelta(minutes=47) / len(s.EVENTS)

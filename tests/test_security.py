@@ -25,7 +25,7 @@ from sqlalchemy import func, select
 from companion import create_app
 
 from companion.web import security
-from companion.scorekeeping.exports import results_csv, spreadsheet_safe
+from companion.scorekeeping.pages.exports import results_csv, spreadsheet_safe
 from companion.web.limiter_storage import SqlStorage, entries
 from companion.web.security import MAX_JSON_DEPTH, json_depth
 

@@ -1,6 +1,6 @@
 """The parts of a table's live fragment every phone sees alike (the history, the game's own
 part) are rendered once per table version and shared between the phones polling it
-(companion/scorekeeping/shared_parts.py), and each phone still gets its own forms' CSRF token."""
+(companion/scorekeeping/pages/shared_parts.py), and each phone still gets its own forms' CSRF token."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 import pytest
 
 from companion import create_app
-from companion.scorekeeping.shared_parts import SharedParts
+from companion.scorekeeping.pages.shared_parts import SharedParts
 
 UNDO_FORM = re.compile(r'<form[^>]*id="undo-form".*?</form>', re.S)
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -138,7 +138,7 @@ def drawn_afresh(app, client, table: dict) -> str:
         app.extensions[SHARED] = kept
 
 
-SHARED = "companion.scorekeeping.shared_parts"
+SHARED = "companion.scorekeeping.pages.shared_parts"
 
 
 def test_a_seats_forms_are_drawn_once_and_carry_each_new_version(app, moves_drawn):
@@ -249,7 +249,7 @@ def test_each_history_line_is_kept_and_follows_its_entry_undone_or_corrected(app
 
 def test_a_player_named_like_the_version_mark_keeps_the_name(app):
     """The mark standing for the version in kept forms cannot come from a player's name."""
-    from companion.scorekeeping.shared_parts import VERSION_MARK
+    from companion.scorekeeping.pages.shared_parts import VERSION_MARK
 
     client = app.test_client()
     response = client.post("/api/tables", json={"game": "carpe_diem", "players": [str(VERSION_MARK), "Bo"]})

@@ -8,7 +8,7 @@ import threading
 import pytest
 from sqlalchemy import inspect
 
-from companion.scorekeeping.storage import CODE_ALPHABET, CODE_LENGTH, Conflict, TableStore
+from companion.scorekeeping.store.storage import CODE_ALPHABET, CODE_LENGTH, Conflict, TableStore
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import insert
 
 from card_data.loader import load_database
-from companion.scorekeeping.storage import TableStore, game_tables, table_events
+from companion.scorekeeping.store.storage import TableStore, game_tables, table_events
 from companion.scorekeeping.tables import TableService
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "stored_logs"

@@ -15,7 +15,7 @@ from sqlalchemy import insert
 from test_table_forms import form_for, post_data
 
 from card_data.loader import load_database
-from companion.scorekeeping.storage import TableStore, game_tables, table_events
+from companion.scorekeeping.store.storage import TableStore, game_tables, table_events
 from companion.scorekeeping.tables import TableService
 
 

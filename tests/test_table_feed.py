@@ -1,4 +1,4 @@
-"""The change feed (companion.scorekeeping.table_feed): a table looked up once is known from
+"""The change feed (companion.scorekeeping.store.table_feed): a table looked up once is known from
 PostgreSQL's notices, so a poll asks the database nothing; and what is known is never older than
 what the database said, than this process wrote, or than what the phone already shows.
 
@@ -19,9 +19,9 @@ import pytest
 from sqlalchemy import delete, text
 
 from companion import create_app
-from companion.scorekeeping import table_feed
-from companion.scorekeeping.storage import FEED_APPLICATION_NAME, TableRecord, TableStore, game_tables
-from companion.scorekeeping.table_feed import TableFeed
+from companion.scorekeeping.store import table_feed
+from companion.scorekeeping.store.storage import FEED_APPLICATION_NAME, TableRecord, TableStore, game_tables
+from companion.scorekeeping.store.table_feed import TableFeed
 from sent_sql import statements
 from waiting import wait_for
 

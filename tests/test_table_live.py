@@ -22,7 +22,7 @@ import time
 import pytest
 from phones import ARTIFACTS, PHONE, api, fill_event_form, new_table
 
-from companion.scorekeeping.table_pages import POLL_INTERVAL_S
+from companion.scorekeeping.pages.table_pages import POLL_INTERVAL_S
 
 GAMES = ["carpe_cras", "cartisora", "cahrd", "carpe_diem"]
 

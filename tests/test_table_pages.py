@@ -110,7 +110,7 @@ def test_each_games_part_of_the_page_is_the_table_html_in_its_folder(scorekeeper
     from pathlib import Path
 
     from card_data.loader import bundled_data_dir
-    from companion.scorekeeping.game_pages import table_page
+    from companion.scorekeeping.pages.game_pages import table_page
 
     for game in GAMES:
         template = scorekeeper_app.jinja_env.get_template(table_page(game))

@@ -30,7 +30,7 @@ from werkzeug.exceptions import HTTPException
 
 from card_data.engine import MAX_SEATS, Outcome, RuleError
 from card_data.problems import InvalidInput, Problem
-from companion.scorekeeping.exports import bgstats_import_url, bgstats_play, results_csv
+from companion.scorekeeping.pages.exports import bgstats_import_url, bgstats_play, results_csv
 from companion.scorekeeping.openapi import EVENT_BODY, ApiDescription
 from companion.scorekeeping.scorekeeper import find_table_or_abort, service
 from companion.web.security import MAX_JSON_DEPTH, cross_site_request, json_depth

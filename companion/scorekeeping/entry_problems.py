@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from card_data.engine import Engine, Event, RuleError, Step, Words
 from card_data.problems import InvalidInput
-from companion.scorekeeping.storage import EventRecord
+from companion.scorekeeping.store.storage import EventRecord
 
 log = logging.getLogger(__name__)
 

@@ -32,7 +32,7 @@ from pydantic import BaseModel
 
 from card_data.engine import Engine, Event, Step, Words
 from companion.scorekeeping.entry_problems import apply_entry
-from companion.scorekeeping.storage import EventRecord
+from companion.scorekeeping.store.storage import EventRecord
 
 if TYPE_CHECKING:
     from companion.scorekeeping.table_view import HistoryLine, TableView

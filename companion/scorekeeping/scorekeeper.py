@@ -10,7 +10,7 @@ from flask_babel import gettext
 
 from companion.cards.catalog import get_database
 from companion.web.ratelimit import MissLimiter
-from companion.scorekeeping.storage import TableRecord, TableStore
+from companion.scorekeeping.store.storage import TableRecord, TableStore
 from companion.scorekeeping.tables import TableNotFound, TableService, whole_number
 
 _SERVICE = "companion.scorekeeping.tables"
@@ -57,7 +57,7 @@ FEED_OFF = frozenset({"0", "off", "false", "no"})
 
 def change_feed_wanted(app: Flask) -> bool:
     """Whether, on PostgreSQL, tables looked up once are known from its notices
-    (:mod:`companion.scorekeeping.table_feed`): ``TABLE_CHANGE_FEED`` from the config, else
+    (:mod:`companion.scorekeeping.store.table_feed`): ``TABLE_CHANGE_FEED`` from the config, else
     ``$COMPANION_TABLE_CHANGE_FEED`` (``off``, ``0``, ``false`` or ``no`` turn it off), else on.
     Off where the database cannot ``LISTEN`` for the companion (behind PgBouncer in transaction
     mode): every look-up then asks the database."""

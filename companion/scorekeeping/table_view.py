@@ -20,7 +20,7 @@ from card_data.engine.seats import PLAYER_COLOURS
 from card_data.games import registry
 from card_data.problems import InvalidInput, Problem
 from companion.scorekeeping.entry_problems import EntryProblem, apply_entry, entry_problem
-from companion.scorekeeping.storage import EventRecord, TableRecord
+from companion.scorekeeping.store.storage import EventRecord, TableRecord
 
 CHECKPOINT_EVERY = 64
 """A replay starts at most this many events before the entry it must change."""

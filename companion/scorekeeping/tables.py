@@ -35,7 +35,7 @@ from card_data.games import registry
 from card_data.loader import Database
 from card_data.problems import InvalidInput, Problem
 from companion.scorekeeping.late_entries import AlreadyDone, Recorders, late_entry
-from companion.scorekeeping.storage import Conflict, EventRecord, TableRecord, TableStore, TableWriter
+from companion.scorekeeping.store.storage import Conflict, EventRecord, TableRecord, TableStore, TableWriter
 from companion.scorekeeping.table_view import (
     CHECKPOINT_EVERY,
     HistoryLine,
@@ -344,7 +344,7 @@ class TableService:
         Where this process holds the table as it was just read (a table's requests go to one
         process), the entry is checked against that and written if the table is still at its
         version, with no lock held (one statement on PostgreSQL,
-        :meth:`~companion.scorekeeping.storage.TableStore.append`); else, or if another change
+        :meth:`~companion.scorekeeping.store.storage.TableStore.append`); else, or if another change
         got there first, checked and written in a transaction holding the table's lock.
 
         Raises :class:`TableNotFound`, :class:`InvalidInput` (malformed event, a value out of

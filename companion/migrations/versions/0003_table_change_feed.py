@@ -1,5 +1,5 @@
 """PostgreSQL tells every companion process which table rows changed (LISTEN/NOTIFY), so that a
-poll needs no look-up query (see :mod:`companion.scorekeeping.table_feed`).
+poll needs no look-up query (see :mod:`companion.scorekeeping.store.table_feed`).
 
 After a write to ``game_tables`` commits, the channel ``companion_tables`` carries ``"<id>
 <version>"`` where only the version moved on, and ``"<id> -"`` where anything else about the

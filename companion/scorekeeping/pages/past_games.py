@@ -21,7 +21,7 @@ from threading import Lock
 from flask import Blueprint, Response, jsonify, render_template
 
 from card_data.engine.wording import Said
-from companion.scorekeeping.exports import bgstats_import_url, bgstats_play, spreadsheet_safe
+from companion.scorekeeping.pages.exports import bgstats_import_url, bgstats_play, spreadsheet_safe
 from companion.scorekeeping.scorekeeper import service
 from companion.scorekeeping.table_view import TableView, whole_minutes
 from companion.scorekeeping.tables import TableService
@@ -183,7 +183,7 @@ def stats_csv(games: list[PastGame]) -> str:
 
 
 def bgstats_plays(games: list[PastGame], zone: tzinfo | None = None) -> list[dict]:
-    """Each finished game of ``games`` as a BG Stats play (:func:`companion.scorekeeping.exports.bgstats_play`:
+    """Each finished game of ``games`` as a BG Stats play (:func:`companion.scorekeeping.pages.exports.bgstats_play`:
     BG Stats' documented import format, one play per object; its dates in ``zone``, else the
     server's), in the order given. BG Stats documents one play per import link, not a file of
     many: the list is for other tools and for opening plays one by one."""

@@ -17,7 +17,7 @@ from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader, PrefixLoader
 
 from card_data.games import registry
 from card_data.project.project_folders import GAME_TABLE_PAGE
-from companion.scorekeeping.shared_parts import kept
+from companion.scorekeeping.pages.shared_parts import kept
 
 PREFIX = "games"
 """The first part of a game page's template name; no folder of ``companion/templates`` has it."""

@@ -45,7 +45,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from companion.scorekeeping.table_feed import TableFeed
+from companion.scorekeeping.store.table_feed import TableFeed
 
 metadata = MetaData()
 
@@ -107,7 +107,7 @@ _SET_STATUS = (update(table_events)
                .where(table_events.c.table_id == bindparam("table_key"), table_events.c.seq == bindparam("at_seq"))
                .values(status=bindparam("new_status"), undone_at_version=bindparam("new_version")))
 
-MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 
 POOL_SIZE = 16
 """Connections a server process keeps open to a database server (PostgreSQL): a thread holds

@@ -52,11 +52,11 @@ from werkzeug.exceptions import NotFound
 from card_data.engine import Engine, Move, RuleError
 from card_data.engine.forms import derive_field
 from card_data.problems import InvalidInput
-from companion.scorekeeping.exports import server_zone_name
+from companion.scorekeeping.pages.exports import server_zone_name
 from companion.web.language import say
 from companion.scorekeeping.late_entries import AlreadyDone
 from companion.scorekeeping.scorekeeper import find_table_or_abort, service
-from companion.scorekeeping.shared_parts import shared_parts, viewing
+from companion.scorekeeping.pages.shared_parts import shared_parts, viewing
 from card_data.engine.seats import PLAYER_COLOURS
 from companion.scorekeeping.table_view import TableView, seat_colours
 from companion.scorekeeping.tables import StaleVersion, whole_number

@@ -74,7 +74,7 @@ def viewing() -> tuple[str, str | None, str]:
     return current_language(), phone_zone(), request.script_root
 
 
-EXTENSION = "companion.scorekeeping.shared_parts"
+EXTENSION = "companion.scorekeeping.pages.shared_parts"
 """Key in ``app.extensions`` of the app's :class:`SharedParts` (see :func:`shared_parts`)."""
 
 
