@@ -398,7 +398,7 @@ def _read_decks(r: _Reader, data: Any, decks: Mapping[str, DeckList],
         if not isinstance(deck_id, str) or deck_id not in decks:
             if not (isinstance(deck_id, str) and deck_id in known):  # else: a deck with problems of its own
                 r.add(loc, rid, "-", f"unknown deck id '{rid}': no deck list of {r.game_id} has it "
-                                     f"(the id: written in its decks/*.yaml)")
+                                     f"(a deck's id is the id: in its decks/*.yaml file)")
             continue
         item = r.mapping(item, loc, rid, "-", "a mapping with title and/or note")
         if item is None:
