@@ -43,6 +43,13 @@ def write_translation(root: Path, text: str, name: str = "de.yaml") -> Path:
     return path
 
 
+
+def says_each_once(said: list[str], expected: list[str]) -> None:
+    """``said`` (the problems as printed) holds one problem starting with each of ``expected``, and no other."""
+    for start in expected:
+        assert any(s.startswith(start) for s in said), f"{start!r} not in {said}"
+    assert len(said) == len(expected), said
+
 # ---- the bundled German text ------------------------------------------------------------------
 
 def test_carpe_diem_ships_german_rulings_glossary_and_example_cards_and_leaves_publisher_cards_as_printed():
@@ -112,9 +119,7 @@ def test_every_problem_of_a_translation_names_its_file_line_and_field(carpe_diem
         f"{path}:16: carpe_diem/-: extra: unknown field",
         f"{path}:18: carpe_diem/-: words.EXAMPLE CARD: not a string",
     ]
-    for start in expected:
-        assert any(s.startswith(start) for s in said), f"{start!r} not in {said}"
-    assert len(said) == len(expected)
+    says_each_once(said, expected)
     # The parts without problems are kept.
     game = check_database(carpe_diem)[0].games["carpe_diem"]
     assert game.translations["de"].card_fields("a-two-grapes") == {"text": "Zahle 2 Trauben."}
@@ -176,9 +181,7 @@ def test_a_deck_lists_translation_is_checked_with_file_line_and_field(carpe_diem
         f"{path}:5: carpe_diem/scoring-3p: title: not a string",
         f"{path}:6: carpe_diem/scoring-3p: kind: unknown field",
     ]
-    for start in expected:
-        assert any(s.startswith(start) for s in said), f"{start!r} not in {said}"
-    assert len(said) == len(expected)
+    says_each_once(said, expected)
     de = db.games["carpe_diem"].translations["de"]
     assert de.deck_fields("scoring-4p") == {"title": "Wertungskarten, 4 Personen"}
     assert de.deck_fields("scoring-3p") == {} and de.deck_fields("no-such-deck") == {}

@@ -251,6 +251,19 @@ class _Reader:
         self.add(loc, record, fld, f"not a string: expected the translated text{also}, got {what}")
         return None
 
+    def texts(self, item: dict, loc: tuple, record: str, allowed: tuple[str, ...], said: str) -> dict[str, str]:
+        """``item``'s texts (:meth:`text`) of the fields ``allowed``; any other field is a problem
+        ("unknown field: " + ``said``)."""
+        texts: dict[str, str] = {}
+        for name, value in item.items():
+            if name not in allowed:
+                self.add(loc + (name,), record, str(name), f"unknown field: {said}")
+                continue
+            text = self.text(value, loc + (name,), record, name)
+            if text is not None:
+                texts[name] = text
+        return texts
+
     def mapping(self, value: Any, loc: tuple, record: str, fld: str, what: str) -> dict | None:
         if isinstance(value, dict):
             return value
@@ -375,16 +388,7 @@ def _read_glossary(r: _Reader, data: Any, glossary: list[GlossaryEntry]) -> dict
         item = r.mapping(item, loc, rid, "-", "a mapping with term and/or text")
         if item is None:
             continue
-        texts: dict[str, str] = {}
-        for name, value in item.items():
-            if name not in GLOSSARY_FIELDS:
-                r.add(loc + (name,), rid, str(name), "unknown field: a glossary entry's translation gives "
-                                                    "term and/or text")
-                continue
-            text = r.text(value, loc + (name,), rid, name)
-            if text is not None:
-                texts[name] = text
-        out[entry.id] = texts
+        out[entry.id] = r.texts(item, loc, rid, GLOSSARY_FIELDS, "a glossary entry's translation gives term and/or text")
     return out
 
 
@@ -403,14 +407,7 @@ def _read_decks(r: _Reader, data: Any, decks: Mapping[str, DeckList],
         item = r.mapping(item, loc, rid, "-", "a mapping with title and/or note")
         if item is None:
             continue
-        texts: dict[str, str] = {}
-        for name, value in item.items():
-            if name not in DECK_FIELDS:
-                r.add(loc + (name,), rid, str(name), "unknown field: a deck list's translation gives title and/or note")
-                continue
-            text = r.text(value, loc + (name,), rid, name)
-            if text is not None:
-                texts[name] = text
+        texts = r.texts(item, loc, rid, DECK_FIELDS, "a deck list's translation gives title and/or note")
         if texts:
             out[deck_id] = texts
     return out
