@@ -244,11 +244,12 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits,
 
     decks: dict[str, DeckList] = {}
     seen_decks: set[str] = set()
+    nameless: set[str] = set()  # files of decks without a readable id: most likely named for it
     for path in sorted((folder / "decks").glob("*.yaml")):
         read = read_game_yaml(path, col)
         if read is None:
             lost = True
-            seen_decks.add(path.stem)  # most likely its id: a translation of it is not called unknown
+            nameless.add(path.stem)
             continue
         data, lines = read
         deck, problems = read_deck_list(data, lines, str(path), spec, cards, known=ids,
@@ -261,6 +262,8 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits,
                 col.add(path, lines.line_for(("id",)), deck_id, "id", "duplicate deck id")
                 continue
             seen_decks.add(deck_id)
+        else:
+            nameless.add(path.stem)
         if deck is None:
             continue
         decks[deck.id] = deck
@@ -268,7 +271,7 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits,
 
     # After the cards, rulings, glossary and decks they translate; what did not load is not theirs to name.
     translations, translation_problems = read_translations(folder, spec.game_id, cards, rulings, glossary, ids,
-                                                           limits, ruling_ids, decks, seen_decks)
+                                                           limits, ruling_ids, decks, seen_decks | nameless)
     col.problems += translation_problems
 
     tables = None

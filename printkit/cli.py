@@ -306,9 +306,14 @@ def build_cmd(games: tuple[str, ...], data_dir: Path | None, out_dir: Path | Non
         click.echo(f"Nothing changed: all {len(kept)} files are up to date; QR codes point at {qr_base_url(base.url)}/Q/...",
                    err=True)
     else:
-        also = f" ({len(kept)} other files unchanged)" if kept else ""
-        click.echo(f"Wrote {pdfs} PDF files and {cuts} SVG cut files{also}; QR codes point at {qr_base_url(base.url)}/Q/...",
-                   err=True)
+        also = f" ({_count(len(kept), 'other file')} unchanged)" if kept else ""
+        click.echo(f"Wrote {_count(pdfs, 'PDF file')} and {_count(cuts, 'SVG cut file')}{also}; QR codes point at "
+                   f"{qr_base_url(base.url)}/Q/...", err=True)
+
+
+def _count(n: int, thing: str) -> str:
+    """``n`` and ``thing`` in the singular or plural: "1 PDF file", "13 PDF files"."""
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
 
 @main.command("calibration")

@@ -416,3 +416,48 @@ def test_a_table_outlives_an_edit_of_its_games_scoring(tmp_path):
     assert client.get(f"/api/tables/{three['code']}").status_code == 404
     for app in apps:
         app.extensions["companion.scorekeeping.tables"].store.dispose()
+
+
+GERMAN_WORDS = """\
+# The quiz's own words in German: its labels, which no catalogue of the companion knows.
+words:
+  Points: Punkte
+  Brain strain: Kopfzerbrechen
+  Bonus round: Bonusrunde
+  Points won: Gewonnene Punkte
+"""
+
+
+def test_a_declared_game_shows_its_labels_in_the_words_its_translation_gives(tmp_path, monkeypatch):
+    """A designer's ``translations/de.yaml`` ``words:`` put the game's own labels into German: a
+    card page's field labels and card type, the table's counter, move and history line; what it
+    leaves out (the Jokers counter) stays as written, and an English page is unchanged."""
+    monkeypatch.delenv("PRINTKIT_BASE_URL", raising=False)
+    project = make_project(tmp_path / "quiz")
+    (project / "card_data" / GAME / "translations").mkdir()
+    (project / "card_data" / GAME / "translations" / "de.yaml").write_text(GERMAN_WORDS, encoding="utf-8")
+    app = create_app({"TESTING": True, "PROJECT_DIR": str(project), "WTF_CSRF_ENABLED": False,
+                      "DATABASE_URL": f"sqlite:///{tmp_path / 'companion.sqlite'}"})
+    client, de = app.test_client(), {"Accept-Language": "de"}
+    try:
+        def labels(path: str, headers=None) -> list[str]:
+            soup = BeautifulSoup(client.get(path, headers=headers or {}).text, "html.parser")
+            return [dt.get_text(" ", strip=True) for dt in soup.select("dl dt")] + [
+                soup.select_one(".card-type").get_text(strip=True)]
+
+        german, english = labels(f"/r/{GAME}/marathon", de), labels(f"/r/{GAME}/marathon")
+        assert {"Kopfzerbrechen", "Gewonnene Punkte", "Bonusrunde"} <= set(german), german
+        assert not {"Brain strain", "Points won", "Bonus round"} & set(german)
+        assert {"Brain strain", "Points won", "Bonus round"} <= set(english), english
+
+        made = client.post(f"/tables/new/{GAME}", data={"players[]": ["Ann", "Bo"]})
+        url = made.headers["Location"]
+        html = client.get(url, headers=de).text
+        board = BeautifulSoup(html, "html.parser").select_one("#scoreboard").get_text(" ", strip=True)
+        assert "Punkte" in board and "Jokers" in board and "Points" not in board
+        tap(client, html, "Ann: Punkte +2")
+        history = BeautifulSoup(client.get(url, headers=de).text, "html.parser").select_one("ol.history").get_text()
+        assert "Ann: Punkte +2, jetzt 2" in history
+        assert "Ann: Points +2, now 2" in client.get(url).text
+    finally:
+        app.extensions["companion.scorekeeping.tables"].store.dispose()

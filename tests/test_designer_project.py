@@ -198,6 +198,15 @@ def test_init_without_from_is_a_small_declared_game_of_its_own(tmp_path: Path, m
     assert "First Card" in text and "EXAMPLE CARD" in text
     assert not re.search(r"carpe|agency|might", text + " ".join(str(p) for p in folder.rglob("*")), re.I)
 
+    # Its layout's own words go into another language through a translation's words:.
+    (folder / "card_data/my_game/translations").mkdir()
+    (folder / "card_data/my_game/translations/de.yaml").write_text(
+        "cards:\n  first-card:\n    title: Erste Karte\nwords:\n  EXAMPLE CARD: BEISPIELKARTE\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["build", "--lang", "de"])
+    assert result.exit_code == 0, result.output
+    german = "\n".join(_pdf_text_and_fills(p)[0] for p in sorted((folder / "output" / "de").rglob("*.pdf")))
+    assert "Erste Karte" in german and "BEISPIELKARTE" in german and "EXAMPLE CARD" not in german
+
 
 
 def test_build_watch_rebuilds_on_save_and_survives_a_broken_save(project: Path) -> None:

@@ -164,6 +164,7 @@ DECK_TRANSLATION = """\
 decks:
   no-such-deck:
     title: Nichts
+  scoring-2p:
   scoring-3p:
     title: 3
     kind: Wertung
@@ -178,8 +179,9 @@ def test_a_deck_lists_translation_is_checked_with_file_line_and_field(carpe_diem
     said = [str(p) for p in problems]
     expected = [
         f"{path}:2: carpe_diem/no-such-deck: -: unknown deck id 'no-such-deck'",
-        f"{path}:5: carpe_diem/scoring-3p: title: not a string",
-        f"{path}:6: carpe_diem/scoring-3p: kind: unknown field",
+        f"{path}:4: carpe_diem/scoring-2p: -: expected a mapping with title and/or note, got nothing",
+        f"{path}:6: carpe_diem/scoring-3p: title: not a string",
+        f"{path}:7: carpe_diem/scoring-3p: kind: unknown field",
     ]
     says_each_once(said, expected)
     de = db.games["carpe_diem"].translations["de"]
@@ -193,8 +195,11 @@ def test_a_translated_deck_whose_own_list_is_broken_is_not_called_unknown(carpe_
                     encoding="utf-8")
     broken = carpe_diem / "carpe_diem" / "decks" / "scoring-2p.yaml"
     broken.write_text("id: scoring-2p\ntitle: [unclosed\n", encoding="utf-8")
+    nameless = carpe_diem / "carpe_diem" / "decks" / "scoring-4p.yaml"
+    nameless.write_text(nameless.read_text(encoding="utf-8").replace("id: scoring-4p\n", ""), encoding="utf-8")
     _, problems = check_database(carpe_diem)
-    assert problems and all(p.file in (str(deck), str(broken)) for p in problems), [str(p) for p in problems]
+    own = {str(deck), str(broken), str(nameless)}
+    assert {p.file for p in problems} == own, [str(p) for p in problems]
 
 
 # ---- printkit build --lang --------------------------------------------------------------------
@@ -367,6 +372,9 @@ def test_a_german_reader_gets_the_deck_lists_in_german_with_the_english_note_one
     deck = game.select_one("details#d-scoring-4p")
     title = deck.select_one("summary > span")
     assert (title["lang"], title.get_text()) == ("de", "Wertungskarten, 4 Personen")
+    english_title = deck.select_one("p.muted span")
+    assert (english_title["lang"], english_title.get_text()) == ("en", "Scoring cards, 4 players")
+    assert english_title.parent.get_text().startswith("Original (Englisch)")
     german = deck.select_one("div.note > div.translated")
     assert german["lang"] == "de" and german.get_text().startswith("Enthält zwei Beispielkarten")
     original = deck.select_one("div.note > details.original")
@@ -377,6 +385,10 @@ def test_a_german_reader_gets_the_deck_lists_in_german_with_the_english_note_one
     assert "Scoring cards, 4 players" not in visible_text(card)
     english = client.get("/r/carpe_diem/a-two-grapes").get_data(as_text=True)
     assert "Scoring cards, 4 players" in visible_text(english) and "Wertungskarten" not in english
+    # A deck the data does not translate is marked English on a German page.
+    cras = BeautifulSoup(client.get("/r/carpe_cras/", headers=de).get_data(as_text=True), "html.parser")
+    untranslated = cras.select_one("details#d-authority-zeal-draw > summary > span")
+    assert (untranslated["lang"], untranslated.get_text()) == ("en", "Authority / Zeal – draw deck")
     # C.A.H.R.D.'s example armies are German on the new-table page, as its cards keep their names.
     table = client.get("/tables/new/cahrd", headers=de).get_data(as_text=True)
     armies = re.findall(r'<option value="[a-z-]+"(?: selected)?>([^<]*)</option>',

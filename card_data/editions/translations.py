@@ -267,7 +267,7 @@ class _Reader:
     def mapping(self, value: Any, loc: tuple, record: str, fld: str, what: str) -> dict | None:
         if isinstance(value, dict):
             return value
-        self.add(loc, record, fld, f"expected {what}, got {type(value).__name__}")
+        self.add(loc, record, fld, f"expected {what}, got {'nothing' if value is None else type(value).__name__}")
         return None
 
 

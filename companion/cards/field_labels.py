@@ -6,9 +6,10 @@ command", see :func:`companion.cards.card_fields.field_label`), so the labels ar
 pybabel cannot find them in a template. They are listed here instead, each marked with
 :func:`N_`, so that ``tools/translations.sh`` extracts them into the catalogues.
 :func:`translated_label` then gives a label in the page's language when it is one of them, and
-the label as it is otherwise: a game added later shows its own fields in English until their
-words are added here (``tests/test_languages.py`` lists every label of the bundled games that is
-missing).
+the label as it is otherwise, unless the page's game translates it itself: a game declared in
+data gives its own labels in its translation's ``words:`` (see
+:data:`~companion.web.language.LABEL_WORDS`); those come first. ``tests/test_languages.py`` lists
+every label of the bundled games that is missing here.
 
 Abbreviations printed on the cards (``VP``, ``LDR``...) are left as printed: a player matches
 them against the card in their hand.
@@ -16,7 +17,10 @@ them against the card in their hand.
 
 from __future__ import annotations
 
+from flask import g, has_request_context
 from flask_babel import gettext
+
+from companion.web.language import LABEL_WORDS
 
 
 def N_(message: str) -> str:
@@ -66,6 +70,11 @@ KNOWN_LABELS: frozenset[str] = FIELD_LABELS | TYPE_LABELS | ICON_LABELS
 
 def translated_label(label: str) -> str:
     """``label`` (English, as :func:`companion.cards.card_fields.field_label` makes it) in the language of
-    the page being rendered if it is one of :data:`KNOWN_LABELS`, else unchanged. Outside a
+    the page being rendered: as the page's game translates it (:data:`~companion.web.language.LABEL_WORDS`),
+    else from the catalogue if it is one of :data:`KNOWN_LABELS`, else unchanged. Outside a
     request (the CLI, a static export in English) it is unchanged too."""
+    if has_request_context():
+        own = g.get(LABEL_WORDS, {}).get(label)
+        if own:
+            return own
     return gettext(label) if label in KNOWN_LABELS else label

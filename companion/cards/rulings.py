@@ -31,7 +31,8 @@ from companion.cards.catalog import (
 from companion.cards.errata import Erratum, erratum_for, long_date
 from companion.cards.glossary import entries_in_text, entries_used_by
 from companion.cards.card_fields import card_stats, field_label
-from companion.cards.translated_data import TEMPLATE_GLOBALS, translated_ruling
+from companion.cards.field_labels import translated_label
+from companion.cards.translated_data import TEMPLATE_GLOBALS, speak_labels_of, translated_ruling
 
 bp = Blueprint("rulings", __name__, url_prefix="/r")
 for _name, _value in TEMPLATE_GLOBALS.items():  # the card data in the player's language
@@ -44,7 +45,7 @@ def type_label(name: str, game: Game | None = None) -> str:
     (``card_types: {bonus: {label: Bonus round}}``), else the name in the page's language where
     :mod:`companion.cards.field_labels` has it: ``"basic_number"`` -> ``"Basic number"``."""
     if game is not None and isinstance(game.info, DeclaredGameInfo) and name in game.info.type_names():
-        return game.info.type_label(name)
+        return translated_label(game.info.type_label(name))
     return field_label(name)
 
 
@@ -127,6 +128,7 @@ def icon_words(text: str, game) -> Markup:
 def game_page(game: str):
     """A game's cards grouped by type, its deck lists and its whole glossary."""
     game_data = get_game_or_404(game)
+    speak_labels_of(game_data)
     return render_template(
         "game.html",
         game=game_data,
@@ -144,6 +146,7 @@ def card_page(game: str, card_id: str):
     A trailing slash is accepted too: on a static host the same address gains one.
     """
     game_data = get_game_or_404(game)
+    speak_labels_of(game_data)
     return _card(game_data, get_card_or_404(game_data, card_id))
 
 
@@ -156,6 +159,7 @@ def card_version_page(game: str, card_id: str, version: int):
     known versions for a version the data does not have.
     """
     game_data = get_game_or_404(game)
+    speak_labels_of(game_data)
     card = get_card_or_404(game_data, card_id)
     try:
         erratum = erratum_for(game_data, card, version)
@@ -187,6 +191,7 @@ def game_rulings(game: str):
     export has no server to filter: there the page lists every ruling without the form.
     """
     game_data = get_game_or_404(game)
+    speak_labels_of(game_data)
     records = all_rulings(game_data)
     types = ruling_types(records)
     card_type = request.args.get("type", "").strip()

@@ -19,7 +19,7 @@ from card_data.rulings.ruling_records import RulingRecord
 from card_data.schema import Card, DeckList, GlossaryEntry
 from card_data.editions.translations import DATA_LANGUAGE, Translation, find_translation
 from companion.cards.catalog import get_database
-from companion.web.language import DATA_WORDS, current_language
+from companion.web.language import DATA_WORDS, LABEL_WORDS, current_language
 
 
 def data_translation(game: Game) -> Translation | None:
@@ -75,14 +75,18 @@ def translation_language(game: Game) -> str:
 
 
 def speak_data_of(game_id: str) -> None:
-    """Let :func:`~companion.web.language.say` put ``game_id``'s card titles and texts, and its deck
-    lists' titles, in the page's language where the game's data translates them (a table page: the
-    engines say a card by the title and text printed on it, a deck by its title). Nothing changes for a page in the data's language, a game
-    without a translation into it, or an unknown game."""
+    """Let :func:`~companion.web.language.say` put ``game_id``'s card titles and texts, its deck
+    lists' titles and its own words (the translation's ``words:``: a declared game's labels, such
+    as its counters) in the page's language where the game's data translates them (a table page:
+    the engines say a card by the title and text printed on it, a deck by its title), and let
+    :func:`~companion.cards.field_labels.translated_label` put its field and card type labels so
+    (a card page). Nothing changes for a page in the data's language, a game without a
+    translation into it, or an unknown game."""
     game = get_database().games.get(game_id)
     translation = data_translation(game) if game is not None else None
     words: dict[str, str] = {}
     if translation is not None:
+        words.update(translation.words)
         for card in game.cards.values():
             fields = translation.printed_fields(card.id)
             for field in ("title", "text"):
@@ -94,6 +98,15 @@ def speak_data_of(game_id: str) -> None:
             if title:
                 words[deck.title] = title
     setattr(g, DATA_WORDS, words)
+    speak_labels_of(game)
+
+
+def speak_labels_of(game: Game | None) -> None:
+    """Let :func:`~companion.cards.field_labels.translated_label` put ``game``'s own labels (a
+    declared game's fields and card types) in the page's language where its translation's
+    ``words:`` gives them (a card or game page). ``None``: no game's words."""
+    translation = data_translation(game) if game is not None else None
+    setattr(g, LABEL_WORDS, translation.words if translation is not None else {})
 
 
 TEMPLATE_GLOBALS = {

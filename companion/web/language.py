@@ -117,6 +117,12 @@ texts of the page's game that its data translates into the page's language (set 
 :func:`companion.cards.translated_data.speak_data_of`)."""
 
 
+LABEL_WORDS = "companion_label_words"
+"""Key in :data:`flask.g` of the page's game's own words in the page's language (its translation's
+``words:``, English -> translated): the labels a card page and a table show of a game declared
+in data (fields, card types, counters), which no catalogue knows (set with :data:`DATA_WORDS`)."""
+
+
 PAGE_TRANSLATIONS = "companion_translations"
 """Attribute of :data:`flask.g` holding the request's merged catalogue (see :func:`translations`)."""
 

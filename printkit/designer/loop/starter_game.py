@@ -107,7 +107,7 @@ regions:
     y_mm: 80
     w_mm: 40
     h_mm: 4
-    text: "EXAMPLE CARD"
+    text: "{{ _('EXAMPLE CARD') }}"     # _(): a translation's words: give it in another language
     size_pt: 6.5
     min_size_pt: 6
     color: "#6b6b6b"
