@@ -28,6 +28,12 @@ def pdf_text(path: Path) -> str:
         return "\n".join(page.extract_text() or "" for page in pdf.pages)
 
 
+def pdf_back_text(path: Path) -> str:
+    """The text of the backs' pages (each page of fronts is followed by its backs: even pages)."""
+    with pdfplumber.open(path) as pdf:
+        return "\n".join(page.extract_text() or "" for page in pdf.pages[1::2])
+
+
 @pytest.fixture
 def carpe_diem(tmp_path) -> Path:
     """A database holding a copy of the bundled Carpe Diem only (its German translation too)."""
@@ -224,6 +230,9 @@ def test_build_in_german_prints_translated_cards_and_names_those_in_the_original
     # The layout's own words, _("...") in templates/carpe_diem/scoring.yaml, from words: of de.yaml.
     assert "ROTE KARTE" in text and "GRÜNE KARTE" in text and "BEISPIELKARTE" in text
     assert "RED CARD" not in text and "EXAMPLE CARD" not in text
+    # The backs' title (game.yaml backs:), from words: too.
+    backs = pdf_back_text(out / "scoring-cards.pdf")
+    assert "Wertungskarten" in backs and "Scoring cards" not in backs
     fallback = next(line for line in result.stderr.splitlines() if line.startswith("carpe_diem: "))
     assert fallback.startswith("carpe_diem: 12 of 15 cards have no de text and print in the original: "
                                "a-two-herbs, a-three-chickens, b-chicken-grape-fish")
@@ -235,6 +244,7 @@ def test_build_in_german_prints_translated_cards_and_names_those_in_the_original
     english_text = pdf_text(tmp_path / "output" / "carpe_diem" / "scoring-cards.pdf")
     assert "Two grapes" in english_text and "Zwei Trauben" not in english_text
     assert "RED CARD" in english_text and "EXAMPLE CARD" in english_text and "ROTE KARTE" not in english_text
+    assert "Scoring cards" in pdf_back_text(tmp_path / "output" / "carpe_diem" / "scoring-cards.pdf")
     assert "print in the original" not in english.stderr
     assert (out / "scoring-cards.pdf").is_file()  # the German set is still there
 

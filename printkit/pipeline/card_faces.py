@@ -99,15 +99,20 @@ class GameLayouts:
 
     def back(self, kind: str, title: str | None = None) -> Face | None:
         """The back shared by every card of ``kind`` (a key of ``backs`` in game.yaml, whose
-        value is the back's ``title`` unless ``title`` is given)."""
+        value is the back's ``title`` unless ``title`` is given). In a build in another language
+        the title is as the translation's ``words:`` gives it, and so is what the back's template
+        prints through ``_("...")``."""
         path = self.folder / f"back-{kind}.yaml"
         layout = self.layout(f"back-{kind}", True)
         if layout is None:
             if not path.is_file():
                 self._problem(str(path), 1, "-", "layout", f"no back template for the '{kind}' deck")
             return None
+        translation = build_translation(self.game, self.options)
+        words = translation.words if translation is not None else {}
+        title = title if title is not None else self.game.info.backs[kind]
         context = {"game": self.game.info, "game_id": self.game.game_id, "kind": kind,
-                   "title": title if title is not None else self.game.info.backs[kind]}
+                   "title": words.get(title, title), LAYOUT_WORDS: words}
         try:
             face = prepare_face(layout, context, self.game.folder, None)
         except LayoutError as exc:
