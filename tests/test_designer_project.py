@@ -183,6 +183,20 @@ def test_a_broken_printkit_toml_is_named_with_its_line(project: Path) -> None:
     assert re.search(r"printkit\.toml:\d+: printkit\.tempaltes: unknown key", result.output), result.output
 
 
+
+def test_init_names_the_starter_game_with_game_and_refuses_it_with_from(tmp_path: Path, monkeypatch) -> None:
+    folder = _init(tmp_path, "--game", "moon_market")
+    assert sorted(p.name for p in (folder / "card_data").iterdir()) == ["moon_market"]
+    assert "card_data/moon_market/cards/cards.yaml" in (folder / "card_data/moon_market/cards/cards.yaml").read_text()
+    monkeypatch.chdir(folder)
+    result = CliRunner().invoke(main, ["build"])
+    assert result.exit_code == 0, result.output
+    assert [p.name for p in (folder / "output").iterdir() if not p.name.startswith(".")] == ["moon_market"]
+    for args, said in ((["--game", "Moon Market"], "is not a game id"), (["--from", "carpe_cras", "--game", "moon"], "--from")):
+        refused = CliRunner().invoke(main, ["init", str(tmp_path / "other"), *args])
+        assert refused.exit_code == 2 and said in refused.output and "Traceback" not in refused.output
+        assert not (tmp_path / "other").exists()
+
 def test_init_without_from_is_a_small_declared_game_of_its_own(tmp_path: Path, monkeypatch) -> None:
     folder = _init(tmp_path)
     monkeypatch.chdir(folder)

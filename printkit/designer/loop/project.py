@@ -186,13 +186,14 @@ def _sheet_game(stage: Path, sheet: Path, game_id: str, written: list[Path]) -> 
     _write(cards_file, cards_to_yaml(result.cards, sheet.name, game_id), written)
 
 
-def _starter_game(stage: Path, written: list[Path]) -> None:
-    """Write into ``stage`` printkit's starter game (:mod:`printkit.designer.loop.starter_game`) and
-    check that it loads. Raises :class:`ProblemsError` if it does not (a bug of printkit's)."""
+def _starter_game(stage: Path, written: list[Path], game_id: str) -> None:
+    """Write into ``stage`` printkit's starter game (:mod:`printkit.designer.loop.starter_game`) as
+    the game ``game_id`` and check that it loads. Raises :class:`ProblemsError` if it does not
+    (a bug of printkit's)."""
     from card_data.loader import check_database
-    from printkit.designer.loop.starter_game import STARTER_FILES
+    from printkit.designer.loop.starter_game import starter_files
 
-    for name, text in STARTER_FILES.items():
+    for name, text in starter_files(game_id).items():
         _write(stage / name, text, written)
     _, problems = check_database(stage / DEFAULT_DATA)
     if problems:
@@ -212,7 +213,8 @@ def init_project(dest: Path, from_game: str | None = None, from_sheet: Path | No
     name), front and back templates printing every field, the sheet's cards imported into
     ``card_data/<game_id>/cards/<sheet stem>.yaml`` and the artwork files its ``art`` column
     names (relative to the sheet's folder, inside it) copied into the game's folder. Neither: printkit's small starter game
-    (:mod:`printkit.designer.loop.starter_game`), declared in its game.yaml too. Either way
+    (:mod:`printkit.designer.loop.starter_game`), declared in its game.yaml too, as ``game_id``
+    (default ``my_game``). Either way
     ``templates/print/`` and the templates' README are copied.
 
     Everything is written in a folder beside ``dest`` first and moved into place once whole,
@@ -226,17 +228,20 @@ def init_project(dest: Path, from_game: str | None = None, from_sheet: Path | No
         raise InitError(f"no bundled game {from_game!r} (have: {', '.join(bundled_game_ids())})")
     if from_game is not None and from_sheet is not None:
         raise InitError("give either --from (a copy of one of printkit's games) or --from-sheet, not both")
-    if game_id is not None and from_sheet is None:
-        raise InitError("--game names the game made with --from-sheet")
+    if game_id is not None and from_game is not None:
+        raise InitError("--game names the game made with --from-sheet or the starter game; --from copies a "
+                        "bundled game under its own id")
     for name in (CONFIG_FILE, DEFAULT_DATA, DEFAULT_TEMPLATES):
         if (dest / name).exists():
             raise InitError(f"{dest / name} already exists; printkit init starts a new project in an "
                             "empty folder (or one without printkit.toml, card_data and templates)")
-    if from_sheet is not None:
+    if from_game is None:
+        from printkit.designer.loop.starter_game import STARTER_GAME
         from printkit.designer.spreadsheet.sheet_game import GameIdError, check_game_id, sheet_game_id
 
         try:
-            game_id = check_game_id(game_id) if game_id is not None else sheet_game_id(from_sheet)
+            game_id = (check_game_id(game_id) if game_id is not None else
+                       sheet_game_id(from_sheet) if from_sheet is not None else STARTER_GAME)
         except GameIdError as exc:
             raise InitError(str(exc)) from None
     parent = dest if dest.is_dir() else dest.parent
@@ -268,7 +273,7 @@ def _stage_project(stage: Path, from_game: str | None, from_sheet: Path | None, 
     elif from_sheet is not None:
         _sheet_game(stage, from_sheet, game_id, written)
     else:
-        _starter_game(stage, written)
+        _starter_game(stage, written, game_id or STARTER_GAME)
     _copy_tree(bundled_templates / PRINT_TEMPLATES, templates / PRINT_TEMPLATES, written)
     for guide in ("README.md", "BOARDS.md"):
         if (bundled_templates / guide).is_file():

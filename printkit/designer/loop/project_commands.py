@@ -123,8 +123,9 @@ def watch_build(ctx: click.Context, paths: ProjectPaths, stop: threading.Event |
               help="Start from your cards in a spreadsheet (.csv or .xlsx, row 1 naming the columns, a row "
               "per card): a game declaring one field per column, templates printing them, the cards imported.")
 @click.option("--game", "game_id", default=None, metavar="ID",
-              help="The id of the game made --from-sheet (lower-case letters, digits and _). Default: from "
-              "the sheet's file name.")
+              help="The id of the game made --from-sheet, or of the starter game (lower-case letters, digits "
+              "and _): its folder card_data/ID and its QR addresses. Default: from the sheet's file name; "
+              "my_game for the starter game.")
 def init_cmd(folder: Path, from_game: str | None, from_sheet: Path | None, game_id: str | None) -> None:
     """Start a project in FOLDER: card data, deck lists and layout templates you own, and a
     printkit.toml that every printkit command run in FOLDER (or below it) uses.

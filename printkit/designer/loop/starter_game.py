@@ -6,7 +6,7 @@ front and back templates. A designer changes it into their own game; ``printkit 
 from printkit.designer.loop.generated_layouts import layouts_folder
 
 STARTER_GAME = "my_game"
-"""The starter game's id (its folder ``card_data/my_game/``)."""
+"""The starter game's id (its folder ``card_data/my_game/``) unless ``printkit init --game`` names it."""
 
 STARTER_GAME_YAML = """\
 # Your game: its name, how its cards print, and the fields its cards have (the README,
@@ -36,7 +36,7 @@ STARTER_CARDS_YAML = """\
   example: true
   cost: 1
   traits: [Opening]
-  ability: Draw 2 cards. Change this text in card_data/my_game/cards/cards.yaml and rebuild.
+  ability: Draw 2 cards. Change this text in card_data/{game}/cards/cards.yaml and rebuild.
 """
 
 STARTER_FRONT_YAML = """\
@@ -148,10 +148,12 @@ regions:
 """
 
 
-STARTER_FILES = {
-    f"card_data/{STARTER_GAME}/game.yaml": STARTER_GAME_YAML,
-    f"card_data/{STARTER_GAME}/cards/cards.yaml": STARTER_CARDS_YAML,
-    f"{layouts_folder(STARTER_GAME)}/card.yaml": STARTER_FRONT_YAML,
-    f"{layouts_folder(STARTER_GAME)}/back-draw.yaml": STARTER_BACK_YAML,
-}
-"""The starter game's files, by path in the project folder."""
+def starter_files(game_id: str = STARTER_GAME) -> dict[str, str]:
+    """The starter game's files as the game ``game_id`` (a checked game id): ``{path in the
+    project folder: text}``."""
+    return {
+        f"card_data/{game_id}/game.yaml": STARTER_GAME_YAML,
+        f"card_data/{game_id}/cards/cards.yaml": STARTER_CARDS_YAML.replace("{game}", game_id),
+        f"{layouts_folder(game_id)}/card.yaml": STARTER_FRONT_YAML,
+        f"{layouts_folder(game_id)}/back-draw.yaml": STARTER_BACK_YAML,
+    }
