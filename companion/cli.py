@@ -110,14 +110,16 @@ def source_or_exit(data_dir: Path | None, project_dir: Path | None) -> CardSourc
         raise click.UsageError(str(exc)) from None
 
 
-def served(data_dir: Path, project_dir: str | None) -> str:
-    """The line saying which card data an app serves (its ``CARD_DATA_DIR`` and
-    ``PROJECT_DIR``), e.g. ``Serving the games of /x/quiz/card_data (project /x/quiz).``"""
+def served(data_dir: Path, project_dir: str | None, games: list[str]) -> str:
+    """The line saying which card data an app serves (its ``CARD_DATA_DIR`` and ``PROJECT_DIR``)
+    and its ``games`` (titles), e.g. ``Serving the games of /x/quiz/card_data (project /x/quiz):
+    Pub Quiz Night.``"""
     from card_data.loader import bundled_data_dir
 
+    which = ", ".join(games) if games else "none"
     if data_dir == bundled_data_dir():
-        return "Serving the bundled games."
-    return f"Serving the games of {data_dir}" + (f" (project {project_dir})." if project_dir else ".")
+        return f"Serving the bundled games: {which}."
+    return f"Serving the games of {data_dir}" + (f" (project {project_dir})" if project_dir else "") + f": {which}."
 
 
 SERVER_THREADS = 8
@@ -194,6 +196,7 @@ def run(host: str | None, port: int, threads: int, trusted_proxy: str | None, de
     from card_data.project.base_url import ConfigError
     from card_data.problems import DatabaseError
     from companion import create_app
+    from companion.cards.catalog import get_database
 
     try:
         app = create_app({"BASE_URL": base_url, "CARD_DATA_DIR": data_dir, "PROJECT_DIR": project_dir})
@@ -202,7 +205,9 @@ def run(host: str | None, port: int, threads: int, trusted_proxy: str | None, de
     except DatabaseError as error:
         echo_problems(error)
         click.get_current_context().exit(1)
-    click.echo(served(Path(app.config["CARD_DATA_DIR"]), app.config["PROJECT_DIR"]))
+    with app.app_context():
+        games = [game.info.title for game in get_database().games.values()]
+    click.echo(served(Path(app.config["CARD_DATA_DIR"]), app.config["PROJECT_DIR"], games))
     if host is None:
         host = "127.0.0.1" if debug else "0.0.0.0"
     for line in announce(host, port):

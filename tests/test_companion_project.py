@@ -179,7 +179,7 @@ def test_run_inside_a_project_folder_serves_its_games_with_its_base_url(project,
     result, app = served(cwd=project / "cards-notes")  # anywhere below printkit.toml
     assert result.exit_code == 0, result.output
     assert Path(app.config["CARD_DATA_DIR"]) == project / "card_data"
-    assert f"Serving the games of {project / 'card_data'}" in result.output
+    assert f"Serving the games of {project / 'card_data'} (project {project}): Pub Quiz Night." in result.output
     page = app.test_client().get(f"/r/{GAME}/{CARD}").text
     assert f'<link rel="canonical" href="{BASE_URL}/r/{GAME}/{CARD}">' in page
 
@@ -228,7 +228,7 @@ def test_a_project_served_from_elsewhere_reads_within_its_own_limits(project, se
 def test_outside_a_project_the_bundled_games_are_served(served, tmp_path):
     result, app = served(cwd=tmp_path)
     assert result.exit_code == 0, result.output
-    assert "Serving the bundled games." in result.output
+    assert "Serving the bundled games: " in result.output and "Carpe Diem" in result.output.splitlines()[0]
     assert set(registry()) <= set(app.extensions["companion.database"].games)
 
 
