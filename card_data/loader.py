@@ -65,6 +65,9 @@ class Game:
         ruling_ids: every ruling's stable id (see :mod:`card_data.rulings.ruling_ids`), by where it is
             written: ``(card id, index)``, ``(None, index)`` for ``rulings.yaml`` (a compact
             :class:`~card_data.rulings.ruling_ids.RulingIds` once loaded).
+        complete: whether every card, deck list and tables record loaded. While one did not (it
+            has problems of its own), rules across records are not judged, nor are the ids that
+            other files (``kit.yaml``) name: they would report the gap it leaves.
     """
 
     game_id: str
@@ -81,6 +84,7 @@ class Game:
     printings: Printings = field(default_factory=Printings)
     translations: dict[str, Translation] = field(default_factory=dict)
     ruling_ids: Mapping[Placement, str] = field(default_factory=dict)
+    complete: bool = True
 
 
 @dataclass
@@ -308,7 +312,7 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits,
     if game is not None:
         game.cards, game.glossary, game.decks, game.tables, game.sources = cards, glossary, decks, tables, sources
         game.rulings, game.ruling_refs, game.printings = rulings, ruling_refs, printings
-        game.translations, game.ruling_ids = translations, ruling_ids
+        game.translations, game.ruling_ids, game.complete = translations, ruling_ids, not lost
     return game, col.problems
 
 

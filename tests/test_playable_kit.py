@@ -278,3 +278,23 @@ def test_a_broken_kit_file_is_a_problem_at_its_line(tmp_path):
     assert result.exit_code == 1
     assert (f"{data / 'carpe_diem' / 'kit.yaml'}:{line}: carpe_diem/-: choose_one.0.decks.1: "
             "no deck list 'scoring-5p'") in result.output
+
+
+def test_a_deck_or_card_with_problems_of_its_own_is_not_also_unknown_to_the_kit_file(tmp_path):
+    """kit.yaml names scoring-3p and fountain-gardens; each is broken in its own file: only those
+    two problems are reported (not kit.yaml's "no deck list" and "unknown card id" besides), and
+    once they are fixed a kit.yaml naming a deck that really is missing is reported again."""
+    data = copy_database(tmp_path / "data")
+    deck = data / "carpe_diem" / "decks" / "scoring-3p.yaml"
+    edit(deck, "title: Scoring cards, 3 players", "title: [broken")
+    cards = data / "carpe_diem" / "cards" / "fountain.yaml"
+    edit(cards, "title: Garden fountain", "title: 42")
+    result = CliRunner().invoke(printkit_cli, ["validate", "carpe_diem", "--data", str(data)])
+    assert result.exit_code == 1
+    files = [line.split(":", 1)[0] for line in result.output.splitlines() if line.startswith(str(data))]
+    assert sorted(files) == sorted([str(cards), str(deck)]), result.output
+    edit(deck, "title: [broken", "title: Scoring cards, 3 players")
+    edit(cards, "title: 42", "title: Garden fountain")
+    edit(data / "carpe_diem" / "kit.yaml", "decks: [scoring-2p, scoring-3p, scoring-4p]", "decks: [scoring-2p, scoring-5p]")
+    result = CliRunner().invoke(printkit_cli, ["validate", "carpe_diem", "--data", str(data)])
+    assert "no deck list 'scoring-5p'" in result.output

@@ -130,11 +130,15 @@ def _check_ids(spec: KitSpec, game: Game, file: str, lines: LineMap) -> list[Pro
     def problem(loc: tuple, fld: str, message: str) -> None:
         problems.append(Problem(file, lines.line_for(loc), game.game_id, "-", fld, message))
 
+    # An id the game lacks while some of its records did not load may be one of them (reported
+    # in its own file): not a problem of kit.yaml's.
+    judged = game.complete
     grouped: set[str] = set()
     for i, group in enumerate(spec.choose_one):
         for j, deck_id in enumerate(group.decks):
             if deck_id not in game.decks:
-                problem(("choose_one", i, "decks", j), f"choose_one.{i}.decks.{j}", f"no deck list '{deck_id}'")
+                if judged:
+                    problem(("choose_one", i, "decks", j), f"choose_one.{i}.decks.{j}", f"no deck list '{deck_id}'")
             elif deck_id in grouped:
                 problem(("choose_one", i, "decks", j), f"choose_one.{i}.decks.{j}",
                         f"deck list '{deck_id}' is already in another choose_one group")
@@ -145,12 +149,13 @@ def _check_ids(spec: KitSpec, game: Game, file: str, lines: LineMap) -> list[Pro
     in_decks = {e.card for d in game.decks.values() for e in d.cards}
     for i, extra in enumerate(spec.extra_cards):
         if extra.card not in game.cards:
-            problem(("extra_cards", i, "card"), f"extra_cards.{i}.card", f"unknown card id '{extra.card}'")
+            if judged:
+                problem(("extra_cards", i, "card"), f"extra_cards.{i}.card", f"unknown card id '{extra.card}'")
         elif extra.card in in_decks:
             problem(("extra_cards", i, "card"), f"extra_cards.{i}.card",
                     f"'{extra.card}' is in a deck list already; extra_cards are for cards no deck list holds")
     for card_id in spec.leave_out:
-        if card_id not in game.cards:
+        if card_id not in game.cards and judged:
             problem(("leave_out", card_id), f"leave_out.{card_id}", f"unknown card id '{card_id}'")
     return problems
 
