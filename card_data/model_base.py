@@ -6,7 +6,10 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
-Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=48)]
+SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+"""What an id is: lower-case letters and digits, words joined by single hyphens."""
+
+Slug = Annotated[str, StringConstraints(pattern=SLUG_PATTERN, max_length=48)]
 """A card id: lower-case words joined by hyphens, e.g. ``barbarian-tyro``. Used in QR URLs forever."""
 
 

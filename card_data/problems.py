@@ -21,6 +21,13 @@ if TYPE_CHECKING:
 _MESSAGES = {"missing": "required field is missing", "extra_forbidden": "unknown field"}
 """pydantic's messages that read badly to a person who wrote the input, reworded."""
 
+_SAID_OF_THE_VALUE = {"int_parsing": "is not a whole number", "int_type": "is not a whole number",
+                      "int_from_float": "is not a whole number", "float_parsing": "is not a number",
+                      "float_type": "is not a number", "bool_parsing": "is not yes or no (true or false)",
+                      "bool_type": "is not yes or no (true or false)"}
+"""pydantic's messages for a value written as text that cannot be read as the field's type,
+said of the value itself (``'three' is not a whole number``)."""
+
 
 def _message(err: Any) -> str:
     """What is wrong, in the words of :data:`_MESSAGES`, else pydantic's; a card type (the
@@ -31,6 +38,14 @@ def _message(err: Any) -> str:
         return f"{ctx['tag']!r} is not one of {ctx.get('expected_tags', '')}"
     if err["type"] == "union_tag_not_found":
         return _MESSAGES["missing"]
+    given = err.get("input")
+    if err["type"] in _SAID_OF_THE_VALUE and isinstance(given, str) and len(given) <= 60:
+        return f"{given!r} {_SAID_OF_THE_VALUE[err['type']]}"
+    if err["type"] == "string_pattern_mismatch" and isinstance(given, str) and len(given) <= 60:
+        from card_data.model_base import SLUG_PATTERN
+
+        if ctx.get("pattern") == SLUG_PATTERN:
+            return f"{given!r} is not an id: lower-case letters and digits, words joined by hyphens (e.g. ship-1)"
     return _MESSAGES.get(err["type"], err["msg"])
 
 

@@ -292,7 +292,7 @@ def test_a_value_of_the_wrong_type(tmp_path):
     old = "  men_under_command: 3\n  recruitment_cost: 15000\n  trait:\n    name: Hold the Line\n"
     path, text = copy_and_edit(tmp_path, "cards/officers.yaml", old, old.replace("men_under_command: 3", "men_under_command: many"))
     assert only_problem(tmp_path, path).startswith(f"{path}:{line_of(text, 'men_under_command: many')}: cahrd/border-captain: "
-                                                   "men_under_command: Input should be a valid integer")
+                                                   "men_under_command: 'many' is not a whole number")
 
 
 def test_no_men_under_command(tmp_path):

@@ -294,7 +294,7 @@ CARD_EDITS = [
     ("count of zero", "- {what: grapes, count: 2}", "- {what: grapes, count: 0}", "count",
      "a-two-grapes", "requirement.0.count", "greater than 0"),
     ("wrong value type", "reward: {vp: 8}", "reward: {vp: eight}", "vp",
-     "b-chicken-grape-herb-fish", "reward.vp", "valid integer"),
+     "b-chicken-grape-herb-fish", "reward.vp", "'eight' is not a whole number"),
     ("empty reward", "reward: {bread: 1}", "reward: {bread: 0}", "reward",
      "c-chimneys-bread", "reward", "gives at least one of"),
     ("assumed names no field", "assumed: [requirement]", "assumed: [ratio]", "assumed",

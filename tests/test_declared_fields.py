@@ -148,7 +148,7 @@ def test_card_data_problems_name_file_line_and_field(tmp_path):
     cards = folder / "cards" / "questions.yaml"
     texts = problem_texts(tmp_path)
     expected = [
-        f"{cards}:5: pub_quiz/wall: difficulty: Input should be a valid integer",  # wrong type
+        f"{cards}:5: pub_quiz/wall: difficulty: 'hard' is not a whole number",  # wrong type
         f"{cards}:10: pub_quiz/gases: points: Input should be less than or equal to 10",  # out of bounds
         f"{cards}:15: pub_quiz/moon: colour: unknown field",
         f"{cards}:16: pub_quiz/sun: points: required field is missing",
@@ -380,7 +380,7 @@ fields:
     texts = [str(p) for p in problems]
     for want in [f"{cards}:11: types/bad: note_text: String should have at most 5 characters",
                  f"{cards}:12: types/bad: weight: Input should be less than or equal to 2.5",
-                 f"{cards}:13: types/bad: secret: Input should be a valid boolean",
+                 f"{cards}:13: types/bad: secret: 'maybe' is not yes or no (true or false)",
                  f"{cards}:14: types/bad: tags: List should have at most 2 items",
                  f"{cards}:15: types/bad: scores.0: Input should be less than or equal to 9"]:
         assert any(t.startswith(want) for t in texts), (want, "\n".join(texts))

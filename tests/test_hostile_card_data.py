@@ -240,7 +240,7 @@ def test_independent_problems_are_all_reported_in_one_run(tmp_path):
     second = line_of(tactics_text, "colour: red") - 2
     assert found == [
         (f"{items}:{line_of(items_text, 'reserve_cost: lots')}: cahrd/signal-drums: reserve_cost: "
-         "Input should be a valid integer, unable to parse string as an integer"),
+         "'lots' is not a whole number"),
         (f"{tactics}:{second}: cahrd/counter-order: id: duplicate card id (first defined at "
          f"{tactics}:{line_of(tactics_text, 'title: Counter Order') - 2})"),
         f"{tactics}:{second + 2}: cahrd/counter-order: colour: unknown field",

@@ -151,7 +151,8 @@ def test_a_bad_sheet_is_told_by_file_and_row_and_no_project_is_left(tmp_path: Pa
     sheet = write_csv(tmp_path / "quiz.csv", rows)
     result = run("init", tmp_path / "quiz", "--from-sheet", sheet)
     assert result.exit_code == 1
-    assert re.search(r"quiz\.csv:5: id: ", result.output), result.output
+    assert re.search(r"quiz\.csv:5: id: 'Card Four' is not an id: lower-case letters and digits, words joined by "
+                     r"hyphens", result.output), result.output
     assert re.search(r"quiz\.csv:7: id: duplicate card id \(first in row 3\)", result.output), result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["quiz.csv"]
 
@@ -348,3 +349,27 @@ def test_a_column_of_one_value_stays_text_so_the_next_pack_imports(tmp_path: Pat
     assert again.exit_code == 0, again.output
     cards = yaml.safe_load((tmp_path / "quiz/card_data/river_quiz/cards/river_quiz.yaml").read_text(encoding="utf-8"))
     assert [c["pack"] for c in cards][:2] == ["Family", "Base"]
+
+
+def test_a_word_in_a_column_of_numbers_is_named_at_its_row_and_options_of_numbers_and_words_import(
+        tmp_path: Path) -> None:
+    """A ``cost`` column of numbers with one "three" in it is a number column whose one bad row is
+    reported (not options that every other row then fails); a ``reach`` column of 1, 2 and X is
+    options that the cards holding 1 and 2 match."""
+    header = [*HEADER, "cost", "reach"]
+    rows = [[*row, i % 5, ["1", "2", "X"][i % 3]] for i, row in enumerate(quiz_rows(12))]
+    rows[6][-2] = "three"
+    result = run("init", tmp_path / "quiz", "--from-sheet", write_csv(tmp_path / "river_quiz.csv", rows, header))
+    assert result.exit_code == 1
+    problems = [line for line in result.output.splitlines() if line.startswith(str(tmp_path))]
+    assert problems == [f"{tmp_path / 'river_quiz.csv'}:8: cost: 'three' is not a whole number"], result.output
+    assert not (tmp_path / "quiz").exists()
+
+    rows[6][-2] = 3
+    result = run("init", tmp_path / "quiz", "--from-sheet", write_csv(tmp_path / "river_quiz.csv", rows, header))
+    assert result.exit_code == 0, result.output
+    game = yaml.safe_load((tmp_path / "quiz/card_data/river_quiz/game.yaml").read_text(encoding="utf-8"))
+    assert game["fields"]["cost"]["type"] == "integer"
+    assert game["fields"]["reach"] == {"type": "one_of", "required": True, "label": "Reach", "options": ["1", "2", "X"]}
+    cards = yaml.safe_load((tmp_path / "quiz/card_data/river_quiz/cards/river_quiz.yaml").read_text(encoding="utf-8"))
+    assert [c["reach"] for c in cards[:3]] == ["1", "2", "X"] and cards[6]["cost"] == 3

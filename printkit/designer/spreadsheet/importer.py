@@ -158,8 +158,8 @@ def _set(record: Any, loc: Loc, value: Any) -> None:
 
 
 def _validate(adapter, builder: _RowBuilder, record: dict) -> tuple[Card | None, list[Problem]]:
-    """Validate ``record``; where the schema wants text or a list and a cell gave something else,
-    re-read that cell as text or as a ``;``-separated list and try again."""
+    """Validate ``record``; where the schema wants text, one of its options or a list and a cell
+    gave something else, re-read that cell as text or as a ``;``-separated list and try again."""
     for _ in range(_MAX_REPAIR_PASSES):
         try:
             return adapter.validate_python(record), []
@@ -173,7 +173,9 @@ def _validate(adapter, builder: _RowBuilder, record: dict) -> tuple[Card | None,
             if text is None:
                 continue
             current = _node(record, loc)
-            if err["type"] == "string_type" and current != text:
+            # A cell read as a number where the schema wants text, or one of options written as
+            # text ('7' among 'X' and '7'): its text as written.
+            if err["type"] in ("string_type", "literal_error", "enum") and current != text:
                 _set(record, loc, text)
                 repaired = True
             elif err["type"] == "list_type" and not isinstance(current, list):

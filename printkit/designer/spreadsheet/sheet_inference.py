@@ -13,8 +13,10 @@ Row 1 names the columns; each further row is a card. A column becomes:
   label), typed from its values:
 
   ===========  =======================================================================
-  integer      every value a whole number; bounds 0 (or the lowest widened) to the highest
-               widened (:func:`widened`: 1-5 gives 0-5, 3-7 gives 0-10)
+  integer      every value a whole number (or all but a few, at most :data:`MAX_SLIPS` and a
+               quarter: slips the import then reports at their rows); bounds 0 (or the
+               lowest widened) to the highest widened (:func:`widened`: 1-5 gives 0-5, 3-7
+               gives 0-10)
   number       every value a number, some with decimals; bounds likewise
   yes_no       every value yes/no/true/false (any case)
   one_of       2 to :data:`MAX_OPTIONS` distinct values of at most :data:`MAX_OPTION_CHARS`
@@ -71,6 +73,13 @@ CARD_TYPE_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 MAX_OPTIONS = 12
 """Distinct values a column may have to be read as ``one_of`` (more reads as text)."""
+
+MOSTLY_NUMBERS = 0.75
+"""Share of a column's values that, being numbers, make it a number column; its other values
+(at most :data:`MAX_SLIPS`) are then mistakes the import reports at their rows."""
+
+MAX_SLIPS = 3
+"""Values that are not numbers a number column may have (see :data:`MOSTLY_NUMBERS`)."""
 
 MAX_OPTION_CHARS = 30
 """Characters an option of a ``one_of`` column may have (longer reads as text)."""
@@ -211,7 +220,10 @@ def infer_field(name: str, header: str, values: list[Any], rows: int) -> Inferre
     label = default_label(plain) if field_name(plain) == plain else plain[:MAX_LABEL_CHARS].strip()
     required = len(values) == rows and rows > 0
     numbers = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
-    if values and len(numbers) == len(values) and all(math.isfinite(v) for v in numbers):
+    # A column of numbers with a word or two in it ("three" for 3) is numbers with a slip: the
+    # import then names the rows of the words. As options, every row would fail instead.
+    if (values and len(numbers) >= MOSTLY_NUMBERS * len(values) and len(values) - len(numbers) <= MAX_SLIPS
+            and all(math.isfinite(v) for v in numbers)):
         low, high = _bounds(numbers)
         kind = "integer" if all(isinstance(v, int) for v in numbers) else "number"
         seen = f"{_shown(min(numbers))} to {_shown(max(numbers))} in the sheet"
