@@ -187,7 +187,8 @@ def test_ids_already_in_another_card_file_and_missing_artwork_are_problems(tmp_p
 
     assert result.exit_code == 1
     lines = result.output.splitlines()
-    assert f"{sheet}:2: art: artwork file not found: {game.folder / 'art/none-such.png'}" in lines
+    assert (f"{sheet}:2: art: artwork file not found: art/none-such.png (not in the game's folder {game.folder} "
+            f"nor beside the sheet in {tmp_path})") in lines
     assert f"{sheet}:2: id: already defined at {defined_in}:{defined_line}" in lines
     assert not (tmp_path / "agency.yaml").exists()
     # Importing over the very file that defines the card is re-importing, not a clash.

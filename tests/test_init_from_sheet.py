@@ -226,7 +226,8 @@ def test_an_art_column_copies_the_artwork_beside_the_sheet_and_prints_it(tmp_pat
     sheet = write_csv(tmp_path / "rivers.csv", rows, ["id", "title", "length", "art"])
     result = run("init", tmp_path / "rivers", "--from-sheet", sheet)
     assert result.exit_code == 1
-    assert re.search(r"rivers\.csv:3: art: artwork file not found", result.output), result.output
+    assert (f"rivers.csv:3: art: artwork file not found: pictures/amazon.png (not in the game's folder "
+            f"{tmp_path / 'rivers/card_data/rivers'} nor beside the sheet in {tmp_path})") in result.output, result.output
     assert not (tmp_path / "rivers").exists()
 
     Image.new("RGB", (1400, 800), (30, 30, 200)).save(tmp_path / "pictures/amazon.png")
@@ -243,6 +244,18 @@ def test_an_art_column_copies_the_artwork_beside_the_sheet_and_prints_it(tmp_pat
     pdfs = list((tmp_path / "rivers/output/rivers").glob("*.pdf"))
     with pdfplumber.open(next(p for p in pdfs if p.name != "print-this.pdf")) as pdf:
         assert sum(len(page.images) for page in pdf.pages) == 2
+
+    # A week later: a new card whose picture is beside the sheet; the import copies it in.
+    Image.new("RGB", (1400, 800), (30, 200, 30)).save(tmp_path / "pictures/danube.png")
+    rows.append(["danube", "The Danube", 2850, "pictures/danube.png"])
+    result = run("import", write_csv(tmp_path / "rivers.csv", rows, ["id", "title", "length", "art"]), "--game", "rivers")
+    assert result.exit_code == 0, result.output
+    assert f"Copied 1 artwork file from beside the sheet: {Path('card_data/rivers/pictures/danube.png')}" in result.output
+    assert (game / "pictures/danube.png").read_bytes() == (tmp_path / "pictures/danube.png").read_bytes()
+    assert run("build", "--base-url", "http://192.168.1.20:5000").exit_code == 0
+    pdfs = [p for p in (tmp_path / "rivers/output/rivers").glob("*.pdf") if p.name != "print-this.pdf"]
+    with pdfplumber.open(pdfs[0]) as pdf:
+        assert len(pdfs) == 1 and sum(len(page.images) for page in pdf.pages) == 3
 
 
 def test_build_watch_rebuilds_only_the_declared_game_whose_files_changed(quiz: Path) -> None:

@@ -12,7 +12,7 @@ from card_data.project.base_url import ConfigError, resolve_base_url
 from card_data.editions.short_codes import qr_base_url
 from card_data.games import game_ids
 from printkit.command_line import check_output_folder, command_paths, report_problems
-from printkit.designer.spreadsheet.importer import cards_to_yaml, import_sheet
+from printkit.designer.spreadsheet.importer import cards_to_yaml, copy_art, import_sheet
 from printkit.designer.exports.tts import DEFAULT_DPI, build_tts
 from printkit.sheets.render import write_atomically
 
@@ -78,12 +78,16 @@ def import_cmd(sheet: Path, game_id: str, out_file: Path | None, data_dir: Path 
         report_problems(result.problems, "Nothing was written.")
         sys.exit(1)
     try:
+        copied = copy_art(result.art)  # before the cards that name it: they never name a missing file
         write_atomically(out, cards_to_yaml(result.cards, sheet.name, game_id).encode("utf-8"))
     except OSError as exc:
         raise click.ClickException(str(exc)) from None
     count = len(result.cards)
     # "of GAME": a game named after its sheet is often "cards" ("Wrote 4 cards cards to" read wrong).
     click.echo(f"Wrote {count} card{'s' if count != 1 else ''} of {game_id} to {out}")
+    if copied:
+        click.echo(f"Copied {len(copied)} artwork file{'s' if len(copied) != 1 else ''} from beside the sheet: "
+                   + ", ".join(str(path) for path in copied))
 
 
 @click.command("tts")

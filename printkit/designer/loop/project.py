@@ -35,7 +35,6 @@ from card_data.project.project_folders import (
     find_project,
     is_game_data,
 )
-from printkit.sheets.artwork.art import ArtError, resolve_inside
 from printkit.sheets.templating.layout_base import LAYOUTS_DIR
 
 # What only `printkit init` uses (the sheet importer, the starter game) is imported there: every
@@ -138,33 +137,11 @@ def _write(path: Path, text: str, written: list[Path]) -> None:
     written.append(path)
 
 
-def _column_values(header: list, rows: list, column: str) -> list[str]:
-    index = [("" if raw is None else str(raw)).strip() for raw in header].index(column)
-    return [str(cells[index]).strip() for _, cells in rows if index < len(cells) and cells[index] is not None]
-
-
-def _copy_art(sheet_folder: Path, paths: list[str], game_folder: Path, written: list[Path]) -> None:
-    """Copy the artwork files a sheet's ``art`` column names, relative to the sheet's folder,
-    to the same paths in the new game's folder (where card data names its art). A path that
-    leads out of the sheet's folder, or names no file, is not copied: the import reports the
-    card's artwork missing, at its row."""
-    for src in dict.fromkeys(p for p in paths if p):
-        try:
-            source = resolve_inside(sheet_folder, src)
-            target = resolve_inside(game_folder, src)
-        except ArtError:
-            continue
-        if source.is_file() and not target.exists():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)
-            written.append(target)
-
-
 def _sheet_game(stage: Path, sheet: Path, game_id: str, written: list[Path]) -> None:
     """Write into ``stage`` the declared game ``game_id`` that ``sheet`` describes and its
     cards, imported from it. Raises :class:`ProblemsError` (the sheet's ``FILE:ROW``
     problems, or the written game's, which would be a bug)."""
-    from printkit.designer.spreadsheet.importer import cards_to_yaml, import_sheet, sheet_rows
+    from printkit.designer.spreadsheet.importer import cards_to_yaml, copy_art, import_sheet, sheet_rows
     from printkit.designer.spreadsheet.sheet_game import game_files
     from printkit.designer.spreadsheet.sheet_inference import infer_game
 
@@ -176,13 +153,13 @@ def _sheet_game(stage: Path, sheet: Path, game_id: str, written: list[Path]) -> 
         raise ProblemsError(problems)
     for name, text in game_files(game_id, game, header, rows, sheet.name).items():
         _write(stage / name, text, written)
-    art = next((column for column, name in game.columns.items() if name == "art"), None)
-    if art is not None:
-        _copy_art(sheet.parent, _column_values(header, rows, art), stage / DEFAULT_DATA / game_id, written)
     cards_file = stage / DEFAULT_DATA / game_id / "cards" / f"{sheet.stem}.yaml"
+    # The artwork the sheet's art column names, beside the sheet, goes to the same paths in the
+    # game's folder (where card data names its art), as each later import copies new art.
     result = import_sheet(sheet, game_id, stage / DEFAULT_DATA, replaces=cards_file)
     if result.problems:
         raise ProblemsError(result.problems)
+    written += copy_art(result.art)
     _write(cards_file, cards_to_yaml(result.cards, sheet.name, game_id), written)
 
 

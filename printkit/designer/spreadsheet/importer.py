@@ -32,7 +32,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import shlex
+import shutil
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,11 +66,15 @@ Loc = tuple  # a path into a card record: field names (str) and list indexes (in
 @dataclass
 class ImportResult:
     """The cards read from a spreadsheet, in row order, and the spreadsheet ``rows`` they came
-    from (parallel to ``cards``), or the ``problems`` found (then ``cards`` is empty)."""
+    from (parallel to ``cards``), or the ``problems`` found (then ``cards`` is empty). ``art``:
+    ``(file beside the sheet, its place in the game's folder)`` for each artwork file the cards
+    name that the game's folder lacks but the sheet's folder holds, to be copied
+    (:func:`copy_art`) by whoever writes the cards."""
 
     cards: list[Card]
     problems: list[Problem]
     rows: list[int] = field(default_factory=list)
+    art: list[tuple[Path, Path]] = field(default_factory=list)
 
 
 # --- reading -----------------------------------------------------------------------------
@@ -268,21 +274,59 @@ def rows_to_cards(game_id: str, file: str, header: Sequence[Any],
     return ImportResult(cards, [], card_rows)
 
 
-def check_against_game(result: ImportResult, game: Game, file: str, replaces: Path | None) -> None:
+def check_against_game(result: ImportResult, game: Game, file: str, replaces: Path | None,
+                       sheet_folder: Path | None = None) -> None:
     """Problems that need the game's database folder, appended to ``result`` (whose cards are
-    then dropped): artwork files that do not exist (paths are relative to the game folder) and
+    then dropped): artwork files that do not exist (paths are relative to the game folder, or,
+    for a file still to be copied into it, to ``sheet_folder``: listed in ``result.art``) and
     ids already used by another card file of the game (``replaces``, the file being written,
     does not count)."""
     replaced = replaces.resolve() if replaces is not None else None
     for card, row in zip(result.cards, result.rows):
         if card.art and not (game.folder / card.art).is_file():
-            result.problems.append(Problem(file, row, field="art", message=f"artwork file not found: {game.folder / card.art}"))
+            beside = _art_beside(sheet_folder, game.folder, card.art)
+            if beside is not None:
+                if beside not in result.art:
+                    result.art.append(beside)
+                continue
+            looked = f" nor beside the sheet in {sheet_folder}" if sheet_folder is not None else ""
+            result.problems.append(Problem(file, row, field="art", message=(
+                f"artwork file not found: {card.art} (not in the game's folder {game.folder}{looked})")))
         where = game.sources.get(("card", card.id))
         if where is not None and Path(where[0]).resolve() != replaced:
             result.problems.append(Problem(file, row, field="id", message=f"already defined at {where[0]}:{where[1]}"))
     if result.problems:
         result.problems.sort()
-        result.cards, result.rows = [], []
+        result.cards, result.rows, result.art = [], [], []
+
+
+def _art_beside(sheet_folder: Path | None, game_folder: Path, art: str) -> tuple[Path, Path] | None:
+    """``(the file art names beside the sheet, its place in the game's folder)``, or ``None``
+    when there is no such file, or ``art`` leads out of either folder."""
+    if sheet_folder is None:
+        return None
+    from printkit.sheets.artwork.art import ArtError, resolve_inside
+
+    try:
+        source, target = resolve_inside(sheet_folder, art), resolve_inside(game_folder, art)
+    except ArtError:
+        return None
+    return (source, target) if source.is_file() else None
+
+
+def copy_art(art: Sequence[tuple[Path, Path]]) -> list[Path]:
+    """Copy each ``(source, target)`` of :attr:`ImportResult.art`, each target written whole or
+    not at all (never over a file already there); the targets written. Raises ``OSError``."""
+    written = []
+    for source, target in art:
+        if target.exists():
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(f".{target.name}.part")
+        shutil.copyfile(source, partial)
+        os.replace(partial, target)
+        written.append(target)
+    return written
 
 
 def sheet_rows(path: Path) -> tuple[list[Any], list[tuple[int, list[Any]]], list[Problem]]:
@@ -310,7 +354,8 @@ def import_sheet(path: Path, game_id: str, data_dir: Path | None = None,
     """Read and validate the spreadsheet ``path`` as cards of ``game_id``.
 
     ``data_dir`` is the card database (default: the bundled one), used to check artwork
-    paths and ids against the game's other card files; ``replaces`` is the YAML file the
+    paths (an artwork file only beside the sheet is listed in the result's ``art``, to copy)
+    and ids against the game's other card files; ``replaces`` is the YAML file the
     cards will be written to (its own ids are not clashes). Unreadable files give a problem
     at row 1, a file over the byte limits of :mod:`card_data.project.limits` at row 1 unread, a
     sheet that cannot be read from some row on (too many rows or cells, an unreadable CSV
@@ -339,7 +384,7 @@ def import_sheet(path: Path, game_id: str, data_dir: Path | None = None,
         db, _ = check_database(data_dir)
     game = db.games.get(game_id)
     if game is not None:
-        check_against_game(result, game, file, replaces)
+        check_against_game(result, game, file, replaces, path.parent)
     return result
 
 
