@@ -386,3 +386,15 @@ def test_a_word_in_a_column_of_numbers_is_named_at_its_row_and_options_of_number
     assert game["fields"]["reach"] == {"type": "one_of", "required": True, "label": "Reach", "options": ["1", "2", "X"]}
     cards = yaml.safe_load((tmp_path / "quiz/card_data/river_quiz/cards/river_quiz.yaml").read_text(encoding="utf-8"))
     assert [c["reach"] for c in cards[:3]] == ["1", "2", "X"] and cards[6]["cost"] == 3
+
+
+def test_a_column_game_yaml_does_not_declare_is_named_once_with_what_to_declare(quiz: Path) -> None:
+    rows = [[*row, f"Flavour {i}"] for i, row in enumerate(quiz_rows())]
+    sheet = write_csv(quiz.parent / "river_quiz.csv", rows, [*HEADER, "Flavour Text"])
+    before = (quiz / "card_data/river_quiz/cards/river_quiz.yaml").read_bytes()
+    result = run("import", sheet, "--game", "river_quiz")
+    assert result.exit_code == 1
+    problems = [line for line in result.output.splitlines() if line.startswith(str(sheet))]
+    assert problems == [f"{sheet}:1: Flavour Text: names no field of river_quiz: declare it in game.yaml under "
+                        "fields: (e.g. flavour_text: {type: text, label: Flavour Text}), or remove the column"], result.output
+    assert (quiz / "card_data/river_quiz/cards/river_quiz.yaml").read_bytes() == before

@@ -116,6 +116,13 @@ def test_release_then_an_erratum_a_week_later_shows_on_the_old_copys_page(kit: P
     text = cards.read_text(encoding="utf-8")
     cards.write_text(text.replace("Which river is number 4?", "Which long river is number 4?")
                      .replace("qty: 2", "qty: 3", 1), encoding="utf-8")
+    # A dry run shows the erratum before its reason is written, and writes nothing.
+    before = (kit / "card_data" / GAME / "printings.yaml").read_bytes()
+    preview = run("release", "--date", "2026-11-27", "--dry-run")
+    assert preview.exit_code == 0, preview.output
+    assert f"{GAME}/q-4 v2 (2026-11-27, erratum: (the reason --reason will give))" in preview.output
+    assert "The 1 erratum needs --reason when released." in preview.output
+    assert (kit / "card_data" / GAME / "printings.yaml").read_bytes() == before
     refused = run("release", "--date", "2026-11-27")
     assert refused.exit_code != 0 and "reason" in refused.output.lower(), refused.output
     second = run("release", "--date", "2026-11-27", "--reason", "Says which river is meant.")
@@ -175,3 +182,15 @@ def test_a_deck_list_of_one_back_leaves_the_other_backs_printed_by_qty(kit: Path
     assert f"Bonus cards: {bonus_copies} cards" in index and "Starter questions: 3 cards" in index
     not_printed = set(re.findall(r"Which river is number (\d+)\?: in no deck list", index))
     assert not_printed == {str(i) for i in range(3, 30) if i % 5}, index
+
+
+def test_a_card_printed_in_two_copies_is_warned_about_once(kit: Path) -> None:
+    """q-3 prints twice (qty 2); changed after a release, its "not released" warning is said once."""
+    assert run("release", "--date", "2026-11-20").exit_code == 0
+    cards = kit / "card_data" / GAME / "cards" / "river_quiz.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("Which river is number 3?", "Which long river is number 3?"),
+                     encoding="utf-8")
+    built = run("build", "--jobs", "1")
+    assert built.exit_code == 0, built.output
+    said = [line for line in built.output.splitlines() if "not released" in line]
+    assert len(said) == 1 and f"{GAME}/q-3: version: not released: printed as v2" in said[0], built.output

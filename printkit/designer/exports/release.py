@@ -12,6 +12,10 @@ import click
 from printkit.command_line import command_paths, report_problems
 
 
+UNWRITTEN_REASON = "(the reason --reason will give)"
+"""What a dry run without ``--reason`` shows as each erratum's reason."""
+
+
 @click.command("release")
 @click.argument("games", nargs=-1)
 @click.option("--reason", default=None, metavar="TEXT",
@@ -52,11 +56,13 @@ def release_cmd(games: tuple[str, ...], reason: str | None, data_dir: Path | Non
         raise click.UsageError(f"no such game {', '.join(map(repr, unknown))} (have: {', '.join(db.games)})")
     day = date.date() if date is not None else datetime.date.today()
     selected = [db.games[name] for name in (games or db.games)]
+    # A dry run shows the errata before their reason is written: it stands in until then.
+    unwritten = dry_run and not (reason and reason.strip())
     plans = []
     for game in selected:
         printings = game.printings if game.printings.versioned else Printings(game.folder / PRINTINGS_FILE)
         try:
-            planned = plan_release(game.cards.values(), printings, day, reason)
+            planned = plan_release(game.cards.values(), printings, day, UNWRITTEN_REASON if unwritten else reason)
         except ValueError as exc:
             raise click.UsageError(f"{game.game_id}: {exc}") from None
         plans.append((game, printings, planned))
@@ -74,7 +80,10 @@ def release_cmd(games: tuple[str, ...], reason: str | None, data_dir: Path | Non
     if not total:
         click.echo("Nothing to release: every card is at its last version.", err=True)
     elif dry_run:
-        click.echo(f"Dry run: {total} cards would get a new version; nothing was written.", err=True)
+        errata = sum(1 for _, _, planned in plans for item in planned if not item.first)
+        need = (f" The {errata} errat{'um needs' if errata == 1 else 'a need'} --reason when released."
+                if unwritten and errata else "")
+        click.echo(f"Dry run: {total} cards would get a new version; nothing was written.{need}", err=True)
     else:
         files = sum(1 for _, _, planned in plans if planned)
         click.echo(f"Released {total} card version{'s' if total != 1 else ''} dated {day} ({files} printings.yaml file"

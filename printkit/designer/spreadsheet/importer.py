@@ -48,7 +48,8 @@ from card_data.project.limits import FileTooLarge
 from card_data.loader import Game, check_database
 from card_data.problems import Problem, field_path
 from card_data.schema import Card, GameSpec
-from printkit.designer.spreadsheet.sheet_columns import declared_sheet
+from printkit.designer.spreadsheet.sheet_columns import declared_fields, declared_sheet
+from printkit.designer.spreadsheet.sheet_inference import snake_name
 from printkit.designer.spreadsheet.sheet_reading import EMPTY, SheetError, cell_problem, parse_cell, read_sheet
 
 LIST_SEPARATOR = ";"
@@ -212,6 +213,7 @@ def rows_to_cards(game_id: str, file: str, header: Sequence[Any],
     problems: list[Problem] = []
     columns: list[tuple[int, str, Loc]] = []
     seen_names: dict[str, int] = {}
+    fields = declared_fields(spec)
     for index, raw in enumerate(header):
         name = "" if raw is None else str(raw).strip()
         if not name:
@@ -221,6 +223,11 @@ def rows_to_cards(game_id: str, file: str, header: Sequence[Any],
             problems.append(Problem(file, 1, field=name, message="not a field name (use names like cost or skills.0.power)"))
         elif name in seen_names:
             problems.append(Problem(file, 1, field=name, message=f"column {index + 1} repeats column {seen_names[name] + 1}"))
+        elif fields is not None and path[0] not in fields:
+            # Said once, at the header: each row would say "unknown field" of it again.
+            problems.append(Problem(file, 1, field=name, message=(
+                f"names no field of {game_id}: declare it in game.yaml under fields: (e.g. "
+                f"{snake_name(str(path[0])) or 'its_name'}: {{type: text, label: {name}}}), or remove the column")))
         else:
             seen_names[name] = index
             columns.append((index, name, path))

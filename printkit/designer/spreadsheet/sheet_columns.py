@@ -31,6 +31,13 @@ def _field_type(info: Any) -> str | None:
     return extra.get("field_type") if isinstance(extra, dict) else None
 
 
+def declared_fields(spec: Any) -> frozenset[str] | None:
+    """Every field a card of a declared game may have, any card type's (its base fields too);
+    ``None`` for a registered game's spec."""
+    models = _models(spec)
+    return frozenset(name for model in models for name in model.model_fields) if models else None
+
+
 def declared_names(spec: Any) -> tuple[dict[str, str], dict[str, str], set[str]]:
     """What a declared game's sheet may call its fields and card types:
     ``(column word -> field, type word -> card type, yes/no fields)``, the words in lower

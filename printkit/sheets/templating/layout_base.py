@@ -33,6 +33,7 @@ class WarningLog:
         self.items: list[Problem] = []
         self.entries: list[tuple[bool, Problem]] = []
         self._once_fields: set[str] = set()
+        self._said: set[Problem] = set()
 
     def add(self, face: Face | None, file: str, line: int, game: str, card_id: str) -> None:
         """Record ``face``'s warnings against the card at ``file:line`` (a once-per-build
@@ -44,11 +45,15 @@ class WarningLog:
                     (False, Problem(file, line, game, card_id, w.field, w.message)) for w in face.warnings])
 
     def merge(self, entries: Iterable[tuple[bool, Problem]]) -> None:
-        """Add entries recorded elsewhere; a once-per-build warning already said is dropped."""
+        """Add entries recorded elsewhere; a once-per-build warning already said is dropped, and
+        so is a warning said already word for word (a card's, met again for each copy it prints)."""
         for once, problem in entries:
             if once:
                 if problem.field in self._once_fields:
                     continue
                 self._once_fields.add(problem.field)
+            elif problem in self._said:
+                continue
+            self._said.add(problem)
             self.items.append(problem)
             self.entries.append((once, problem))
