@@ -192,6 +192,8 @@ def test_init_names_the_starter_game_with_game_and_refuses_it_with_from(tmp_path
     result = CliRunner().invoke(main, ["build"])
     assert result.exit_code == 0, result.output
     assert [p.name for p in (folder / "output").iterdir() if not p.name.startswith(".")] == ["moon_market"]
+    nested = CliRunner().invoke(main, ["init", str(folder / "inner")])
+    assert nested.exit_code == 0 and f"inside the project of {folder / 'printkit.toml'}" in nested.output, nested.output
     for args, said in ((["--game", "Moon Market"], "is not a game id"), (["--from", "carpe_cras", "--game", "moon"], "--from")):
         refused = CliRunner().invoke(main, ["init", str(tmp_path / "other"), *args])
         assert refused.exit_code == 2 and said in refused.output and "Traceback" not in refused.output

@@ -278,7 +278,7 @@ def test_the_title_is_the_first_text_column_that_tells_the_cards_apart(tmp_path:
     assert result.exit_code == 0, result.output
     text = (tmp_path / "trivia/card_data/trivia_night/game.yaml").read_text(encoding="utf-8")
     assert yaml.safe_load(text)["title_field"] == "question"
-    assert "`printkit import 'Trivia Night.csv' --game trivia_night`" in text
+    assert "`printkit import '../Trivia Night.csv' --game trivia_night` (in the project folder)" in text
 
 
 def test_a_column_named_like_a_template_variable_is_a_field_of_its_own(tmp_path: Path) -> None:
@@ -320,6 +320,9 @@ def test_the_import_command_init_shows_runs_as_written_inside_the_project(tmp_pa
     result = run(*shlex.split(shown.group(1)))
     assert result.exit_code == 0, result.output
     assert re.search(r"^Wrote 4 cards of cards to card_data/cards/cards/cards\.yaml$", result.output, re.M), result.output
+    # game.yaml's own comment names the same command, as it runs in the project folder.
+    game_yaml = (tmp_path / "kit/card_data/cards/game.yaml").read_text(encoding="utf-8")
+    assert f"`printkit {shown.group(1)}` (in the project folder)" in game_yaml, game_yaml[:600]
 
 
 @pytest.mark.parametrize("preset", ["tgc-poker", "mpc-poker"])

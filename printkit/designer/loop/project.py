@@ -131,13 +131,23 @@ def _copy_tree(source: Path, dest: Path, written: list[Path]) -> None:
         written.append(target)
 
 
+def path_from(folder: Path, path: Path) -> str:
+    """``path`` as written from inside ``folder``, where the commands shown after ``init``
+    run (``cards.csv`` beside the project is ``../cards.csv``); absolute when no relative path
+    leads there (another drive on Windows)."""
+    try:
+        return os.path.relpath(path.resolve(), folder.resolve())
+    except ValueError:
+        return str(path.resolve())
+
+
 def _write(path: Path, text: str, written: list[Path]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     written.append(path)
 
 
-def _sheet_game(stage: Path, sheet: Path, game_id: str, written: list[Path]) -> None:
+def _sheet_game(stage: Path, sheet: Path, game_id: str, written: list[Path], sheet_shown: str) -> None:
     """Write into ``stage`` the declared game ``game_id`` that ``sheet`` describes and its
     cards, imported from it. Raises :class:`ProblemsError` (the sheet's ``FILE:ROW``
     problems, or the written game's, which would be a bug)."""
@@ -151,7 +161,7 @@ def _sheet_game(stage: Path, sheet: Path, game_id: str, written: list[Path]) -> 
         problems = game.problems
     if problems:
         raise ProblemsError(problems)
-    for name, text in game_files(game_id, game, header, rows, sheet.name).items():
+    for name, text in game_files(game_id, game, header, rows, sheet.name, import_path=sheet_shown).items():
         _write(stage / name, text, written)
     cards_file = stage / DEFAULT_DATA / game_id / "cards" / f"{sheet.stem}.yaml"
     # The artwork the sheet's art column names, beside the sheet, goes to the same paths in the
@@ -225,7 +235,7 @@ def init_project(dest: Path, from_game: str | None = None, from_sheet: Path | No
     parent.mkdir(parents=True, exist_ok=True)
     stage = Path(tempfile.mkdtemp(prefix=".printkit-init-", dir=parent))
     try:
-        staged = _stage_project(stage, from_game, from_sheet, game_id)
+        staged = _stage_project(stage, from_game, from_sheet, game_id, dest)
         return _move_into(stage, dest, staged)
     except ProblemsError as exc:
         # Problems of files written here name where they would have been.
@@ -236,7 +246,8 @@ def init_project(dest: Path, from_game: str | None = None, from_sheet: Path | No
         shutil.rmtree(stage, ignore_errors=True)
 
 
-def _stage_project(stage: Path, from_game: str | None, from_sheet: Path | None, game_id: str | None) -> list[Path]:
+def _stage_project(stage: Path, from_game: str | None, from_sheet: Path | None, game_id: str | None,
+                   dest: Path) -> list[Path]:
     """Write a whole project into ``stage`` (see :func:`init_project`); the files written."""
     from printkit.designer.loop.starter_game import STARTER_GAME
 
@@ -248,7 +259,7 @@ def _stage_project(stage: Path, from_game: str | None, from_sheet: Path | None, 
 
         _copy_tree(bundled_data_dir() / from_game, data / from_game, written)
     elif from_sheet is not None:
-        _sheet_game(stage, from_sheet, game_id, written)
+        _sheet_game(stage, from_sheet, game_id, written, path_from(dest, from_sheet))
     else:
         _starter_game(stage, written, game_id or STARTER_GAME)
     _copy_tree(bundled_templates / PRINT_TEMPLATES, templates / PRINT_TEMPLATES, written)

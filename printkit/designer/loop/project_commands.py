@@ -5,7 +5,6 @@ so ``printkit --help`` stays quick."""
 
 from __future__ import annotations
 
-import os
 import shlex
 import sys
 import threading
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from card_data.project.base_url import ConfigError, resolve_base_url
+from card_data.project.base_url import ConfigError, find_config_file, resolve_base_url
 from card_data.games import bundled_game_ids
 from card_data.problems import ProblemsError
 from printkit.command_line import check_output_folder, report_problems
@@ -23,6 +22,7 @@ from printkit.designer.loop.project import (
     ProjectPaths,
     game_of,
     init_project,
+    path_from,
     project_paths,
 )
 from printkit.designer.spreadsheet.sheet_game import sheet_game_id
@@ -154,6 +154,10 @@ def init_cmd(folder: Path, from_game: str | None, from_sheet: Path | None, game_
         raise click.ClickException(str(exc)) from None
     source = f", from {from_game}" if from_game else f", from {from_sheet.name}" if from_sheet else ""
     click.echo(f"Started a printkit project in {folder} ({len(written)} files{source}).", err=True)
+    outer = find_config_file(folder.resolve().parent)
+    if outer is not None:
+        click.echo(f"Note: {folder} is inside the project of {outer}; printkit commands run in {folder} (or below "
+                   "it) use the new project's own printkit.toml.", err=True)
     if from_sheet is not None and game_id is None:
         # The id names the game's folder, its QR addresses and its title: say where it came from.
         click.echo(f"Game id '{sheet_game_id(from_sheet)}', from the sheet's name (--game ID chooses another; "
@@ -165,18 +169,8 @@ def init_cmd(folder: Path, from_game: str | None, from_sheet: Path | None, game_
                "  printkit export --preset tgc-poker", err=True)
     if from_sheet is not None:
         made = game_id or sheet_game_id(from_sheet)
-        click.echo(f"  printkit import {shlex.quote(_path_from(folder, from_sheet))} --game {made}"
+        click.echo(f"  printkit import {shlex.quote(path_from(folder, from_sheet))} --game {made}"
                    "   # after editing the sheet: its cards again", err=True)
-
-
-def _path_from(folder: Path, path: Path) -> str:
-    """``path`` as written from inside ``folder``, where the commands shown after ``init``
-    run (``cards.csv`` beside the project is ``../cards.csv``); absolute when no relative path
-    leads there (another drive on Windows)."""
-    try:
-        return os.path.relpath(path.resolve(), folder.resolve())
-    except ValueError:
-        return str(path.resolve())
 
 
 @click.command("export")

@@ -75,14 +75,16 @@ def _back_title(card_type: CardType) -> str:
     return f"{card_type.label} cards"
 
 
-def game_yaml_text(game_id: str, title: str, sheet: SheetGame, source: str) -> str:
+def game_yaml_text(game_id: str, title: str, sheet: SheetGame, source: str, import_path: str | None = None) -> str:
     """The ``card_data/<game_id>/game.yaml`` of the game ``sheet`` describes, titled ``title``;
-    ``source``: the spreadsheet's file name it came from. Without card types every card is of
-    type ``card`` and has one back, named after the game (``pub_quiz`` -> ``pub-quiz``)."""
+    ``source``: the spreadsheet's file name it came from; ``import_path``: the sheet as written
+    from the project folder (default ``source``). Without card types every card is of type
+    ``card`` and has one back, named after the game (``pub_quiz`` -> ``pub-quiz``)."""
+    again = shlex.quote(import_path or source)
     lines = [f"# {title}: made by `printkit init --from-sheet {shlex.quote(source)}`, one field per column of the sheet.",
              "# It is yours to edit: labels, bounds, options, card types, backs, deck rules. After an edit,",
-             f"# `printkit import {shlex.quote(source)} --game {game_id}` checks the sheet's cards against it again and",
-             "# `printkit validate` the whole game. The format: see the README, \"Your own game\"."]
+             f"# `printkit import {again} --game {game_id}` (in the project folder) checks the sheet's cards against it",
+             "# again and `printkit validate` the whole game. The format: see the README, \"Your own game\"."]
     lines += [f"title: {scalar(title)}",
               _commented("card_size: {name: poker}", "or bridge, tarot, mini, or {width_mm: 70, height_mm: 110}"),
               _commented("# rulebooks: {draft: my-rules.pdf}", "where the rules are, by name")]

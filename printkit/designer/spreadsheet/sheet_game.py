@@ -80,15 +80,16 @@ def _printed(sheet: SheetGame, fields) -> list[PrintedField]:
 
 
 def game_files(game_id: str, sheet: SheetGame, header: Sequence[Any], rows: Sequence[tuple[int, Sequence[Any]]],
-               source: str, title: str | None = None) -> dict[str, str]:
+               source: str, title: str | None = None, import_path: str | None = None) -> dict[str, str]:
     """The files of the declared game ``game_id`` that ``sheet`` (inferred from ``header`` and
     ``rows``) describes, as ``{path relative to the project folder: text}``:
     ``card_data/<game_id>/game.yaml``, in :func:`layouts_folder` ``<type>.yaml`` per card type
     (``card.yaml`` without a type column) and ``back-<back>.yaml`` per back. ``source``: the sheet's file name; ``title``: the
-    game's (default from its id). Poker-size cards (63.5 x 88.9 mm)."""
+    game's (default from its id); ``import_path``: the sheet as written from the project folder, where
+    game.yaml's comment says to import it again (default ``source``). Poker-size cards (63.5 x 88.9 mm)."""
     title = title or game_title(game_id)
     width, height = POKER_WIDTH_MM, POKER_HEIGHT_MM
-    files = {f"card_data/{game_id}/game.yaml": game_yaml_text(game_id, title, sheet, source)}
+    files = {f"card_data/{game_id}/game.yaml": game_yaml_text(game_id, title, sheet, source, import_path)}
     title_h = title_height_mm(_titles(sheet, header, rows), inner_width_mm(width))
     templates = layouts_folder(game_id)
     art = "art" in sheet.columns.values()
