@@ -131,6 +131,17 @@ def test_release_then_an_erratum_a_week_later_shows_on_the_old_copys_page(kit: P
     # Only the reworded card has a new version; a changed quantity is no erratum.
     assert [card for card, versions in printings.items() if len(versions) > 1] == ["q-4"]
 
+    # Two cards changed for two reasons: each page says its own card's.
+    text = cards.read_text(encoding="utf-8")
+    cards.write_text(text.replace("Which river is number 5?", "Which river is fifth?")
+                     .replace("Which river is number 6?", "Which stream is number 6?"), encoding="utf-8")
+    stray = run("release", "--date", "2026-12-04", "--reason", "Shorter.", "--card-reason", "q-7", "Unchanged.")
+    assert stray.exit_code == 2 and "no erratum to explain for q-7" in stray.output, stray.output
+    third = run("release", "--date", "2026-12-04", "--reason", "Shorter.", "--card-reason", "q-6", "A stream, not a river.")
+    assert third.exit_code == 0, third.output
+    printings = yaml.safe_load((kit / "card_data" / GAME / "printings.yaml").read_text(encoding="utf-8"))
+    assert (printings["q-5"][-1]["reason"], printings["q-6"][-1]["reason"]) == ("Shorter.", "A stream, not a river.")
+
     client = create_app({"TESTING": True, "PROJECT_DIR": str(kit)}).test_client()
     old_copy = client.get(f"/r/{GAME}/q-4/1").get_data(as_text=True)
     assert "Says which river is meant." in old_copy and "long" in old_copy

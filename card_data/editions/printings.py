@@ -156,14 +156,16 @@ class ReleasedCard:
 
 
 def plan_release(cards: Iterable[Card], printings: Printings, date: datetime.date,
-                 reason: str | None) -> list[ReleasedCard]:
+                 reason: str | None, reasons: Mapping[str, str] | None = None) -> list[ReleasedCard]:
     """The versions a release on ``date`` adds: one for each card of ``cards`` whose printed
     fields differ from its last recorded version, or that has none (version 1, without a
-    reason); every later version gets ``reason``.
+    reason); every later version gets its card's own reason (``reasons``: card id -> why),
+    else ``reason``.
 
-    Raises ``ValueError`` when a card that has a version changed and ``reason`` is empty
-    (an erratum must say why), naming those cards, or when ``date`` is before a card's last
-    recorded version.
+    Raises ``ValueError`` when a card that has a version changed and has no reason (an
+    erratum must say why), naming those cards; when ``reasons`` names a card that gets no
+    erratum here (a misspelt id would otherwise lose its reason silently); or when ``date`` is
+    before a card's last recorded version.
     """
     changed: list[tuple[Card, dict[str, Any], tuple[Printing, ...]]] = []
     for card in cards:
@@ -176,12 +178,19 @@ def plan_release(cards: Iterable[Card], printings: Printings, date: datetime.dat
                              f"({recorded[-1].date})")
         changed.append((card, fields, recorded))
     reason = reason.strip() if reason else None
-    unexplained = [card.id for card, _, recorded in changed if recorded]
+    own = {card_id: why.strip() for card_id, why in (reasons or {}).items() if why and why.strip()}
+    errata = {card.id for card, _, recorded in changed if recorded}
+    stray = sorted(set(own) - errata)
+    if stray:
+        raise ValueError("no erratum to explain for " + ", ".join(stray) + ": each --card-reason names a card "
+                         "that changed since its last version")
+    unexplained = [card.id for card, _, recorded in changed if recorded and card.id not in own]
     if unexplained and not reason:
-        raise ValueError("cards changed since their last version; give the erratum's reason with --reason: "
-                         + ", ".join(unexplained))
+        raise ValueError("cards changed since their last version; give the erratum's reason with --reason "
+                         "(or --card-reason CARD TEXT): " + ", ".join(unexplained))
     return [ReleasedCard(card.id, Printing(version=len(recorded) + 1, date=date,
-                                           reason=reason if recorded else None, fields=fields), not recorded)
+                                           reason=own.get(card.id, reason) if recorded else None, fields=fields),
+                         not recorded)
             for card, fields, recorded in changed]
 
 

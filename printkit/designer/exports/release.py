@@ -20,15 +20,18 @@ UNWRITTEN_REASON = "(the reason --reason will give)"
 @click.argument("games", nargs=-1)
 @click.option("--reason", default=None, metavar="TEXT",
               help="Why the changed cards changed, in your words (shown to players holding an older copy). "
-              "Required when a card that already has a version changed.")
+              "Required when a card that already has a version changed, unless --card-reason gives its own.")
 @click.option("--data", "data_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Card database folder (one sub-folder per game). Default: the project's (printkit.toml here or "
               "above), else the bundled one.")
 @click.option("--date", "date", type=click.DateTime(formats=["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
               help="The release's date (default: today).")
+@click.option("--card-reason", "card_reasons", type=(str, str), multiple=True, metavar="CARD-ID TEXT",
+              help="Why this one card changed (repeat for each card that has its own reason); the others "
+              "changed take --reason.")
 @click.option("--dry-run", is_flag=True, help="Show which cards would get which version; write nothing.")
 def release_cmd(games: tuple[str, ...], reason: str | None, data_dir: Path | None, date: datetime.datetime | None,
-                dry_run: bool) -> None:
+                card_reasons: tuple[tuple[str, str], ...], dry_run: bool) -> None:
     """Record a new version of every card of GAMES (default: all) whose printed fields changed since
     its last version, in the game's printings.yaml; a card without one gets version 1.
 
@@ -58,11 +61,17 @@ def release_cmd(games: tuple[str, ...], reason: str | None, data_dir: Path | Non
     selected = [db.games[name] for name in (games or db.games)]
     # A dry run shows the errata before their reason is written: it stands in until then.
     unwritten = dry_run and not (reason and reason.strip())
+    own = dict(card_reasons)
+    unknown_cards = sorted(card_id for card_id in own if not any(card_id in game.cards for game in selected))
+    if unknown_cards:
+        raise click.UsageError(f"--card-reason names no card of {', '.join(g.game_id for g in selected)}: "
+                               + ", ".join(unknown_cards))
     plans = []
     for game in selected:
         printings = game.printings if game.printings.versioned else Printings(game.folder / PRINTINGS_FILE)
         try:
-            planned = plan_release(game.cards.values(), printings, day, UNWRITTEN_REASON if unwritten else reason)
+            planned = plan_release(game.cards.values(), printings, day, UNWRITTEN_REASON if unwritten else reason,
+                                   {card_id: why for card_id, why in own.items() if card_id in game.cards})
         except ValueError as exc:
             raise click.UsageError(f"{game.game_id}: {exc}") from None
         plans.append((game, printings, planned))
@@ -80,7 +89,7 @@ def release_cmd(games: tuple[str, ...], reason: str | None, data_dir: Path | Non
     if not total:
         click.echo("Nothing to release: every card is at its last version.", err=True)
     elif dry_run:
-        errata = sum(1 for _, _, planned in plans for item in planned if not item.first)
+        errata = sum(1 for _, _, planned in plans for item in planned if item.printing.reason == UNWRITTEN_REASON)
         need = (f" The {errata} errat{'um needs' if errata == 1 else 'a need'} --reason when released."
                 if unwritten and errata else "")
         click.echo(f"Dry run: {total} cards would get a new version; nothing was written.{need}", err=True)
