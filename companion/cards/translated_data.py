@@ -98,14 +98,17 @@ def speak_data_of(game_id: str) -> None:
             if title:
                 words[deck.title] = title
     setattr(g, DATA_WORDS, words)
-    speak_labels_of(game)
+    _speak_labels(translation)
 
 
 def speak_labels_of(game: Game | None) -> None:
     """Let :func:`~companion.cards.field_labels.translated_label` put ``game``'s own labels (a
     declared game's fields and card types) in the page's language where its translation's
     ``words:`` gives them (a card or game page). ``None``: no game's words."""
-    translation = data_translation(game) if game is not None else None
+    _speak_labels(data_translation(game) if game is not None else None)
+
+
+def _speak_labels(translation: Translation | None) -> None:
     setattr(g, LABEL_WORDS, translation.words if translation is not None else {})
 
 
