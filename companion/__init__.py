@@ -38,7 +38,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
             client-side filter.
         SECRET_KEY, WTF_CSRF_ENABLED (default ``True``), MAX_CONTENT_LENGTH: see
             :func:`companion.web.security.init_app`.
-        LOOKUP_MAX_MISSES, LOOKUP_WINDOW_S, TABLE_CHANGE_FEED, RATELIMIT_*: see
+        LOOKUP_MAX_MISSES, LOOKUP_WINDOW_S, TABLE_CHANGE_FEED, TABLE_STORE, RATELIMIT_*: see
             :func:`companion.scorekeeping.scorekeeper.init_app`.
 
     The card database is loaded once, here. Raises :class:`card_data.problems.DatabaseError`

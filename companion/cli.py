@@ -185,8 +185,12 @@ def serve(app, host: str, port: int, threads: int = SERVER_THREADS, trusted_prox
 @PROJECT_OPTION
 @click.option("--base-url", default=None, help="Public base URL the printed QR codes use. Default: "
               "$PRINTKIT_BASE_URL, then the project's printkit.toml.")
+@click.option("--watch", is_flag=True,
+              help="Load the card data again after each saved change to it (and to printkit.toml), for a "
+                   "designer editing a game: pages show the cards as saved, tables in play go on. A save with "
+                   "problems prints them and the data loaded before is served on.")
 def run(host: str | None, port: int, threads: int, trusted_proxy: str | None, debug: bool, data_dir: Path | None,
-        project_dir: Path | None, base_url: str | None) -> None:
+        project_dir: Path | None, base_url: str | None, watch: bool) -> None:
     """Serve the companion with waitress (a production WSGI server), or Flask's development
     server with --debug.
 
@@ -195,29 +199,42 @@ def run(host: str | None, port: int, threads: int, trusted_proxy: str | None, de
     """
     from card_data.project.base_url import ConfigError
     from card_data.problems import DatabaseError
-    from companion import create_app
     from companion.cards.catalog import get_database
+    from companion.web.reloading import reloading_companion, watch_and_reload, watched_roots
 
+    config = {"BASE_URL": base_url, "CARD_DATA_DIR": data_dir, "PROJECT_DIR": project_dir}
+    if debug and watch:
+        config["DEBUG"] = True  # what app.run(debug=True) sets, for each app a reload makes
     try:
-        app = create_app({"BASE_URL": base_url, "CARD_DATA_DIR": data_dir, "PROJECT_DIR": project_dir})
+        served_app = reloading_companion(config)
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
     except DatabaseError as error:
         echo_problems(error)
         click.get_current_context().exit(1)
+    app = served_app.app
     with app.app_context():
         games = [game.info.title for game in get_database().games.values()]
     click.echo(served(Path(app.config["CARD_DATA_DIR"]), app.config["PROJECT_DIR"], games))
+    if watch:
+        roots = watched_roots(app)
+        watch_and_reload(served_app, roots, lambda line: click.echo(line, err=True))
+        click.echo(f"Watching {', '.join(str(r) for r in roots)}: each saved change is served at once.")
     if host is None:
         host = "127.0.0.1" if debug else "0.0.0.0"
     for line in announce(host, port):
         click.echo(line)
     if debug:
         click.echo("Debug mode: Flask's development server and debugger; never use it on a shared network.")
-        app.run(host=host, port=port, debug=True, use_reloader=False)
+        if watch:
+            from werkzeug.serving import run_simple
+
+            run_simple(host, port, served_app, use_debugger=True, use_reloader=False, threaded=True)
+        else:
+            app.run(host=host, port=port, debug=True, use_reloader=False)
     else:
         click.echo(f"Serving with waitress ({threads} threads); Ctrl+C stops it.")
-        serve(app, host, port, threads, trusted_proxy)
+        serve(served_app if watch else app, host, port, threads, trusted_proxy)
 
 
 @main.command("init-db")

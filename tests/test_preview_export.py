@@ -26,7 +26,7 @@ from printkit.designer.loop.preview import PreviewState, make_server, rebuild
 from printkit.designer.loop.project import project_paths
 from printkit.designer.loop.project_commands import watched_roots
 from printkit.designer.exports.shops import MPC_POKER, TGC_POKER
-from printkit.designer.loop.watch import watch
+from card_data.project.watching import watch
 
 OLD_BAND = "#7a1f1f"
 NEW_BAND = "#12ab34"

@@ -42,9 +42,11 @@ def init_app(app: Flask) -> None:
     Config keys: ``LOOKUP_MAX_MISSES`` (default 10) wrong codes or tokens a client may try
     within ``LOOKUP_WINDOW_S`` seconds (default 60); ``TABLE_CHANGE_FEED`` (see
     :func:`change_feed_wanted`); Flask-Limiter's ``RATELIMIT_*`` keys (see
-    :mod:`companion.web.ratelimit`).
+    :mod:`companion.web.ratelimit`); ``TABLE_STORE``, a :class:`TableStore` to play on instead
+    of opening the database anew (``companion run --watch`` hands a reloaded app the one its
+    previous app played on, :func:`table_store_of`).
     """
-    store = TableStore(database_url(app), change_feed=change_feed_wanted(app))
+    store = app.config.get("TABLE_STORE") or TableStore(database_url(app), change_feed=change_feed_wanted(app))
     app.extensions[_SERVICE] = TableService(store, get_database_for(app))
     app.add_template_global(keeps_score)
     app.extensions[_LIMITER] = MissLimiter(app, store.engine, client_id, app.config.get("LOOKUP_MAX_MISSES", 10),
@@ -70,6 +72,13 @@ def change_feed_wanted(app: Flask) -> bool:
 def get_database_for(app: Flask):
     with app.app_context():
         return get_database()
+
+
+def table_store_of(app: Flask) -> TableStore | None:
+    """The :class:`TableStore` ``app``'s tables are kept in (``None`` for an app without a
+    scorekeeper, e.g. a static export's)."""
+    service_ = app.extensions.get(_SERVICE)
+    return service_.store if service_ is not None else None
 
 
 def service() -> TableService:

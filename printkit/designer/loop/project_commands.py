@@ -27,7 +27,7 @@ from printkit.designer.loop.project import (
 )
 from printkit.designer.spreadsheet.sheet_game import sheet_game_id
 from printkit.designer.exports.shops import PRESETS
-from printkit.designer.loop.watch import describe, timestamp, watch
+from card_data.project.watching import describe, timestamp, watch
 
 _DATA_HELP = ("Card database folder (one sub-folder per game). Default: the project's (printkit.toml here or "
               "above), else the bundled one.")

@@ -1,4 +1,5 @@
-"""Noticing saves: ``printkit build --watch`` and ``printkit preview`` rebuild when a project file changes.
+"""Noticing saves: ``printkit build --watch`` and ``printkit preview`` rebuild, and ``companion run
+--watch`` loads the card data again, when a project file changes.
 
 Changes are found by polling: every ``interval_s`` the watched folders are listed and each
 file's modification time and size compared with the previous listing. Why polling rather than
