@@ -29,6 +29,57 @@ _SAID_OF_THE_VALUE = {"int_parsing": "is not a whole number", "int_type": "is no
 said of the value itself (``'three' is not a whole number``)."""
 
 
+def _read_as(given: Any) -> str:
+    """What YAML (or JSON) made of a value, for a person who wrote it: ``a number (1984)``."""
+    if given is None:
+        return "nothing (the value is empty)"
+    if isinstance(given, bool):
+        return "yes-or-no (true/false)"
+    if isinstance(given, (int, float)):
+        return f"a number ({given})" if len(repr(given)) <= 30 else "a number"
+    if isinstance(given, str):
+        return f"text ({given!r})" if len(given) <= 60 else "text"
+    if isinstance(given, (list, tuple)):
+        return "a list"
+    if isinstance(given, dict):
+        return "'name: value' entries"
+    return "something else"
+
+
+def _not_text(given: Any) -> str:
+    if given is None:
+        return "is empty: write its text after the colon"
+    if isinstance(given, (bool, int, float)):
+        # YAML reads 1984, 1.10, yes and on as numbers and yes-or-no: quoting keeps the text as typed.
+        return f"should be text, but it was read as {_read_as(given)}: put it in quotes to print it as typed"
+    return f"should be text, but it was read as {_read_as(given)}"
+
+
+def _not_list(given: Any) -> str:
+    if given is None:
+        return "is empty: write its items as a list, e.g. [a, b]"
+    if isinstance(given, (str, int, float)) and not isinstance(given, bool):
+        return f"should be a list, but it was read as one value, {_read_as(given)}: write it as a list, e.g. [a, b]"
+    return f"should be a list, e.g. [a, b], but it was read as {_read_as(given)}"
+
+
+def _not_entries(given: Any) -> str:
+    return f"should be 'name: value' entries, but it was read as {_read_as(given)}"
+
+
+def _not_date(given: Any) -> str:
+    shown = f"{given!r} is not a date" if isinstance(given, str) and len(given) <= 60 else "is not a date"
+    return f"{shown}: write it as YYYY-MM-DD (e.g. 2026-11-20)"
+
+
+_SAID_OF_THE_SHAPE = {"string_type": _not_text, "list_type": _not_list, "dict_type": _not_entries,
+                      "model_type": _not_entries, "model_attributes_type": _not_entries,
+                      "date_type": _not_date, "date_parsing": _not_date, "date_from_datetime_parsing": _not_date,
+                      "date_from_datetime_inexact": _not_date}
+"""pydantic's messages for a value of the wrong shape ("Input should be a valid list"), said
+as what the value was read as and how to write what the field takes."""
+
+
 def _message(err: Any) -> str:
     """What is wrong, in the words of :data:`_MESSAGES`, else pydantic's; a card type (the
     tag of a discriminated union) that is not one of the schema's, or none at all, is said as
@@ -41,6 +92,10 @@ def _message(err: Any) -> str:
     given = err.get("input")
     if err["type"] in _SAID_OF_THE_VALUE and isinstance(given, str) and len(given) <= 60:
         return f"{given!r} {_SAID_OF_THE_VALUE[err['type']]}"
+    if err["type"] == "value_error" and ctx.get("error") is not None:
+        return str(ctx["error"])  # our own validators' words, without pydantic's "Value error, "
+    if err["type"] in _SAID_OF_THE_SHAPE:
+        return _SAID_OF_THE_SHAPE[err["type"]](given)
     if err["type"] == "string_pattern_mismatch" and isinstance(given, str) and len(given) <= 60:
         from card_data.model_base import SLUG_PATTERN
 

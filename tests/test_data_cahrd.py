@@ -276,7 +276,7 @@ def test_a_stat_printed_outside_1_to_5_or_S(tmp_path, printed):
     path, text = copy_and_edit(tmp_path, "cards/officers.yaml", BORDER_CAPTAIN_WAR,
                              BORDER_CAPTAIN_WAR.replace("war: 3", f"war: {printed}"))
     line = line_of(text, f"war: {printed}")
-    assert only_problem(tmp_path, path).startswith(f"{path}:{line}: cahrd/border-captain: war: Value error, "
+    assert only_problem(tmp_path, path).startswith(f"{path}:{line}: cahrd/border-captain: war: "
                                                    "a printed stat is 1 to 5 or S")
 
 
@@ -352,7 +352,7 @@ def test_items_of_mass_destruction_card_listed_twice(tmp_path):
                              "  long_games:\n    - card: crescent-blade\n      level: 1\n"
                              "    - card: crescent-blade\n      level: 2\n")
     assert only_problem(tmp_path).startswith(f"{path}:{line_of(text, 'long_games:')}: cahrd/tables: "
-                                             "items_of_mass_destruction.long_games: Value error, "
+                                             "items_of_mass_destruction.long_games: "
                                              "'crescent-blade' is listed twice")
 
 

@@ -294,7 +294,7 @@ def test_a_melee_skill_cannot_reach_three_spaces(data):
     text = edit(path, "range: 3, combat: projectile", "range: 3, combat: melee")
     assert problem_lines(data, data / "carpe_cras/cards") == [
         f"{path}:{line_of(text, 'name: Sling')}: carpe_cras/sling-skirmisher: skills.0.combat: "
-        "Value error, a melee skill reaches at most 1 space (Combat); range 3 makes it projectile"]
+        "a melee skill reaches at most 1 space (Combat); range 3 makes it projectile"]
 
 
 def test_a_duality_card_needs_two_sides(data):

@@ -268,7 +268,7 @@ def test_reaction_has_no_printed_power(data: Path):
                 "  special_kind: reaction\n  power: 3\n  effect: Forces a tie.\n")
     assert_reported(problem_lines(data.parent),
                     f"{cards}:{line_of(text, 'power: 3', after='- id: parry')}: cartisora/parry: power: "
-                    "Value error, a reaction card has no printed power")
+                    "a reaction card has no printed power")
 
 
 def test_special_numbered_card_needs_a_power(data: Path):
@@ -276,7 +276,7 @@ def test_special_numbered_card_needs_a_power(data: Path):
     text = edit(cards, "  special_kind: special_numbered\n  power: 6\n", "  special_kind: special_numbered\n")
     assert_reported(problem_lines(data.parent),
                     f"{cards}:{line_of(text, '- id: stunning-blow')}: cartisora/stunning-blow: "
-                    "power: Value error, a special numbered card needs a power")
+                    "power: a special numbered card needs a power")
 
 
 def test_unknown_special_kind(data: Path):

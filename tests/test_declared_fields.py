@@ -156,7 +156,7 @@ def test_card_data_problems_name_file_line_and_field(tmp_path):
         f"{cards}:26: pub_quiz/venus: type: 'planet' is not one of 'question'",
         f"{cards}:33: pub_quiz/pluto: picture: artwork file not found: art/pluto.png",
         f"{cards}:38: pub_quiz/comet: qty: Input should be less than or equal to 99",
-        f"{cards}:42: pub_quiz/earth: answer: Value error, this is yes/no in YAML",
+        f"{cards}:42: pub_quiz/earth: answer: this is yes/no in YAML",
     ]
     for want in expected:
         assert any(t.startswith(want) for t in texts), (want, "\n".join(texts))
@@ -439,3 +439,38 @@ def test_reference_cards_of_a_declared_game_print_from_its_data(tmp_path):
     with pdfplumber.open(out / "pub_quiz" / "reference-cards.pdf") as doc:
         text = " ".join((doc.pages[0].extract_text() or "").split())
     assert "How to play" in text and "Asking: Read out 3 questions, e.g. When did the Berlin wall fall?" in text, text
+
+
+def test_a_value_of_the_wrong_shape_is_said_as_what_yaml_read_and_how_to_write_it(tmp_path):
+    """YAML reads ``1984`` as a number, ``yes`` as yes-or-no and ``Opening`` as one value: the
+    problem says what it was read as and how to write what the field takes."""
+    game_yaml = """\
+title: Shapes
+backs: {plain: Plain}
+fields:
+  motto: {type: text}
+  traits: {type: list, of: text}
+"""
+    folder = write_game(tmp_path, game_yaml, """\
+- id: year
+  title: 1984
+  motto: yes
+  traits: Opening
+- id: blank
+  title:
+  traits: {first: Opening}
+""", game_id="shapes")
+    cards = folder / "cards" / "questions.yaml"
+    texts = sorted(str(p) for p in check_database(tmp_path)[1])
+    assert texts == sorted([
+        f"{cards}:2: shapes/year: title: should be text, but it was read as a number (1984): put it in quotes "
+        "to print it as typed",
+        f"{cards}:3: shapes/year: motto: this is yes/no in YAML (yes, no, true, false, on, off); for text, put "
+        "it in quotes",
+        f"{cards}:4: shapes/year: traits: should be a list, but it was read as one value, text ('Opening'): "
+        "write it as a list, e.g. [a, b]",
+        f"{cards}:6: shapes/blank: title: is empty: write its text after the colon",
+        f"{cards}:7: shapes/blank: traits: should be a list, e.g. [a, b], but it was read as 'name: value' entries"])
+    cards.write_text('- id: year\n  title: "1984"\n  motto: "yes"\n  traits: [Opening]\n', encoding="utf-8")
+    card = check_database(tmp_path)[0].games["shapes"].cards["year"]
+    assert (card.title, card.motto, card.traits) == ("1984", "yes", ["Opening"])

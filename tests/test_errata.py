@@ -391,7 +391,7 @@ def test_printings_problems_name_file_and_line(data_copy):
     unknown = (f"{path}:9: {GAME}/no-such-card: -: unknown card id 'no-such-card': printed copies of it exist, "
                f"but no card of the game has it; keep the card (its id is in their QR codes), or remove its "
                f"versions here if it is withdrawn")
-    bad_date = f"{path}:22: {GAME}/a-three-chickens: 0.date: Input should be a valid date"
+    bad_date = f"{path}:22: {GAME}/a-three-chickens: 0.date: 'not a date' is not a date: write it as YYYY-MM-DD"
     assert found[:2] == [version_gap, unknown]
     assert found[2] == f"{path}:17: {GAME}/a-two-herbs: 1.reason: version 2 is an erratum: give its reason"
     assert found[3].startswith(bad_date), found[3]
