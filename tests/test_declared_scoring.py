@@ -461,3 +461,25 @@ def test_a_declared_game_shows_its_labels_in_the_words_its_translation_gives(tmp
         assert "Ann: Points +2, now 2" in client.get(url).text
     finally:
         app.extensions["companion.scorekeeping.tables"].store.dispose()
+
+
+def test_declared_colours_then_the_rest_each_once_are_the_set_up_forms_defaults(tmp_path, monkeypatch):
+    """A game.yaml naming its first seats' colours: the other seats get the companion's other
+    colours, none twice, so a table set up with the defaults starts (a designer met red, blue,
+    green, blue, red, refused as repeated)."""
+    monkeypatch.delenv("PRINTKIT_BASE_URL", raising=False)
+    project = make_project(tmp_path / "quiz", SCORING.replace("{min: 2, max: 4, colours: [purple, orange]}",
+                                                             "{min: 2, max: 5, colours: [red, blue, green]}"))
+    app = create_app({"TESTING": True, "PROJECT_DIR": str(project), "WTF_CSRF_ENABLED": False,
+                      "DATABASE_URL": f"sqlite:///{tmp_path / 'companion.sqlite'}"})
+    client = app.test_client()
+    form = BeautifulSoup(client.get(f"/tables/new/{GAME}").text, "html.parser")
+    defaults = [select.select_one("option[selected]")["value"] for select in form.select('select[name="colours[]"]')]
+    assert defaults[:3] == ["red", "blue", "green"] and len(defaults) == 5
+    assert len(set(defaults)) == 5, defaults
+    made = client.post(f"/tables/new/{GAME}", data={"players[]": ["Ann", "Bo", "Cy", "Di", ""],
+                                                    "colours[]": defaults})
+    assert made.status_code == 303, made.text[:500]
+    html = client.get(made.headers["Location"]).text
+    assert f'class="player c-{defaults[3]}">Di' in html
+    app.extensions["companion.scorekeeping.tables"].store.dispose()

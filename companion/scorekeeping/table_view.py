@@ -345,7 +345,7 @@ def seat_colours(game: str, players: int | list[str], chosen: list[str] | None =
     named = {seat: name.strip().lower() for seat, name in enumerate(names)
              if seat >= len(chosen) and name.strip().lower() in PLAYER_COLOURS}
     taken = set(chosen) | set(named.values())
-    spare = iter([c for c in (*own, *PLAYER_COLOURS) if c not in taken])
+    spare = iter([c for c in dict.fromkeys((*own, *PLAYER_COLOURS)) if c not in taken])  # each colour once
     return [chosen[seat] if seat < len(chosen) else named.get(seat) or next(spare) for seat in range(len(names))]
 
 
