@@ -401,3 +401,38 @@ def test_a_column_game_yaml_does_not_declare_is_named_once_with_what_to_declare(
     assert problems == [f"{sheet}:1: Flavour Text: names no field of river_quiz: declare it in game.yaml under "
                         "fields: (e.g. flavour_text: {type: text, label: Flavour Text}), or remove the column"], result.output
     assert (quiz / "card_data/river_quiz/cards/river_quiz.yaml").read_bytes() == before
+
+
+def test_a_reimport_keeps_what_the_sheet_has_no_column_for_and_says_so(quiz: Path) -> None:
+    """A designer adds rulings to two cards in the card file; the weekly import of the edited
+    sheet (which has no rulings columns) keeps them, says it did, and takes the sheet's edits."""
+    cards_file = quiz / "card_data/river_quiz/cards/river_quiz.yaml"
+    text = cards_file.read_text(encoding="utf-8")
+    ruling = ("  rulings:\n    - {text: A river's length is measured to its farthest source., date: 2026-11-20,"
+              " source: designer, reference: club night}\n")
+    for card_id in ("q-1", "q-3"):
+        head = f"- id: {card_id}\n"
+        block_end = text.index("\n\n", text.index(head))
+        text = text[:block_end + 1] + ruling + text[block_end + 1:]
+    cards_file.write_text(text, encoding="utf-8")
+    assert run("validate").exit_code == 0
+
+    rows = quiz_rows()
+    rows[0][2] = "Which river is the longest?"
+    result = run("import", write_csv(quiz.parent / "river_quiz.csv", rows), "--game", "river_quiz")
+    assert result.exit_code == 0, result.output
+    assert "Kept rulings from river_quiz.yaml (the sheet has no rulings column): q-1, q-3" in result.output
+    cards = {c["id"]: c for c in yaml.safe_load(cards_file.read_text(encoding="utf-8"))}
+    assert cards["q-1"]["question"] == "Which river is the longest?"
+    for card_id in ("q-1", "q-3"):
+        assert cards[card_id]["rulings"] == [{"text": "A river's length is measured to its farthest source.",
+                                              "date": "2026-11-20", "source": "designer", "reference": "club night"}]
+    assert "rulings" not in cards["q-2"]
+
+    # A sheet with a rulings column rules the cards' rulings: the file's are not kept.
+    header = [*HEADER, "rulings.0.text"]
+    result = run("import", write_csv(quiz.parent / "river_quiz.csv", [[*row, ""] for row in rows], header),
+                 "--game", "river_quiz")
+    assert result.exit_code == 0, result.output
+    assert "Kept" not in result.output
+    assert not any("rulings" in c for c in yaml.safe_load(cards_file.read_text(encoding="utf-8")))

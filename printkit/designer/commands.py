@@ -88,6 +88,9 @@ def import_cmd(sheet: Path, game_id: str, out_file: Path | None, data_dir: Path 
     if copied:
         click.echo(f"Copied {len(copied)} artwork file{'s' if len(copied) != 1 else ''} from beside the sheet: "
                    + ", ".join(str(path) for path in copied))
+    for name, ids in result.kept.items():
+        shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+        click.echo(f"Kept {name} from {out.name} (the sheet has no {name} column): {shown}")
 
 
 @click.command("tts")

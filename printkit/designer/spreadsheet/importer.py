@@ -35,7 +35,7 @@ import json
 import os
 import shlex
 import shutil
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,6 +76,9 @@ class ImportResult:
     problems: list[Problem]
     rows: list[int] = field(default_factory=list)
     art: list[tuple[Path, Path]] = field(default_factory=list)
+    kept: dict[str, list[str]] = field(default_factory=dict)
+    """Field -> ids of the cards that kept that field's value from the card file the sheet
+    replaces, the sheet having no column for it (``{"rulings": ["saffron-bale"]}``)."""
 
 
 # --- reading -----------------------------------------------------------------------------
@@ -197,7 +200,8 @@ def _validate(adapter, builder: _RowBuilder, record: dict) -> tuple[Card | None,
 
 
 def rows_to_cards(game_id: str, file: str, header: Sequence[Any],
-                  rows: Iterable[tuple[int, Sequence[Any]]], spec: GameSpec | None = None) -> ImportResult:
+                  rows: Iterable[tuple[int, Sequence[Any]]], spec: GameSpec | None = None,
+                  keep: Mapping[str, Mapping[str, Any]] | None = None) -> ImportResult:
     """Validate spreadsheet rows as cards of ``game_id`` (see the module docstring for the
     convention). ``file`` names the spreadsheet in problems. Checks that every non-blank
     row has as many cells as ``header`` (a row that has not is one problem, ``FILE:ROW:
@@ -205,6 +209,9 @@ def rows_to_cards(game_id: str, file: str, header: Sequence[Any],
     against the game's schema, that ids are unique and that ``assumed`` names real fields.
     ``spec``: the game's (a declared game's, whose columns and type cells may be spelled as
     :mod:`printkit.designer.spreadsheet.sheet_columns` says); default: the registered game's.
+    ``keep``: card id -> the record of that card in the file the cards replace
+    (:func:`card_record`); a card of the sheet with that id keeps each field of it that the
+    sheet has no column for (its rulings, say), listed in the result's ``kept``.
     Returns an :class:`ImportResult`; raises ``KeyError`` for an unknown game.
     """
     spec = spec if spec is not None else game_entry(game_id).spec
@@ -232,6 +239,8 @@ def rows_to_cards(game_id: str, file: str, header: Sequence[Any],
             seen_names[name] = index
             columns.append((index, name, path))
     named = {i for i, raw in enumerate(header) if raw is not None and str(raw).strip()}
+    in_sheet = {path[0] for _, _, path in columns}
+    kept: dict[str, list[str]] = {}
 
     cards: list[Card] = []
     card_rows: list[int] = []
@@ -263,6 +272,11 @@ def rows_to_cards(game_id: str, file: str, header: Sequence[Any],
         if builder.problems:
             problems.extend(builder.problems)
             continue
+        before = (keep or {}).get(record.get("id")) if isinstance(record.get("id"), str) else None
+        for name, value in (before or {}).items():
+            if name not in in_sheet and name not in record:
+                record[name] = value
+                kept.setdefault(name, []).append(record["id"])
         card, row_problems = _validate(adapter, builder, record)
         problems.extend(row_problems)
         if card is None:
@@ -278,7 +292,7 @@ def rows_to_cards(game_id: str, file: str, header: Sequence[Any],
         card_rows.append(number)
     if problems:
         return ImportResult([], sorted(problems))
-    return ImportResult(cards, [], card_rows)
+    return ImportResult(cards, [], card_rows, kept=kept)
 
 
 def check_against_game(result: ImportResult, game: Game, file: str, replaces: Path | None,
@@ -305,6 +319,17 @@ def check_against_game(result: ImportResult, game: Game, file: str, replaces: Pa
     if result.problems:
         result.problems.sort()
         result.cards, result.rows, result.art = [], [], []
+
+
+def replaced_records(game: Game, replaces: Path) -> dict[str, dict]:
+    """Card id -> :func:`card_record` of each card of ``game`` read from the file ``replaces``."""
+    replaced = replaces.resolve()
+    records = {}
+    for card_id, card in game.cards.items():
+        where = game.sources.get(("card", card_id))
+        if where is not None and Path(where[0]).resolve() == replaced:
+            records[card_id] = card_record(card)
+    return records
 
 
 def _art_beside(sheet_folder: Path | None, game_folder: Path, art: str) -> tuple[Path, Path] | None:
@@ -375,21 +400,19 @@ def import_sheet(path: Path, game_id: str, data_dir: Path | None = None,
     if problems:
         return ImportResult([], problems)
     spec = registry()[game_id].spec if game_id in registry() else None
-    db = None
+    db, problems = check_database(data_dir)
     if spec is None:
-        db, problems = check_database(data_dir)
         if game_id not in db.games:
             mine = [p for p in problems if p.game == game_id]
             if not mine:
                 raise KeyError(game_id)
             return ImportResult([], mine)
         spec = db.games[game_id].spec
-    result = rows_to_cards(game_id, file, header, rows, spec)
+    game = db.games.get(game_id)
+    keep = replaced_records(game, replaces) if game is not None and replaces is not None else None
+    result = rows_to_cards(game_id, file, header, rows, spec, keep)
     if result.problems:
         return result
-    if db is None:
-        db, _ = check_database(data_dir)
-    game = db.games.get(game_id)
     if game is not None:
         check_against_game(result, game, file, replaces, path.parent)
     return result
@@ -452,7 +475,8 @@ def cards_to_yaml(cards: Iterable[Card], source_name: str, game_id: str, comment
     between cards, a comment naming the spreadsheet it came from (or ``comment``, lines)."""
     if comment is None:
         comment = (f"Imported from {source_name} by `printkit import {shlex.quote(source_name)} --game {game_id}`;\n"
-                   "edit the spreadsheet and import it again rather than this file.")
+                   "edit the spreadsheet and import it again rather than this file (what the sheet has no\n"
+                   "column for, such as rulings, is kept from this file by each import).")
     blocks = ["".join(f"# {line}\n" for line in comment.splitlines())]
     for card in cards:
         # The top level is a one-item list so that each card starts with "- id: ...".
