@@ -225,6 +225,36 @@ def test_init_without_from_is_a_small_declared_game_of_its_own(tmp_path: Path, m
 
 
 
+@pytest.mark.parametrize("template, old, new, field, said", [
+    # `is not none` of a misspelt name is true, so the region printed on every card, unreported.
+    ("card.yaml", 'when: "traits"', 'when: "traitz is not none"', "layout:traits.when",
+     "'traitz' is neither a field of card type 'card' nor a variable of a card template (card, game, game_id) "
+     "(did you mean 'traits'?)"),
+    ("card.yaml", 'text: "{{ ability }}"', 'text: "{{ card.abilty }}"', "layout:ability.text",
+     "'card.abilty' is neither a field of card type 'card' nor a variable of a card template (card, game, "
+     "game_id) (did you mean 'ability'?)"),
+    ("back-draw.yaml", "{{ title }}", "{{ titel }}", None,
+     "'titel' is not a variable of a back template (game, game_id, kind, title) (did you mean 'title'?)"),
+])
+def test_a_name_a_template_reads_that_its_cards_do_not_give_is_one_problem_at_its_line(
+        tmp_path: Path, monkeypatch, template: str, old: str, new: str, field: str | None, said: str) -> None:
+    folder = _init(tmp_path)
+    monkeypatch.chdir(folder)
+    path = folder / "card_data/my_game/templates" / template
+    _edit(path, old, new)
+    for copy in range(2, 5):  # more cards of the type: the problem is still said once
+        with (folder / "card_data/my_game/cards/cards.yaml").open("a", encoding="utf-8") as cards:
+            cards.write(f"- id: card-{copy}\n  type: card\n  title: Card {copy}\n  cost: 1\n  ability: Draw.\n")
+    result = CliRunner().invoke(main, ["validate"])
+    assert result.exit_code == 1, result.output
+    line = next(i for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if new in text)
+    region_line = max(i for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                      if i <= line and text.lstrip().startswith("- "))
+    problems = [text for text in result.output.splitlines() if said in text]
+    assert len(problems) == 1, result.output
+    assert problems[0].startswith(f"card_data/my_game/templates/{template}:{region_line}: my_game/-: ")
+    assert field is None or f": {field}: " in problems[0]
+
 def test_build_watch_rebuilds_on_save_and_survives_a_broken_save(project: Path) -> None:
     pdf = project / "output/cartisora/brute-cards.pdf"
     log = project / "watch.log"

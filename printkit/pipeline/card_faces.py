@@ -23,6 +23,7 @@ from printkit.sheets.templating.layout import (
     load_layout,
     prepare_face,
 )
+from printkit.sheets.templating.template_names import unknown_name
 
 
 def card_url(base_url: str, game_id: str, card_id: str, version: int | None = None) -> str:
@@ -78,6 +79,7 @@ class GameLayouts:
         self.problems = problems
         self.warnings = warnings if warnings is not None else WarningLog()  # low-res art, dense QR codes
         self._layouts: dict[str, Layout | None] = {}
+        self._names_given: dict[tuple[str, type], bool] = {}  # (template, card class) -> reads only given names
 
     def _problem(self, file: str, line: int, card_id: str, fld: str, message: str) -> None:
         self.problems.append(Problem(file, line, self.game.game_id, card_id, fld, message))
@@ -97,6 +99,19 @@ class GameLayouts:
                     self._problem(exc.file, exc.line, "-", exc.field, exc.message)
         return self._layouts[name]
 
+    def _reads_only_given_names(self, layout: Layout, key: tuple[str, type], variables: list[str],
+                                card_fields: list[str], is_not: str) -> bool:
+        """Whether every name ``layout``'s templates read is given (:func:`unknown_name`),
+        checked once per ``key``; the first that is not is one problem at its region's line."""
+        known = self._names_given.get(key)
+        if known is None:
+            unknown = unknown_name(layout, variables, card_fields)
+            known = self._names_given[key] = unknown is None
+            if unknown is not None:
+                self._problem(str(layout.path), layout.region_line(unknown.region), "-",
+                              f"layout:{unknown.region}.{unknown.attr}", unknown.message(is_not))
+        return known
+
     def back(self, kind: str, title: str | None = None) -> Face | None:
         """The back shared by every card of ``kind`` (a key of ``backs`` in game.yaml, whose
         value is the back's ``title`` unless ``title`` is given). In a build in another language
@@ -113,6 +128,9 @@ class GameLayouts:
         title = title if title is not None else self.game.info.backs[kind]
         context = {"game": self.game.info, "game_id": self.game.game_id, "kind": kind,
                    "title": words.get(title, title), LAYOUT_WORDS: words}
+        if not self._reads_only_given_names(layout, (f"back-{kind}", dict), list(context), [],
+                                            "is not a variable of a back template (game, game_id, kind, title)"):
+            return None
         try:
             face = prepare_face(layout, context, self.game.folder, None)
         except LayoutError as exc:
@@ -168,6 +186,12 @@ class GameLayouts:
             path = self.folder / f"{card.type}.yaml"
             if not path.is_file():
                 self._problem(file, line, card.id, "type", f"no layout template {path}")
+            return None
+        fields = list(type(card).model_fields)
+        if not self._reads_only_given_names(
+                layout, (card.type, type(card)), [*fields, "card", "game", "game_id", LAYOUT_WORDS],
+                [*fields, *(name for name in dir(type(card)) if not name.startswith("_"))],
+                f"is neither a field of card type '{card.type}' nor a variable of a card template (card, game, game_id)"):
             return None
         # The version (and so the QR code) is the original card's: a translation is the same card.
         version = self.game.printings.card_version(card)
