@@ -159,6 +159,9 @@ def test_decks_and_values_come_from_the_card_data__2019_setup(game):
     assert state.catalog.cards["knight-boast"].points == game.cards["knight-boast"].score_points == 2
     assert state.catalog.cards["lance-charge"].power == game.cards["lance-charge"].power
     assert state.catalog.cards["parry"].effects == tuple(game.cards["parry"].effects)
+    # The engine's lines show no images: a printed icon is said in words (the card: "Forces a :tie: tie.").
+    assert game.cards["en-garde"].effect == "Forces a :tie: tie."
+    assert state.catalog.cards["en-garde"].text == "Forces a tie."
     assert state.catalog.first_blood.points == game.cards["first-blood"].bonus_points
     assert state.catalog.finisher.title == "Finisher"
     assert state.catalog.tag_card is None

@@ -14,6 +14,7 @@ from markupsafe import Markup, escape
 
 from card_data.declared.field_declarations import DeclaredGameInfo
 from card_data.loader import Game
+from card_data.reading.icon_names import ICON_NAME
 from card_data.rulings.ruling_records import (
     all_rulings,
     filter_rulings,
@@ -85,7 +86,6 @@ def ruling_terms(ruling: Ruling, game) -> list:
     return entries_in_text(ruling.text, game.glossary)
 
 
-ICON_NAME = re.compile(r":([a-z][a-z0-9_-]*):")
 ICON_MAX_BYTES = 64 * 1024
 ICON_TYPES = {".svg": "image/svg+xml", ".png": "image/png"}
 

@@ -26,13 +26,12 @@ from reportlab.platypus import Paragraph
 from reportlab.platypus.paragraph import setXPos
 
 from card_data.project.limits import current_limits
+from card_data.reading.icon_names import ICON_NAME
 from printkit.sheets.artwork.art import ArtError, draw_svg, load_svg, read_artwork
 
 if TYPE_CHECKING:
     from reportlab.graphics.shapes import Drawing
 
-ICON_RE = re.compile(r":([a-z][a-z0-9_-]{0,39}):")
-"""``:name:``: a lower-case letter, then letters, digits, ``-`` or ``_``."""
 ICON_SUFFIXES = (".svg", ".png")
 ICONS_FOLDER = "icons"
 CALLBACK = "printkit_icon"
@@ -75,7 +74,7 @@ def icon_names(icons_dir: Path) -> list[str]:
     """Every icon ``icons_dir`` holds, sorted."""
     if not icons_dir.is_dir():
         return []
-    return sorted({p.stem for p in icons_dir.iterdir() if p.suffix in ICON_SUFFIXES and ICON_RE.fullmatch(f":{p.stem}:")})
+    return sorted({p.stem for p in icons_dir.iterdir() if p.suffix in ICON_SUFFIXES and ICON_NAME.fullmatch(f":{p.stem}:")})
 
 
 _ICONS: dict[str, Icon] = {}
@@ -147,7 +146,7 @@ def markup_icons(markup: str, icons_dir: Path | None, colour: str) -> str:
         _ICONS[label] = icon
         return f'<onDraw name="{CALLBACK}" label="{html.escape(label, quote=True)}"/>'
 
-    return ICON_RE.sub(tag, markup)
+    return ICON_NAME.sub(tag, markup)
 
 
 def size_icons(para: Paragraph, size_pt: float) -> None:

@@ -8,6 +8,7 @@ from typing import Literal
 
 from card_data.engine import Model, ReadOnlyDict, Words
 from card_data.engine.wording import Said
+from card_data.reading.icon_names import icons_in_words
 from card_data.games.cartisora.cards import (
     KIND_NAMES,
     BoastCard,
@@ -93,5 +94,5 @@ def card_info(card: object, deck: str) -> CardInfo | None:
                         text=Words("Worth %(points)d points in a score pile.", points=card.score_points))
     if isinstance(card, SpecialCard):
         return CardInfo(id=card.id, title=card.title, deck=deck, kind=card.special_kind,
-                        power=card.power, text=card.effect, effects=tuple(card.effects))
+                        power=card.power, text=icons_in_words(card.effect), effects=tuple(card.effects))
     return None
