@@ -296,6 +296,15 @@ def test_a_declared_game_with_scoring_is_played_to_its_end_through_its_page(clie
     csv = client.get(f"/api/tables/{code}/export.csv")
     assert csv.status_code == 200 and "Ann" in csv.text
 
+    # Over: the counters still show their numbers, with no − or + to tap; a page drawn before
+    # the end that taps one is told the game is over, and offered nothing to send again.
+    counters = BeautifulSoup(final, "html.parser").select_one("#counters")
+    assert counters is not None and "Points" in counters.text and counters.select("form") == []
+    late = client.post(form["action"], data={**typed, "by": "1"}, headers={"HX-Request": "true"})
+    error = BeautifulSoup(late.text, "html.parser").select_one("#rule-error")
+    assert late.status_code == 409 and error.select_one("#retry-form") is None
+    assert "the game is over (Ann wins with 5 Points): nothing more is entered" in error.text
+
 
 def test_a_declared_game_page_is_in_german(client):
     made = client.post(f"/tables/new/{GAME}", data={"players[]": ["Ann", "Bo"]})

@@ -87,21 +87,65 @@ def test_a_repeat_without_a_known_phone_says_already_recorded_and_without_js_too
     assert len(log(client, code)) == 4
 
 
-def test_an_entry_the_change_made_illegal_is_refused_saying_what_changed_and_keeping_the_values(client):
+def test_a_different_entry_of_the_same_step_made_first_is_told_neutrally_with_a_link_to_correct_it(client):
+    """Phone B: Red chooses Red to start. Phone A, drawn before, chooses Blue: no one broke a
+    rule, two phones entered the same step. Told who entered it first, and how to correct it."""
     s = scenario("carpe_cras")
     code, url = new_table(client, "carpe_cras")
     for event in s.EVENTS[:2]:
         client.post(f"/api/tables/{code}/events", json=event)
-    # Phone B: Red chooses Red to start. Phone A, drawn before, chooses Blue: no longer possible.
+    i_am(client, url, 0)
     assert client.post(f"{url}/events", data=form(s.EVENTS[2], 2)).status_code == 303
-    other = s.EVENTS[2] | {"starting_seat": 1}
-    answer = client.post(f"{url}/events", data=form(other, 2), headers=HTMX)
+    other = client.application.test_client()
+    answer = other.post(f"{url}/events", data=form(s.EVENTS[2] | {"starting_seat": 1}, 2), headers=HTMX)
+    assert answer.status_code == 200
+    page = BeautifulSoup(answer.get_data(as_text=True), "html.parser")
+    assert page.select_one("#rule-error") is None and "Not allowed" not in page.text
+    notice = page.select_one("#already-done")
+    assert notice["role"] == "status"
+    assert notice.text.strip().startswith("Red entered this first: Red chose themselves to take the first turn. "
+                                          "Yours was not entered. If yours was right, correct that entry.")
+    assert notice.select_one("#correct-first")["href"] == f"{url}/events/3"
+    assert page.select_one("#retry-form") is None
+    assert len(log(client, code)) == 3
+
+
+def test_a_reveal_made_first_by_another_phone_is_never_offered_again_as_the_next_rounds(client):
+    """Phone B reveals round 1; phone A, drawn before, reveals other cards. Sent again, A's
+    cards would be the next round's reveal, cards never played: told neutrally, no form."""
+    s = scenario("cartisora")
+    code, url = new_table(client, "cartisora")
+    for event in s.EVENTS[:2]:
+        client.post(f"/api/tables/{code}/events", json=event)
+    assert client.post(f"{url}/events", data=form({"type": "reveal", "cards": "knight-5,fencer-5"}, 2)).status_code == 303
+    assert len(log(client, code)) == 3
+    other = client.application.test_client()
+    mine = form({"type": "reveal", "cards": "knight-2,fencer-4"}, 2)
+    answer = other.post(f"{url}/events", data=mine, headers=HTMX)
+    page = BeautifulSoup(answer.get_data(as_text=True), "html.parser")
+    assert answer.status_code == 200 and page.select_one("#rule-error") is None
+    assert page.select_one("#already-done").text.strip().startswith("Another phone entered this first: ")
+    assert page.select_one("#retry-form") is None
+    assert [p["type"] for p, _ in log(client, code)] == ["pick_deck", "pick_deck", "reveal"]
+
+
+def test_an_entry_another_kind_of_change_made_illegal_is_refused_saying_what_changed(client):
+    """Phone A's reaction was drawn while round 1 awaited reactions; phone B went on to the next
+    round meanwhile. Refused, saying what happened, with no form to send it again (no reaction
+    is possible now)."""
+    s = scenario("cartisora")
+    code, url = new_table(client, "cartisora")
+    for event in s.EVENTS[:3]:
+        client.post(f"/api/tables/{code}/events", json=event)
+    assert client.post(f"/api/tables/{code}/events", json={"type": "next_round"}).status_code == 200
+    answer = client.post(f"{url}/events", data=form(s.EVENTS[5], 3), headers=HTMX)
     assert answer.status_code == 409
     error = BeautifulSoup(answer.get_data(as_text=True), "html.parser").select_one("#rule-error")
     assert "Not allowed:" in error.text and "the rules no longer allow it" in error.text
-    assert len(error.select("ol.changes li")) == 1  # what changed: Red's choice
-    assert error.select_one('#retry-form select[name="starting_seat"] option[selected]')["value"] == "1"
-    assert len(log(client, code)) == 3
+    assert "Here is what happened:" in error.text
+    assert len(error.select("ol.changes li")) == 1
+    assert error.select_one("#retry-form") is None and "send" not in error.text.lower()
+    assert len(log(client, code)) == 4
 
 
 def test_two_undos_of_the_same_entry_undo_it_once_and_the_second_is_told_neutrally(client):
@@ -143,9 +187,9 @@ def test_the_neutral_answers_are_german_on_german_pages(client):
     notice = BeautifulSoup(repeat.get_data(as_text=True), "html.parser").select_one("#already-done")
     assert notice.text.strip().startswith("Bereits eingetragen von Red: ")
     conflict = client.post(f"{url}/events", data=form(s.EVENTS[2] | {"starting_seat": 1}, 2), headers={**DE, **HTMX})
-    error = BeautifulSoup(conflict.get_data(as_text=True), "html.parser").select_one("#rule-error")
-    assert "Der Tisch hat sich geändert, bevor dein Eintrag ankam, und die Regeln erlauben ihn nicht mehr" in error.text
-    assert error.select_one("#retry-form button").text == "Erneut senden"
+    notice = BeautifulSoup(conflict.get_data(as_text=True), "html.parser").select_one("#already-done")
+    assert notice.text.strip().startswith("Red hat das zuerst eingetragen: ")
+    assert notice.select_one("#correct-first").text == "Eintrag 3 korrigieren"
     client.post(f"{url}/undo", data={"_seq": "3"}, headers=DE)
     again = client.post(f"{url}/undo", data={"_seq": "3"}, headers={**DE, **HTMX})
     notice = BeautifulSoup(again.get_data(as_text=True), "html.parser").select_one("#already-done")
@@ -241,3 +285,21 @@ def test_a_correction_that_repeats_one_made_since_changes_nothing(client):
         answer = client.post(f"{url}/events/1", data=form({"type": "set_resources", "seat": 0, "coins": 5}, drawn_at))
         assert answer.status_code == 303 and answer.headers["Location"].endswith(url)
     assert [(p["coins"], status) for p, status in log(client, code)] == [(7, "corrected"), (5, "active")]
+
+
+def test_undo_names_the_entry_it_takes_back_which_after_a_correction_is_not_the_top_line(client):
+    """Anna's coins corrected after Bea's entry: the correction is the newest line, but Undo takes
+    back the last entry in play order, Bea's, and says so before it is tapped."""
+    code, url = new_table(client, "carpe_diem")
+    client.post(f"/api/tables/{code}/events", json={"type": "set_resources", "seat": 0, "coins": 7})
+    client.post(f"/api/tables/{code}/events", json={"type": "set_resources", "seat": 1, "coins": 4})
+    answer = client.post(f"{url}/events/1", data=form({"type": "set_resources", "seat": 0, "coins": 6}, 2))
+    assert answer.status_code == 303
+    page = BeautifulSoup(client.get(url).get_data(as_text=True), "html.parser")
+    top = page.select_one("ol.history li")
+    assert top["data-seq"] == "3" and top["data-corrects"] == "1"
+    beas = page.select_one('ol.history li[data-seq="2"]')["data-text"]
+    assert page.select_one("#undo-what").text.strip() == f"Takes back: {beas}"
+    assert page.select_one('#undo-form input[name="_seq"]')["value"] == "2"
+    assert client.post(f"{url}/undo", data={"_seq": "2", "_version": "3"}).status_code == 303
+    assert [(p["coins"], status) for p, status in log(client, code)] == [(7, "corrected"), (4, "undone"), (6, "active")]

@@ -132,7 +132,8 @@ def test_a_table_stored_before_the_option_replays_as_before(tmp_path):
 
 def test_two_phones_sending_the_next_rounds_reveal_record_it_once_and_never_as_a_later_round(client):
     """The reveal names its round: the same tap from a second phone is a repeat, told
-    neutrally; other cards for the round already revealed are a conflict, not round 3's reveal."""
+    neutrally; other cards for the round already revealed lost the race for that step, told
+    neutrally too (with the entry to correct), and never recorded as round 3's reveal."""
     made = client.post("/api/tables", json={"game": "cartisora", "players": s.PLAYERS, "options": s.OPTIONS})
     token, code = made.get_json()["token"], made.get_json()["code"]
     url = f"/t/{token}"
@@ -147,8 +148,10 @@ def test_two_phones_sending_the_next_rounds_reveal_record_it_once_and_never_as_a
     assert notice is not None and notice.get_text(strip=True).startswith("Already recorded: Round 1 resolved")
     other = {**combined, "cards": ["knight-4", "fencer-6"]}
     conflict = client.post(form["action"], data=post_data(form, other), headers={"HX-Request": "true"})
-    assert conflict.status_code == 409
-    error = BeautifulSoup(conflict.get_data(as_text=True), "html.parser").select_one("#rule-error")
-    assert "round 2's cards are already revealed" in error.get_text(" ", strip=True)
+    page = BeautifulSoup(conflict.get_data(as_text=True), "html.parser")
+    assert conflict.status_code == 200 and page.select_one("#rule-error") is None
+    notice = page.select_one("#already-done").get_text(" ", strip=True)
+    assert notice.startswith("Another phone entered this first: Round 1 resolved") and "Yours was not entered" in notice
+    assert page.select_one("#retry-form") is None
     entries = client.get(f"/api/tables/{code}/events").get_json()["events"]
     assert len(entries) == 4 and client.get(f"/api/tables/{code}").get_json()["state"]["round"] == 2

@@ -299,7 +299,7 @@ def test_refusals_the_web_layer_writes_are_german(client):
     assert stale.status_code == 409
     error = BeautifulSoup(stale.get_data(as_text=True), "html.parser").select_one("#rule-error")
     assert error.p.text == ("Nicht erlaubt: Der Tisch hat sich geändert, bevor dein Eintrag ankam: Das ist "
-                            "passiert. Prüfe es und sende erneut.")
+                            "passiert.")
     # Undo with nothing to undo: the service's own refusal, and the rule it names.
     fresh = start_table(client, "carpe_cras")
     assert client.post(f"{fresh}/undo", data={}, headers=DE).status_code == 303

@@ -454,7 +454,9 @@ class Engine(Generic[S]):
         if type(event) is not self.events.get(event.type_name):
             raise TypeError(f"{type(event).__name__} is not a {self.title} event")
         if state.finished:
-            raise RuleError(self.over_rule, state.summary() or Words("the game is over"))
+            summary = state.summary()
+            raise RuleError(self.over_rule, Words("the game is over (%(result)s): nothing more is entered",
+                                                  result=summary) if summary else Words("the game is over"))
         self._check_seats(state, event)
         result = event.apply(state)
         if isinstance(result, Step):
@@ -491,6 +493,14 @@ class Engine(Generic[S]):
         """
         moves = self.offered(state, seat)
         return moves if seat is None else seat_moves(moves, seat)
+
+    def counters(self, state: S) -> list[Counter]:
+        """The state's :meth:`GameState.counters`, their −/+ moves left out once the game is
+        over (as :meth:`allowed` offers nothing then): the numbers stay to read."""
+        counters = state.counters()
+        if not state.finished:
+            return counters
+        return [dataclasses.replace(c, minus=None, plus=None) for c in counters]
 
     def offered(self, state: S, seat: int | None = None) -> list[Move]:
         """Every event the rules offer now to the player ``seat`` asks for (``None``: the whole

@@ -245,6 +245,11 @@ class TableView:
         Not the highest ``seq``: a correction gets a new ``seq`` but keeps its place."""
         return self._fold.order[-1] if self._fold.order else None
 
+    def undo_line(self) -> HistoryLine | None:
+        """The line of the entry Undo takes back (:attr:`undo_seq`), or ``None`` if none."""
+        seq = self.undo_seq
+        return self._line(self._fold.events[seq]) if seq is not None else None
+
     def last_line(self) -> HistoryLine | None:
         """The newest entry, or ``None`` for an empty log."""
         events = self._fold.events

@@ -72,14 +72,17 @@ class StaleVersion(Exception):
     ``view``: the table as it is now; ``since``: the history lines of what changed after the
     version the client saw, oldest first (what to tell the player before they try again);
     ``reason``: for an entry sent from an older page, the rules' refusal of it now (the changes
-    made it illegal), else ``None``.
+    made it illegal), else ``None``. ``first``: of those changes, the first entry of the same
+    kind as the refused one (two phones entered the same step, differently), if any; ``by``:
+    the name of the player whose phone made it, where this process knows it.
     """
 
     def __init__(self, view: TableView | None = None, since: list[HistoryLine] | None = None,
-                 reason: RuleError | None = None):
+                 reason: RuleError | None = None, first: HistoryLine | None = None, by: str | None = None):
         self.view = view
         self.since = since or []
         self.reason = reason
+        self.first, self.by = first, by
         super().__init__("the table changed")
 
 
@@ -370,7 +373,13 @@ class TableService:
                 if not moved_on:
                     raise
                 view = self._view(current, fold)
-                raise StaleVersion(view, self.changes_since(view, since), refusal) from refusal
+                changes = self.changes_since(view, since)
+                kind = event.to_json().get("type")
+                # Once the game is over, the entry lost no race for a step: nothing is entered any more.
+                first = None if fold.state.finished else next(
+                    (h for h in changes if h.status == "active" and h.payload.get("type") == kind), None)
+                by = self.recorders.name(record.id, first.seq, record.players) if first is not None else None
+                raise StaleVersion(view, changes, refusal, first, by) from refusal
             if same is not None:
                 view = self._view(current, fold)
                 line = next(h for h in view.history if h.seq == same.seq)

@@ -124,22 +124,35 @@ def _json(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-def filled_form(event_class, state, payload: dict[str, Any], label: str) -> Move:
+def filled_form(event_class, state, payload: dict[str, Any], label: str, plain: bool = True) -> Move | None:
     """A form for an entry of ``event_class`` holding ``payload``'s values: the move the rules
-    offer for it on ``state`` (same fixed values), every value free to change (the seat
-    included), filled in. Without such a move, a plain form of the event's fields."""
+    offer for it on ``state`` with the same fixed values (the round it was drawn for, say),
+    every value free to change (the seat included), filled in. Without such a move, with
+    ``plain``, a plain form of the event's fields (an entry the page never offered as it is:
+    values the player may still mend); else ``None``: for an entry sent before the table
+    changed, the move the rules offer now is another entry than the player made (a reveal for
+    the next round, once another phone revealed this one). ``None`` too once the game is over."""
+    if state.finished:  # nothing is offered once the game is over (Engine.offered), nor sent again
+        return None
     entered = {k: v for k, v in payload.items() if k != "type"}
     offered = [m for m in event_class.moves(state, None)
-               if all(_json(entered[name]) == _json(value) for name, value in m.fixed.items()
-                      if name != "seat" and name in entered)]  # a form leaves out empty values
+               if all(_same_value(entered, name, value) for name, value in m.fixed.items() if name != "seat")]
     if not offered:
-        return event_class.offer(state, label=label, defaults=entered)
+        return event_class.offer(state, label=label, defaults=entered) if plain else None
     move = offered[0]
     fields = tuple(dataclasses.replace(f, default=entered.get(f.name, f.default)) for f in move.fields)
     if "seat" in move.fixed:  # who made the entry may be what needs correcting
         fields = (dataclasses.replace(derive_field(event_class, "seat", state), default=entered.get("seat")), *fields)
     fixed = {name: value for name, value in move.fixed.items() if name != "seat"}
     return dataclasses.replace(move, label=label, seat=None, fixed=fixed, fields=fields)
+
+
+def _same_value(entered: dict[str, Any], name: str, value: Any) -> bool:
+    """Whether the entry ``entered`` holds ``value`` as ``name``: a form leaves out empty
+    values, so a name it did not send holds nothing (``None``, ``""`` or an empty list)."""
+    if name in entered:
+        return _json(entered[name]) == _json(value)
+    return value is None or value == "" or (isinstance(value, (list, tuple)) and not value)
 
 
 def move_id(move: Move) -> str:
@@ -184,6 +197,8 @@ class Refusal:
     values: dict[str, Any] | None = None
     status: int = 422
     notice: bool = False
+    correct_seq: int | None = None
+    """The entry another phone made first of the same step, which this phone may correct."""
 
     @classmethod
     def of(cls, exc: Exception, values: dict[str, Any] | None) -> Refusal:
@@ -196,14 +211,23 @@ class Refusal:
             values = {k: v for k, v in values.items() if len(json.dumps(v)) <= KEPT_VALUE_CHARS}
         if isinstance(exc, RuleError):
             return cls(in_words(exc), say(exc.rule), values=values, status=422)
+        if isinstance(exc, StaleVersion) and exc.reason is not None and exc.first is not None:
+            # Two phones entered the same step, differently: no one broke a rule. Said neutrally,
+            # with what to do if this phone's was the right one.
+            entry = say(exc.first.text)
+            message = (gettext("%(name)s entered this first: %(entry)s. Yours was not entered. If yours was "
+                               "right, correct that entry.", name=exc.by, entry=entry) if exc.by else
+                       gettext("Another phone entered this first: %(entry)s. Yours was not entered. If yours "
+                               "was right, correct that entry.", entry=entry))
+            return cls(message, None, tuple(say(h.text) for h in exc.since), values, 200, notice=True,
+                       correct_seq=exc.first.seq)
         if isinstance(exc, StaleVersion) and exc.reason is not None:
             return cls(gettext("The table changed before your entry arrived, and the rules no longer allow it "
-                               "(%(reason)s). Here is what happened: check it and send again.",
-                               reason=in_words(exc.reason)), say(exc.reason.rule),
-                       tuple(say(h.text) for h in exc.since), values, 409)
+                               "(%(reason)s). Here is what happened:", reason=in_words(exc.reason)),
+                       say(exc.reason.rule), tuple(say(h.text) for h in exc.since), values, 409)
         if isinstance(exc, StaleVersion):
-            return cls(gettext("The table changed before your entry arrived: here is what happened. Check it "
-                               "and send again."), None, tuple(say(h.text) for h in exc.since), values, 409)
+            return cls(gettext("The table changed before your entry arrived: here is what happened."), None,
+                       tuple(say(h.text) for h in exc.since), values, 409)
         return cls(in_words(exc), None, values=values, status=400)
 
 
@@ -243,15 +267,17 @@ def _context(view: TableView, refusal: Refusal | None = None) -> dict[str, Any]:
     mine, others = view.moves_for(seat)
     retry = None
     if refusal is not None and refusal.values and refusal.values.get("type") in engine.events:
-        retry = filled_form(engine.events[refusal.values["type"]], state, refusal.values, gettext("Send again"))
+        # 409: sent before the table changed; its values are no longer the player's to mend.
+        retry = filled_form(engine.events[refusal.values["type"]], state, refusal.values, gettext("Send again"),
+                            plain=refusal.status != 409)
     table_url = url_for("table_pages.table", token=record.token, _external=True)
     context = dict(
         view=view, table=record, state=state, outcome=view.outcome, engine=engine, version=record.version,
         problem=view.problem,
         board=state.scoreboard(),
-        seat=seat, seat_chosen=chosen, my_moves=mine, other_moves=others, counters=state.counters(),
+        seat=seat, seat_chosen=chosen, my_moves=mine, other_moves=others, counters=engine.counters(state),
         colours=view.colours,
-        history=view.recent(HISTORY_SHOWN), entries=view.entries, last_seq=view.undo_seq,
+        history=view.recent(HISTORY_SHOWN), entries=view.entries, last_seq=view.undo_seq, undo_line=view.undo_line(),
         history_url=url_for("table_pages.history", token=record.token), history_shown=HISTORY_SHOWN,
         refusal=refusal, retry=retry, poll_interval_s=POLL_INTERVAL_S,
         post_url=url_for("table_pages.post_event", token=record.token),
