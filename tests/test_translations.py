@@ -404,6 +404,18 @@ def test_a_german_reader_gets_the_deck_lists_in_german_with_the_english_note_one
     armies = re.findall(r'<option value="[a-z-]+"(?: selected)?>([^<]*)</option>',
                         re.search(r'<select name="army_seat_1">(.*?)</select>', table, re.DOTALL)[1])
     assert armies[:2] == ["Beispielarmee: Schildwall", "Beispielarmee: Schnelle Reiter"]
+    # At the table, each army is said by its title too (not its deck id), and grain as numbers are.
+    made = client.post("/api/tables", json={"game": "cahrd", "players": ["Eve", "Max"],
+                                            "options": {"army_seat_1": "shield-wall", "army_seat_2": "any"}})
+    page = BeautifulSoup(client.get(f"/t/{made.get_json()['token']}", headers=de).get_data(as_text=True),
+                         "html.parser")
+    eve, maxs = page.select_one("#army-0 header"), page.select_one("#army-1 header")
+    assert "Armee: Beispielarmee: Schildwall" in eve.get_text(" ", strip=True), eve
+    assert "shield-wall" not in eve.get_text() and "any" not in maxs.get_text()
+    assert page.select_one("#army-0 dl dd").get_text() == "4.000"
+    english = BeautifulSoup(client.get(f"/t/{made.get_json()['token']}").get_data(as_text=True), "html.parser")
+    assert "army: Example army: Shield Wall" in english.select_one("#army-0 header").get_text(" ", strip=True)
+    assert english.select_one("#army-0 dl dd").get_text() == "4,000"
 
 
 def test_player_reads_a_german_ruling_and_taps_for_the_english_original(browser, server):

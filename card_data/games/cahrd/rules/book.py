@@ -120,10 +120,13 @@ class CardInfo(Model):
 
 
 class ArmyDeck(Model):
-    """A seat's army: the deck id (or ``"any"``) and the ids of the officers, items and tactics it holds."""
+    """A seat's army: the deck id (or ``"any"``), the ids of the officers, items and tactics it
+    holds, and its ``title`` as the deck list gives it (``""`` in a table stored before titles
+    were kept: then its id is shown)."""
 
     id: str
     cards: tuple[str, ...]
+    title: str = ""
 
 
 class CardBook(Model):

@@ -23,7 +23,7 @@ def _army_deck(army: str, game: Any) -> ArmyDeck:
         known = ", ".join(sorted(d.id for d in game.decks.values() if d.kind == "army"))
         raise RuleError(RULE_ARMY, Words("there is no army deck %(army)s in the card data; choose one of: "
                                          "%(known)s, or %(any)s", army=repr(army), known=known, any=repr(ANY_ARMY)))
-    return ArmyDeck(id=army, cards=tuple(dict.fromkeys(e.card for e in deck.cards)))
+    return ArmyDeck(id=army, cards=tuple(dict.fromkeys(e.card for e in deck.cards)), title=deck.title)
 
 
 def army_choices(game: Any) -> dict[str, tuple[Choice, ...]]:

@@ -10,7 +10,7 @@ from card_data.engine.scoreboard import Scoreboard, scoreboard
 from card_data.engine.tracked import Tracked
 from card_data.engine.wording import Said
 from card_data.games.cahrd.ranks import S_RANK_READINGS, recruitment_reserves
-from card_data.games.cahrd.rules.book import CardBook, CardKind, Constants, Options
+from card_data.games.cahrd.rules.book import ANY_ARMY, ANY_ARMY_LABEL, CardBook, CardKind, Constants, Options
 from card_data.games.cahrd.rules.readings import lieutenants_counted, no_battle_this_turn, readings_in_force
 from card_data.games.cahrd.rules.wording import STEP_LABELS, TOKEN_READINGS, ZONE_NAMES
 
@@ -235,6 +235,14 @@ class State(GameState):
     def army_id(self, seat: int) -> str:
         """The id of ``seat``'s army deck, or ``"any"``."""
         return self.cards.armies[seat].id
+
+    def army_title(self, seat: int) -> str | Words:
+        """The title of ``seat``'s army deck as its deck list gives it (its id where none was
+        kept), or, for any card of the card data, :data:`~.book.ANY_ARMY_LABEL`."""
+        army = self.cards.armies[seat]
+        if army.id == ANY_ARMY:
+            return ANY_ARMY_LABEL
+        return army.title or army.id
 
     def officer_pool(self, seat: int) -> tuple[str, ...]:
         """Officer ids ``seat``'s army may field."""
