@@ -197,9 +197,12 @@ def run(host: str | None, port: int, threads: int, trusted_proxy: str | None, de
     Run inside a project folder (or with --project), it serves that project's games.
     Exits 1, listing every problem, if the card database does not load.
     """
+    from sqlalchemy.exc import SQLAlchemyError
+
     from card_data.project.base_url import ConfigError
     from card_data.problems import DatabaseError
     from companion.cards.catalog import get_database
+    from companion.scorekeeping.scorekeeper import table_store_of
     from companion.web.reloading import reloading_companion, watch_and_reload, watched_roots
 
     config = {"BASE_URL": base_url, "CARD_DATA_DIR": data_dir, "PROJECT_DIR": project_dir}
@@ -212,10 +215,20 @@ def run(host: str | None, port: int, threads: int, trusted_proxy: str | None, de
     except DatabaseError as error:
         echo_problems(error)
         click.get_current_context().exit(1)
+    except SQLAlchemyError as exc:  # the tables' database: unreachable, refused, or no database URL
+        from flask import Flask
+
+        from companion.scorekeeping.scorekeeper import database_url
+
+        raise database_error(database_url(Flask("companion")), exc) from None
     app = served_app.app
     with app.app_context():
         games = [game.info.title for game in get_database().games.values()]
     click.echo(served(Path(app.config["CARD_DATA_DIR"]), app.config["PROJECT_DIR"], games))
+    store = table_store_of(app)
+    if store is not None:
+        click.echo(f"Tables are kept in {_shown(store.engine.url.render_as_string(hide_password=False))} "
+                   "(set DATABASE_URL to keep them elsewhere).")
     if watch:
         roots = watched_roots(app)
         watch_and_reload(served_app, roots, lambda line: click.echo(line, err=True))
@@ -263,16 +276,26 @@ def init_db(database_url: str | None) -> None:
         revision = store.schema_revision()
         store.dispose()
     except SQLAlchemyError as exc:
-        raise click.ClickException(f"cannot set up the database at {_shown(url)}: {exc.__class__.__name__}: "
-                                   f"{getattr(exc, 'orig', None) or exc}") from None
+        raise database_error(url, exc) from None
     click.echo(f"Database ready at {_shown(url)} (schema {revision}).")
 
 
-def _shown(url: str) -> str:
-    """``url`` with its password hidden, for messages."""
-    from sqlalchemy.engine import make_url
+def database_error(url: str, exc: Exception) -> click.ClickException:
+    """The error (exit 1) for a scorekeeper database at ``url`` that cannot be set up: its URL
+    (password hidden) and what the database or its driver said, without a traceback."""
+    said = str(getattr(exc, "orig", None) or exc).split("\n(Background on this error")[0].strip()
+    return click.ClickException(f"cannot set up the database at {_shown(url)}: {exc.__class__.__name__}: {said}")
 
-    return make_url(url).render_as_string(hide_password=True)
+
+def _shown(url: str) -> str:
+    """``url`` with its password hidden, for messages (a URL that is no URL: up to its ``@``)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url.rsplit("@", 1)[-1] if "@" in url else url
 
 
 @main.command("site")

@@ -146,3 +146,27 @@ def test_companion_run_serves_pages_and_the_api_over_http(env):
         cross_site = fetch(f"{base}/api/tables", b'{"game": "carpe_diem", "players": ["A", "B"]}',
                            {"Content-Type": "application/json", "Origin": "http://evil.example"})
         assert cross_site[0] == 403
+
+
+@pytest.mark.parametrize("url, said", [
+    ("postgresql://companion:hunter2@127.0.0.1:1/postgres", "postgresql+psycopg://companion:***@127.0.0.1:1/postgres"),
+    ("nonsense://somewhere", "nonsense://somewhere: NoSuchModuleError"),
+    ("not a url", "not a url: ArgumentError"),
+])
+def test_a_database_the_server_cannot_use_is_named_without_a_traceback(env, monkeypatch, url, said):
+    """A wrong DATABASE_URL (no server there, no such driver, not a URL): one line naming it,
+    its password hidden, and exit 1; nothing is served."""
+    monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.setattr(waitress, "serve", lambda *a, **kw: pytest.fail("nothing must be served"))
+    result = CliRunner().invoke(companion_cli, ["run", "--port", "5125"])
+    assert result.exit_code == 1
+    assert f"Error: cannot set up the database at {said}" in result.output
+    assert "Traceback" not in result.output and "hunter2" not in result.output
+
+
+def test_run_says_where_the_tables_are_kept(env, monkeypatch):
+    monkeypatch.setattr(waitress, "serve", lambda app, **kw: None)
+    result = CliRunner().invoke(companion_cli, ["run", "--port", "5126"])
+    assert result.exit_code == 0, result.output
+    assert f"Tables are kept in sqlite:///{env / 'companion.sqlite'} (set DATABASE_URL to keep them elsewhere)." \
+        in result.output.splitlines()
