@@ -235,6 +235,8 @@ def test_init_without_from_is_a_small_declared_game_of_its_own(tmp_path: Path, m
      "game_id) (did you mean 'ability'?)"),
     ("back-draw.yaml", "{{ title }}", "{{ titel }}", None,
      "'titel' is not a variable of a back template (game, game_id, kind, title) (did you mean 'title'?)"),
+    ("back-draw.yaml", "{{ title }}", "{{ game.titel }}", None,
+     "'game.titel' is not a variable of a back template (game, game_id, kind, title) (did you mean 'title'?)"),
 ])
 def test_a_name_a_template_reads_that_its_cards_do_not_give_is_one_problem_at_its_line(
         tmp_path: Path, monkeypatch, template: str, old: str, new: str, field: str | None, said: str) -> None:

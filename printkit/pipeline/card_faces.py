@@ -61,6 +61,12 @@ def card_context(game: Game, card: Card, translation: Translation | None = None)
     return ctx
 
 
+def _attributes(model: type) -> list[str]:
+    """What a template may read of an instance of ``model`` (a pydantic model): its fields and
+    public attributes."""
+    return [*getattr(model, "model_fields", {}), *(name for name in dir(model) if not name.startswith("_"))]
+
+
 class GameLayouts:
     """One game's layout templates, loaded on first use, and the faces they give its cards.
 
@@ -100,12 +106,17 @@ class GameLayouts:
         return self._layouts[name]
 
     def _reads_only_given_names(self, layout: Layout, key: tuple[str, type], variables: list[str],
-                                card_fields: list[str], is_not: str) -> bool:
-        """Whether every name ``layout``'s templates read is given (:func:`unknown_name`),
-        checked once per ``key``; the first that is not is one problem at its region's line."""
+                                card: type | None, is_not: str) -> bool:
+        """Whether every name ``layout``'s templates read is given (:func:`unknown_name`):
+        ``variables``, with ``game.x`` one of the game's, and ``card.x`` one of the ``card``
+        class's (its fields); checked once per ``key``; the first that is not is one problem
+        at its region's line."""
         known = self._names_given.get(key)
         if known is None:
-            unknown = unknown_name(layout, variables, card_fields)
+            attributes = {"game": _attributes(type(self.game.info))}
+            if card is not None:
+                attributes["card"] = _attributes(card)
+            unknown = unknown_name(layout, variables, attributes)
             known = self._names_given[key] = unknown is None
             if unknown is not None:
                 self._problem(str(layout.path), layout.region_line(unknown.region), "-",
@@ -128,7 +139,7 @@ class GameLayouts:
         title = title if title is not None else self.game.info.backs[kind]
         context = {"game": self.game.info, "game_id": self.game.game_id, "kind": kind,
                    "title": words.get(title, title), LAYOUT_WORDS: words}
-        if not self._reads_only_given_names(layout, (f"back-{kind}", dict), list(context), [],
+        if not self._reads_only_given_names(layout, (f"back-{kind}", dict), list(context), None,
                                             "is not a variable of a back template (game, game_id, kind, title)"):
             return None
         try:
@@ -187,10 +198,9 @@ class GameLayouts:
             if not path.is_file():
                 self._problem(file, line, card.id, "type", f"no layout template {path}")
             return None
-        fields = list(type(card).model_fields)
         if not self._reads_only_given_names(
-                layout, (card.type, type(card)), [*fields, "card", "game", "game_id", LAYOUT_WORDS],
-                [*fields, *(name for name in dir(type(card)) if not name.startswith("_"))],
+                layout, (card.type, type(card)), [*type(card).model_fields, "card", "game", "game_id", LAYOUT_WORDS],
+                type(card),
                 f"is neither a field of card type '{card.type}' nor a variable of a card template (card, game, game_id)"):
             return None
         # The version (and so the QR code) is the original card's: a translation is the same card.

@@ -14,7 +14,7 @@ to be.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 import jinja2
@@ -23,21 +23,22 @@ from jinja2 import meta, nodes
 from printkit.sheets.templating.layout import Layout, _region_templates, card_template_environment
 
 _ENVIRONMENT = card_template_environment()
-_READ: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+_READ: dict[str, tuple[frozenset[str], frozenset[tuple[str, str]]]] = {}
 _READ_KEPT = 4096
 
 
-def names_read(source: str) -> tuple[frozenset[str], frozenset[str]]:
-    """``(names, card attributes)`` the template text ``source`` reads from its variables:
-    every name it does not set itself, and each ``x`` of a ``card.x`` in it. Kept per text.
+def names_read(source: str) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
+    """``(names, attributes)`` the template text ``source`` reads from its variables: every
+    name it does not set itself, and each ``(name, x)`` of a ``name.x`` in it. Kept per text.
     Raises ``jinja2.TemplateSyntaxError`` (which :func:`~printkit.sheets.templating.layout.load_layout`
     reports first)."""
     known = _READ.get(source)
     if known is None:
         tree = _ENVIRONMENT.parse(source)
-        attributes = frozenset(node.attr for node in tree.find_all(nodes.Getattr)
-                               if isinstance(node.node, nodes.Name) and node.node.name == "card")
-        known = (frozenset(meta.find_undeclared_variables(tree)), attributes)
+        names = frozenset(meta.find_undeclared_variables(tree))
+        attributes = frozenset((node.node.name, node.attr) for node in tree.find_all(nodes.Getattr)
+                               if isinstance(node.node, nodes.Name) and node.node.name in names)
+        known = (names, attributes)
         if len(_READ) >= _READ_KEPT:
             _READ.clear()
         _READ[source] = known
@@ -62,23 +63,26 @@ class UnknownName:
         return f"'{self.name}' {is_not}{hint}"
 
 
-def unknown_name(layout: Layout, variables: Collection[str], card_fields: Collection[str] = ()) -> UnknownName | None:
+def unknown_name(layout: Layout, variables: Collection[str],
+                 attributes: Mapping[str, Collection[str]] | None = None) -> UnknownName | None:
     """The first name a template of ``layout`` reads that is neither in ``variables`` (the
-    names its context gives) nor a global of the templates' environment, or the first
-    ``card.x`` whose ``x`` is not in ``card_fields`` (checked only when ``card_fields`` is
-    given); ``None`` when every name is given."""
+    names its context gives) nor a global of the templates' environment, or the first ``v.x``
+    of a variable ``v`` of ``attributes`` whose ``x`` is not in ``attributes[v]`` (``card``:
+    its fields); ``None`` when every name is given."""
     given = set(variables) | set(_ENVIRONMENT.globals)
+    attributes = attributes or {}
     for region in layout.spec.regions:
         for attr, source in _region_templates(region):
             try:
-                names, attributes = names_read(source)
+                names, read = names_read(source)
             except jinja2.TemplateSyntaxError:
                 continue  # load_layout has reported it
             for name in sorted(names - given):
                 return UnknownName(region.name, attr, name, _closest(name, given))
-            if card_fields:
-                for name in sorted(attributes - set(card_fields)):
-                    return UnknownName(region.name, attr, f"card.{name}", _closest(name, card_fields))
+            for variable, name in sorted(read):
+                allowed = attributes.get(variable)
+                if allowed is not None and name not in allowed:
+                    return UnknownName(region.name, attr, f"{variable}.{name}", _closest(name, allowed))
     return None
 
 
