@@ -9,7 +9,8 @@ layout templates and the companion's API alike. Exceptions that carry problems d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import difflib
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -148,7 +149,8 @@ class Problem:
     @classmethod
     def from_validation_error(cls, exc: ValidationError, *, data: Any = None, file: str = "",
                               line: int = 0, lines: LineMap | None = None, base: tuple = (),
-                              game: str = "", card_id: str = "-", prefix: str = "") -> list[Problem]:
+                              game: str = "", card_id: str = "-", prefix: str = "",
+                              fields: Collection[str] = ()) -> list[Problem]:
         """Every error of ``exc`` as a problem, in pydantic's order.
 
         ``data``: the input that was validated; where given, the union tags pydantic puts
@@ -156,7 +158,9 @@ class Problem:
         out of the field path (see :func:`field_path`). ``lines`` (with ``base``, the
         location of ``data`` in its file) gives each problem the line of its field;
         otherwise every problem gets ``line``. ``prefix`` is put before every field path
-        (e.g. ``"options"``). A failed discriminated union points at its tag field.
+        (e.g. ``"options"``). A failed discriminated union points at its tag field. ``fields``:
+        the names ``data`` may hold (:func:`record_fields`); an unknown one close to one of them
+        says which it likely meant.
         """
         problems = []
         for err in exc.errors(include_url=False):
@@ -165,8 +169,33 @@ class Problem:
                 loc = loc + (str(err.get("ctx", {}).get("discriminator", "type")).strip("'"),)
             dotted = ".".join(str(p) for p in (prefix, *loc) if p != "") or "-"
             where = lines.line_for(base + loc) if lines is not None else line
-            problems.append(cls(file, where, game, card_id, dotted, _message(err)))
+            message = _message(err)
+            if err["type"] == "extra_forbidden" and len(loc) == 1 and fields:
+                likely = difflib.get_close_matches(str(loc[0]), list(fields), n=1, cutoff=0.75)
+                if likely:
+                    message += f" (did you mean '{likely[0]}'?)"
+            problems.append(cls(file, where, game, card_id, dotted, message))
         return problems
+
+
+def record_fields(adapter: Any, data: Any) -> list[str]:
+    """The top-level field names a record ``data`` may hold under the pydantic ``adapter`` (a
+    ``TypeAdapter``), read from its JSON schema: for a union tagged on ``type``, those of the
+    member ``data``'s ``type`` names. ``[]`` where they cannot be told. Meant for an error's
+    path only: the schema is made anew each call."""
+    try:
+        schema = adapter.json_schema()
+    except Exception:  # noqa: BLE001 - a schema pydantic cannot write: no suggestion, not an error
+        return []
+    mapping = (schema.get("discriminator") or {}).get("mapping") or {}
+    if mapping:
+        ref = mapping.get(data.get("type")) if isinstance(data, dict) else None
+        if not isinstance(ref, str):
+            return []
+        schema = schema.get("$defs", {}).get(ref.rsplit("/", 1)[-1], {})
+    elif "$ref" in schema:
+        schema = schema.get("$defs", {}).get(schema["$ref"].rsplit("/", 1)[-1], {})
+    return list(schema.get("properties", {}))
 
 
 def field_path(data: Any, loc: Sequence[str | int]) -> tuple[str | int, ...]:

@@ -8,11 +8,12 @@ runs.
 from __future__ import annotations
 
 import pickle
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from card_data.loader import check_database
+from card_data.loader import bundled_data_dir, check_database
 
 PRINTKIT = Path(sys.executable).with_name("printkit")
 
@@ -474,3 +475,28 @@ fields:
     cards.write_text('- id: year\n  title: "1984"\n  motto: "yes"\n  traits: [Opening]\n', encoding="utf-8")
     card = check_database(tmp_path)[0].games["shapes"].cards["year"]
     assert (card.title, card.motto, card.traits) == ("1984", "yes", ["Opening"])
+
+
+def test_a_misspelt_field_says_the_field_it_likely_meant(tmp_path):
+    """A typo of a declared field, and of a field every card has, names the field meant; a
+    name like no field is just unknown. A registered game's cards are told the same."""
+    folder = write_game(tmp_path, "title: Typos\nbacks: {plain: Plain}\nfields:\n  weight: {type: number}\n", """\
+- id: heavy
+  title: Heavy
+  wieght: 3
+  exampel: true
+  colour: red
+""", game_id="typos")
+    cards = folder / "cards" / "questions.yaml"
+    assert sorted(str(p) for p in check_database(tmp_path)[1]) == [
+        f"{cards}:3: typos/heavy: wieght: unknown field (did you mean 'weight'?)",
+        f"{cards}:4: typos/heavy: exampel: unknown field (did you mean 'example'?)",
+        f"{cards}:5: typos/heavy: colour: unknown field"]
+    brute = tmp_path / "cartisora" / "cards" / "brute.yaml"
+    shutil.copytree(bundled_data_dir() / "cartisora", tmp_path / "cartisora")
+    text = brute.read_text(encoding="utf-8")
+    brute.write_text(text.replace("  power:", "  pwoer:", 1), encoding="utf-8")
+    line = text[:text.index("  power:")].count("\n") + 1
+    found = [str(p) for p in check_database(tmp_path)[1] if p.game == "cartisora"]
+    assert any(p.startswith(f"{brute}:{line}: cartisora/") and p.endswith("pwoer: unknown field (did you mean 'power'?)")
+               for p in found), found

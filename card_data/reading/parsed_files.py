@@ -26,6 +26,7 @@ from typing import Protocol
 from pydantic import TypeAdapter, ValidationError
 
 from card_data.project.limits import FileTooLarge, Limits, read_limited
+from card_data.problems import record_fields
 from card_data.schema import Card
 from card_data.reading.yaml_records import Collector, load_list, record_id
 from card_data.reading.yaml_source import LineMap
@@ -115,7 +116,8 @@ def read_card_file(path: Path, col: Collector, adapter: TypeAdapter, parsed: Par
         try:
             card = adapter.validate_python(item)
         except ValidationError as exc:
-            col.pydantic(path, lines, base, rid, exc, data=item)
+            unknown = any(e["type"] == "extra_forbidden" for e in exc.errors(include_url=False))
+            col.pydantic(path, lines, base, rid, exc, data=item, fields=record_fields(adapter, item) if unknown else ())
             card = None
         data = card.model_dump_json().encode() if key is not None and card is not None else None
         entries.append(CardEntry(rid, isinstance(item.get("id"), str), card, lines, base, data))

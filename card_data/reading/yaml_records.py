@@ -7,6 +7,7 @@ Shared by the database loader (:mod:`card_data.loader`) and the readers of a gam
 from __future__ import annotations
 
 from pathlib import Path
+from collections.abc import Collection
 from typing import Any
 
 from pydantic import ValidationError
@@ -31,9 +32,11 @@ class Collector:
         self.problems.append(Problem(str(file), line, self.game_id, record_id or "-", fld, message))
 
     def pydantic(self, file: Path, lines: LineMap, base: tuple, record_id: str, exc: ValidationError,
-                 data: Any = None) -> None:
+                 data: Any = None, fields: Collection[str] = ()) -> None:
+        """``exc``'s problems for the record ``data``; ``fields``: the names it may hold (for a
+        misspelt one, the name likely meant)."""
         self.problems += Problem.from_validation_error(exc, data=data, file=str(file), lines=lines, base=base,
-                                                       game=self.game_id, card_id=record_id or "-")
+                                                       game=self.game_id, card_id=record_id or "-", fields=fields)
 
 
 def read_game_yaml(path: Path, col: Collector, raw: bytes | None = None) -> tuple[Any, LineMap] | None:
