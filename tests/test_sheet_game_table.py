@@ -76,6 +76,16 @@ def test_a_sheet_made_game_is_played_to_its_end_on_two_phones_and_counted(tmp_pa
         assert [" ".join(players.nth(i).inner_text().split()).replace(" :", ":") for i in range(players.count())] == [
             "Ann ★ (winner): 10", "Bo: 1"]
         assert "Ann wins with 10 Points" in played.first.locator(".past-result").inner_text()
+        # On the phone each game is a block of its own, its parts one under the other, full width:
+        # nothing scrolls sideways, not even in its box.
+        game, result = played.first.locator(".past-game").bounding_box(), played.first.locator(".past-result").bounding_box()
+        assert game["y"] + game["height"] <= result["y"] + 1, (game, result)
+        assert result["width"] >= 0.8 * played.first.bounding_box()["width"]
+        box = phone_b.locator("#past-games").locator("xpath=..")
+        assert box.evaluate("b => b.scrollWidth <= b.clientWidth"), "the past games scroll sideways"
+        assert phone_b.evaluate("document.scrollingElement.scrollWidth") <= phone_b.viewport_size["width"]
+        # Each value says what it is, the column heads being hidden.
+        assert played.first.locator(".past-duration").inner_text().startswith("Duration: ")
 
         # Statistics: per player, per player in this game, and per game.
         phone_b.goto(f"{server}/tables/stats")
