@@ -328,3 +328,14 @@ def test_glossary_source_notes_stay_on_the_rulings_pages(client):
     entry = next(e for e in BUNDLED.games["carpe_cras"].glossary if e.note)
     html = page_text(client.get("/r/carpe_cras/"))
     assert str(escape(entry.note)) in html
+
+
+def test_a_card_page_shows_the_printed_effect_not_the_engines_structured_copy(client):
+    """Duels of Cartisora's special cards hold their effect twice: as printed, for players, and
+    as data for the scorekeeper (kind, amount, player, round). The page shows the first only."""
+    from bs4 import BeautifulSoup
+
+    main = BeautifulSoup(page_text(client.get("/r/cartisora/second-wind")), "html.parser").select_one("main")
+    text = " ".join(main.get_text(" ", strip=True).split())
+    assert "Effect +1 to your" in text and "power this round." in text
+    assert "power modifier" not in text and "Amount" not in text

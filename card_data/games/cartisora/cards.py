@@ -216,14 +216,15 @@ class SpecialCard(DeckCard):
             maneuver readied normally has power 0 and no effect (2019 rulebook, Reaction or
             Maneuvers played normally).
         effect: the effect as printed, in a few words.
-        effects: the same effect as structured data for a rules engine.
+        effects: the same effect as structured data for a rules engine (not shown to players:
+            the printed ``effect`` says it).
     """
 
     type: Literal["special"]
     special_kind: Literal["special_numbered", "action", "reaction", "maneuver"]
     power: Power | None = Field(default=None, validate_default=True)
     effect: str = Field(min_length=1)
-    effects: list[Effect] = []
+    effects: list[Effect] = Field(default=[], json_schema_extra={"players_see": False})
 
     @field_validator("power")
     @classmethod
