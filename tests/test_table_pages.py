@@ -314,7 +314,7 @@ def test_cahrd_page_shows_the_war_at_a_glance(client):
     post(*s.EVENTS[11:13])  # Border Captain attacks, River Scout is the vanguard
     fight = page()
     assert "Damage Step next" in fight and "attacked this turn" in fight
-    assert "<dt>Grain</dt><dd>4000</dd>" in fight
+    assert "<dt>Grain</dt><dd>4,000</dd>" in fight
     battle_over_at = s.EVENTS.index(CannotDraw(seat=1).to_json()) + 1
     post(*s.EVENTS[13:battle_over_at])
     battle_over = page()
