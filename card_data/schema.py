@@ -195,11 +195,19 @@ class DeckEntry(Strict):
     qty: Annotated[int, Field(ge=1, le=99)] = 1
 
 
+MAX_DECK_LINES = 2_000
+"""Lines (card ids) one deck list may hold: several times any published deck's distinct cards."""
+MAX_DECK_COPIES = 10_000
+"""Copies one deck list may print in all: 1,112 sheets of nine cards, more than any kit."""
+
+
 class DeckList(Strict):
     """A deck list (card id + quantity).
 
     ``kind`` says which deck of the game this is (e.g. ``"draw"`` or ``"agency"`` for Carpe
-    Cras, ``"army"`` or ``"strategy"`` for C.A.H.R.D., ``"character"`` for Duels).
+    Cras, ``"army"`` or ``"strategy"`` for C.A.H.R.D., ``"character"`` for Duels). At most
+    :data:`MAX_DECK_LINES` lines and :data:`MAX_DECK_COPIES` copies in all (a validation error
+    naming ``cards`` otherwise): a deck list is printed, and must not fill a disk.
     """
 
     id: Slug
@@ -207,7 +215,15 @@ class DeckList(Strict):
     kind: str
     example: bool = False
     note: str | None = None
-    cards: list[DeckEntry]
+    cards: list[DeckEntry] = Field(max_length=MAX_DECK_LINES)
+
+    @field_validator("cards")
+    @classmethod
+    def _printable(cls, cards: list[DeckEntry]) -> list[DeckEntry]:
+        copies = sum(entry.qty for entry in cards)
+        if copies > MAX_DECK_COPIES:
+            raise ValueError(f"{copies:,} copies in all; a deck list prints at most {MAX_DECK_COPIES:,}")
+        return cards
 
 
 CARD_SIZE_PRESETS_MM: dict[str, tuple[float, float]] = {

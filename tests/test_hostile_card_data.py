@@ -318,3 +318,30 @@ def test_import_reports_a_row_with_a_cell_too_few_or_too_many(tmp_path):
         f"{sheet}:3: row: has 5 cells, the header has 6: {shift}",
         f"{sheet}:4: row: has 7 cells, the header has 6: {shift}"]
     assert not out.exists()
+
+
+def test_a_deck_list_that_would_print_without_end_is_refused_at_its_line(tmp_path):
+    """100,000 lines of 99 copies would print ten million cards (a helper's build wrote 74 MB
+    in 45 s and went on): refused, as one problem at the deck list's ``cards``, nothing built."""
+    game = copy_game(tmp_path, "cartisora")
+    deck = game / "decks" / "huge.yaml"
+    deck.write_text("id: huge\ntitle: Huge\nkind: character\ncards:\n" + "  - {card: brute-3, qty: 99}\n" * 150,
+                    encoding="utf-8")
+    found = [line for line in validate(tmp_path) if "huge.yaml" in line]
+    assert found == [f"{deck}:4: cartisora/huge: cards: 14,850 copies in all; a deck list prints at most 10,000"]
+    deck.write_text("id: huge\ntitle: Huge\nkind: character\ncards:\n" + "  - {card: brute-3}\n" * 2_001,
+                    encoding="utf-8")
+    found = [line for line in validate(tmp_path) if "huge.yaml" in line]
+    assert len(found) == 1 and found[0].startswith(f"{deck}:4: cartisora/huge: cards: ") and "2000" in found[0]
+
+
+def test_a_template_of_thousands_of_regions_is_refused_at_once(tmp_path):
+    """A template file may hold at most 500 regions: 20,000 took 6 s and 220 MB to check, and
+    the time grew with the square of their number."""
+    game = copy_game(tmp_path, "cartisora")
+    template = game / "templates" / "number.yaml"
+    template.write_text(template.read_text(encoding="utf-8") + "".join(
+        f'  - {{name: r{n}, kind: box, x_mm: 0, y_mm: 0, w_mm: 1, h_mm: 1, fill: "#000000"}}\n' for n in range(20_000)),
+        encoding="utf-8")
+    found = [line for line in validate(tmp_path) if "number.yaml" in line]
+    assert len(found) == 1 and ": regions: " in found[0] and "500" in found[0], found

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
@@ -124,20 +124,24 @@ class QrRegion(_Region):
 Region = Annotated[Union[BoxRegion, LineRegion, TextRegion, ImageRegion, QrRegion], Field(discriminator="kind")]
 
 
+MAX_REGIONS = 500
+"""Regions one template file may hold: a busy card has thirty."""
+
+
 class LayoutSpec(BaseModel):
-    """A template file's contents."""
+    """A template file's contents: at most :data:`MAX_REGIONS` regions."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     safe_margin_mm: Annotated[float, Field(ge=0, le=20)] = 3
     background: Colour | None = None
     fonts: dict[Literal["regular", "bold", "italic"], str] = {}
-    regions: list[Region]
+    regions: list[Region] = Field(max_length=MAX_REGIONS)
 
     @field_validator("regions")
     @classmethod
     def _unique_names(cls, regions: list) -> list:
-        names = [r.name for r in regions]
-        dupes = sorted({n for n in names if names.count(n) > 1})
+        counts = Counter(r.name for r in regions)
+        dupes = sorted(name for name, n in counts.items() if n > 1)
         if dupes:
             raise ValueError(f"region names must be unique: {', '.join(dupes)}")
         return regions
