@@ -30,3 +30,36 @@ def test_bad_values_name_their_source(tmp_path, monkeypatch):
     (tmp_path / "printkit.toml").write_text("[printkit\n")
     with pytest.raises(ConfigError, match="printkit.toml"):
         resolve_base_url(None, tmp_path)
+
+
+@pytest.mark.parametrize("url, said", [
+    ("http://[::1", "(Invalid IPv6 URL)"),
+    ("http://10.0.0.1:abc", "(Port could not be cast to integer value as 'abc')"),
+    ("http://10.0.0.1:99999", "(Port out of range 0-65535)"),
+    ("http://10.0.0.1:0", "port must be 1 to 65535"),
+    ('http://cards.example/a b"<script>', "must not hold ' '"),
+    ("http://cards.example/" + "x" * 300, "longer than 200 characters"),
+])
+def test_a_base_url_no_qr_code_could_open_is_refused_wherever_it_comes_from(tmp_path, monkeypatch, url, said):
+    """Every card's QR code holds the base URL: one that cannot work would waste a print run.
+    Refused from the option, the environment and printkit.toml (at its line) alike."""
+    from click.testing import CliRunner
+
+    from printkit.cli import main as printkit_cli
+
+    monkeypatch.delenv("PRINTKIT_BASE_URL", raising=False)
+    with pytest.raises(ConfigError, match="--base-url: base URL") as error:
+        resolve_base_url(url)
+    assert said in str(error.value)
+    monkeypatch.setenv("PRINTKIT_BASE_URL", url)
+    with pytest.raises(ConfigError, match="PRINTKIT_BASE_URL: base URL"):
+        resolve_base_url(None)
+    monkeypatch.delenv("PRINTKIT_BASE_URL")
+    toml = tmp_path / "printkit.toml"
+    toml.write_text(f'[printkit]\ndata = "card_data"\nbase_url = {url!r}\n'.replace("'", '"') if '"' not in url
+                    else f"[printkit]\ndata = \"card_data\"\nbase_url = '{url}'\n", encoding="utf-8")
+    (tmp_path / "card_data").mkdir()
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(printkit_cli, ["validate"])
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert f"{toml}:3: base URL" in result.output and said in result.output

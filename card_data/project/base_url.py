@@ -16,6 +16,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import os
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,12 +66,40 @@ class BaseUrl:
             return False
 
 
-def _check(url: str, source: str) -> BaseUrl:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ConfigError(f"{source}: base URL must look like http://HOST[:PORT][/PATH], got {url!r}")
+MAX_BASE_URL_CHARS = 200
+"""The longest base URL taken: every card's QR code holds it, and past ~30 characters the code
+already needs a finer print (printkit warns)."""
+_NOT_IN_URLS = re.compile(r'[\s"<>\\^`{|}\x00-\x1f\x7f]')
+
+
+def base_url_problem(url: str) -> str | None:
+    """What is wrong with ``url`` as the base URL printed in every QR code, or ``None``: it
+    must be ``http(s)://HOST[:PORT][/PATH]``, a port from 1 to 65535, no query, fragment,
+    spaces, quotes or control characters, at most :data:`MAX_BASE_URL_CHARS` characters."""
+    shown = repr(url) if len(url) <= 80 else f"{url[:60]!r}... ({len(url):,} characters)"
+    if len(url) > MAX_BASE_URL_CHARS:
+        return f"base URL is longer than {MAX_BASE_URL_CHARS} characters: {shown}"
+    bad = _NOT_IN_URLS.search(url)
+    if bad:
+        return f"base URL must not hold {bad.group(0)!r} (spaces, quotes and control characters): {shown}"
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname, parts.port
+    except ValueError as exc:  # "Invalid IPv6 URL", "Port out of range 0-65535", a port that is no number
+        return f"base URL must look like http://HOST[:PORT][/PATH] ({exc}): {shown}"
+    if parts.scheme not in ("http", "https") or not host:
+        return f"base URL must look like http://HOST[:PORT][/PATH], got {shown}"
+    if port == 0:
+        return f"base URL's port must be 1 to 65535: {shown}"
     if parts.query or parts.fragment:
-        raise ConfigError(f"{source}: base URL must not have a query or fragment: {url!r}")
+        return f"base URL must not have a query or fragment: {shown}"
+    return None
+
+
+def _check(url: str, source: str, file: str = "", line: int = 0) -> BaseUrl:
+    problem = base_url_problem(url)
+    if problem is not None:
+        raise ConfigError(problem, file, line) if file else ConfigError(f"{source}: {problem}")
     return BaseUrl(url.rstrip("/"), source)
 
 
@@ -124,6 +153,8 @@ def read_config(path: Path) -> dict[str, object]:
                               str(path), _key_line(text, key))
         if not isinstance(value, str):
             raise ConfigError(f"printkit.{key} must be a string", str(path), _key_line(text, key))
+        if key == "base_url":
+            _check(value, str(path), str(path), _key_line(text, key))
     return table
 
 
@@ -161,7 +192,7 @@ def resolve_base_url(cli_value: str | None, cwd: Path | None = None) -> BaseUrl:
         return _check(env, ENV_BASE_URL)
     path = find_config_file(cwd)
     if path is not None:
-        value = read_config(path).get("base_url")
+        value = read_config(path).get("base_url")  # checked there, at its line
         if value is not None:
-            return _check(str(value), str(path))
+            return BaseUrl(str(value).rstrip("/"), str(path))
     return BaseUrl(DEFAULT_BASE_URL, "default")
