@@ -345,3 +345,24 @@ def test_a_template_of_thousands_of_regions_is_refused_at_once(tmp_path):
         encoding="utf-8")
     found = [line for line in validate(tmp_path) if "number.yaml" in line]
     assert len(found) == 1 and ": regions: " in found[0] and "500" in found[0], found
+
+
+def test_bytes_that_are_not_utf8_are_named_at_their_line_in_card_files_and_templates(tmp_path):
+    """A card file or a template saved in Latin-1 (or garbled): its file, line and column, never
+    a traceback (a template's gave one from validate, export and tts)."""
+    game = copy_game(tmp_path, "cartisora")
+    cards = game / "cards" / "brute.yaml"
+    text = cards.read_text(encoding="utf-8")
+    line = line_of(text, "title: Brute 3")
+    cards.write_bytes(text.replace("title: Brute 3", "title: Brut\xe9 3").encode("latin-1", errors="replace"))
+    template = game / "templates" / "back-character.yaml"
+    template.write_bytes(b"safe_margin_mm: 3\n\x9d\xb6 garbled\n")
+    found = validate(tmp_path)
+    assert f"{cards}:{line}: cartisora/-: yaml: not UTF-8 text: byte 0xe9 at column 14 (save the file as UTF-8)" \
+        in found, found
+    assert any(f.startswith(f"{template}:2: ") and "not UTF-8 text: byte 0x9d at column 1" in f for f in found), found
+    out = tmp_path.parent / f"{tmp_path.name}-out"
+    for command in (["export", "--data", str(tmp_path), "--out", str(out / "export")],
+                    ["tts", "--data", str(tmp_path), "--out", str(out / "tts")]):
+        result = CliRunner().invoke(printkit_cli, command)
+        assert result.exit_code != 0 and "Traceback" not in result.output and "not UTF-8 text" in result.output

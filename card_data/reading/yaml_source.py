@@ -383,16 +383,23 @@ def load_yaml(path: Path, duplicates: list[DuplicateKey] | None = None,
     ``limits.file_bytes``, unread; :class:`YamlSyntaxError` for malformed YAML, for aliases
     that would expand to more than :data:`MAX_ALIAS_VALUES` values or that refer to
     themselves, and for nesting deeper than :data:`MAX_DEPTH` (or than the YAML library
-    allows), each with the line to look at; ``OSError`` or ``UnicodeDecodeError`` if the
-    file cannot be read as UTF-8.
+    allows), and for bytes that are not UTF-8, each with the line to look at; ``OSError`` if
+    the file cannot be read.
     """
     try:
         if raw is None:
             raw = read_limited(Path(path), limits)
     except FileTooLarge as exc:
         raise YamlTooLarge(1, exc.message) from None
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise YamlSyntaxError(line, f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at column {column} "
+                                    "(save the file as UTF-8)") from None
     # As Path.read_text reads: universal newlines (YAML takes \r and \r\n as line breaks too).
-    text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    text = decoded.replace("\r\n", "\n").replace("\r", "\n")
     try:
         try:
             if not _libyaml_composes_safely():
