@@ -210,6 +210,39 @@ def test_a_file_that_is_not_a_spreadsheet_is_one_problem(tmp_path):
     assert result.output.startswith(f"{broken}:1: file: cannot read: ")
 
 
+
+def _workbook_with(path: Path, replace: dict[str, bytes | None]) -> Path:
+    """A real workbook whose zip members are then replaced (``None``: removed)."""
+    import zipfile
+
+    book = openpyxl.Workbook()
+    book.active.append(["id", "type", "title"])
+    book.save(path.with_suffix(".tmp.xlsx"))
+    with zipfile.ZipFile(path.with_suffix(".tmp.xlsx")) as source, zipfile.ZipFile(path, "w") as target:
+        for info in source.infolist():
+            if info.filename in replace:
+                if replace[info.filename] is not None:
+                    target.writestr(info.filename, replace[info.filename])
+            else:
+                target.writestr(info, source.read(info))
+    return path
+
+
+@pytest.mark.parametrize("member, content", [
+    ("xl/worksheets/sheet1.xml", b"<worksheet><sheetData><row"),  # cut short
+    ("xl/worksheets/sheet1.xml", b'<?xml version="1.0"?><!DOCTYPE w [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'
+                                 b"<worksheet>&xxe;</worksheet>"),  # an outside entity
+    ("xl/workbook.xml", b"garbage"),
+])
+def test_a_damaged_workbook_is_one_problem_and_nothing_is_written(tmp_path, member, content):
+    """A zip that is a workbook in name only: one problem at row 1 naming the file, no traceback."""
+    sheet = _workbook_with(tmp_path / "cards.xlsx", {member: content})
+    result = run_import(sheet, "--game", "cahrd", "--out", str(tmp_path / "out.yaml"))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.startswith(f"{sheet}:1: file: cannot read: not a readable XLSX workbook (")
+    assert not (tmp_path / "out.yaml").exists()
+
+
 # ---- sheets too large or too deep to read (issue 18) --------------------------------------------
 
 HOSTILE_HEADER = ["id", "type", "title", "reserve_cost", "effect"]

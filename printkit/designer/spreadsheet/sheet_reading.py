@@ -96,7 +96,13 @@ def _xlsx_records(path: Path, limits: Limits) -> list[list[Any]]:
         workbook = load_workbook(path, data_only=True)
     except (zipfile.BadZipFile, InvalidFileException, KeyError) as exc:
         raise ValueError(f"not an XLSX workbook ({exc})") from None
+    except SheetError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a zip of broken XML: openpyxl's parsers raise their own kinds
+        raise ValueError(f"not a readable XLSX workbook ({type(exc).__name__}: {exc})") from None
     try:
+        if not workbook.worksheets:
+            raise ValueError("not a readable XLSX workbook (it has no worksheet)")
         return _bounded(workbook.worksheets[0].iter_rows(values_only=True))
     finally:
         workbook.close()
