@@ -197,12 +197,10 @@ def run(host: str | None, port: int, threads: int, trusted_proxy: str | None, de
     Run inside a project folder (or with --project), it serves that project's games.
     Exits 1, listing every problem, if the card database does not load.
     """
-    from sqlalchemy.exc import SQLAlchemyError
-
     from card_data.project.base_url import ConfigError
     from card_data.problems import DatabaseError
     from companion.cards.catalog import get_database
-    from companion.scorekeeping.scorekeeper import table_store_of
+    from companion.scorekeeping.scorekeeper import DatabaseUnusable, table_store_of
     from companion.web.reloading import reloading_companion, watch_and_reload, watched_roots
 
     config = {"BASE_URL": base_url, "CARD_DATA_DIR": data_dir, "PROJECT_DIR": project_dir}
@@ -215,12 +213,8 @@ def run(host: str | None, port: int, threads: int, trusted_proxy: str | None, de
     except DatabaseError as error:
         echo_problems(error)
         click.get_current_context().exit(1)
-    except SQLAlchemyError as exc:  # the tables' database: unreachable, refused, or no database URL
-        from flask import Flask
-
-        from companion.scorekeeping.scorekeeper import database_url
-
-        raise database_error(database_url(Flask("companion")), exc) from None
+    except DatabaseUnusable as exc:  # the tables' database: unreachable, refused, or no database URL
+        raise database_error(exc.url, exc.cause) from None
     app = served_app.app
     with app.app_context():
         games = [game.info.title for game in get_database().games.values()]
@@ -263,11 +257,10 @@ def init_db(database_url: str | None) -> None:
     database's message if it cannot be reached.
     """
     from flask import Flask
-    from sqlalchemy.exc import SQLAlchemyError
 
     from companion.scorekeeping.scorekeeper import database_url as default_url
     from companion.scorekeeping.scorekeeper import normalise_database_url
-    from companion.scorekeeping.store.storage import TableStore
+    from companion.scorekeeping.store.storage import TableStore, unusable_database_errors
 
     # The same instance folder as create_app's, without loading the card database.
     url = normalise_database_url(database_url) if database_url else default_url(Flask("companion"))
@@ -275,7 +268,7 @@ def init_db(database_url: str | None) -> None:
         store = TableStore(url)
         revision = store.schema_revision()
         store.dispose()
-    except SQLAlchemyError as exc:
+    except unusable_database_errors() as exc:
         raise database_error(url, exc) from None
     click.echo(f"Database ready at {_shown(url)} (schema {revision}).")
 
@@ -288,14 +281,16 @@ def database_error(url: str, exc: Exception) -> click.ClickException:
 
 
 def _shown(url: str) -> str:
-    """``url`` with its password hidden, for messages (a URL that is no URL: up to its ``@``)."""
+    """``url`` with its password hidden, for messages (a URL that is no URL: after its ``@``),
+    at most 120 characters."""
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
 
     try:
-        return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
-        return url.rsplit("@", 1)[-1] if "@" in url else url
+        shown = make_url(url).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):  # not a URL; a port that is no number
+        shown = url.rsplit("@", 1)[-1] if "@" in url else url
+    return shown if len(shown) <= 120 else f"{shown[:100]}... ({len(shown):,} characters)"
 
 
 @main.command("site")

@@ -152,6 +152,10 @@ def test_companion_run_serves_pages_and_the_api_over_http(env):
     ("postgresql://companion:hunter2@127.0.0.1:1/postgres", "postgresql+psycopg://companion:***@127.0.0.1:1/postgres"),
     ("nonsense://somewhere", "nonsense://somewhere: NoSuchModuleError"),
     ("not a url", "not a url: ArgumentError"),
+    ("mysql+nosuchdriver://u:hunter2@127.0.0.1:1/x", "mysql+nosuchdriver://u:***@127.0.0.1:1/x: NoSuchModuleError"),
+    ("postgresql://u:hunter2@localhost:abc/x", "localhost:abc/x: ValueError"),
+    ("postgresql://u:hunter2@" + "a" * 5000 + "/x", "postgresql+psycopg://u:***@" + "a" * 73 + "... (5,029 characters)"
+                                                    ": UnicodeError"),
 ])
 def test_a_database_the_server_cannot_use_is_named_without_a_traceback(env, monkeypatch, url, said):
     """A wrong DATABASE_URL (no server there, no such driver, not a URL): one line naming it,
@@ -170,3 +174,19 @@ def test_run_says_where_the_tables_are_kept(env, monkeypatch):
     assert result.exit_code == 0, result.output
     assert f"Tables are kept in sqlite:///{env / 'companion.sqlite'} (set DATABASE_URL to keep them elsewhere)." \
         in result.output.splitlines()
+
+
+def test_a_database_a_newer_companion_made_is_named_without_a_traceback(env, monkeypatch):
+    """A schema this companion does not know (made by a newer one): said, nothing served."""
+    import sqlite3
+
+    database = env / "companion.sqlite"
+    assert CliRunner().invoke(companion_cli, ["init-db"]).exit_code == 0
+    with sqlite3.connect(database) as connection:
+        connection.execute("UPDATE alembic_version SET version_num = 'zzzz_future'")
+    monkeypatch.setattr(waitress, "serve", lambda *a, **kw: pytest.fail("nothing must be served"))
+    for command in (["run", "--port", "5127"], ["init-db"]):
+        result = CliRunner().invoke(companion_cli, command)
+        assert result.exit_code == 1 and "Traceback" not in result.output
+        assert f"cannot set up the database at sqlite:///{database}: CommandError: Can't locate revision " \
+               "identified by 'zzzz_future'" in result.output

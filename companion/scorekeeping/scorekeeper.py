@@ -10,7 +10,7 @@ from flask_babel import gettext
 
 from companion.cards.catalog import get_database
 from companion.web.ratelimit import MissLimiter
-from companion.scorekeeping.store.storage import TableRecord, TableStore
+from companion.scorekeeping.store.storage import TableRecord, TableStore, unusable_database_errors
 from companion.scorekeeping.tables import TableNotFound, TableService, whole_number
 
 _SERVICE = "companion.scorekeeping.tables"
@@ -46,11 +46,26 @@ def init_app(app: Flask) -> None:
     of opening the database anew (``companion run --watch`` hands a reloaded app the one its
     previous app played on, :func:`table_store_of`).
     """
-    store = app.config.get("TABLE_STORE") or TableStore(database_url(app), change_feed=change_feed_wanted(app))
+    store = app.config.get("TABLE_STORE")
+    if store is None:
+        url = database_url(app)
+        try:
+            store = TableStore(url, change_feed=change_feed_wanted(app))
+        except unusable_database_errors() as exc:
+            raise DatabaseUnusable(url, exc) from exc
     app.extensions[_SERVICE] = TableService(store, get_database_for(app))
     app.add_template_global(keeps_score)
     app.extensions[_LIMITER] = MissLimiter(app, store.engine, client_id, app.config.get("LOOKUP_MAX_MISSES", 10),
                                            app.config.get("LOOKUP_WINDOW_S", 60.0))
+
+
+class DatabaseUnusable(Exception):
+    """The tables' database at ``url`` cannot be opened or brought up to date; ``cause`` is what
+    its driver or Alembic raised (:func:`~companion.scorekeeping.store.storage.unusable_database_errors`)."""
+
+    def __init__(self, url: str, cause: BaseException):
+        self.url, self.cause = url, cause
+        super().__init__(f"cannot set up the database: {cause}")
 
 
 FEED_OFF = frozenset({"0", "off", "false", "no"})

@@ -263,6 +263,19 @@ class TableWriter:
         return row
 
 
+
+def unusable_database_errors() -> tuple[type[BaseException], ...]:
+    """What opening a database URL a person wrote may raise: SQLAlchemy's errors (no server
+    there, a wrong password, not a URL), ``ImportError`` (a driver that is not installed,
+    ``mysql://``), ``ValueError`` (a port that is no number), ``UnicodeError`` (a host name too
+    long to encode) and Alembic's ``CommandError`` (a schema a newer companion made). A function:
+    Alembic takes ~0.1 s to import, and an ``except`` clause evaluates it only on an error."""
+    from alembic.util.exc import CommandError
+    from sqlalchemy.exc import SQLAlchemyError
+
+    return (SQLAlchemyError, ImportError, ValueError, UnicodeError, CommandError)
+
+
 class TableStore:
     """Tables and their event logs in the database at ``url`` (any SQLAlchemy URL).
 
