@@ -201,7 +201,7 @@ def run(host: str | None, port: int, threads: int, trusted_proxy: str | None, de
     from card_data.problems import DatabaseError
     from companion.cards.catalog import get_database
     from companion.scorekeeping.scorekeeper import DatabaseUnusable, table_store_of
-    from companion.web.reloading import reloading_companion, watch_and_reload, watched_roots
+    from companion.reloading import reloading_companion, watch_and_reload, watched_roots
 
     config = {"BASE_URL": base_url, "CARD_DATA_DIR": data_dir, "PROJECT_DIR": project_dir}
     if debug and watch:

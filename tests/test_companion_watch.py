@@ -1,6 +1,6 @@
 """``companion run --watch``: a designer saves a card or a rule and the running companion serves
 it, games in progress going on under the saved rules; a save with problems is named, line by
-line, and the data loaded before is served on (companion/web/reloading.py).
+line, and the data loaded before is served on (companion/reloading.py).
 
 The game is the declared quiz with a scorekeeper (tests/test_declared_scoring.py): first to 5
 points wins."""
@@ -17,7 +17,7 @@ import pytest
 from werkzeug.test import Client
 
 from companion.scorekeeping.scorekeeper import table_store_of
-from companion.web.reloading import reloading_companion
+from companion.reloading import reloading_companion
 from test_declared_scoring import GAME, make_project, tap
 from test_server import fetch, free_port, wait_for
 

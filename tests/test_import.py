@@ -17,14 +17,8 @@ from click.testing import CliRunner
 
 from card_data.loader import bundled_data_dir, check_database, load_database
 from printkit.designer.commands import import_cmd
-from printkit.designer.spreadsheet.importer import (
-    cards_to_rows,
-    import_sheet,
-    read_sheet,
-    rows_to_cards,
-    write_csv,
-    write_xlsx,
-)
+from printkit.designer.spreadsheet.card_writing import cards_to_rows, write_csv, write_xlsx
+from printkit.designer.spreadsheet.importer import import_sheet, read_sheet, rows_to_cards
 
 DB = load_database()
 WRITERS = {"csv": write_csv, "xlsx": write_xlsx}

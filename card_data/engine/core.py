@@ -317,6 +317,10 @@ class Event(Model):
 E = TypeVar("E", bound=Event)
 
 
+
+GAME_OVER = Words("the game is over")
+"""What an entry after the end is told when the state's summary says nothing more."""
+
 class Engine(Generic[S]):
     """One game's rules: its events, set-up and options, over pure functions of the state.
 
@@ -455,8 +459,9 @@ class Engine(Generic[S]):
             raise TypeError(f"{type(event).__name__} is not a {self.title} event")
         if state.finished:
             summary = state.summary()
+            said = summary and str(summary) != str(GAME_OVER)  # a result to tell, not the same words again
             raise RuleError(self.over_rule, Words("the game is over (%(result)s): nothing more is entered",
-                                                  result=summary) if summary else Words("the game is over"))
+                                                  result=summary) if said else GAME_OVER)
         self._check_seats(state, event)
         result = event.apply(state)
         if isinstance(result, Step):

@@ -12,7 +12,8 @@ from card_data.project.base_url import ConfigError, resolve_base_url
 from card_data.editions.short_codes import qr_base_url
 from card_data.games import game_ids
 from printkit.command_line import check_output_folder, command_paths, report_problems
-from printkit.designer.spreadsheet.importer import cards_to_yaml, copy_art, import_sheet
+from printkit.designer.spreadsheet.card_writing import cards_to_yaml
+from printkit.designer.spreadsheet.importer import copy_art, import_sheet
 from printkit.designer.exports.tts import DEFAULT_DPI, build_tts
 from printkit.sheets.render import write_atomically
 

@@ -151,7 +151,8 @@ def _sheet_game(stage: Path, sheet: Path, game_id: str, written: list[Path], she
     """Write into ``stage`` the declared game ``game_id`` that ``sheet`` describes and its
     cards, imported from it. Raises :class:`ProblemsError` (the sheet's ``FILE:ROW``
     problems, or the written game's, which would be a bug)."""
-    from printkit.designer.spreadsheet.importer import cards_to_yaml, copy_art, import_sheet, sheet_rows
+    from printkit.designer.spreadsheet.card_writing import cards_to_yaml
+    from printkit.designer.spreadsheet.importer import copy_art, import_sheet, sheet_rows
     from printkit.designer.spreadsheet.sheet_game import game_files
     from printkit.designer.spreadsheet.sheet_inference import infer_game
 
