@@ -303,3 +303,25 @@ def test_undo_names_the_entry_it_takes_back_which_after_a_correction_is_not_the_
     assert page.select_one('#undo-form input[name="_seq"]')["value"] == "2"
     assert client.post(f"{url}/undo", data={"_seq": "2", "_version": "3"}).status_code == 303
     assert [(p["coins"], status) for p, status in log(client, code)] == [(7, "corrected"), (4, "undone"), (6, "active")]
+
+
+@pytest.mark.parametrize("key", ["AB%00CD", "%00", "x" * 65, "ABC%20DEF", "%E2%80%AE"])
+def test_a_table_key_no_table_could_have_is_not_found_on_every_database(client, key):
+    """A code or link token holding a NUL (PostgreSQL refuses it in text: it was a 500 there), a
+    space or a control character, or longer than any: 404, on every route that looks one up."""
+    assert client.get(f"/t/{key}").status_code == 404
+    assert client.get(f"/api/tables/{key}").status_code == 404
+    assert client.get(f"/api/tables/{key}/events").status_code == 404
+    assert client.post(f"/api/tables/{key}/events", json={"type": "next_round"}).status_code == 404
+
+
+def test_a_player_name_with_control_characters_is_refused_naming_the_seat(client):
+    """NUL, a line break or a right-to-left override (which turns every score line after it
+    around) in a name: 400 naming the seat; emoji with their joiners are names like any."""
+    for name in ("Ann\u0000", "Ann\nBo", "\u202eAnn"):
+        made = client.post("/api/tables", json={"game": "carpe_diem", "players": ["Bea", name]})
+        assert made.status_code == 400, name
+        [problem] = made.get_json()["errors"]
+        assert problem["field"] == "players.1" and problem["message"].startswith("holds U+")
+    made = client.post("/api/tables", json={"game": "carpe_diem", "players": ["Bea", "👩\u200d👩\u200d👧 Ann"]})
+    assert made.status_code == 201, made.get_json()

@@ -6,6 +6,7 @@ A field typed :data:`Seat` is checked by the engine against the table's players 
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 from pydantic import Field
@@ -17,6 +18,17 @@ MAX_SEATS = 8
 
 MAX_PLAYER_NAME = 40
 """Longest name of the player at a seat (characters): it has to fit a phone's score line."""
+
+_UNSHOWABLE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def unshowable_character(name: str) -> str | None:
+    """The first character of ``name`` a name must not hold, as ``U+202E``, or ``None``: control
+    characters (NUL, line breaks, tabs) and the bidirectional overrides and isolates, which turn
+    the text after them around on every phone at the table. Emoji and their joiners are fine."""
+    found = _UNSHOWABLE.search(name)
+    return f"U+{ord(found.group(0)):04X}" if found else None
+
 
 PLAYER_COLOURS = ("blue", "red", "green", "yellow", "purple", "orange", "black", "white")
 """The colours players may take (names the companion's CSS knows), in the order seats get them

@@ -30,7 +30,7 @@ from pydantic import BaseModel
 
 from card_data.engine import Engine, RuleError, Step, Words
 from card_data.engine.declared import declared_engines
-from card_data.engine.seats import MAX_PLAYER_NAME
+from card_data.engine.seats import MAX_PLAYER_NAME, unshowable_character
 from card_data.games import registry
 from card_data.loader import Database
 from card_data.problems import InvalidInput, Problem
@@ -296,6 +296,12 @@ class TableService:
                     for seat, name in enumerate(players) if isinstance(name, str) and len(name.strip()) > MAX_PLAYER_NAME]
         if too_long:
             raise InvalidInput(Words("player names are at most %(most)d characters", most=MAX_PLAYER_NAME), too_long)
+        unshowable = [Problem(field=f"players.{seat}", message=Words("holds %(character)s, a control character",
+                                                                      character=found))
+                      for seat, name in enumerate(players)
+                      if isinstance(name, str) and (found := unshowable_character(name)) is not None]
+        if unshowable:
+            raise InvalidInput(Words("player names hold letters, digits, signs and emoji only"), unshowable)
         players = [p.strip() for p in players if isinstance(p, str) and p.strip()]
         if len(set(players)) != len(players):
             raise InvalidInput(Words("player names must differ"), [Problem(field="players", message=Words("duplicate name"))])

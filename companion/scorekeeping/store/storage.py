@@ -15,6 +15,7 @@ kept; ``companion init-db`` runs the same migrations explicitly.
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -125,6 +126,8 @@ FEED_APPLICATION_NAME = "companion table feed"
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 TOKEN_BYTES = 16  # 128 bits: unguessable
+_KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What a table's token (URL-safe base64) or code can look like; any other key is no table's."""
 
 
 class Conflict(Exception):
@@ -378,6 +381,8 @@ class TableStore:
         """The table whose token, or short code (case-insensitive), is ``key``. With a live
         change feed (:attr:`feed`) a table found before is known without a query, unless it is
         known at a version older than ``at_least`` (one the client has seen)."""
+        if not _KEY_SHAPE.fullmatch(key):  # no table has it; and PostgreSQL refuses a NUL in text
+            return None
         code = len(key) == CODE_LENGTH  # the API's clients poll by code (a token is 22 characters)
         feed, known_as = self.feed, key.upper() if code else key
         if feed is not None:
