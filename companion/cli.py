@@ -97,6 +97,18 @@ PROJECT_OPTION = click.option("--project", "project_dir", type=click.Path(path_t
                               "here or above), else the bundled games.")
 
 
+def _ip_or_star(value: str | None) -> str | None:
+    """``--trusted-proxy``: an IP address (the proxy's) or ``*`` (any), as waitress takes it."""
+    import ipaddress
+
+    if value is None or value == "*":
+        return value
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        raise click.BadParameter(f"{value[:80]!r} is not an IP address (e.g. 127.0.0.1) or *") from None
+
+
 def source_or_exit(data_dir: Path | None, project_dir: Path | None) -> CardSource:
     """The card data to serve (:func:`companion.cards.card_source.card_source`); a broken
     ``printkit.toml`` or a ``--project`` that is no project is a :class:`click.UsageError`
@@ -175,7 +187,7 @@ def serve(app, host: str, port: int, threads: int = SERVER_THREADS, trusted_prox
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--threads", default=SERVER_THREADS, show_default=True, type=click.IntRange(1, 1024),
               help="Worker threads of the server.")
-@click.option("--trusted-proxy", default=None, metavar="ADDRESS",
+@click.option("--trusted-proxy", default=None, metavar="ADDRESS", callback=lambda ctx, param, value: _ip_or_star(value),
               help="Address of a reverse proxy in front of the companion; its X-Forwarded-For, -Host, -Proto "
                    "and -Port headers are trusted (from it only).")
 @click.option("--debug", is_flag=True,
@@ -241,7 +253,10 @@ def run(host: str | None, port: int, threads: int, trusted_proxy: str | None, de
             app.run(host=host, port=port, debug=True, use_reloader=False)
     else:
         click.echo(f"Serving with waitress ({threads} threads); Ctrl+C stops it.")
-        serve(served_app if watch else app, host, port, threads, trusted_proxy)
+        try:
+            serve(served_app if watch else app, host, port, threads, trusted_proxy)
+        except (OSError, ValueError) as exc:  # waitress: "Invalid host/port specified."; address in use
+            raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from None
 
 
 @main.command("init-db")

@@ -190,3 +190,17 @@ def test_a_database_a_newer_companion_made_is_named_without_a_traceback(env, mon
         assert result.exit_code == 1 and "Traceback" not in result.output
         assert f"cannot set up the database at sqlite:///{database}: CommandError: Can't locate revision " \
                "identified by 'zzzz_future'" in result.output
+
+
+def test_an_address_the_server_cannot_listen_on_is_said_without_a_traceback(env):
+    """``--host`` that is no address, ``--trusted-proxy`` that is no IP: one line, exit non-zero."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        for args, said in ((["--host", "not a host", "--port", "5128"], "cannot listen on not a host:5128: "),
+                           (["--host", "127.0.0.1", "--port", str(port)], f"cannot listen on 127.0.0.1:{port}: "),
+                           (["--trusted-proxy", "garbage!!"], "'garbage!!' is not an IP address")):
+            result = CliRunner().invoke(companion_cli, ["run", *args])
+            assert result.exit_code != 0 and "Traceback" not in result.output, result.output
+            assert said in result.output, result.output
