@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -230,11 +231,15 @@ class BuildCache:
         self._stat_digests.update(taken)
 
     def file_digest(self, path: Path) -> str:
-        """SHA-256 of the file at ``path`` (``"missing"`` if it is not a readable file),
-        remembered by size and modification time."""
+        """SHA-256 of the file at ``path`` (``"missing"`` if it is not a readable regular file:
+        a named pipe would wait for a writer, a device never end; the readers say what it is),
+        remembered by size and modification time. Read in blocks: a large file (a video left in
+        a game folder) costs time, not memory."""
         try:
             st = path.stat()
         except OSError:
+            return "missing"
+        if not stat.S_ISREG(st.st_mode):
             return "missing"
         key = str(path)
         known = self._stat_digests.get(key)
@@ -242,7 +247,8 @@ class BuildCache:
             self._used_stats[key] = known
             return known[2]
         try:
-            digest = sha256_hex(path.read_bytes())
+            with path.open("rb") as file:
+                digest = hashlib.file_digest(file, "sha256").hexdigest()
         except OSError:
             return "missing"
         self._used_stats[key] = self._stat_digests[key] = [st.st_size, st.st_mtime_ns, digest]

@@ -63,3 +63,25 @@ def test_a_base_url_no_qr_code_could_open_is_refused_wherever_it_comes_from(tmp_
     result = CliRunner().invoke(printkit_cli, ["validate"])
     assert result.exit_code != 0 and "Traceback" not in result.output
     assert f"{toml}:3: base URL" in result.output and said in result.output
+
+
+def test_a_printkit_toml_that_is_no_text_file_is_said_not_passed_over(tmp_path, monkeypatch):
+    """A folder, a named pipe or a link to a device named printkit.toml: said at once. Before,
+    it was passed over, and the bundled games were validated instead of the project's (a pipe
+    would have waited for ever)."""
+    import os
+
+    monkeypatch.delenv("PRINTKIT_BASE_URL", raising=False)
+    toml = tmp_path / "printkit.toml"
+    for make in (toml.mkdir, lambda: os.mkfifo(toml), lambda: toml.symlink_to("/dev/zero")):
+        make()
+        with pytest.raises(ConfigError, match=r"printkit\.toml:1: not a regular file"):
+            resolve_base_url(None, tmp_path)
+        toml.rmdir() if toml.is_dir() and not toml.is_symlink() else toml.unlink()
+
+
+def test_a_toml_error_is_named_at_its_own_line(tmp_path, monkeypatch):
+    monkeypatch.delenv("PRINTKIT_BASE_URL", raising=False)
+    (tmp_path / "printkit.toml").write_text('[printkit]\ndata = "card_data"\nbase_url =\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"printkit\.toml:3: "):
+        resolve_base_url(None, tmp_path)

@@ -366,3 +366,20 @@ def test_bytes_that_are_not_utf8_are_named_at_their_line_in_card_files_and_templ
                     ["tts", "--data", str(tmp_path), "--out", str(out / "tts")]):
         result = CliRunner().invoke(printkit_cli, command)
         assert result.exit_code != 0 and "Traceback" not in result.output and "not UTF-8 text" in result.output
+
+
+def test_a_named_pipe_among_the_card_files_is_a_problem_not_a_wait(tmp_path):
+    """``mkfifo cards/fifo.yaml``: validate and build named it and went on, where they waited for
+    a writer for ever (build while digesting its inputs)."""
+    import os
+    import subprocess
+    import sys
+
+    game = copy_game(tmp_path / "data", "cartisora")
+    os.mkfifo(game / "cards" / "fifo.yaml")
+    for command in (["validate"], ["build", "--out", str(tmp_path / "out"), "--jobs", "1"]):
+        done = subprocess.run([sys.executable, "-c", "from printkit.cli import main; main()", *command,
+                               "--data", str(tmp_path / "data")], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert "fifo.yaml:1: cartisora/-: file: cannot read: " in done.stdout + done.stderr
+        assert "not a regular file" in done.stdout + done.stderr

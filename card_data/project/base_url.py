@@ -17,6 +17,7 @@ import ipaddress
 import math
 import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,13 +104,17 @@ def _check(url: str, source: str, file: str = "", line: int = 0) -> BaseUrl:
     return BaseUrl(url.rstrip("/"), source)
 
 
+MAX_CONFIG_BYTES = 64 * 1024
+"""The largest ``printkit.toml`` read: a few settings take a few hundred bytes."""
+
+
 def find_config_file(start: Path | None = None) -> Path | None:
     """The ``printkit.toml`` in ``start`` (default: the current folder) or the nearest folder
     above it, or ``None``."""
     here = (start or Path.cwd()).resolve()
     for folder in (here, *here.parents):
         candidate = folder / CONFIG_FILE
-        if candidate.is_file():
+        if os.path.lexists(candidate):  # a folder or a pipe of that name too: read_config says what it is
             return candidate
     return None
 
@@ -134,10 +139,19 @@ def read_config(path: Path) -> dict[str, object]:
     (:data:`~card_data.project.limit_keys.LIMIT_KEYS`).
     """
     try:
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):
+            raise ConfigError("not a regular file (a folder, a named pipe, a device or a broken link): "
+                              "printkit.toml must be a text file", str(path), 1)
+        if status.st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{status.st_size:,} bytes; a printkit.toml holds at most {MAX_CONFIG_BYTES:,}",
+                              str(path), 1)
         text = path.read_text(encoding="utf-8")
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", None) or 1
+        # Python 3.11's error has no line attribute; its message ends "(at line 2, column 5)".
+        at = re.search(r"at line (\d+)", str(exc))
+        line = getattr(exc, "lineno", None) or (int(at.group(1)) if at else 1)
         raise ConfigError(str(exc), str(path), line) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read: {exc}", str(path), 1) from None

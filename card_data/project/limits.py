@@ -34,7 +34,9 @@ own unit and up to its own ceiling (:data:`card_data.project.limit_keys.LIMIT_KE
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
+import stat
 from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -191,14 +193,17 @@ def read_limited(path: Path, limits: Limits | None = None) -> bytes:
     as a problem).
 
     The size on disk is checked first, and the read stops one byte past the limit, so a file
-    that grows meanwhile, or a device or pipe with no size, is bounded too. Raises
-    :class:`FileTooLarge`, or ``OSError`` when the file cannot be read.
+    that grows meanwhile is bounded too. Only a regular file is read: a named pipe would wait
+    for a writer for ever, a device (``/dev/zero``) never ends. Raises :class:`FileTooLarge`,
+    or ``OSError`` when the file cannot be read or is not a regular file.
     """
     if limits is None:
         limits = quiet_limits()
-    size = Path(path).stat().st_size
-    if size > limits.file_bytes:
-        raise FileTooLarge(size, limits)
+    status = Path(path).stat()
+    if not stat.S_ISREG(status.st_mode):
+        raise OSError(errno.EINVAL, "not a regular file (a folder, a named pipe or a device)", str(path))
+    if status.st_size > limits.file_bytes:
+        raise FileTooLarge(status.st_size, limits)
     with open(path, "rb") as fh:
         data = fh.read(limits.file_bytes + 1)
     if len(data) > limits.file_bytes:
