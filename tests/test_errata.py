@@ -25,6 +25,7 @@ import zxingcpp
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
 from conftest import DataCopy
+from database_edits import copy_database
 from phones import PHONE, serving
 from qr_scan import opened_page, read_matrix
 
@@ -426,3 +427,18 @@ def test_every_version_page_names_the_cards_own_page_as_canonical(app):
             assert soup.find("link", rel="canonical")["href"] == f"{base}/r/{GAME}/{CARD}", path
     finally:
         app.config["BASE_URL"] = None
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--reason", "bad \x1b[31mred"], "Invalid value for '--reason': holds U+001B, a control character"),
+    (["--card-reason", "a-two-grapes", "x\u202ey"], "Invalid value for '--card-reason': holds U+202E, a control character"),
+    (["--reason", "x" * 1001], "Invalid value for '--reason': 1,001 characters; a reason holds at most 1,000"),
+])
+def test_a_reason_players_could_not_read_as_written_is_refused_before_anything(tmp_path, args, said):
+    """A reason is shown on every older copy's page and echoed to the terminal: an escape
+    sequence, a right-to-left override or a page of text is refused, nothing written."""
+    root = copy_database(tmp_path / "data")
+    before = {p: p.read_bytes() for p in root.rglob("printings.yaml")}
+    result = release(root, "carpe_diem", *args)
+    assert result.exit_code == 2 and said in result.output
+    assert {p: p.read_bytes() for p in root.rglob("printings.yaml")} == before

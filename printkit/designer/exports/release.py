@@ -16,9 +16,35 @@ UNWRITTEN_REASON = "(the reason --reason will give)"
 """What a dry run without ``--reason`` shows as each erratum's reason."""
 
 
+MAX_REASON_CHARS = 1_000
+"""The longest reason taken: it is shown on every older copy's rulings page."""
+
+
+def _reason_text(text: str) -> str:
+    """``text`` as a reason players may read: at most :data:`MAX_REASON_CHARS` characters, no
+    control character (line breaks aside) nor bidirectional override (an escape sequence would
+    reach the terminal as it is echoed, and the page). Raises ``click.BadParameter``."""
+    from card_data.engine.seats import unshowable_character
+
+    if len(text) > MAX_REASON_CHARS:
+        raise click.BadParameter(f"{len(text):,} characters; a reason holds at most {MAX_REASON_CHARS:,}")
+    found = unshowable_character(text.replace("\n", " "))
+    if found is not None:
+        raise click.BadParameter(f"holds {found}, a control character")
+    return text
+
+
+def _checked_reasons(ctx: click.Context, param: click.Parameter, value: object) -> object:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return _reason_text(value)
+    return tuple((card_id, _reason_text(text)) for card_id, text in value)
+
+
 @click.command("release")
 @click.argument("games", nargs=-1)
-@click.option("--reason", default=None, metavar="TEXT",
+@click.option("--reason", default=None, metavar="TEXT", callback=_checked_reasons,
               help="Why the changed cards changed, in your words (shown to players holding an older copy). "
               "Required when a card that already has a version changed, unless --card-reason gives its own.")
 @click.option("--data", "data_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
@@ -27,6 +53,7 @@ UNWRITTEN_REASON = "(the reason --reason will give)"
 @click.option("--date", "date", type=click.DateTime(formats=["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
               help="The release's date (default: today).")
 @click.option("--card-reason", "card_reasons", type=(str, str), multiple=True, metavar="CARD-ID TEXT",
+              callback=_checked_reasons,
               help="Why this one card changed (repeat for each card that has its own reason); the others "
               "changed take --reason.")
 @click.option("--dry-run", is_flag=True, help="Show which cards would get which version; write nothing.")
@@ -92,7 +119,8 @@ def release_cmd(games: tuple[str, ...], reason: str | None, data_dir: Path | Non
         errata = sum(1 for _, _, planned in plans for item in planned if item.printing.reason == UNWRITTEN_REASON)
         need = (f" The {errata} errat{'um needs' if errata == 1 else 'a need'} --reason when released."
                 if unwritten and errata else "")
-        click.echo(f"Dry run: {total} cards would get a new version; nothing was written.{need}", err=True)
+        click.echo(f"Dry run: {total} card{'s' if total != 1 else ''} would get a new version; nothing was written.{need}",
+                   err=True)
     else:
         files = sum(1 for _, _, planned in plans if planned)
         click.echo(f"Released {total} card version{'s' if total != 1 else ''} dated {day} ({files} printings.yaml file"
