@@ -88,7 +88,8 @@ def _language_code(ctx: click.Context, param: click.Parameter, value: str | None
     from card_data.editions.translations import DATA_LANGUAGE, LANGUAGE_CODE
 
     if not LANGUAGE_CODE.match(value):
-        raise click.BadParameter(f"{value!r} is not a language code such as de or pt-BR", ctx, param)
+        shown = f"{value[:40]!r}{'...' if len(value) > 40 else ''}"  # a pasted page is not said back whole
+        raise click.BadParameter(f"{shown} is not a language code such as de or pt-BR", ctx, param)
     # The data's own language is the original: the same cards, in the default output folder.
     return None if value.split("-")[0] == DATA_LANGUAGE else value
 

@@ -197,3 +197,12 @@ def test_the_printkit_command_skips_pythons_teardown_after_its_exit_handlers():
     plain = subprocess.run([sys.executable, "-v", "-c", script.replace("import run", "import main as run")],
                            capture_output=True, text=True, timeout=120)
     assert plain.returncode == 0 and "# cleanup" in plain.stderr  # what the check above would see
+
+
+def test_a_language_code_that_is_not_one_is_said_back_short():
+    from printkit.cli import main as printkit_cli
+
+    result = CliRunner().invoke(printkit_cli, ["build", "--lang", "x" * 100_000])
+    assert result.exit_code == 2
+    assert f"'{'x' * 40}'... is not a language code such as de or pt-BR" in result.output
+    assert len(result.output) < 1_000
