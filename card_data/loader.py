@@ -31,6 +31,13 @@ RESERVED_CARD_ID = "rulings"
 """Not a card id: ``<base>/r/<game>/rulings`` is the game's list of rulings."""
 
 
+def art_missing(folder: Path, art: str) -> str:
+    """Why the artwork ``art`` (a path relative to the game ``folder``) is no file to print."""
+    if (folder / art).is_dir():
+        return f"artwork {art} is a folder: name an image file in it"
+    return f"artwork file not found: {art}"
+
+
 def bundled_data_dir() -> Path:
     """The card database shipped inside the package: ``card_data/games/``, where each bundled
     game's folder is its Python package, its data (and print layouts) beside its code."""
@@ -165,7 +172,7 @@ def _load_game(folder: Path, spec: GameSpec, limits: Limits,
                 continue
             line = lines.line_for(base)
             if card.art and not (folder / card.art).is_file():
-                col.add(path, lines.line_for(base + ("art",)), card.id, "art", f"artwork file not found: {card.art}")
+                col.add(path, lines.line_for(base + ("art",)), card.id, "art", art_missing(folder, card.art))
             if declared:
                 from card_data.declared.declared_game import file_problems
 

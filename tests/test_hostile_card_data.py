@@ -383,3 +383,14 @@ def test_a_named_pipe_among_the_card_files_is_a_problem_not_a_wait(tmp_path):
         assert done.returncode == 1, done.stdout + done.stderr
         assert "fifo.yaml:1: cartisora/-: file: cannot read: " in done.stdout + done.stderr
         assert "not a regular file" in done.stdout + done.stderr
+
+
+def test_artwork_that_is_a_folder_is_said_to_be_one(tmp_path):
+    game = copy_game(tmp_path, "cartisora")
+    (game / "art" / "brute").mkdir(parents=True)
+    cards = game / "cards" / "brute.yaml"
+    text = cards.read_text(encoding="utf-8")
+    cards.write_text(text.replace("  title: Brute 3\n", "  title: Brute 3\n  art: art/brute\n", 1), encoding="utf-8")
+    line = line_of(text, "title: Brute 3") + 1
+    assert [f for f in validate(tmp_path) if "brute.yaml" in f] == [
+        f"{cards}:{line}: cartisora/brute-3: art: artwork art/brute is a folder: name an image file in it"]

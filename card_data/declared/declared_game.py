@@ -253,7 +253,9 @@ def file_problems(card: Card, folder: Path) -> list[tuple[str, str]]:
             continue
         kind = field_type(info)
         if kind == "art" and not (folder / value).is_file():
-            found.append((name, f"artwork file not found: {value}"))
+            from card_data.loader import art_missing
+
+            found.append((name, art_missing(folder, value)))
         elif kind == "icon" and not (folder / "icons" / f"{value}.svg").is_file():
             found.append((name, f"icon not found: icons/{value}.svg"))
     return found
