@@ -87,6 +87,19 @@ def test_every_game_page_fits_a_360_px_phone(browser, server, game):
     page.screenshot(path=str(ARTIFACTS / f"{game}-finished-360.png"), full_page=True)
 
 
+@pytest.mark.parametrize("game", ["carpe_cras", "cahrd"])
+def test_a_player_name_of_one_long_word_never_widens_the_page(browser, server, game):
+    """A name of 40 letters with no space or hyphen (the scoreboard widened to 448 px on a 390 px
+    phone): it breaks where it must, on the scoreboard, the moves and the history alike."""
+    players = ["Bartholomewbartholomewbartholomewbartho", "Maximilianmaximilianmaximilianmaximilia"]
+    table = api(server, "/api/tables", {"game": game, "players": players})
+    page = browser.new_context(viewport={"width": 360, "height": 780}).new_page()
+    page.goto(f"{server}/t/{table['token']}")
+    page.locator('#seat-ask button[value="table"]').click()
+    page.wait_for_selector("#scoreboard")
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
+
+
 def test_a_table_wider_than_the_phone_shows_there_is_more_to_its_right(browser, server):
     """Four players with 40-character names make Carpe Diem's "what each player owns" table
     wider than a 360 px phone: it scrolls inside its box, which fades out at the right edge

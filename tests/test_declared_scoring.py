@@ -303,7 +303,7 @@ def test_a_declared_game_with_scoring_is_played_to_its_end_through_its_page(clie
     late = client.post(form["action"], data={**typed, "by": "1"}, headers={"HX-Request": "true"})
     error = BeautifulSoup(late.text, "html.parser").select_one("#rule-error")
     assert late.status_code == 409 and error.select_one("#retry-form") is None
-    assert "the game is over (Ann wins with 5 Points): nothing more is entered" in error.text
+    assert "the game is over – Ann wins with 5 Points – nothing more is entered" in error.text
 
 
 def test_a_declared_game_page_is_in_german(client):

@@ -730,7 +730,7 @@ def test_each_player_scores_the_final_once_then_the_game_ends__final_scoring():
     assert state.phase == "over" and ENGINE.outcome(state).finished
     error = refused(state, cd.SetResources(seat=0, coins=1), "End of game")
     assert error.rule == ENGINE.over_rule
-    assert error.message == f"the game is over ({ENGINE.outcome(state).summary}): nothing more is entered"
+    assert error.message == f"the game is over – {ENGINE.outcome(state).summary} – nothing more is entered"
     assert ENGINE.allowed(state) == []
 
 

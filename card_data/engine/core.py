@@ -460,7 +460,7 @@ class Engine(Generic[S]):
         if state.finished:
             summary = state.summary()
             said = summary and str(summary) != str(GAME_OVER)  # a result to tell, not the same words again
-            raise RuleError(self.over_rule, Words("the game is over (%(result)s): nothing more is entered",
+            raise RuleError(self.over_rule, Words("the game is over – %(result)s – nothing more is entered",
                                                   result=summary) if said else GAME_OVER)
         self._check_seats(state, event)
         result = event.apply(state)
