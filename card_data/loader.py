@@ -14,7 +14,7 @@ from card_data.project.base_url import ConfigError
 from card_data.reading.card_ids import CardIds
 from card_data.reading.card_store import CardStore
 from card_data.reading.deck_lists import read_deck_list
-from card_data.reading.game_files import game_too_large
+from card_data.reading.game_files import art_missing, game_too_large
 from card_data.games import registry, registry_problems
 from card_data.project.limits import DEFAULT_LIMITS, Limits, configured_limits
 from card_data.editions.printings import PRINTINGS_FILE, Printings, read_printings
@@ -29,13 +29,6 @@ from card_data.reading.yaml_records import Collector, load_list, read_game_yaml,
 
 RESERVED_CARD_ID = "rulings"
 """Not a card id: ``<base>/r/<game>/rulings`` is the game's list of rulings."""
-
-
-def art_missing(folder: Path, art: str) -> str:
-    """Why the artwork ``art`` (a path relative to the game ``folder``) is no file to print."""
-    if (folder / art).is_dir():
-        return f"artwork {art} is a folder: name an image file in it"
-    return f"artwork file not found: {art}"
 
 
 def bundled_data_dir() -> Path:

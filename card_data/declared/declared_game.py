@@ -46,6 +46,7 @@ from card_data.games import GAME_ID
 from card_data.problems import Problem
 from card_data.declared.deck_rules import check_deck_rules
 from card_data.schema import Card, DeckEntry, DeckList, GameSpec
+from card_data.reading.game_files import art_missing
 from card_data.reading.yaml_source import LineMap
 
 DEFAULT_MAX_LENGTH = 2000
@@ -253,8 +254,6 @@ def file_problems(card: Card, folder: Path) -> list[tuple[str, str]]:
             continue
         kind = field_type(info)
         if kind == "art" and not (folder / value).is_file():
-            from card_data.loader import art_missing
-
             found.append((name, art_missing(folder, value)))
         elif kind == "icon" and not (folder / "icons" / f"{value}.svg").is_file():
             found.append((name, f"icon not found: icons/{value}.svg"))

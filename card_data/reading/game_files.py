@@ -36,3 +36,10 @@ def game_too_large(folder: Path, game_id: str, limits: Limits) -> Problem | None
         return None
     largest = sorted(files, key=lambda item: (-item[1], item[0]))[:3]
     return Problem(str(folder), 1, game_id, "-", "data", game_too_large_message(total, largest, limits))
+
+
+def art_missing(folder: Path, art: str) -> str:
+    """Why the artwork ``art`` (a path relative to the game ``folder``) is no file to print."""
+    if (folder / art).is_dir():
+        return f"artwork {art} is a folder: name an image file in it"
+    return f"artwork file not found: {art}"
