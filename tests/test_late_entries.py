@@ -109,6 +109,19 @@ def test_a_different_entry_of_the_same_step_made_first_is_told_neutrally_with_a_
     assert page.select_one("#retry-form") is None
     assert len(log(client, code)) == 3
 
+    # The link opens the correction filled in with what this phone sent (Blue), said so; saved,
+    # it replaces Red's entry.
+    correction = BeautifulSoup(other.get(f"{url}/events/3").get_data(as_text=True), "html.parser")
+    assert correction.select_one("#sent-values")["role"] == "status"
+    assert correction.select_one('select[name="starting_seat"] option[selected]')["value"] == "1"
+    fields = correction.select_one('input[name="type"]').find_parent("form")
+    form_values = {i["name"]: i.get("value", "") for i in fields.select("input[name]")}
+    saved = other.post(f"{url}/events/3", data={**form_values, "seat": "0", "starting_seat": "1"})
+    assert saved.status_code == 303 and saved.headers["Location"].endswith(url)
+    assert [(p.get("starting_seat"), status) for p, status in log(client, code)][2:] == [(0, "corrected"), (1, "active")]
+    again = BeautifulSoup(other.get(f"{url}/events/4").get_data(as_text=True), "html.parser")
+    assert again.select_one("#sent-values") is None  # said once
+
 
 def test_a_reveal_made_first_by_another_phone_is_never_offered_again_as_the_next_rounds(client):
     """Phone B reveals round 1; phone A, drawn before, reveals other cards. Sent again, A's

@@ -342,10 +342,21 @@ def _answer(token: str, change) -> Any:
 def _refuse(record, refusal: Refusal) -> Any:
     """The page with ``refusal`` on it: the live fragment (htmx), or a redirect to the page
     that shows it once (the refusal kept in the session, so a reload does not post again)."""
+    if refusal.correct_seq is not None and refusal.values:
+        # Another phone entered this step first: its correction link opens with what this
+        # phone sent, so that a player whose entry was the right one need not type it again.
+        session[_correction_key(record.token, refusal.correct_seq)] = dataclasses.asdict(Refusal(
+            gettext("Filled in with what your phone sent: save it to replace the entry made first."),
+            values=refusal.values, status=200, notice=True))
     if _htmx():
         return _live(service().view(record.token), refusal, refusal.status)
     session[f"refusal:{record.token}"] = dataclasses.asdict(refusal)
     return redirect(url_for("table_pages.table", token=record.token), 303)
+
+
+def _correction_key(token: str, seq: int) -> str:
+    """Where the session keeps what the correction form of entry ``seq`` opens with once."""
+    return f"correction:{token}:{seq}"
 
 
 # -- starting and joining ------------------------------------------------------------------------------
@@ -555,7 +566,7 @@ def correct(token: str, seq: int):
     if event_class is None:  # stored by an older version that had such an entry
         return _page(view, Refusal(gettext("Entry %(seq)d is of a kind this scorekeeper no longer knows: undo it "
                                            "instead.", seq=seq), status=422), 422)
-    key = f"correction:{record.token}:{seq}"
+    key = _correction_key(record.token, seq)
     if request.method == "POST":
         values = event_from_form(request.form, view.engine)
         try:
