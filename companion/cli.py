@@ -97,7 +97,7 @@ PROJECT_OPTION = click.option("--project", "project_dir", type=click.Path(path_t
                               "here or above), else the bundled games.")
 
 
-def _ip_or_star(value: str | None) -> str | None:
+def _ip_or_star(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """``--trusted-proxy``: an IP address (the proxy's) or ``*`` (any), as waitress takes it."""
     import ipaddress
 
@@ -187,7 +187,7 @@ def serve(app, host: str, port: int, threads: int = SERVER_THREADS, trusted_prox
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--threads", default=SERVER_THREADS, show_default=True, type=click.IntRange(1, 1024),
               help="Worker threads of the server.")
-@click.option("--trusted-proxy", default=None, metavar="ADDRESS", callback=lambda ctx, param, value: _ip_or_star(value),
+@click.option("--trusted-proxy", default=None, metavar="ADDRESS", callback=_ip_or_star,
               help="Address of a reverse proxy in front of the companion; its X-Forwarded-For, -Host, -Proto "
                    "and -Port headers are trusted (from it only).")
 @click.option("--debug", is_flag=True,
@@ -233,7 +233,7 @@ def run(host: str | None, port: int, threads: int, trusted_proxy: str | None, de
     click.echo(served(Path(app.config["CARD_DATA_DIR"]), app.config["PROJECT_DIR"], games))
     store = table_store_of(app)
     if store is not None:
-        click.echo(f"Tables are kept in {_shown(store.engine.url.render_as_string(hide_password=False))} "
+        click.echo(f"Tables are kept in {_shown(str(store.engine.url))} "
                    "(set DATABASE_URL to keep them elsewhere).")
     if watch:
         roots = watched_roots(app)
